@@ -1,0 +1,441 @@
+//! Factdesk's domain types: corpora, documents, sentences, claim collections, claims and runs,
+//! with their ids and the small enums that the store, the index, the methods and the shells
+//! share. This crate does no I/O and knows nothing about SQL, tantivy or the network; it only
+//! names things and validates their textual forms.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+macro_rules! id_type {
+    ($(#[$meta:meta])* $name:ident) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(pub i64);
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+    };
+}
+
+id_type!(
+    /// A corpus: a named set of documents that searches and checks can be limited to.
+    CorpusId
+);
+id_type!(
+    /// A document of a corpus.
+    DocumentId
+);
+id_type!(
+    /// One sentence of a document (its span in the document text).
+    SentenceId
+);
+id_type!(
+    /// A named collection of claims.
+    CollectionId
+);
+id_type!(
+    /// One claim of a collection.
+    ClaimId
+);
+id_type!(
+    /// One run of a method over one claim or a collection.
+    RunId
+);
+
+/// A value of a closed textual enum was not one of the allowed spellings.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{kind} '{value}' is not recognised; expected one of: {expected}")]
+pub struct UnknownValue {
+    pub kind: &'static str,
+    pub value: String,
+    pub expected: &'static str,
+}
+
+/// A named corpus with its document count.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Corpus {
+    pub id: CorpusId,
+    pub name: String,
+    pub description: Option<String>,
+    pub created_at: String,
+    pub document_count: u64,
+}
+
+/// Where a document came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OriginKind {
+    /// A file on disk (for JSONL and CSV, one line or row of it).
+    File,
+    /// A page fetched over http(s).
+    Url,
+}
+
+impl OriginKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OriginKind::File => "file",
+            OriginKind::Url => "url",
+        }
+    }
+}
+
+impl FromStr for OriginKind {
+    type Err = UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "file" => Ok(OriginKind::File),
+            "url" => Ok(OriginKind::Url),
+            _ => Err(UnknownValue { kind: "origin kind", value: s.to_owned(), expected: "file, url" }),
+        }
+    }
+}
+
+/// The format a document was imported from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DocumentFormat {
+    Text,
+    Markdown,
+    Html,
+    Jsonl,
+    Csv,
+}
+
+impl DocumentFormat {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DocumentFormat::Text => "text",
+            DocumentFormat::Markdown => "markdown",
+            DocumentFormat::Html => "html",
+            DocumentFormat::Jsonl => "jsonl",
+            DocumentFormat::Csv => "csv",
+        }
+    }
+
+    /// The format for a file extension (case-insensitive, without the dot), if Factdesk imports it.
+    pub fn from_extension(extension: &str) -> Option<Self> {
+        match extension.to_ascii_lowercase().as_str() {
+            "txt" | "text" => Some(DocumentFormat::Text),
+            "md" | "markdown" => Some(DocumentFormat::Markdown),
+            "html" | "htm" | "xhtml" => Some(DocumentFormat::Html),
+            "jsonl" | "ndjson" => Some(DocumentFormat::Jsonl),
+            "csv" => Some(DocumentFormat::Csv),
+            _ => None,
+        }
+    }
+}
+
+impl FromStr for DocumentFormat {
+    type Err = UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "text" => Ok(DocumentFormat::Text),
+            "markdown" => Ok(DocumentFormat::Markdown),
+            "html" => Ok(DocumentFormat::Html),
+            "jsonl" => Ok(DocumentFormat::Jsonl),
+            "csv" => Ok(DocumentFormat::Csv),
+            _ => Err(UnknownValue {
+                kind: "document format",
+                value: s.to_owned(),
+                expected: "text, markdown, html, jsonl, csv",
+            }),
+        }
+    }
+}
+
+/// A document without its bytes and text: what lists show.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DocumentSummary {
+    pub id: DocumentId,
+    pub corpus: String,
+    pub origin: String,
+    pub origin_kind: OriginKind,
+    pub url: Option<String>,
+    pub format: DocumentFormat,
+    pub title: Option<String>,
+    pub published_at: Option<String>,
+    pub acquired_at: String,
+    pub content_hash: String,
+    pub sentence_count: u64,
+    pub text_chars: u64,
+}
+
+/// One sentence as a span of its document's text.
+///
+/// `start_char`/`end_char` count Unicode scalar values (what a user interface highlights);
+/// `start_byte`/`end_byte` are the same span in UTF-8 bytes (what Rust slices with).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SentenceSpan {
+    pub start_char: u32,
+    pub end_char: u32,
+    pub start_byte: u32,
+    pub end_byte: u32,
+}
+
+impl SentenceSpan {
+    /// The sentence's text within its document's text.
+    pub fn slice<'t>(&self, text: &'t str) -> &'t str {
+        &text[self.start_byte as usize..self.end_byte as usize]
+    }
+}
+
+/// A stored sentence with its text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sentence {
+    pub id: SentenceId,
+    pub document_id: DocumentId,
+    pub ordinal: u32,
+    pub span: SentenceSpan,
+    pub text: String,
+}
+
+/// A whole document with its text and sentences (the bytes as imported stay in the store).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Document {
+    pub summary: DocumentSummary,
+    pub charset: Option<String>,
+    pub text: String,
+    pub sentences: Vec<Sentence>,
+}
+
+/// A gold label for a claim, or a verdict in the same three-way space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimLabel {
+    /// The claim is true / supported by the evidence.
+    Supported,
+    /// The claim is false / refuted by the evidence.
+    Refuted,
+    /// Not enough information to decide.
+    NotEnoughInfo,
+}
+
+impl ClaimLabel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClaimLabel::Supported => "supported",
+            ClaimLabel::Refuted => "refuted",
+            ClaimLabel::NotEnoughInfo => "not_enough_info",
+        }
+    }
+
+    /// Parses the spellings found in labelled data sets: true/false, yes/no, 1/0,
+    /// supported/refuted, supports/refutes, S/R/N, nei, "not enough info" (case-insensitive).
+    pub fn parse_lenient(value: &str) -> Result<Self, UnknownValue> {
+        let normalised = value.trim().to_ascii_lowercase().replace([' ', '-'], "_");
+        match normalised.as_str() {
+            "true" | "yes" | "1" | "supported" | "supports" | "support" | "s" | "t" | "correct" => {
+                Ok(ClaimLabel::Supported)
+            }
+            "false" | "no" | "0" | "refuted" | "refutes" | "refute" | "r" | "f" | "incorrect" => {
+                Ok(ClaimLabel::Refuted)
+            }
+            "not_enough_info" | "nei" | "n" | "neutral" | "unknown" | "unverifiable" => {
+                Ok(ClaimLabel::NotEnoughInfo)
+            }
+            _ => Err(UnknownValue {
+                kind: "label",
+                value: value.to_owned(),
+                expected: "true/false, yes/no, 1/0, supported/refuted/not_enough_info, S/R/N",
+            }),
+        }
+    }
+}
+
+impl FromStr for ClaimLabel {
+    type Err = UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ClaimLabel::parse_lenient(s)
+    }
+}
+
+/// Where a claim stands in a fact-checker's workflow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimStatus {
+    /// Imported, never checked.
+    Unchecked,
+    /// A method produced a verdict.
+    Checked,
+    /// A person accepted or overrode the verdict.
+    Reviewed,
+}
+
+impl ClaimStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClaimStatus::Unchecked => "unchecked",
+            ClaimStatus::Checked => "checked",
+            ClaimStatus::Reviewed => "reviewed",
+        }
+    }
+}
+
+impl FromStr for ClaimStatus {
+    type Err = UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "unchecked" => Ok(ClaimStatus::Unchecked),
+            "checked" => Ok(ClaimStatus::Checked),
+            "reviewed" => Ok(ClaimStatus::Reviewed),
+            _ => Err(UnknownValue {
+                kind: "claim status",
+                value: s.to_owned(),
+                expected: "unchecked, checked, reviewed",
+            }),
+        }
+    }
+}
+
+/// A claim collection with its claim count.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClaimCollection {
+    pub id: CollectionId,
+    pub name: String,
+    pub description: Option<String>,
+    pub created_at: String,
+    pub claim_count: u64,
+}
+
+/// A claim to be checked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claim {
+    pub id: ClaimId,
+    pub collection: String,
+    pub text: String,
+    pub origin: Option<String>,
+    pub tags: Vec<String>,
+    pub notes: Option<String>,
+    pub status: ClaimStatus,
+    pub gold_label: Option<ClaimLabel>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// A claim before it is stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewClaim {
+    pub text: String,
+    pub origin: Option<String>,
+    pub tags: Vec<String>,
+    pub notes: Option<String>,
+    pub gold_label: Option<ClaimLabel>,
+}
+
+/// The life of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    Pending,
+    Running,
+    Completed,
+    Failed,
+    Cancelled,
+}
+
+impl RunStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Pending => "pending",
+            RunStatus::Running => "running",
+            RunStatus::Completed => "completed",
+            RunStatus::Failed => "failed",
+            RunStatus::Cancelled => "cancelled",
+        }
+    }
+}
+
+impl FromStr for RunStatus {
+    type Err = UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "pending" => Ok(RunStatus::Pending),
+            "running" => Ok(RunStatus::Running),
+            "completed" => Ok(RunStatus::Completed),
+            "failed" => Ok(RunStatus::Failed),
+            "cancelled" => Ok(RunStatus::Cancelled),
+            _ => Err(UnknownValue {
+                kind: "run status",
+                value: s.to_owned(),
+                expected: "pending, running, completed, failed, cancelled",
+            }),
+        }
+    }
+}
+
+/// One run of a method: what was run, with which parameters and model, and how it went.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    pub id: RunId,
+    pub method: String,
+    pub parameters: serde_json::Value,
+    pub model: Option<String>,
+    pub collection_id: Option<CollectionId>,
+    pub status: RunStatus,
+    pub created_at: String,
+    pub started_at: Option<String>,
+    pub finished_at: Option<String>,
+    pub error: Option<String>,
+}
+
+/// The current time as an RFC 3339 string in UTC, the one time format the store keeps.
+pub fn now_rfc3339() -> String {
+    let now = time::OffsetDateTime::now_utc();
+    now.format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_else(|_| now.unix_timestamp().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_label(input: &str, expected: Option<ClaimLabel>) {
+        assert_eq!(ClaimLabel::parse_lenient(input).ok(), expected, "input {input:?}");
+    }
+
+    #[test]
+    fn labels_parse_from_common_spellings() {
+        check_label("TRUE", Some(ClaimLabel::Supported));
+        check_label(" yes ", Some(ClaimLabel::Supported));
+        check_label("1", Some(ClaimLabel::Supported));
+        check_label("Refutes", Some(ClaimLabel::Refuted));
+        check_label("no", Some(ClaimLabel::Refuted));
+        check_label("Not Enough Info", Some(ClaimLabel::NotEnoughInfo));
+        check_label("not-enough-info", Some(ClaimLabel::NotEnoughInfo));
+        check_label("N", Some(ClaimLabel::NotEnoughInfo));
+        check_label("maybe", None);
+        check_label("", None);
+    }
+
+    #[test]
+    fn enums_round_trip_through_their_text() {
+        for status in [ClaimStatus::Unchecked, ClaimStatus::Checked, ClaimStatus::Reviewed] {
+            assert_eq!(status.as_str().parse::<ClaimStatus>(), Ok(status));
+        }
+        for format in [
+            DocumentFormat::Text,
+            DocumentFormat::Markdown,
+            DocumentFormat::Html,
+            DocumentFormat::Jsonl,
+            DocumentFormat::Csv,
+        ] {
+            assert_eq!(format.as_str().parse::<DocumentFormat>(), Ok(format));
+        }
+        assert_eq!(DocumentFormat::from_extension("HTM"), Some(DocumentFormat::Html));
+        assert_eq!(DocumentFormat::from_extension("pdf"), None);
+    }
+
+    #[test]
+    fn span_slices_by_bytes() {
+        let text = "Café au lait. Next one.";
+        let span = SentenceSpan { start_char: 14, end_char: 23, start_byte: 15, end_byte: 24 };
+        assert_eq!(span.slice(text), "Next one.");
+    }
+}

@@ -1,0 +1,477 @@
+//! The `documents` and `sentences` tables, and the write-ahead protocol with the search index:
+//! documents are committed here first with `indexed_at` NULL, and marked once the index has
+//! committed their sentences. A crash in between leaves them pending, never lost.
+
+use factdesk_model::{
+    CorpusId, Document, DocumentFormat, DocumentId, DocumentSummary, OriginKind, Sentence,
+    SentenceId, SentenceSpan, now_rfc3339,
+};
+use rusqlite::{OptionalExtension, Row, params, params_from_iter};
+
+use crate::{Result, Store, StoreError, parse_column};
+
+/// A document ready to be stored: extracted, segmented and hashed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewDocument {
+    pub origin: String,
+    pub origin_kind: OriginKind,
+    pub url: Option<String>,
+    pub format: DocumentFormat,
+    pub title: Option<String>,
+    pub published_at: Option<String>,
+    pub acquired_at: String,
+    pub content_hash: String,
+    pub raw: Vec<u8>,
+    pub charset: Option<String>,
+    pub text: String,
+    pub sentences: Vec<SentenceSpan>,
+}
+
+/// What became of one document of a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocumentInsertOutcome {
+    Inserted(DocumentId),
+    /// The corpus already holds a document with the same content hash.
+    Duplicate(DocumentId),
+}
+
+/// A sentence as the search index takes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexableSentence {
+    pub sentence_id: SentenceId,
+    pub document_id: DocumentId,
+    pub corpus_id: CorpusId,
+    pub text: String,
+}
+
+/// Which documents to list.
+#[derive(Debug, Clone, Default)]
+pub struct DocumentFilter {
+    pub corpus: Option<CorpusId>,
+    pub limit: Option<u64>,
+    pub offset: u64,
+}
+
+const SUMMARY_COLUMNS: &str = "d.id, c.name, d.origin, d.origin_kind, d.url, d.format, d.title,
+     d.published_at, d.acquired_at, d.content_hash,
+     (SELECT count(*) FROM sentences s WHERE s.document_id = d.id), length(d.text)";
+
+fn summary_from_row(row: &Row<'_>) -> rusqlite::Result<(DocumentSummary, String, String)> {
+    summary_from_row_at(row, 0)
+}
+
+fn finish_summary(
+    (mut summary, origin_kind, format): (DocumentSummary, String, String),
+) -> Result<DocumentSummary> {
+    summary.origin_kind = parse_column("documents.origin_kind", &origin_kind)?;
+    summary.format = parse_column("documents.format", &format)?;
+    Ok(summary)
+}
+
+impl Store {
+    /// Stores a batch of documents with their sentences in one transaction: every document of
+    /// the batch is stored, or (on any error) none is. Documents whose content hash the corpus
+    /// already holds, including earlier ones of the same batch, are reported as duplicates.
+    /// New documents are left pending for the index (see [`Store::mark_indexed`]).
+    pub fn insert_documents(
+        &mut self,
+        corpus: CorpusId,
+        documents: &[NewDocument],
+    ) -> Result<Vec<DocumentInsertOutcome>> {
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let mut outcomes = Vec::with_capacity(documents.len());
+        {
+            let mut find = tx.prepare_cached(
+                "SELECT id FROM documents WHERE corpus_id = ?1 AND content_hash = ?2",
+            )?;
+            let mut insert_document = tx.prepare_cached(
+                "INSERT INTO documents (corpus_id, origin, origin_kind, url, format, title,
+                     published_at, acquired_at, content_hash, raw, charset, text)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            )?;
+            let mut insert_sentence = tx.prepare_cached(
+                "INSERT INTO sentences (document_id, ordinal, start_char, end_char, start_byte, end_byte)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?;
+            for document in documents {
+                let existing: Option<i64> = find
+                    .query_row(params![corpus.0, document.content_hash], |row| row.get(0))
+                    .optional()?;
+                if let Some(existing) = existing {
+                    outcomes.push(DocumentInsertOutcome::Duplicate(DocumentId(existing)));
+                    continue;
+                }
+                insert_document.execute(params![
+                    corpus.0,
+                    document.origin,
+                    document.origin_kind.as_str(),
+                    document.url,
+                    document.format.as_str(),
+                    document.title,
+                    document.published_at,
+                    document.acquired_at,
+                    document.content_hash,
+                    document.raw,
+                    document.charset,
+                    document.text,
+                ])?;
+                let document_id = tx.last_insert_rowid();
+                for (ordinal, span) in document.sentences.iter().enumerate() {
+                    insert_sentence.execute(params![
+                        document_id,
+                        ordinal as i64,
+                        span.start_char,
+                        span.end_char,
+                        span.start_byte,
+                        span.end_byte,
+                    ])?;
+                }
+                outcomes.push(DocumentInsertOutcome::Inserted(DocumentId(document_id)));
+            }
+        }
+        tx.commit()?;
+        Ok(outcomes)
+    }
+
+    /// Records that the index has committed these documents' sentences.
+    pub fn mark_indexed(&mut self, documents: &[DocumentId]) -> Result<()> {
+        let now = now_rfc3339();
+        let tx = self.conn.transaction()?;
+        {
+            let mut update = tx.prepare_cached("UPDATE documents SET indexed_at = ?1 WHERE id = ?2")?;
+            for document in documents {
+                update.execute(params![now, document.0])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Forgets every index mark, before the index is rebuilt from scratch.
+    pub fn clear_index_marks(&mut self) -> Result<()> {
+        self.conn.execute("UPDATE documents SET indexed_at = NULL", [])?;
+        Ok(())
+    }
+
+    /// Deletes documents (and their sentences) in one transaction.
+    pub fn delete_documents(&mut self, documents: &[DocumentId]) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut delete = tx.prepare_cached("DELETE FROM documents WHERE id = ?1")?;
+            for document in documents {
+                delete.execute([document.0])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Documents stored but not yet marked as indexed, oldest first.
+    pub fn documents_pending_index(&self) -> Result<Vec<DocumentId>> {
+        let mut statement =
+            self.conn.prepare("SELECT id FROM documents WHERE indexed_at IS NULL ORDER BY id")?;
+        let ids = statement.query_map([], |row| row.get(0).map(DocumentId))?;
+        Ok(ids.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Every document id, in order (for rebuilding the index in batches).
+    pub fn all_document_ids(&self) -> Result<Vec<DocumentId>> {
+        let mut statement = self.conn.prepare("SELECT id FROM documents ORDER BY id")?;
+        let ids = statement.query_map([], |row| row.get(0).map(DocumentId))?;
+        Ok(ids.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The sentences of these documents, with their text sliced from the document text.
+    pub fn sentences_for_index(&self, documents: &[DocumentId]) -> Result<Vec<IndexableSentence>> {
+        let mut out = Vec::new();
+        let mut document_statement =
+            self.conn.prepare_cached("SELECT corpus_id, text FROM documents WHERE id = ?1")?;
+        let mut sentence_statement = self.conn.prepare_cached(
+            "SELECT id, start_byte, end_byte FROM sentences WHERE document_id = ?1 ORDER BY ordinal",
+        )?;
+        for document in documents {
+            let found: Option<(i64, String)> = document_statement
+                .query_row([document.0], |row| Ok((row.get(0)?, row.get(1)?)))
+                .optional()?;
+            let Some((corpus_id, text)) = found else { continue };
+            let rows = sentence_statement.query_map([document.0], |row| {
+                Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?, row.get::<_, i64>(2)?))
+            })?;
+            for row in rows {
+                let (sentence_id, start, end) = row?;
+                let sentence_text = text.get(start as usize..end as usize).ok_or_else(|| {
+                    StoreError::Corrupt {
+                        column: "sentences.start_byte",
+                        message: format!("sentence {sentence_id} is not a span of its document"),
+                    }
+                })?;
+                out.push(IndexableSentence {
+                    sentence_id: SentenceId(sentence_id),
+                    document_id: *document,
+                    corpus_id: CorpusId(corpus_id),
+                    text: sentence_text.to_owned(),
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// The ids of all sentences of documents marked as indexed, ascending.
+    pub fn indexed_sentence_ids(&self) -> Result<Vec<SentenceId>> {
+        let mut statement = self.conn.prepare(
+            "SELECT s.id FROM sentences s JOIN documents d ON d.id = s.document_id
+             WHERE d.indexed_at IS NOT NULL ORDER BY s.id",
+        )?;
+        let ids = statement.query_map([], |row| row.get(0).map(SentenceId))?;
+        Ok(ids.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Total number of sentences stored.
+    pub fn sentence_count(&self) -> Result<u64> {
+        Ok(self.conn.query_row("SELECT count(*) FROM sentences", [], |row| row.get::<_, i64>(0))?
+            as u64)
+    }
+
+    /// Lists documents, newest first.
+    pub fn documents(&self, filter: &DocumentFilter) -> Result<Vec<DocumentSummary>> {
+        let sql = format!(
+            "SELECT {SUMMARY_COLUMNS} FROM documents d JOIN corpora c ON c.id = d.corpus_id
+             WHERE (?1 IS NULL OR d.corpus_id = ?1)
+             ORDER BY d.id DESC LIMIT ?2 OFFSET ?3"
+        );
+        let mut statement = self.conn.prepare(&sql)?;
+        let limit = filter.limit.map_or(-1, |limit| limit as i64);
+        let rows = statement.query_map(
+            params![filter.corpus.map(|c| c.0), limit, filter.offset as i64],
+            summary_from_row,
+        )?;
+        rows.map(|row| finish_summary(row?)).collect()
+    }
+
+    /// One whole document with its sentences.
+    pub fn document(&self, id: DocumentId) -> Result<Document> {
+        let sql = format!(
+            "SELECT {SUMMARY_COLUMNS}, d.charset, d.text
+             FROM documents d JOIN corpora c ON c.id = d.corpus_id WHERE d.id = ?1"
+        );
+        let found = self
+            .conn
+            .query_row(&sql, [id.0], |row| {
+                Ok((summary_from_row(row)?, row.get::<_, Option<String>>(12)?, row.get::<_, String>(13)?))
+            })
+            .optional()?;
+        let Some((summary, charset, text)) = found else {
+            return Err(StoreError::NotFound { what: format!("document {id}") });
+        };
+        let summary = finish_summary(summary)?;
+        let mut statement = self.conn.prepare_cached(
+            "SELECT id, ordinal, start_char, end_char, start_byte, end_byte
+             FROM sentences WHERE document_id = ?1 ORDER BY ordinal",
+        )?;
+        let sentences = statement
+            .query_map([id.0], |row| {
+                let span = SentenceSpan {
+                    start_char: row.get(2)?,
+                    end_char: row.get(3)?,
+                    start_byte: row.get(4)?,
+                    end_byte: row.get(5)?,
+                };
+                Ok((SentenceId(row.get(0)?), row.get::<_, u32>(1)?, span))
+            })?
+            .map(|row| {
+                let (sentence_id, ordinal, span) = row?;
+                let sentence_text = text
+                    .get(span.start_byte as usize..span.end_byte as usize)
+                    .ok_or_else(|| StoreError::Corrupt {
+                        column: "sentences.start_byte",
+                        message: format!("sentence {sentence_id} is not a span of its document"),
+                    })?
+                    .to_owned();
+                Ok(Sentence { id: sentence_id, document_id: id, ordinal, span, text: sentence_text })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Document { summary, charset, text, sentences })
+    }
+
+    /// The bytes of a document as they were imported.
+    pub fn document_raw(&self, id: DocumentId) -> Result<Vec<u8>> {
+        self.conn
+            .query_row("SELECT raw FROM documents WHERE id = ?1", [id.0], |row| row.get(0))
+            .optional()?
+            .ok_or_else(|| StoreError::NotFound { what: format!("document {id}") })
+    }
+
+    /// Sentences by id with their document's title and origin, in the order asked; ids that
+    /// are not stored are left out.
+    pub fn sentences_by_id(&self, ids: &[SentenceId]) -> Result<Vec<(Sentence, DocumentSummary)>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let placeholders = vec!["?"; ids.len()].join(",");
+        let sql = format!(
+            "SELECT s.id, s.ordinal, s.start_char, s.end_char, s.start_byte, s.end_byte,
+                    substr(CAST(d.text AS BLOB), s.start_byte + 1, s.end_byte - s.start_byte), {SUMMARY_COLUMNS}
+             FROM sentences s JOIN documents d ON d.id = s.document_id
+             JOIN corpora c ON c.id = d.corpus_id WHERE s.id IN ({placeholders})"
+        );
+        let mut statement = self.conn.prepare(&sql)?;
+        let rows = statement.query_map(params_from_iter(ids.iter().map(|id| id.0)), |row| {
+            let span = SentenceSpan {
+                start_char: row.get(2)?,
+                end_char: row.get(3)?,
+                start_byte: row.get(4)?,
+                end_byte: row.get(5)?,
+            };
+            let bytes: Vec<u8> = row.get(6)?;
+            let summary = summary_from_row_at(row, 7)?;
+            Ok((SentenceId(row.get(0)?), row.get::<_, u32>(1)?, span, bytes, summary))
+        })?;
+        let mut found = std::collections::HashMap::with_capacity(ids.len());
+        for row in rows {
+            let (id, ordinal, span, bytes, summary) = row?;
+            let summary = finish_summary(summary)?;
+            let text = String::from_utf8(bytes).map_err(|_| StoreError::Corrupt {
+                column: "sentences.start_byte",
+                message: format!("sentence {id} does not fall on character boundaries"),
+            })?;
+            let sentence = Sentence { id, document_id: summary.id, ordinal, span, text };
+            found.insert(id, (sentence, summary));
+        }
+        Ok(ids.iter().filter_map(|id| found.remove(id)).collect())
+    }
+}
+
+/// Reads the [`SUMMARY_COLUMNS`] starting at column `at`; origin kind and format come back
+/// as text for [`finish_summary`] to parse.
+fn summary_from_row_at(
+    row: &Row<'_>,
+    at: usize,
+) -> rusqlite::Result<(DocumentSummary, String, String)> {
+    Ok((
+        DocumentSummary {
+            id: DocumentId(row.get(at)?),
+            corpus: row.get(at + 1)?,
+            origin: row.get(at + 2)?,
+            origin_kind: OriginKind::File,
+            url: row.get(at + 4)?,
+            format: DocumentFormat::Text,
+            title: row.get(at + 6)?,
+            published_at: row.get(at + 7)?,
+            acquired_at: row.get(at + 8)?,
+            content_hash: row.get(at + 9)?,
+            sentence_count: row.get::<_, i64>(at + 10)? as u64,
+            text_chars: row.get::<_, i64>(at + 11)? as u64,
+        },
+        row.get(at + 3)?,
+        row.get(at + 5)?,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn new_document(text: &str, spans: &[(u32, u32)]) -> NewDocument {
+        NewDocument {
+            origin: "fixture.txt".into(),
+            origin_kind: OriginKind::File,
+            url: None,
+            format: DocumentFormat::Text,
+            title: Some("Fixture".into()),
+            published_at: None,
+            acquired_at: now_rfc3339(),
+            content_hash: blake_like(text),
+            raw: text.as_bytes().to_vec(),
+            charset: Some("UTF-8".into()),
+            text: text.into(),
+            sentences: spans
+                .iter()
+                .map(|&(start, end)| SentenceSpan {
+                    start_char: start,
+                    end_char: end,
+                    start_byte: start,
+                    end_byte: end,
+                })
+                .collect(),
+        }
+    }
+
+    fn blake_like(text: &str) -> String {
+        format!("hash-of-{text}")
+    }
+
+    #[test]
+    fn documents_round_trip_with_sentences() {
+        let mut store = Store::open_in_memory().unwrap();
+        let corpus = store.ensure_corpus("news").unwrap();
+        let outcomes = store
+            .insert_documents(corpus, &[new_document("One two. Three.", &[(0, 8), (9, 15)])])
+            .unwrap();
+        let DocumentInsertOutcome::Inserted(id) = outcomes[0] else { panic!("{outcomes:?}") };
+        let document = store.document(id).unwrap();
+        let texts: Vec<_> = document.sentences.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(texts, ["One two.", "Three."]);
+        assert_eq!(document.summary.corpus, "news");
+        assert_eq!(document.summary.sentence_count, 2);
+        assert_eq!(store.document_raw(id).unwrap(), b"One two. Three.");
+        let by_id = store.sentences_by_id(&[document.sentences[1].id]).unwrap();
+        assert_eq!(by_id[0].0.text, "Three.");
+    }
+
+    #[test]
+    fn duplicates_are_detected_within_and_across_batches() {
+        let mut store = Store::open_in_memory().unwrap();
+        let corpus = store.ensure_corpus("news").unwrap();
+        let doc = new_document("Same text.", &[(0, 10)]);
+        let outcomes = store.insert_documents(corpus, &[doc.clone(), doc.clone()]).unwrap();
+        let DocumentInsertOutcome::Inserted(first) = outcomes[0] else { panic!() };
+        assert_eq!(outcomes[1], DocumentInsertOutcome::Duplicate(first));
+        let outcomes = store.insert_documents(corpus, &[doc.clone()]).unwrap();
+        assert_eq!(outcomes[0], DocumentInsertOutcome::Duplicate(first));
+        let other_corpus = store.ensure_corpus("other").unwrap();
+        let outcomes = store.insert_documents(other_corpus, &[doc]).unwrap();
+        assert!(matches!(outcomes[0], DocumentInsertOutcome::Inserted(_)));
+    }
+
+    #[test]
+    fn a_failing_batch_stores_nothing() {
+        let mut store = Store::open_in_memory().unwrap();
+        let corpus = store.ensure_corpus("news").unwrap();
+        let good = new_document("Good one.", &[(0, 9)]);
+        // end_char must exceed start_char: the CHECK constraint fails on the second document.
+        let bad = new_document("Bad one.", &[(3, 3)]);
+        assert!(store.insert_documents(corpus, &[good, bad]).is_err());
+        assert!(store.documents(&DocumentFilter::default()).unwrap().is_empty());
+        assert_eq!(store.sentence_count().unwrap(), 0);
+    }
+
+    #[test]
+    fn index_marks_track_pending_documents() {
+        let mut store = Store::open_in_memory().unwrap();
+        let corpus = store.ensure_corpus("news").unwrap();
+        let outcomes = store
+            .insert_documents(
+                corpus,
+                &[new_document("A b.", &[(0, 4)]), new_document("C d. E f.", &[(0, 4), (5, 9)])],
+            )
+            .unwrap();
+        let ids: Vec<DocumentId> = outcomes
+            .iter()
+            .map(|o| match o {
+                DocumentInsertOutcome::Inserted(id) => *id,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(store.documents_pending_index().unwrap(), ids);
+        let sentences = store.sentences_for_index(&ids).unwrap();
+        let texts: Vec<_> = sentences.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(texts, ["A b.", "C d.", "E f."]);
+        store.mark_indexed(&ids[..1]).unwrap();
+        assert_eq!(store.documents_pending_index().unwrap(), &ids[1..]);
+        assert_eq!(store.indexed_sentence_ids().unwrap(), vec![sentences[0].sentence_id]);
+        store.delete_documents(&ids[1..]).unwrap();
+        assert_eq!(store.sentence_count().unwrap(), 1);
+        store.clear_index_marks().unwrap();
+        assert_eq!(store.documents_pending_index().unwrap(), &ids[..1]);
+    }
+}

@@ -1,0 +1,110 @@
+//! The Factdesk store: one SQLite database (rusqlite, bundled SQLite) holding corpora,
+//! documents, sentences, claim collections, claims and runs. This is the only crate that
+//! contains SQL. It owns the migrations in `migrations/` and applies them on open; SQLite is
+//! the source of truth from which the search index is derived.
+//!
+//! Each table has its own module with an `impl Store` block of typed reads and writes; a
+//! write that must be all-or-nothing runs inside one transaction here, never in a caller.
+
+mod claims;
+mod corpora;
+mod documents;
+mod migration;
+mod runs;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::Connection;
+
+pub use claims::{ClaimFilter, ClaimInsertOutcome};
+pub use documents::{DocumentFilter, DocumentInsertOutcome, IndexableSentence, NewDocument};
+pub use migration::{MIGRATIONS, Migration, apply_migrations, latest_version};
+
+/// Errors of the store. Messages name the database and say what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error(
+        "the database {path} has schema version {found}, newer than this Factdesk understands \
+         (up to {supported}); upgrade Factdesk, or point --data-dir at another folder"
+    )]
+    DatabaseTooNew { path: String, found: i64, supported: i64 },
+    #[error("migration {version:04} ({name}) failed, nothing was changed: {source}")]
+    Migration {
+        version: i64,
+        name: &'static str,
+        #[source]
+        source: rusqlite::Error,
+    },
+    #[error("cannot open the database {path}: {source}")]
+    Open {
+        path: String,
+        #[source]
+        source: rusqlite::Error,
+    },
+    #[error("{what} not found")]
+    NotFound { what: String },
+    #[error("invalid value stored in {column}: {message}")]
+    Corrupt { column: &'static str, message: String },
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// An open Factdesk database.
+pub struct Store {
+    conn: Connection,
+    path: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store").field("path", &self.path).finish_non_exhaustive()
+    }
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path`, sets WAL, foreign keys and a busy
+    /// timeout, and brings the schema up to date in one transaction. A database written by a
+    /// newer Factdesk is refused untouched.
+    pub fn open(path: &Path) -> Result<Store> {
+        let conn = Connection::open(path)
+            .map_err(|source| StoreError::Open { path: path.display().to_string(), source })?;
+        Self::prepare(conn, Some(path.to_path_buf()))
+    }
+
+    /// An in-memory database with the full schema, for tests and throw-away work.
+    pub fn open_in_memory() -> Result<Store> {
+        Self::prepare(Connection::open_in_memory()?, None)
+    }
+
+    fn prepare(mut conn: Connection, path: Option<PathBuf>) -> Result<Store> {
+        conn.busy_timeout(Duration::from_secs(10))?;
+        // journal_mode answers with a row, so it is queried rather than executed.
+        let _mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
+        conn.execute_batch(
+            "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY;",
+        )?;
+        let display = path.as_ref().map_or(":memory:".to_owned(), |p| p.display().to_string());
+        apply_migrations(&mut conn, MIGRATIONS, &display)?;
+        Ok(Store { conn, path })
+    }
+
+    /// The database file, or `None` in memory.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The schema version of the open database.
+    pub fn schema_version(&self) -> Result<i64> {
+        Ok(self.conn.query_row("PRAGMA user_version", [], |row| row.get(0))?)
+    }
+}
+
+fn parse_column<T: std::str::FromStr>(column: &'static str, value: &str) -> Result<T>
+where
+    T::Err: std::fmt::Display,
+{
+    value.parse().map_err(|error: T::Err| StoreError::Corrupt { column, message: error.to_string() })
+}

@@ -1,0 +1,139 @@
+//! Numbered, forward-only migrations from `migrations/`, applied in one transaction with the
+//! schema version kept in `PRAGMA user_version`.
+
+use rusqlite::Connection;
+
+use crate::{Result, StoreError};
+
+/// One schema migration: its number (the `user_version` after it) and its SQL.
+#[derive(Debug, Clone, Copy)]
+pub struct Migration {
+    pub version: i64,
+    pub name: &'static str,
+    pub sql: &'static str,
+}
+
+/// Every migration this binary knows, in order. Append only.
+pub const MIGRATIONS: &[Migration] = &[Migration {
+    version: 1,
+    name: "initial",
+    sql: include_str!("../../../migrations/0001_initial.sql"),
+}];
+
+/// The schema version this binary writes.
+pub fn latest_version(migrations: &[Migration]) -> i64 {
+    migrations.last().map_or(0, |migration| migration.version)
+}
+
+/// Brings `conn` up to the last of `migrations`: all pending ones in one transaction, or none.
+/// A database whose version is above the last known one is refused without being touched.
+pub fn apply_migrations(
+    conn: &mut Connection,
+    migrations: &[Migration],
+    display_path: &str,
+) -> Result<()> {
+    let supported = latest_version(migrations);
+    let found: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+    if found > supported {
+        return Err(StoreError::DatabaseTooNew { path: display_path.to_owned(), found, supported });
+    }
+    let pending: Vec<&Migration> = migrations.iter().filter(|m| m.version > found).collect();
+    if pending.is_empty() {
+        return Ok(());
+    }
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    // Another process may have migrated between the read above and the lock.
+    let found: i64 = tx.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+    for migration in pending.into_iter().filter(|m| m.version > found) {
+        tx.execute_batch(migration.sql).map_err(|source| StoreError::Migration {
+            version: migration.version,
+            name: migration.name,
+            source,
+        })?;
+        tx.pragma_update(None, "user_version", migration.version)?;
+        tracing::info!(version = migration.version, name = migration.name, "applied migration");
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Store;
+
+    fn table_names(conn: &Connection) -> Vec<String> {
+        let mut statement = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .unwrap();
+        statement.query_map([], |row| row.get(0)).unwrap().map(|name| name.unwrap()).collect()
+    }
+
+    #[test]
+    fn fresh_database_gets_every_table_and_the_latest_version() {
+        let store = Store::open_in_memory().unwrap();
+        assert_eq!(store.schema_version().unwrap(), latest_version(MIGRATIONS));
+        let tables = table_names(&store.conn);
+        for expected in
+            ["claim_collections", "claim_tags", "claims", "corpora", "documents", "runs", "sentences"]
+        {
+            assert!(tables.iter().any(|t| t == expected), "missing table {expected}: {tables:?}");
+        }
+    }
+
+    #[test]
+    fn a_failing_migration_leaves_nothing_behind() {
+        const BROKEN: &[Migration] = &[
+            Migration { version: 1, name: "good", sql: "CREATE TABLE first (id INTEGER);" },
+            Migration { version: 2, name: "also good", sql: "CREATE TABLE second (id INTEGER);" },
+            Migration { version: 3, name: "broken", sql: "CREATE TABLE third (id INTEGER; oops" },
+        ];
+        let mut conn = Connection::open_in_memory().unwrap();
+        let error = apply_migrations(&mut conn, BROKEN, ":memory:").unwrap_err();
+        assert!(matches!(error, StoreError::Migration { version: 3, .. }), "{error}");
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0)).unwrap();
+        assert_eq!(version, 0);
+        assert!(table_names(&conn).is_empty(), "{:?}", table_names(&conn));
+    }
+
+    #[test]
+    fn only_pending_migrations_run() {
+        const FIRST: &[Migration] =
+            &[Migration { version: 1, name: "one", sql: "CREATE TABLE one (id INTEGER);" }];
+        const BOTH: &[Migration] = &[
+            Migration { version: 1, name: "one", sql: "CREATE TABLE one (id INTEGER);" },
+            Migration { version: 2, name: "two", sql: "CREATE TABLE two (id INTEGER);" },
+        ];
+        let mut conn = Connection::open_in_memory().unwrap();
+        apply_migrations(&mut conn, FIRST, ":memory:").unwrap();
+        apply_migrations(&mut conn, BOTH, ":memory:").unwrap();
+        apply_migrations(&mut conn, BOTH, ":memory:").unwrap();
+        assert_eq!(table_names(&conn), ["one", "two"]);
+    }
+
+    #[test]
+    fn a_newer_database_is_refused_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("factdesk.sqlite3");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.pragma_update(None, "user_version", 999).unwrap();
+        }
+        let error = Store::open(&path).unwrap_err();
+        let message = error.to_string();
+        assert!(matches!(error, StoreError::DatabaseTooNew { found: 999, .. }));
+        assert!(message.contains("factdesk.sqlite3") && message.contains("upgrade"), "{message}");
+        let conn = Connection::open(&path).unwrap();
+        assert!(table_names(&conn).is_empty());
+    }
+
+    #[test]
+    fn pragmas_are_set_on_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.sqlite3")).unwrap();
+        let mode: String = store.conn.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+        let keys: i64 = store.conn.query_row("PRAGMA foreign_keys", [], |r| r.get(0)).unwrap();
+        let timeout: i64 = store.conn.query_row("PRAGMA busy_timeout", [], |r| r.get(0)).unwrap();
+        assert_eq!((mode.as_str(), keys, timeout), ("wal", 1, 10_000));
+    }
+}

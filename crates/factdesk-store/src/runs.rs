@@ -1,0 +1,104 @@
+//! The `runs` table: one row per run of a method, with its parameters and life cycle.
+
+use factdesk_model::{CollectionId, Run, RunId, RunStatus, now_rfc3339};
+use rusqlite::{OptionalExtension, params};
+
+use crate::{Result, Store, StoreError, parse_column};
+
+impl Store {
+    /// Records a new pending run.
+    pub fn create_run(
+        &self,
+        method: &str,
+        parameters: &serde_json::Value,
+        model: Option<&str>,
+        collection: Option<CollectionId>,
+    ) -> Result<RunId> {
+        self.conn.execute(
+            "INSERT INTO runs (method, parameters, model, collection_id, status, created_at)
+             VALUES (?1, ?2, ?3, ?4, 'pending', ?5)",
+            params![method, parameters.to_string(), model, collection.map(|c| c.0), now_rfc3339()],
+        )?;
+        Ok(RunId(self.conn.last_insert_rowid()))
+    }
+
+    /// Moves a run to `status`, stamping the start or finish time and keeping `error`.
+    pub fn set_run_status(&self, run: RunId, status: RunStatus, error: Option<&str>) -> Result<()> {
+        let now = now_rfc3339();
+        let changed = self.conn.execute(
+            "UPDATE runs SET status = ?2, error = ?3,
+                 started_at = CASE WHEN ?2 = 'running' AND started_at IS NULL THEN ?4 ELSE started_at END,
+                 finished_at = CASE WHEN ?2 IN ('completed', 'failed', 'cancelled') THEN ?4 ELSE finished_at END
+             WHERE id = ?1",
+            params![run.0, status.as_str(), error, now],
+        )?;
+        if changed == 0 {
+            return Err(StoreError::NotFound { what: format!("run {run}") });
+        }
+        Ok(())
+    }
+
+    /// One run.
+    pub fn run(&self, id: RunId) -> Result<Run> {
+        let row = self
+            .conn
+            .query_row(
+                "SELECT id, method, parameters, model, collection_id, status, created_at,
+                        started_at, finished_at, error FROM runs WHERE id = ?1",
+                [id.0],
+                |row| {
+                    Ok((
+                        row.get::<_, String>(1)?,
+                        row.get::<_, String>(2)?,
+                        row.get::<_, Option<String>>(3)?,
+                        row.get::<_, Option<i64>>(4)?,
+                        row.get::<_, String>(5)?,
+                        row.get::<_, String>(6)?,
+                        row.get::<_, Option<String>>(7)?,
+                        row.get::<_, Option<String>>(8)?,
+                        row.get::<_, Option<String>>(9)?,
+                    ))
+                },
+            )
+            .optional()?
+            .ok_or_else(|| StoreError::NotFound { what: format!("run {id}") })?;
+        let (method, parameters, model, collection, status, created_at, started_at, finished_at, error) =
+            row;
+        Ok(Run {
+            id,
+            method,
+            parameters: serde_json::from_str(&parameters).map_err(|error| StoreError::Corrupt {
+                column: "runs.parameters",
+                message: error.to_string(),
+            })?,
+            model,
+            collection_id: collection.map(CollectionId),
+            status: parse_column("runs.status", &status)?,
+            created_at,
+            started_at,
+            finished_at,
+            error,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_life_cycle_is_recorded() {
+        let store = Store::open_in_memory().unwrap();
+        let parameters = serde_json::json!({"m": 4, "temperature": 0.8});
+        let run = store.create_run("llm-cite", &parameters, Some("smollm2"), None).unwrap();
+        assert_eq!(store.run(run).unwrap().status, RunStatus::Pending);
+        store.set_run_status(run, RunStatus::Running, None).unwrap();
+        store.set_run_status(run, RunStatus::Failed, Some("model unreachable")).unwrap();
+        let stored = store.run(run).unwrap();
+        assert_eq!(stored.status, RunStatus::Failed);
+        assert_eq!(stored.parameters, parameters);
+        assert!(stored.started_at.is_some() && stored.finished_at.is_some());
+        assert_eq!(stored.error.as_deref(), Some("model unreachable"));
+        assert!(store.set_run_status(RunId(999), RunStatus::Running, None).is_err());
+    }
+}

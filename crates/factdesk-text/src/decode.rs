@@ -1,0 +1,163 @@
+//! Bytes to text: byte-order marks, declared charsets, UTF-8, and statistical detection
+//! (chardetng) for everything else; binary files are recognised and refused.
+
+use encoding_rs::Encoding;
+
+use crate::TextError;
+
+/// Text decoded from bytes, with the charset that was used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodedText {
+    pub text: String,
+    /// The WHATWG name of the encoding (e.g. `UTF-8`, `windows-1252`).
+    pub charset: &'static str,
+}
+
+const SIGNATURES: &[(&[u8], &str)] = &[
+    (b"%PDF", "PDF"),
+    (b"PK\x03\x04", "ZIP or Office document"),
+    (b"\x89PNG", "PNG image"),
+    (b"GIF8", "GIF image"),
+    (b"\xFF\xD8\xFF", "JPEG image"),
+    (b"\x1F\x8B", "gzip archive"),
+    (b"SQLite format 3\0", "SQLite database"),
+    (b"\x7FELF", "executable"),
+    (b"7z\xBC\xAF", "7-Zip archive"),
+];
+
+/// Decodes `bytes` to text. `declared` is a charset label from outside the bytes (an HTTP
+/// header or an HTML meta tag); a byte-order mark wins over it, and a declared UTF-8 that is
+/// not valid UTF-8 falls back to detection.
+pub fn decode_bytes(bytes: &[u8], declared: Option<&str>) -> Result<DecodedText, TextError> {
+    if bytes.is_empty() {
+        return Err(TextError::Empty);
+    }
+    let (encoding, body) = match Encoding::for_bom(bytes) {
+        Some((encoding, bom_length)) => (encoding, &bytes[bom_length..]),
+        None => {
+            refuse_binary(bytes)?;
+            (choose_encoding(bytes, declared), bytes)
+        }
+    };
+    let (text, _, _) = encoding.decode(body);
+    let text = text.into_owned();
+    if text.trim().is_empty() {
+        return Err(TextError::Empty);
+    }
+    let control = text
+        .chars()
+        .take(8192)
+        .filter(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t' | '\u{c}'))
+        .count();
+    let sampled = text.chars().take(8192).count();
+    if control * 10 > sampled {
+        return Err(TextError::Binary(None));
+    }
+    Ok(DecodedText { text, charset: encoding.name() })
+}
+
+fn refuse_binary(bytes: &[u8]) -> Result<(), TextError> {
+    for (signature, kind) in SIGNATURES {
+        if bytes.starts_with(signature) {
+            return Err(TextError::Binary(Some(kind)));
+        }
+    }
+    let head = &bytes[..bytes.len().min(8192)];
+    if head.contains(&0) {
+        return Err(TextError::Binary(None));
+    }
+    Ok(())
+}
+
+fn choose_encoding(bytes: &[u8], declared: Option<&str>) -> &'static Encoding {
+    let is_utf8 = std::str::from_utf8(bytes).is_ok();
+    if let Some(encoding) = declared.and_then(|label| Encoding::for_label(label.trim().as_bytes()))
+    {
+        // A page that says UTF-8 but is not is common; trust the bytes then.
+        if encoding != encoding_rs::UTF_8 || is_utf8 {
+            return encoding;
+        }
+    }
+    if is_utf8 {
+        return encoding_rs::UTF_8;
+    }
+    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    detector.feed(bytes, true);
+    detector.guess(None, chardetng::Utf8Detection::Deny)
+}
+
+/// Looks for a charset declared in the first 2 KiB of an HTML document
+/// (`<meta charset=…>` or `<meta http-equiv … content="…; charset=…">`).
+pub fn sniff_html_charset(bytes: &[u8]) -> Option<String> {
+    let head = &bytes[..bytes.len().min(2048)];
+    let head = String::from_utf8_lossy(head).to_ascii_lowercase();
+    let at = head.find("charset=")? + "charset=".len();
+    let label: String = head[at..]
+        .trim_start_matches(['"', '\''])
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':' | '.'))
+        .collect();
+    (!label.is_empty()).then_some(label)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf8_is_taken_as_is() {
+        let decoded = decode_bytes("Zürich café".as_bytes(), None).unwrap();
+        assert_eq!(decoded.text, "Zürich café");
+        assert_eq!(decoded.charset, "UTF-8");
+    }
+
+    #[test]
+    fn latin1_is_detected() {
+        let bytes = b"Le caf\xe9 de la gare est ferm\xe9 depuis l'\xe9t\xe9 dernier, a d\xe9clar\xe9 le maire.";
+        let decoded = decode_bytes(bytes, None).unwrap();
+        assert!(decoded.text.contains("café"), "{}", decoded.text);
+        assert_eq!(decoded.charset, "windows-1252");
+    }
+
+    #[test]
+    fn utf16_with_bom_is_decoded() {
+        let mut bytes = vec![0xFF, 0xFE];
+        for unit in "Hello world.".encode_utf16() {
+            bytes.extend_from_slice(&unit.to_le_bytes());
+        }
+        assert_eq!(decode_bytes(&bytes, None).unwrap().text, "Hello world.");
+    }
+
+    #[test]
+    fn declared_charset_is_used_unless_it_lies_about_utf8() {
+        let decoded = decode_bytes(b"caf\xe9", Some("iso-8859-1")).unwrap();
+        assert_eq!(decoded.text, "café");
+        let decoded = decode_bytes("café".as_bytes(), Some("windows-1252")).unwrap();
+        assert_eq!(decoded.text, "cafÃ©");
+        let decoded = decode_bytes(b"caf\xe9 au lait, s'il vous pla\xeet", Some("utf-8")).unwrap();
+        assert!(decoded.text.starts_with("café"));
+    }
+
+    #[test]
+    fn binary_and_empty_inputs_are_refused() {
+        assert_eq!(decode_bytes(b"", None), Err(TextError::Empty));
+        assert_eq!(decode_bytes(b" \n\t ", None), Err(TextError::Empty));
+        assert_eq!(decode_bytes(b"%PDF-1.7 ...", None), Err(TextError::Binary(Some("PDF"))));
+        assert_eq!(decode_bytes(b"abc\0def", None), Err(TextError::Binary(None)));
+        assert_eq!(decode_bytes(&[1, 2, 3, 4, 5, 6, 7, 8, 65], None), Err(TextError::Binary(None)));
+    }
+
+    #[test]
+    fn html_charset_is_sniffed() {
+        assert_eq!(
+            sniff_html_charset(b"<html><head><meta charset=\"ISO-8859-1\">").as_deref(),
+            Some("iso-8859-1")
+        );
+        assert_eq!(
+            sniff_html_charset(b"<meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1251\">")
+                .as_deref(),
+            Some("windows-1251")
+        );
+        assert_eq!(sniff_html_charset(b"<html><body>no declaration"), None);
+    }
+}

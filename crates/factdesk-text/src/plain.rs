@@ -1,0 +1,68 @@
+//! Plain text: line endings, control characters and blank-line runs normalised; a title taken
+//! from a short first line that reads like a headline.
+
+use crate::{ExtractedText, TextError};
+
+/// Normalises decoded text so every format yields the same shape: `\n` line endings, no
+/// control characters but newlines and tabs, no trailing spaces, paragraphs separated by
+/// exactly one blank line, and no white space at either end.
+pub fn normalise_text(text: &str) -> String {
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let mut out = String::with_capacity(text.len());
+    let mut blank_run = 0usize;
+    for line in text.split('\n') {
+        let line: String = line
+            .chars()
+            .map(|c| if c == '\u{a0}' { ' ' } else { c })
+            .filter(|c| !c.is_control() || *c == '\t')
+            .collect();
+        let line = line.trim_end();
+        if line.trim().is_empty() {
+            blank_run += 1;
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(if blank_run > 0 { "\n\n" } else { "\n" });
+        }
+        blank_run = 0;
+        out.push_str(line);
+    }
+    out
+}
+
+/// Extracts a plain-text document. The title is the first line when it is short and does not
+/// end like a sentence (a headline); otherwise there is none and the caller names the document.
+pub fn extract_plain_text(text: &str) -> Result<ExtractedText, TextError> {
+    let text = normalise_text(text);
+    if text.is_empty() {
+        return Err(TextError::NoText);
+    }
+    let first_line = text.lines().next().unwrap_or_default().trim();
+    let looks_like_headline = first_line.chars().count() <= 150
+        && !first_line.ends_with(['.', '!', '?', ',', ';', ':', '"', '\u{201d}'])
+        && text.lines().nth(1).is_some();
+    let title = looks_like_headline.then(|| first_line.to_owned());
+    Ok(ExtractedText { title, published: None, canonical_url: None, text })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalisation_folds_line_endings_and_blank_runs() {
+        assert_eq!(
+            normalise_text("  \r\nOne line.  \r\nSame para.\r\n\r\n\r\n\r\nNext\u{0}\u{7} para.\n\n"),
+            "One line.\nSame para.\n\nNext para."
+        );
+    }
+
+    #[test]
+    fn headline_becomes_title() {
+        let extracted = extract_plain_text("Storm closes harbour\n\nThe harbour shut on Monday.").unwrap();
+        assert_eq!(extracted.title.as_deref(), Some("Storm closes harbour"));
+        let extracted = extract_plain_text("The harbour shut on Monday.\nIt reopened.").unwrap();
+        assert_eq!(extracted.title, None);
+        assert_eq!(extract_plain_text("\n \n"), Err(TextError::NoText));
+    }
+}
