@@ -1,1 +1,167 @@
-//! placeholder
+//! The Factdesk application API: one documented function per user action (import a corpus,
+//! search sentences, list documents, import and list claims, rebuild and check the index).
+//! The CLI and the desktop app call only this crate; they parse input, call a function here,
+//! and map its errors. Long actions take a [`Reporter`] for progress and a [`CancelToken`].
+//!
+//! This crate owns the data directory's layout and the settings. It holds no SQL (that is
+//! `factdesk-store`), no tantivy (`factdesk-index`) and no HTTP (`factdesk-fetch`); it
+//! orchestrates them, and keeps the store and the index consistent: documents are committed to
+//! SQLite first and marked once the index has them (see [`index_sync`]).
+
+pub mod claims;
+pub mod env;
+mod error;
+mod formats;
+pub mod import;
+pub mod index_sync;
+mod progress;
+pub mod search;
+pub mod settings;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+pub use error::{CoreError, Result};
+pub use factdesk_model as model;
+pub use progress::{CancelToken, NoProgress, ProgressUnit, Reporter};
+pub use settings::Settings;
+
+use factdesk_fetch::Fetcher;
+use factdesk_index::SentenceIndex;
+use factdesk_model::{Corpus, Document, DocumentId, DocumentSummary};
+use factdesk_store::{DocumentFilter, Store};
+
+/// The file name of the database inside the data directory.
+pub const DATABASE_FILE: &str = "factdesk.sqlite3";
+/// The folder of the search index inside the data directory.
+pub const INDEX_DIR: &str = "index";
+
+/// An open data directory: settings, store, index and HTTP client. Cheap to clone; clones
+/// share everything. Several processes may open the same data directory at once.
+#[derive(Clone)]
+pub struct Factdesk {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    data_dir: PathBuf,
+    settings: Settings,
+    store: Mutex<Store>,
+    index: SentenceIndex,
+    fetcher: Fetcher,
+}
+
+impl std::fmt::Debug for Factdesk {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Factdesk").field("data_dir", &self.inner.data_dir).finish_non_exhaustive()
+    }
+}
+
+/// What `init` did.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct InitReport {
+    pub data_dir: PathBuf,
+    pub database: PathBuf,
+    pub index: PathBuf,
+    pub config: PathBuf,
+    pub config_created: bool,
+    pub schema_version: i64,
+}
+
+impl Factdesk {
+    /// Opens the data directory (creating it, the database and the index if needed) with the
+    /// settings from its config file.
+    #[tracing::instrument]
+    pub fn open(data_dir: &Path) -> Result<Factdesk> {
+        let settings = Settings::load(data_dir)?;
+        Self::open_with_settings(data_dir, settings)
+    }
+
+    /// Opens the data directory with the given settings (the config file is not read).
+    pub fn open_with_settings(data_dir: &Path, settings: Settings) -> Result<Factdesk> {
+        std::fs::create_dir_all(data_dir)
+            .map_err(|source| CoreError::Io { path: data_dir.to_path_buf(), source })?;
+        let store = Store::open(&data_dir.join(DATABASE_FILE))?;
+        let index = SentenceIndex::open_or_create(
+            &data_dir.join(INDEX_DIR),
+            settings.index.writer_memory_mb << 20,
+        )?;
+        let fetcher = Fetcher::new(settings.fetch.to_fetcher_settings())?;
+        Ok(Factdesk {
+            inner: Arc::new(Inner {
+                data_dir: data_dir.to_path_buf(),
+                settings,
+                store: Mutex::new(store),
+                index,
+                fetcher,
+            }),
+        })
+    }
+
+    /// Creates the data directory with its database, index and a commented user config file
+    /// (left alone if it exists).
+    pub fn init(data_dir: &Path) -> Result<InitReport> {
+        let config = Settings::user_config_path(data_dir);
+        let config_created = !config.exists();
+        if config_created {
+            if let Some(parent) = config.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|source| CoreError::Io { path: parent.to_path_buf(), source })?;
+            }
+            std::fs::write(&config, settings::USER_CONFIG_TEMPLATE)
+                .map_err(|source| CoreError::Io { path: config.clone(), source })?;
+        }
+        let app = Factdesk::open(data_dir)?;
+        let schema_version = app.store()?.schema_version()?;
+        Ok(InitReport {
+            data_dir: data_dir.to_path_buf(),
+            database: data_dir.join(DATABASE_FILE),
+            index: data_dir.join(INDEX_DIR),
+            config,
+            config_created,
+            schema_version,
+        })
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        &self.inner.data_dir
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.inner.settings
+    }
+
+    pub(crate) fn store(&self) -> Result<MutexGuard<'_, Store>> {
+        self.inner.store.lock().map_err(|_| CoreError::Internal("the store lock is poisoned".into()))
+    }
+
+    pub(crate) fn index(&self) -> &SentenceIndex {
+        &self.inner.index
+    }
+
+    pub(crate) fn fetcher(&self) -> &Fetcher {
+        &self.inner.fetcher
+    }
+
+    /// Every corpus with its document count.
+    pub fn corpora(&self) -> Result<Vec<Corpus>> {
+        Ok(self.store()?.corpora()?)
+    }
+
+    /// Documents, newest first, optionally of one corpus.
+    pub fn documents(
+        &self,
+        corpus: Option<&str>,
+        limit: Option<u64>,
+        offset: u64,
+    ) -> Result<Vec<DocumentSummary>> {
+        let store = self.store()?;
+        let corpus = corpus.map(|name| store.corpus_id(name)).transpose()?;
+        Ok(store.documents(&DocumentFilter { corpus, limit, offset })?)
+    }
+
+    /// One document with its text and sentences.
+    pub fn document(&self, id: DocumentId) -> Result<Document> {
+        Ok(self.store()?.document(id)?)
+    }
+}

@@ -28,9 +28,10 @@ pub struct NewDocument {
 }
 
 /// What became of one document of a batch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DocumentInsertOutcome {
-    Inserted(DocumentId),
+    /// Stored, with the ids of its sentences in order.
+    Inserted { document: DocumentId, sentence_ids: Vec<SentenceId> },
     /// The corpus already holds a document with the same content hash.
     Duplicate(DocumentId),
 }
@@ -116,6 +117,7 @@ impl Store {
                     document.text,
                 ])?;
                 let document_id = tx.last_insert_rowid();
+                let mut sentence_ids = Vec::with_capacity(document.sentences.len());
                 for (ordinal, span) in document.sentences.iter().enumerate() {
                     insert_sentence.execute(params![
                         document_id,
@@ -125,8 +127,12 @@ impl Store {
                         span.start_byte,
                         span.end_byte,
                     ])?;
+                    sentence_ids.push(SentenceId(tx.last_insert_rowid()));
                 }
-                outcomes.push(DocumentInsertOutcome::Inserted(DocumentId(document_id)));
+                outcomes.push(DocumentInsertOutcome::Inserted {
+                    document: DocumentId(document_id),
+                    sentence_ids,
+                });
             }
         }
         tx.commit()?;
@@ -407,10 +413,14 @@ mod tests {
         let outcomes = store
             .insert_documents(corpus, &[new_document("One two. Three.", &[(0, 8), (9, 15)])])
             .unwrap();
-        let DocumentInsertOutcome::Inserted(id) = outcomes[0] else { panic!("{outcomes:?}") };
+        let DocumentInsertOutcome::Inserted { document: id, ref sentence_ids } = outcomes[0] else {
+            panic!("{outcomes:?}")
+        };
         let document = store.document(id).unwrap();
         let texts: Vec<_> = document.sentences.iter().map(|s| s.text.as_str()).collect();
         assert_eq!(texts, ["One two.", "Three."]);
+        let stored_ids: Vec<_> = document.sentences.iter().map(|s| s.id).collect();
+        assert_eq!(&stored_ids, sentence_ids);
         assert_eq!(document.summary.corpus, "news");
         assert_eq!(document.summary.sentence_count, 2);
         assert_eq!(store.document_raw(id).unwrap(), b"One two. Three.");
@@ -424,13 +434,13 @@ mod tests {
         let corpus = store.ensure_corpus("news").unwrap();
         let doc = new_document("Same text.", &[(0, 10)]);
         let outcomes = store.insert_documents(corpus, &[doc.clone(), doc.clone()]).unwrap();
-        let DocumentInsertOutcome::Inserted(first) = outcomes[0] else { panic!() };
+        let DocumentInsertOutcome::Inserted { document: first, .. } = outcomes[0] else { panic!() };
         assert_eq!(outcomes[1], DocumentInsertOutcome::Duplicate(first));
         let outcomes = store.insert_documents(corpus, &[doc.clone()]).unwrap();
         assert_eq!(outcomes[0], DocumentInsertOutcome::Duplicate(first));
         let other_corpus = store.ensure_corpus("other").unwrap();
         let outcomes = store.insert_documents(other_corpus, &[doc]).unwrap();
-        assert!(matches!(outcomes[0], DocumentInsertOutcome::Inserted(_)));
+        assert!(matches!(outcomes[0], DocumentInsertOutcome::Inserted { .. }));
     }
 
     #[test]
@@ -458,7 +468,7 @@ mod tests {
         let ids: Vec<DocumentId> = outcomes
             .iter()
             .map(|o| match o {
-                DocumentInsertOutcome::Inserted(id) => *id,
+                DocumentInsertOutcome::Inserted { document, .. } => *document,
                 other => panic!("{other:?}"),
             })
             .collect();

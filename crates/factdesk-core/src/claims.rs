@@ -1,0 +1,270 @@
+//! Claim collections: importing claims from CSV, JSONL or plain-text files (one claim per
+//! line), with optional gold labels, tags and notes; listing them. A bad line is reported by
+//! file and line and left out; the good ones are stored in one transaction.
+
+use std::path::Path;
+
+use factdesk_model::{Claim, ClaimCollection, ClaimLabel, ClaimStatus, NewClaim};
+use factdesk_store::{ClaimFilter, ClaimInsertOutcome};
+use serde::Serialize;
+
+use crate::import::ImportFailure;
+use crate::{CoreError, Factdesk, Result};
+
+const TEXT_COLUMNS: &[&str] = &["claim", "text", "statement", "sentence"];
+const LABEL_COLUMNS: &[&str] = &["label", "gold_label", "gold", "verdict", "truth"];
+const TAG_COLUMNS: &[&str] = &["tags", "tag"];
+const NOTE_COLUMNS: &[&str] = &["notes", "note", "comment"];
+const ORIGIN_COLUMNS: &[&str] = &["origin", "source", "url"];
+
+/// The outcome of a claims import.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ClaimImportSummary {
+    pub collection: String,
+    pub imported: u64,
+    pub duplicates: u64,
+    pub failed: u64,
+    pub failures: Vec<ImportFailure>,
+}
+
+/// Which claims to list.
+#[derive(Debug, Clone, Default)]
+pub struct ClaimQuery {
+    pub collection: Option<String>,
+    pub status: Option<ClaimStatus>,
+    pub tag: Option<String>,
+    pub limit: Option<u64>,
+}
+
+impl Factdesk {
+    /// Imports claims from a file into a collection (created if missing).
+    #[tracing::instrument(skip(self))]
+    pub fn import_claims(&self, file: &Path, collection: &str) -> Result<ClaimImportSummary> {
+        let collection = collection.trim();
+        if collection.is_empty() {
+            return Err(CoreError::InvalidInput("the collection name is empty; pass --collection NAME".into()));
+        }
+        let bytes = std::fs::read(file).map_err(|source| CoreError::Io { path: file.to_path_buf(), source })?;
+        let origin = file.display().to_string();
+        let text = factdesk_text::decode_bytes(&bytes, None)
+            .map_err(|error| CoreError::InvalidInput(format!("{origin}: {error}")))?
+            .text;
+        let extension = file.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
+        let (claims, failures) = match extension.as_deref() {
+            Some("csv") => parse_csv_claims(&text, &origin)?,
+            Some("jsonl" | "ndjson") => parse_jsonl_claims(&text, &origin),
+            _ => parse_line_claims(&text, &origin),
+        };
+        let mut summary = ClaimImportSummary {
+            collection: collection.to_owned(),
+            failed: failures.len() as u64,
+            failures,
+            ..ClaimImportSummary::default()
+        };
+        let mut store = self.store()?;
+        let collection_id = store.ensure_collection(collection)?;
+        for outcome in store.insert_claims(collection_id, &claims)? {
+            match outcome {
+                ClaimInsertOutcome::Inserted(_) => summary.imported += 1,
+                ClaimInsertOutcome::Duplicate(_) => summary.duplicates += 1,
+            }
+        }
+        Ok(summary)
+    }
+
+    /// Lists claims.
+    pub fn claims(&self, query: &ClaimQuery) -> Result<Vec<Claim>> {
+        let store = self.store()?;
+        let collection = query.collection.as_deref().map(|name| store.collection_id(name)).transpose()?;
+        Ok(store.claims(&ClaimFilter {
+            collection,
+            status: query.status,
+            tag: query.tag.clone(),
+            limit: query.limit,
+        })?)
+    }
+
+    /// Every claim collection with its claim count.
+    pub fn collections(&self) -> Result<Vec<ClaimCollection>> {
+        Ok(self.store()?.collections()?)
+    }
+}
+
+fn split_tags(raw: &str) -> Vec<String> {
+    let mut tags: Vec<String> =
+        raw.split([';', ',', '|']).map(|t| t.trim().to_owned()).filter(|t| !t.is_empty()).collect();
+    tags.sort();
+    tags.dedup();
+    tags
+}
+
+fn non_empty(value: Option<&str>) -> Option<String> {
+    value.map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned)
+}
+
+/// Builds a claim from its parts, or says what is wrong with them.
+fn make_claim(
+    text: Option<String>,
+    label: Option<String>,
+    tags: Vec<String>,
+    notes: Option<String>,
+    origin: String,
+) -> std::result::Result<NewClaim, String> {
+    let text = text.map(|t| t.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|t| !t.is_empty());
+    let Some(text) = text else { return Err("the claim text is empty".into()) };
+    let gold_label = label.map(|label| ClaimLabel::parse_lenient(&label)).transpose().map_err(|e| e.to_string())?;
+    Ok(NewClaim { text, origin: Some(origin), tags, notes, gold_label })
+}
+
+fn parse_line_claims(text: &str, origin: &str) -> (Vec<NewClaim>, Vec<ImportFailure>) {
+    let claims = text
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
+        .filter_map(|(index, line)| {
+            make_claim(Some(line.to_owned()), None, Vec::new(), None, format!("{origin}:{}", index + 1)).ok()
+        })
+        .collect();
+    (claims, Vec::new())
+}
+
+fn parse_jsonl_claims(text: &str, origin: &str) -> (Vec<NewClaim>, Vec<ImportFailure>) {
+    let mut claims = Vec::new();
+    let mut failures = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let item = format!("{origin}:{}", index + 1);
+        let result = match serde_json::from_str::<serde_json::Value>(line) {
+            Ok(serde_json::Value::Object(object)) => {
+                let get = |names: &[&str]| {
+                    names.iter().find_map(|name| match object.get(*name) {
+                        Some(serde_json::Value::String(s)) => non_empty(Some(s)),
+                        Some(serde_json::Value::Bool(b)) => Some(b.to_string()),
+                        Some(serde_json::Value::Number(n)) => Some(n.to_string()),
+                        _ => None,
+                    })
+                };
+                let tags = TAG_COLUMNS
+                    .iter()
+                    .find_map(|name| object.get(*name))
+                    .map(|value| match value {
+                        serde_json::Value::Array(items) => {
+                            split_tags(&items.iter().filter_map(|i| i.as_str()).collect::<Vec<_>>().join(";"))
+                        }
+                        serde_json::Value::String(s) => split_tags(s),
+                        _ => Vec::new(),
+                    })
+                    .unwrap_or_default();
+                if get(TEXT_COLUMNS).is_none() {
+                    Err(format!("no claim text: none of the fields {} is present", TEXT_COLUMNS.join(", ")))
+                } else {
+                    let origin = get(ORIGIN_COLUMNS).unwrap_or_else(|| item.clone());
+                    make_claim(get(TEXT_COLUMNS), get(LABEL_COLUMNS), tags, get(NOTE_COLUMNS), origin)
+                }
+            }
+            Ok(_) => Err("the line is JSON but not an object ({...})".into()),
+            Err(error) => Err(format!("not valid JSON: {error}")),
+        };
+        match result {
+            Ok(claim) => claims.push(claim),
+            Err(message) => failures.push(ImportFailure { item, message }),
+        }
+    }
+    (claims, failures)
+}
+
+fn parse_csv_claims(text: &str, origin: &str) -> Result<(Vec<NewClaim>, Vec<ImportFailure>)> {
+    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text.as_bytes());
+    let headers: Vec<String> = reader
+        .headers()
+        .map_err(|error| CoreError::InvalidInput(format!("{origin}: cannot read the header row: {error}")))?
+        .iter()
+        .map(|h| h.trim().to_ascii_lowercase())
+        .collect();
+    let column = |names: &[&str]| headers.iter().position(|h| names.contains(&h.as_str()));
+    let Some(text_column) = column(TEXT_COLUMNS) else {
+        return Err(CoreError::InvalidInput(format!(
+            "{origin}: no claim column; the header row must name one of {} (it has {})",
+            TEXT_COLUMNS.join(", "),
+            headers.join(", ")
+        )));
+    };
+    let (label, tags, notes, source) =
+        (column(LABEL_COLUMNS), column(TAG_COLUMNS), column(NOTE_COLUMNS), column(ORIGIN_COLUMNS));
+    let mut claims = Vec::new();
+    let mut failures = Vec::new();
+    for record in reader.records() {
+        let record = match record {
+            Ok(record) => record,
+            Err(error) => {
+                let line = error.position().map_or(0, |p| p.line());
+                failures.push(ImportFailure { item: format!("{origin}:{line}"), message: format!("malformed CSV: {error}") });
+                continue;
+            }
+        };
+        let item = format!("{origin}:{}", record.position().map_or(0, |p| p.line()));
+        if record.len() != headers.len() {
+            failures.push(ImportFailure {
+                item,
+                message: format!("the row has {} fields but the header has {}", record.len(), headers.len()),
+            });
+            continue;
+        }
+        let get = |index: Option<usize>| non_empty(index.and_then(|i| record.get(i)));
+        let result = make_claim(
+            get(Some(text_column)),
+            get(label),
+            get(tags).map(|t| split_tags(&t)).unwrap_or_default(),
+            get(notes),
+            get(source).unwrap_or_else(|| item.clone()),
+        );
+        match result {
+            Ok(claim) => claims.push(claim),
+            Err(message) => failures.push(ImportFailure { item, message }),
+        }
+    }
+    Ok((claims, failures))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_claims_with_labels_tags_and_bad_rows() {
+        let csv_text = "claim,label,tags\nOkra is a plant.,true,botany;food\nThe sun is cold.,false,\n,true,\nBad label.,perhaps,\nShort row\n";
+        let (claims, failures) = parse_csv_claims(csv_text, "c.csv").unwrap();
+        assert_eq!(claims.len(), 2);
+        assert_eq!(claims[0].gold_label, Some(ClaimLabel::Supported));
+        assert_eq!(claims[0].tags, ["botany", "food"]);
+        assert_eq!(claims[1].gold_label, Some(ClaimLabel::Refuted));
+        assert_eq!(claims[0].origin.as_deref(), Some("c.csv:2"));
+        let items: Vec<_> = failures.iter().map(|f| f.item.as_str()).collect();
+        assert_eq!(items, ["c.csv:4", "c.csv:5", "c.csv:6"]);
+        assert!(failures[1].message.contains("perhaps"));
+    }
+
+    #[test]
+    fn csv_without_a_claim_column_is_refused() {
+        let error = parse_csv_claims("name,age\nx,1\n", "c.csv").unwrap_err();
+        assert!(error.to_string().contains("no claim column"), "{error}");
+    }
+
+    #[test]
+    fn jsonl_and_line_claims() {
+        let (claims, failures) = parse_jsonl_claims(
+            "{\"claim\": \"A.\", \"label\": true, \"tags\": [\"x\"]}\n{\"text\": \"B.\"}\nnot json\n{\"other\": 1}\n",
+            "c.jsonl",
+        );
+        assert_eq!(claims.len(), 2);
+        assert_eq!(claims[0].gold_label, Some(ClaimLabel::Supported));
+        assert_eq!(claims[0].tags, ["x"]);
+        assert_eq!(failures.len(), 2);
+        let (claims, _) = parse_line_claims("# comment\nFirst claim.\n\n  Second   claim. \n", "c.txt");
+        let texts: Vec<_> = claims.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(texts, ["First claim.", "Second claim."]);
+        assert_eq!(claims[1].origin.as_deref(), Some("c.txt:4"));
+    }
+}

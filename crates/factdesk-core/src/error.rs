@@ -1,0 +1,51 @@
+//! The core's error type. Messages name the input and say what to do next; [`CoreError::code`]
+//! gives shells a stable code for the cases they act on.
+
+use std::path::PathBuf;
+
+/// Errors of application actions.
+#[derive(Debug, thiserror::Error)]
+pub enum CoreError {
+    #[error(transparent)]
+    Store(#[from] factdesk_store::StoreError),
+    #[error(transparent)]
+    Index(#[from] factdesk_index::IndexError),
+    #[error(transparent)]
+    Fetch(#[from] factdesk_fetch::FetchError),
+    #[error("settings in {file}: {message}")]
+    Config { file: String, message: String },
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    InvalidInput(String),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl CoreError {
+    /// A stable code for shells: `not_found`, `invalid_input`, `config`, `database_too_new`,
+    /// `index_busy`, `fetch`, `io` or `internal`.
+    pub fn code(&self) -> &'static str {
+        use factdesk_index::IndexError;
+        use factdesk_store::StoreError;
+        match self {
+            CoreError::Store(StoreError::NotFound { .. }) => "not_found",
+            CoreError::Store(StoreError::DatabaseTooNew { .. }) => "database_too_new",
+            CoreError::Store(_) => "internal",
+            CoreError::Index(IndexError::WriterBusy { .. }) => "index_busy",
+            CoreError::Index(IndexError::EmptyQuery { .. }) => "invalid_input",
+            CoreError::Index(_) => "internal",
+            CoreError::Fetch(_) => "fetch",
+            CoreError::Config { .. } => "config",
+            CoreError::Io { .. } => "io",
+            CoreError::InvalidInput(_) => "invalid_input",
+            CoreError::Internal(_) => "internal",
+        }
+    }
+}
+
+pub type Result<T, E = CoreError> = std::result::Result<T, E>;

@@ -1,0 +1,459 @@
+//! Corpus file formats to documents. A source (a file's or a fetched page's bytes) becomes one
+//! document (.txt, .md, .html) or many (.jsonl: one per line; .csv: one per row). Every
+//! document is decoded, extracted, segmented and hashed here, before anything touches the
+//! store; a line or row that cannot be read becomes a failure naming the file and the line,
+//! and the rest of the file goes on.
+
+use std::ops::ControlFlow;
+
+use factdesk_model::{DocumentFormat, OriginKind};
+use factdesk_store::NewDocument;
+use factdesk_text::{ExtractedText, TextError};
+use rayon::prelude::*;
+
+use crate::settings::FieldNames;
+
+/// The bytes of one import source and what is known about them.
+#[derive(Debug, Clone)]
+pub(crate) struct SourceBytes {
+    /// A path or URL, as the user gave it.
+    pub origin: String,
+    pub origin_kind: OriginKind,
+    /// The page's URL after redirects (fetched pages only).
+    pub url: Option<String>,
+    pub format: DocumentFormat,
+    pub bytes: Vec<u8>,
+    /// A charset declared outside the bytes (an HTTP header).
+    pub declared_charset: Option<String>,
+    pub acquired_at: String,
+    /// The title to use when the content has none (a file name).
+    pub fallback_title: Option<String>,
+}
+
+/// One document of a source, or why it could not be read.
+#[derive(Debug)]
+pub(crate) enum Parsed {
+    Document(Box<NewDocument>),
+    Failed { item: String, message: String },
+}
+
+/// How to read a source.
+#[derive(Debug, Clone)]
+pub(crate) struct ParseOptions<'a> {
+    pub language: &'a str,
+    pub fields: &'a FieldNames,
+    pub batch: usize,
+}
+
+/// Parses `source`, handing documents to `sink` in batches of at most `options.batch`.
+/// The sink may stop the parse by returning `ControlFlow::Break`.
+pub(crate) fn parse_source(
+    source: &SourceBytes,
+    options: &ParseOptions<'_>,
+    sink: &mut dyn FnMut(Vec<Parsed>) -> ControlFlow<()>,
+) {
+    let whole_failure = |message: String| Parsed::Failed { item: source.origin.clone(), message };
+    let declared = source.declared_charset.clone().or_else(|| {
+        (source.format == DocumentFormat::Html)
+            .then(|| factdesk_text::sniff_html_charset(&source.bytes))
+            .flatten()
+    });
+    let decoded = match factdesk_text::decode_bytes(&source.bytes, declared.as_deref()) {
+        Ok(decoded) => decoded,
+        Err(error) => {
+            let _ = sink(vec![whole_failure(text_error_message(&error))]);
+            return;
+        }
+    };
+    match source.format {
+        DocumentFormat::Text | DocumentFormat::Markdown | DocumentFormat::Html => {
+            let extracted = match source.format {
+                DocumentFormat::Html => factdesk_text::extract_html(&decoded.text),
+                DocumentFormat::Markdown => factdesk_text::extract_markdown(&decoded.text),
+                _ => factdesk_text::extract_plain_text(&decoded.text),
+            };
+            let parsed = match extracted {
+                Ok(extracted) => build(
+                    source,
+                    source.origin.clone(),
+                    source.bytes.clone(),
+                    decoded.charset,
+                    extracted,
+                    options.language,
+                )
+                .map_or_else(|message| whole_failure(message), |d| Parsed::Document(Box::new(d))),
+                Err(error) => whole_failure(text_error_message(&error)),
+            };
+            let _ = sink(vec![parsed]);
+        }
+        DocumentFormat::Jsonl => parse_jsonl(source, &decoded.text, decoded.charset, options, sink),
+        DocumentFormat::Csv => parse_csv(source, &decoded.text, decoded.charset, options, sink),
+    }
+}
+
+fn text_error_message(error: &TextError) -> String {
+    match error {
+        TextError::Empty => "the file is empty; nothing to import".into(),
+        TextError::Binary(_) => format!("{error}; Factdesk imports .txt, .md, .html, .jsonl and .csv text files"),
+        TextError::NoText => format!("{error}; check that the file holds prose"),
+    }
+}
+
+/// Segments and hashes an extracted document.
+fn build(
+    source: &SourceBytes,
+    origin: String,
+    raw: Vec<u8>,
+    charset: &str,
+    extracted: ExtractedText,
+    language: &str,
+) -> Result<NewDocument, String> {
+    let sentences = factdesk_text::segment_sentences(&extracted.text, language);
+    if sentences.is_empty() {
+        return Err(text_error_message(&TextError::NoText));
+    }
+    Ok(NewDocument {
+        origin,
+        origin_kind: source.origin_kind,
+        url: source.url.clone().or(extracted.canonical_url),
+        format: source.format,
+        title: extracted.title.or_else(|| source.fallback_title.clone()),
+        published_at: extracted.published,
+        acquired_at: source.acquired_at.clone(),
+        content_hash: factdesk_text::content_hash(extracted.text.as_bytes()),
+        raw,
+        charset: Some(charset.to_owned()),
+        text: extracted.text,
+        sentences,
+    })
+}
+
+/// The fields of one record (a JSONL object or a CSV row), by name.
+trait Record {
+    fn field(&self, name: &str) -> Result<Option<String>, String>;
+    fn field_names(&self) -> Vec<String>;
+}
+
+impl Record for serde_json::Map<String, serde_json::Value> {
+    fn field(&self, name: &str) -> Result<Option<String>, String> {
+        match self.get(name) {
+            None | Some(serde_json::Value::Null) => Ok(None),
+            Some(serde_json::Value::String(text)) => Ok(Some(text.clone())),
+            Some(serde_json::Value::Number(number)) => Ok(Some(number.to_string())),
+            Some(serde_json::Value::Array(items)) if items.iter().all(|i| i.is_string()) => Ok(Some(
+                items.iter().filter_map(|i| i.as_str()).collect::<Vec<_>>().join("\n\n"),
+            )),
+            Some(other) => Err(format!(
+                "field \"{name}\" holds {}, not text",
+                match other {
+                    serde_json::Value::Bool(_) => "true/false",
+                    serde_json::Value::Array(_) => "a list of non-text values",
+                    _ => "an object",
+                }
+            )),
+        }
+    }
+
+    fn field_names(&self) -> Vec<String> {
+        self.keys().cloned().collect()
+    }
+}
+
+fn first_present(record: &dyn Record, names: &[String]) -> Result<Option<String>, String> {
+    for name in names {
+        if let Some(value) = record.field(name)? {
+            if !value.trim().is_empty() {
+                return Ok(Some(value));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Turns one record into a document.
+fn record_to_document(
+    source: &SourceBytes,
+    item: &str,
+    raw: &str,
+    charset: &str,
+    record: &dyn Record,
+    options: &ParseOptions<'_>,
+) -> Result<NewDocument, String> {
+    let fields = options.fields;
+    let Some(text) = first_present(record, &fields.text)? else {
+        return Err(format!(
+            "no text: none of the fields {} is present and non-empty (this record has: {}); \
+             name the text field with --text-field",
+            fields.text.join(", "),
+            record.field_names().join(", ")
+        ));
+    };
+    let text = factdesk_text::normalise_text(&text);
+    if text.is_empty() {
+        return Err(text_error_message(&TextError::NoText));
+    }
+    let extracted = ExtractedText {
+        title: first_present(record, &fields.title)?.map(|t| t.trim().to_owned()),
+        published: first_present(record, &fields.date)?.and_then(|d| factdesk_text::normalise_date(&d)),
+        canonical_url: first_present(record, &fields.url)?.map(|u| u.trim().to_owned()),
+        text,
+    };
+    build(source, item.to_owned(), raw.as_bytes().to_vec(), charset, extracted, options.language)
+}
+
+fn parse_jsonl(
+    source: &SourceBytes,
+    text: &str,
+    charset: &'static str,
+    options: &ParseOptions<'_>,
+    sink: &mut dyn FnMut(Vec<Parsed>) -> ControlFlow<()>,
+) {
+    let lines: Vec<(usize, &str)> = text
+        .split('\n')
+        .enumerate()
+        .map(|(index, line)| (index + 1, line.trim_end_matches('\r')))
+        .filter(|(_, line)| !line.trim().is_empty())
+        .collect();
+    if lines.is_empty() {
+        let _ = sink(vec![Parsed::Failed {
+            item: source.origin.clone(),
+            message: "the file has no lines; nothing to import".into(),
+        }]);
+        return;
+    }
+    for chunk in lines.chunks(options.batch.max(1)) {
+        let parsed: Vec<Parsed> = chunk
+            .par_iter()
+            .map(|&(line_number, line)| {
+                let item = format!("{}:{line_number}", source.origin);
+                let result = match serde_json::from_str::<serde_json::Value>(line) {
+                    Ok(serde_json::Value::Object(object)) => {
+                        record_to_document(source, &item, line, charset, &object, options)
+                    }
+                    Ok(_) => Err("the line is JSON but not an object ({...})".to_owned()),
+                    Err(error) => Err(format!("not valid JSON: {error}")),
+                };
+                result.map_or_else(
+                    |message| Parsed::Failed { item: item.clone(), message },
+                    |document| Parsed::Document(Box::new(document)),
+                )
+            })
+            .collect();
+        if sink(parsed).is_break() {
+            return;
+        }
+    }
+}
+
+struct CsvRecord<'a> {
+    headers: &'a [String],
+    values: csv::StringRecord,
+}
+
+impl Record for CsvRecord<'_> {
+    fn field(&self, name: &str) -> Result<Option<String>, String> {
+        Ok(self
+            .headers
+            .iter()
+            .position(|header| header.eq_ignore_ascii_case(name))
+            .and_then(|index| self.values.get(index))
+            .map(str::to_owned))
+    }
+
+    fn field_names(&self) -> Vec<String> {
+        self.headers.to_vec()
+    }
+}
+
+fn parse_csv(
+    source: &SourceBytes,
+    text: &str,
+    charset: &'static str,
+    options: &ParseOptions<'_>,
+    sink: &mut dyn FnMut(Vec<Parsed>) -> ControlFlow<()>,
+) {
+    let fail_whole = |message: String| vec![Parsed::Failed { item: source.origin.clone(), message }];
+    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text.as_bytes());
+    let headers: Vec<String> = match reader.headers() {
+        Ok(headers) => headers.iter().map(|h| h.trim().to_owned()).collect(),
+        Err(error) => {
+            let _ = sink(fail_whole(format!("cannot read the header row: {error}")));
+            return;
+        }
+    };
+    let has_text_column =
+        options.fields.text.iter().any(|name| headers.iter().any(|h| h.eq_ignore_ascii_case(name)));
+    if !has_text_column {
+        let _ = sink(fail_whole(format!(
+            "no text column: the header row has {}, but none of {}; name the text column with --text-field",
+            if headers.is_empty() { "no columns".to_owned() } else { headers.join(", ") },
+            options.fields.text.join(", ")
+        )));
+        return;
+    }
+    // Rows are read in order (the CSV reader is sequential), then converted in parallel.
+    let mut pending: Vec<(String, Result<(String, csv::StringRecord), String>)> = Vec::new();
+    let mut records = reader.into_records().peekable();
+    let mut previous_end = 0usize;
+    loop {
+        let next = records.next();
+        let done = next.is_none();
+        if let Some(result) = next {
+            match result {
+                Ok(record) => {
+                    let position = record.position().cloned();
+                    let line = position.as_ref().map_or(0, |p| p.line());
+                    let start = position.as_ref().map_or(previous_end, |p| p.byte() as usize);
+                    let end = records
+                        .peek()
+                        .and_then(|next| next.as_ref().ok())
+                        .and_then(|next| next.position())
+                        .map_or(text.len(), |p| p.byte() as usize);
+                    previous_end = end;
+                    let raw = text.get(start..end).unwrap_or_default().trim_end().to_owned();
+                    let item = format!("{}:{line}", source.origin);
+                    if record.len() != headers.len() {
+                        let message = format!(
+                            "the row has {} fields but the header has {}",
+                            record.len(),
+                            headers.len()
+                        );
+                        pending.push((item, Err(message)));
+                    } else {
+                        pending.push((item, Ok((raw, record))));
+                    }
+                }
+                Err(error) => {
+                    let line = error.position().map_or(0, |p| p.line());
+                    pending.push((format!("{}:{line}", source.origin), Err(format!("malformed CSV: {error}"))));
+                }
+            }
+        }
+        if pending.len() >= options.batch.max(1) || (done && !pending.is_empty()) {
+            let parsed: Vec<Parsed> = std::mem::take(&mut pending)
+                .into_par_iter()
+                .map(|(item, row)| {
+                    let result = row.and_then(|(raw, values)| {
+                        let record = CsvRecord { headers: &headers, values };
+                        record_to_document(source, &item, &raw, charset, &record, options)
+                    });
+                    result.map_or_else(
+                        |message| Parsed::Failed { item: item.clone(), message },
+                        |document| Parsed::Document(Box::new(document)),
+                    )
+                })
+                .collect();
+            if sink(parsed).is_break() {
+                return;
+            }
+        }
+        if done {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::Settings;
+
+    fn source(format: DocumentFormat, bytes: &[u8]) -> SourceBytes {
+        SourceBytes {
+            origin: "fixture".into(),
+            origin_kind: OriginKind::File,
+            url: None,
+            format,
+            bytes: bytes.to_vec(),
+            declared_charset: None,
+            acquired_at: "2024-01-01T00:00:00Z".into(),
+            fallback_title: Some("fixture".into()),
+        }
+    }
+
+    fn parse_all(source: &SourceBytes) -> Vec<Result<NewDocument, (String, String)>> {
+        let settings = Settings::default();
+        let options = ParseOptions { language: "en", fields: &settings.import.fields, batch: 2 };
+        let mut out = Vec::new();
+        parse_source(source, &options, &mut |batch| {
+            out.extend(batch.into_iter().map(|parsed| match parsed {
+                Parsed::Document(document) => Ok(*document),
+                Parsed::Failed { item, message } => Err((item, message)),
+            }));
+            ControlFlow::Continue(())
+        });
+        out
+    }
+
+    #[test]
+    fn jsonl_lines_become_documents_and_bad_lines_fail_alone() {
+        let jsonl = concat!(
+            "{\"title\": \"First\", \"text\": \"One. Two.\", \"url\": \"https://a.example/1\", \"date\": \"2023-04-05T10:00:00Z\"}\n",
+            "\n",
+            "{\"text\": \"broken\"\n",
+            "[1, 2]\n",
+            "{\"headline\": \"No body\"}\n",
+            "{\"document\": \"Third document here.\"}\n",
+        );
+        let results = parse_all(&source(DocumentFormat::Jsonl, jsonl.as_bytes()));
+        assert_eq!(results.len(), 5);
+        let first = results[0].as_ref().unwrap();
+        assert_eq!(first.title.as_deref(), Some("First"));
+        assert_eq!(first.url.as_deref(), Some("https://a.example/1"));
+        assert_eq!(first.published_at.as_deref(), Some("2023-04-05"));
+        assert_eq!(first.sentences.len(), 2);
+        assert_eq!(first.origin, "fixture:1");
+        let (item, message) = results[1].as_ref().unwrap_err();
+        assert_eq!(item, "fixture:3");
+        assert!(message.contains("not valid JSON"), "{message}");
+        assert!(results[2].as_ref().unwrap_err().1.contains("not an object"));
+        let (item, message) = results[3].as_ref().unwrap_err();
+        assert_eq!(item, "fixture:5");
+        assert!(message.contains("--text-field") && message.contains("headline"), "{message}");
+        assert_eq!(results[4].as_ref().unwrap().text, "Third document here.");
+    }
+
+    #[test]
+    fn csv_rows_become_documents_and_bad_rows_fail_alone() {
+        let csv_text = "title,text,date\nA,\"First row. It has, commas.\",2020-01-02\nB,only two\nC,\"Third row.\",bad date\n";
+        let results = parse_all(&source(DocumentFormat::Csv, csv_text.as_bytes()));
+        assert_eq!(results.len(), 3);
+        let first = results[0].as_ref().unwrap();
+        assert_eq!(first.text, "First row. It has, commas.");
+        assert_eq!(first.published_at.as_deref(), Some("2020-01-02"));
+        assert_eq!(first.origin, "fixture:2");
+        assert_eq!(first.raw, b"A,\"First row. It has, commas.\",2020-01-02");
+        let (item, message) = results[1].as_ref().unwrap_err();
+        assert_eq!(item, "fixture:3");
+        assert!(message.contains("2 fields"), "{message}");
+        assert_eq!(results[2].as_ref().unwrap().published_at, None);
+    }
+
+    #[test]
+    fn csv_without_a_text_column_fails_once() {
+        let results = parse_all(&source(DocumentFormat::Csv, b"name,age\nAda,36\n"));
+        assert_eq!(results.len(), 1);
+        let (item, message) = results[0].as_ref().unwrap_err();
+        assert_eq!(item, "fixture");
+        assert!(message.contains("name, age") && message.contains("--text-field"), "{message}");
+    }
+
+    #[test]
+    fn single_document_formats_and_bad_files() {
+        let html = parse_all(&source(DocumentFormat::Html, b"<title>T</title><p>Hello there. Bye.</p>"));
+        assert_eq!(html[0].as_ref().unwrap().title.as_deref(), Some("T"));
+        let text = parse_all(&source(DocumentFormat::Text, b"just one sentence"));
+        assert_eq!(text[0].as_ref().unwrap().title.as_deref(), Some("fixture"));
+        for (bytes, expected) in [
+            (&b""[..], "empty"),
+            (&b"\x00\x01binary"[..], "binary"),
+            (&b"%PDF-1.4"[..], "PDF"),
+        ] {
+            let results = parse_all(&source(DocumentFormat::Text, bytes));
+            let (_, message) = results[0].as_ref().unwrap_err();
+            assert!(message.contains(expected), "{message}");
+        }
+        let results = parse_all(&source(DocumentFormat::Html, b"<script>only()</script>"));
+        assert!(results[0].as_ref().unwrap_err().1.contains("no readable text"));
+    }
+}

@@ -1,0 +1,446 @@
+//! Corpus import: files, folders (recursively) and http(s) URLs into a corpus. Each document
+//! is imported whole or not at all; a bad file, line, row or URL is reported by name and the
+//! import goes on with the rest. Re-running an import skips what is already there (documents
+//! are deduplicated by content hash), so an interrupted import is resumed by running it again.
+
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use factdesk_model::{DocumentFormat, DocumentId, OriginKind, now_rfc3339};
+use factdesk_store::{DocumentInsertOutcome, NewDocument};
+use futures_util::StreamExt;
+use serde::Serialize;
+
+use crate::formats::{ParseOptions, Parsed, SourceBytes, parse_source};
+use crate::settings::FieldNames;
+use crate::{CancelToken, CoreError, Factdesk, ProgressUnit, Reporter, Result};
+
+/// What to import and how.
+#[derive(Debug, Clone, Default)]
+pub struct ImportRequest {
+    /// Paths of files or folders, and http(s) URLs.
+    pub sources: Vec<String>,
+    /// The corpus to import into (created if missing).
+    pub corpus: String,
+    /// Field names for JSONL and CSV that replace the configured lists for this import.
+    pub text_field: Option<String>,
+    pub title_field: Option<String>,
+    pub url_field: Option<String>,
+    pub date_field: Option<String>,
+}
+
+/// A document that was imported, or found already present.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ImportedDocument {
+    pub id: DocumentId,
+    pub origin: String,
+    pub title: Option<String>,
+    pub sentences: u64,
+    /// True when the corpus already had this text; `id` is then the earlier document.
+    pub duplicate: bool,
+}
+
+/// An item (file, line, row or URL) that could not be imported, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ImportFailure {
+    pub item: String,
+    pub message: String,
+}
+
+/// The outcome of an import.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ImportSummary {
+    pub corpus: String,
+    pub imported: u64,
+    pub duplicates: u64,
+    pub failed: u64,
+    pub sentences: u64,
+    /// Bytes read from files and fetched pages.
+    pub bytes: u64,
+    pub seconds: f64,
+    pub cancelled: bool,
+    pub documents: Vec<ImportedDocument>,
+    pub failures: Vec<ImportFailure>,
+    /// Files inside imported folders that were passed over (not a format Factdesk imports).
+    pub skipped: Vec<String>,
+}
+
+const SUPPORTED: &str = ".txt, .md, .html, .htm, .jsonl and .csv";
+
+/// One thing to read: a file, or a page already fetched.
+enum Unit {
+    File(PathBuf),
+    Fetched(SourceBytes),
+}
+
+impl Factdesk {
+    /// Imports files, folders and URLs into a corpus. Failures of single items are in the
+    /// summary; an `Err` means the import could not go on at all (database or index failure),
+    /// and then the batch in flight was rolled back.
+    #[tracing::instrument(skip(self, reporter, cancel), fields(corpus = %request.corpus))]
+    pub async fn import(
+        &self,
+        request: ImportRequest,
+        reporter: Arc<dyn Reporter>,
+        cancel: CancelToken,
+    ) -> Result<ImportSummary> {
+        let corpus = request.corpus.trim().to_owned();
+        if corpus.is_empty() {
+            return Err(CoreError::InvalidInput("the corpus name is empty; pass --corpus NAME".into()));
+        }
+        if request.sources.is_empty() {
+            return Err(CoreError::InvalidInput("nothing to import: name files, folders or URLs".into()));
+        }
+        let started = Instant::now();
+        let mut summary = ImportSummary { corpus: corpus.clone(), ..ImportSummary::default() };
+        let (paths, urls) = expand_sources(&request.sources, &mut summary);
+        for failure in &summary.failures {
+            reporter.item_failed(&failure.item, &failure.message);
+        }
+
+        let mut units: Vec<Unit> = paths.into_iter().map(Unit::File).collect();
+        if !urls.is_empty() && !cancel.is_cancelled() {
+            reporter.phase("Fetching", Some(urls.len() as u64), ProgressUnit::Items);
+            let fetched = self.fetch_all(&urls, &*reporter).await;
+            for result in fetched {
+                match result {
+                    Ok(source) => units.push(Unit::Fetched(source)),
+                    Err(failure) => {
+                        reporter.item_failed(&failure.item, &failure.message);
+                        summary.failures.push(failure);
+                    }
+                }
+            }
+        }
+
+        let app = self.clone();
+        let fields = self.field_names(&request);
+        let summary = tokio::task::spawn_blocking(move || {
+            app.import_units(units, &fields, summary, &*reporter, &cancel).map(|mut summary| {
+                summary.failed = summary.failures.len() as u64;
+                summary.seconds = started.elapsed().as_secs_f64();
+                reporter.finish();
+                summary
+            })
+        })
+        .await
+        .map_err(|error| CoreError::Internal(format!("the import task stopped: {error}")))??;
+        tracing::info!(
+            imported = summary.imported,
+            duplicates = summary.duplicates,
+            failed = summary.failed,
+            "import finished"
+        );
+        Ok(summary)
+    }
+
+    fn field_names(&self, request: &ImportRequest) -> FieldNames {
+        let configured = &self.settings().import.fields;
+        let pick = |given: &Option<String>, default: &Vec<String>| {
+            given.as_ref().map_or_else(|| default.clone(), |name| vec![name.clone()])
+        };
+        FieldNames {
+            text: pick(&request.text_field, &configured.text),
+            title: pick(&request.title_field, &configured.title),
+            url: pick(&request.url_field, &configured.url),
+            date: pick(&request.date_field, &configured.date),
+        }
+    }
+
+    async fn fetch_all(
+        &self,
+        urls: &[String],
+        reporter: &dyn Reporter,
+    ) -> Vec<std::result::Result<SourceBytes, ImportFailure>> {
+        let concurrency = self.settings().fetch.concurrency;
+        futures_util::stream::iter(urls.iter().cloned())
+            .map(|url| async move {
+                let result = self.fetcher().fetch(&url).await;
+                reporter.advance(1);
+                let page = result
+                    .map_err(|error| ImportFailure { item: url.clone(), message: error.to_string() })?;
+                let format = format_of_page(page.media_type.as_deref(), &page.final_url, &page.body)
+                    .ok_or_else(|| ImportFailure {
+                        item: url.clone(),
+                        message: format!(
+                            "{url} is {}, not a page Factdesk can read (HTML, plain text or Markdown)",
+                            page.media_type.as_deref().unwrap_or("of unknown type")
+                        ),
+                    })?;
+                Ok(SourceBytes {
+                    origin: url.clone(),
+                    origin_kind: OriginKind::Url,
+                    url: Some(page.final_url.clone()),
+                    format,
+                    bytes: page.body,
+                    declared_charset: page.charset,
+                    acquired_at: page.fetched_at,
+                    fallback_title: Some(page.final_url),
+                })
+            })
+            .buffered(concurrency.max(1))
+            .collect()
+            .await
+    }
+
+    /// Reads, parses and stores every unit, holding the index's write lock throughout.
+    fn import_units(
+        &self,
+        units: Vec<Unit>,
+        fields: &FieldNames,
+        mut summary: ImportSummary,
+        reporter: &dyn Reporter,
+        cancel: &CancelToken,
+    ) -> Result<ImportSummary> {
+        let settings = &self.settings().import;
+        let corpus_id = self.store()?.ensure_corpus(&summary.corpus)?;
+        let mut writer = self.index().writer()?;
+        self.index_pending_documents(&mut writer)?;
+
+        let total: u64 = units
+            .iter()
+            .map(|unit| match unit {
+                Unit::File(path) => std::fs::metadata(path).map_or(0, |m| m.len()),
+                Unit::Fetched(source) => source.bytes.len() as u64,
+            })
+            .sum();
+        reporter.phase("Importing", Some(total), ProgressUnit::Bytes);
+        let options = ParseOptions {
+            language: &settings.language,
+            fields,
+            batch: settings.batch_documents,
+        };
+        let mut fatal: Option<CoreError> = None;
+        for unit in units {
+            if cancel.is_cancelled() {
+                summary.cancelled = true;
+                break;
+            }
+            let source = match unit {
+                Unit::Fetched(source) => source,
+                Unit::File(path) => match read_file(&path, settings.max_file_bytes) {
+                    Ok(source) => source,
+                    Err(failure) => {
+                        reporter.advance(std::fs::metadata(&path).map_or(0, |m| m.len()));
+                        reporter.item_failed(&failure.item, &failure.message);
+                        summary.failures.push(failure);
+                        continue;
+                    }
+                },
+            };
+            reporter.working_on(&source.origin);
+            let size = source.bytes.len() as u64;
+            summary.bytes += size;
+            let mut reported = 0u64;
+            parse_source(&source, &options, &mut |batch| {
+                if fatal.is_some() {
+                    return ControlFlow::Break(());
+                }
+                let mut documents: Vec<NewDocument> = Vec::with_capacity(batch.len());
+                for parsed in batch {
+                    match parsed {
+                        Parsed::Document(document) => documents.push(*document),
+                        Parsed::Failed { item, message } => {
+                            reporter.item_failed(&item, &message);
+                            summary.failures.push(ImportFailure { item, message });
+                        }
+                    }
+                }
+                let raw_bytes: u64 = documents.iter().map(|d| d.raw.len() as u64 + 1).sum();
+                if let Err(error) = self.store_and_index(corpus_id, &documents, &mut writer, &mut summary) {
+                    fatal = Some(error);
+                    return ControlFlow::Break(());
+                }
+                let step = raw_bytes.min(size.saturating_sub(reported));
+                reported += step;
+                reporter.advance(step);
+                if cancel.is_cancelled() {
+                    summary.cancelled = true;
+                    return ControlFlow::Break(());
+                }
+                ControlFlow::Continue(())
+            });
+            if let Some(error) = fatal.take() {
+                return Err(error);
+            }
+            reporter.advance(size.saturating_sub(reported));
+        }
+        writer.finish()?;
+        Ok(summary)
+    }
+
+    /// Writes one batch: SQLite first (one transaction), then the index (one commit), then the
+    /// index marks. If the index fails, the batch is taken out of SQLite again.
+    fn store_and_index(
+        &self,
+        corpus_id: factdesk_model::CorpusId,
+        documents: &[NewDocument],
+        writer: &mut factdesk_index::SentenceIndexWriter<'_>,
+        summary: &mut ImportSummary,
+    ) -> Result<()> {
+        if documents.is_empty() {
+            return Ok(());
+        }
+        let outcomes = self.store()?.insert_documents(corpus_id, documents)?;
+        let mut inserted: Vec<DocumentId> = Vec::new();
+        let indexed = (|| -> Result<()> {
+            for (document, outcome) in documents.iter().zip(&outcomes) {
+                let DocumentInsertOutcome::Inserted { document: id, sentence_ids } = outcome else {
+                    continue;
+                };
+                inserted.push(*id);
+                writer.delete_document(*id);
+                for (span, sentence_id) in document.sentences.iter().zip(sentence_ids) {
+                    writer.add(factdesk_index::SentenceRecord {
+                        sentence_id: *sentence_id,
+                        document_id: *id,
+                        corpus_id,
+                        text: span.slice(&document.text),
+                    })?;
+                }
+            }
+            writer.commit()?;
+            Ok(())
+        })();
+        if let Err(error) = indexed {
+            let _ = writer.rollback();
+            if let Err(cleanup) = self.store()?.delete_documents(&inserted) {
+                tracing::error!(%cleanup, "could not remove a batch the index refused");
+            }
+            return Err(error);
+        }
+        if let Err(error) = self.store()?.mark_indexed(&inserted) {
+            // The documents stay pending and are indexed again by the next write.
+            tracing::warn!(%error, "could not mark documents as indexed");
+        }
+        for (document, outcome) in documents.iter().zip(outcomes) {
+            let (id, duplicate) = match outcome {
+                DocumentInsertOutcome::Inserted { document, .. } => (document, false),
+                DocumentInsertOutcome::Duplicate(existing) => (existing, true),
+            };
+            if duplicate {
+                summary.duplicates += 1;
+            } else {
+                summary.imported += 1;
+                summary.sentences += document.sentences.len() as u64;
+            }
+            summary.documents.push(ImportedDocument {
+                id,
+                origin: document.origin.clone(),
+                title: document.title.clone(),
+                sentences: document.sentences.len() as u64,
+                duplicate,
+            });
+        }
+        Ok(())
+    }
+}
+
+fn is_url(source: &str) -> bool {
+    let lower = source.trim_start().to_ascii_lowercase();
+    lower.starts_with("http://") || lower.starts_with("https://")
+}
+
+/// Splits sources into files (folders walked recursively, hidden entries skipped) and URLs.
+fn expand_sources(sources: &[String], summary: &mut ImportSummary) -> (Vec<PathBuf>, Vec<String>) {
+    let mut files = Vec::new();
+    let mut urls = Vec::new();
+    for source in sources {
+        if is_url(source) {
+            urls.push(source.trim().to_owned());
+            continue;
+        }
+        let path = Path::new(source);
+        let fail = |message: String| ImportFailure { item: source.clone(), message };
+        match std::fs::metadata(path) {
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                summary.failures.push(fail("no such file or folder".into()));
+            }
+            Err(error) => summary.failures.push(fail(format!("cannot read it: {error}"))),
+            Ok(metadata) if metadata.is_dir() => {
+                let walker = walkdir::WalkDir::new(path).sort_by_file_name().into_iter().filter_entry(|entry| {
+                    entry.depth() == 0 || !entry.file_name().to_string_lossy().starts_with('.')
+                });
+                for entry in walker {
+                    match entry {
+                        Ok(entry) if entry.file_type().is_file() => {
+                            if format_of_path(entry.path()).is_some() {
+                                files.push(entry.into_path());
+                            } else {
+                                summary.skipped.push(entry.path().display().to_string());
+                            }
+                        }
+                        Ok(_) => {}
+                        Err(error) => summary.failures.push(ImportFailure {
+                            item: error.path().map_or(source.clone(), |p| p.display().to_string()),
+                            message: format!("cannot read it: {error}"),
+                        }),
+                    }
+                }
+            }
+            Ok(_) => {
+                if format_of_path(path).is_some() {
+                    files.push(path.to_path_buf());
+                } else {
+                    let extension = path.extension().map_or(String::new(), |e| format!(".{}", e.to_string_lossy()));
+                    summary.failures.push(fail(format!(
+                        "unsupported file type{}; Factdesk imports {SUPPORTED}",
+                        if extension.is_empty() { " (no extension)".to_owned() } else { format!(" '{extension}'") }
+                    )));
+                }
+            }
+        }
+    }
+    (files, urls)
+}
+
+fn format_of_path(path: &Path) -> Option<DocumentFormat> {
+    DocumentFormat::from_extension(&path.extension()?.to_string_lossy())
+}
+
+/// The format of a fetched page: from its media type, else its URL's extension, else a sniff.
+fn format_of_page(media_type: Option<&str>, url: &str, body: &[u8]) -> Option<DocumentFormat> {
+    match media_type {
+        Some("text/html" | "application/xhtml+xml") => Some(DocumentFormat::Html),
+        Some("text/plain") => Some(DocumentFormat::Text),
+        Some("text/markdown" | "text/x-markdown") => Some(DocumentFormat::Markdown),
+        Some(_) => None,
+        None => {
+            let path = url.split(['?', '#']).next().unwrap_or(url);
+            let from_extension = Path::new(path).extension().and_then(|e| {
+                DocumentFormat::from_extension(&e.to_string_lossy())
+                    .filter(|f| matches!(f, DocumentFormat::Html | DocumentFormat::Text | DocumentFormat::Markdown))
+            });
+            from_extension.or_else(|| {
+                let head = String::from_utf8_lossy(&body[..body.len().min(512)]).to_ascii_lowercase();
+                Some(if head.trim_start().starts_with('<') { DocumentFormat::Html } else { DocumentFormat::Text })
+            })
+        }
+    }
+}
+
+fn read_file(path: &Path, max_bytes: u64) -> std::result::Result<SourceBytes, ImportFailure> {
+    let item = path.display().to_string();
+    let fail = |message: String| ImportFailure { item: item.clone(), message };
+    let format = format_of_path(path).ok_or_else(|| fail(format!("unsupported file type; Factdesk imports {SUPPORTED}")))?;
+    let size = std::fs::metadata(path).map_err(|error| fail(format!("cannot read it: {error}")))?.len();
+    if size > max_bytes {
+        return Err(fail(format!(
+            "the file is {size} bytes, over the import limit of {max_bytes} bytes; \
+             raise import.max_file_bytes in the config file or split the file"
+        )));
+    }
+    let bytes = std::fs::read(path).map_err(|error| fail(format!("cannot read it: {error}")))?;
+    Ok(SourceBytes {
+        origin: item.clone(),
+        origin_kind: OriginKind::File,
+        url: None,
+        format,
+        bytes,
+        declared_charset: None,
+        acquired_at: now_rfc3339(),
+        fallback_title: path.file_stem().map(|stem| stem.to_string_lossy().into_owned()),
+    })
+}

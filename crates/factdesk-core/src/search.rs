@@ -1,0 +1,87 @@
+//! Sentence search: BM25 hits from the index, joined with their documents from SQLite.
+
+use factdesk_index::SentenceQuery;
+use factdesk_model::{CorpusId, DocumentId, SentenceId};
+use serde::Serialize;
+
+use crate::{Factdesk, Result};
+
+/// A sentence search.
+#[derive(Debug, Clone, Default)]
+pub struct SearchRequest {
+    pub query: String,
+    /// Hits to return (the configured default when `None`).
+    pub limit: Option<usize>,
+    /// Only these corpora, by name (empty: all).
+    pub corpora: Vec<String>,
+    /// Only these documents (empty: all).
+    pub documents: Vec<DocumentId>,
+}
+
+/// One matching sentence with where it comes from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SearchHit {
+    pub sentence_id: SentenceId,
+    pub document_id: DocumentId,
+    pub corpus: String,
+    pub score: f32,
+    /// The whole sentence.
+    pub sentence: String,
+    /// Its position in the document (0-based) and its character span in the document text.
+    pub ordinal: u32,
+    pub start_char: u32,
+    pub end_char: u32,
+    /// The snippet shown for the hit, and byte ranges of the matched words within it.
+    pub snippet: String,
+    pub highlights: Vec<[usize; 2]>,
+    pub document_title: Option<String>,
+    pub document_origin: String,
+    pub document_url: Option<String>,
+    pub published_at: Option<String>,
+}
+
+impl Factdesk {
+    /// Searches sentences by BM25, best first.
+    #[tracing::instrument(skip(self))]
+    pub fn search(&self, request: &SearchRequest) -> Result<Vec<SearchHit>> {
+        let corpora: Vec<CorpusId> = {
+            let store = self.store()?;
+            request.corpora.iter().map(|name| store.corpus_id(name)).collect::<std::result::Result<_, _>>()?
+        };
+        let settings = &self.settings().search;
+        let hits = self.index().search(&SentenceQuery {
+            text: request.query.clone(),
+            limit: request.limit.unwrap_or(settings.limit),
+            corpora,
+            documents: request.documents.clone(),
+            snippet_chars: settings.snippet_chars,
+        })?;
+        let ids: Vec<SentenceId> = hits.iter().map(|hit| hit.sentence_id).collect();
+        let mut stored = self.store()?.sentences_by_id(&ids)?.into_iter().peekable();
+        let mut results = Vec::with_capacity(hits.len());
+        for hit in hits {
+            // Ids the store no longer has (an index entry left by a failed write) are skipped.
+            let Some((sentence, document)) = stored.next_if(|(s, _)| s.id == hit.sentence_id) else {
+                tracing::debug!(sentence = %hit.sentence_id, "index hit not in the store; skipped");
+                continue;
+            };
+            results.push(SearchHit {
+                sentence_id: sentence.id,
+                document_id: document.id,
+                corpus: document.corpus,
+                score: hit.score,
+                sentence: sentence.text,
+                ordinal: sentence.ordinal,
+                start_char: sentence.span.start_char,
+                end_char: sentence.span.end_char,
+                snippet: hit.snippet,
+                highlights: hit.highlights.iter().map(|range| [range.start, range.end]).collect(),
+                document_title: document.title,
+                document_origin: document.origin,
+                document_url: document.url,
+                published_at: document.published_at,
+            });
+        }
+        Ok(results)
+    }
+}
