@@ -1,1 +1,255 @@
-fn main(){}
+//! The `factdesk` command: parses arguments, calls `factdesk-core`, prints results (tables for
+//! people, `--json` for programs) and progress bars, and maps outcomes to exit codes:
+//! 0 all went well, 1 some items failed, 2 usage or fatal error. It holds no logic of its own.
+
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod output;
+mod progress;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use factdesk_core::claims::ClaimQuery;
+use factdesk_core::import::ImportRequest;
+use factdesk_core::model::{ClaimStatus, DocumentId};
+use factdesk_core::search::SearchRequest;
+use factdesk_core::{CancelToken, Factdesk, Settings, env};
+
+#[derive(Debug, Parser)]
+#[command(name = "factdesk", version, about = "Offline-first fact-checking workbench", max_term_width = 100)]
+struct Cli {
+    /// Data directory (database, search index, config) [default: the platform data folder]
+    #[arg(long, global = true, env = env::DATA_DIR, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+    /// Print results as JSON
+    #[arg(long, global = true)]
+    json: bool,
+    /// More log output on stderr (-v info, -vv debug); FACTDESK_LOG overrides
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Create the data directory with its database, search index and config file
+    Init,
+    /// Import files, folders (recursively) and http(s) URLs into a corpus
+    Import {
+        /// Files (.txt .md .html .htm .jsonl .csv), folders, or http(s) URLs
+        #[arg(required = true, value_name = "PATH|URL")]
+        sources: Vec<String>,
+        /// Corpus to import into (created if missing)
+        #[arg(long, default_value = "default")]
+        corpus: String,
+        /// JSONL field / CSV column holding the text (replaces import.fields.text)
+        #[arg(long, value_name = "NAME")]
+        text_field: Option<String>,
+        /// JSONL field / CSV column holding the title
+        #[arg(long, value_name = "NAME")]
+        title_field: Option<String>,
+        /// JSONL field / CSV column holding the URL
+        #[arg(long, value_name = "NAME")]
+        url_field: Option<String>,
+        /// JSONL field / CSV column holding the publication date
+        #[arg(long, value_name = "NAME")]
+        date_field: Option<String>,
+    },
+    /// Search sentences (BM25) with highlighted snippets
+    Search {
+        query: String,
+        /// Number of hits [default: search.limit]
+        #[arg(long, short = 'n')]
+        limit: Option<usize>,
+        /// Only this corpus (repeatable)
+        #[arg(long)]
+        corpus: Vec<String>,
+        /// Only this document id (repeatable)
+        #[arg(long)]
+        document: Vec<i64>,
+    },
+    /// List documents, newest first
+    Docs {
+        #[arg(long)]
+        corpus: Option<String>,
+        #[arg(long, default_value_t = 50)]
+        limit: u64,
+        #[arg(long, default_value_t = 0)]
+        offset: u64,
+    },
+    /// Show one document with its sentences
+    Doc { id: i64 },
+    /// List corpora
+    Corpora,
+    /// Claim collections
+    Claims {
+        #[command(subcommand)]
+        command: ClaimsCommand,
+    },
+    /// Rebuild the search index from the database, or check that the two agree
+    Reindex {
+        /// Only compare index and database; exit 1 if they differ
+        #[arg(long)]
+        check: bool,
+    },
+    /// Show settings: the effective ones, the defaults, or the config file's path
+    Config {
+        /// Print the built-in defaults file, with its comments
+        #[arg(long, conflicts_with = "path")]
+        defaults: bool,
+        /// Print the path of the user config file
+        #[arg(long)]
+        path: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum ClaimsCommand {
+    /// Import claims from CSV, JSONL, or a text file with one claim per line
+    Import {
+        file: PathBuf,
+        /// Collection to add the claims to (created if missing)
+        #[arg(long)]
+        collection: String,
+    },
+    /// List claims
+    List {
+        #[arg(long)]
+        collection: Option<String>,
+        /// unchecked, checked or reviewed
+        #[arg(long)]
+        status: Option<ClaimStatus>,
+        #[arg(long)]
+        tag: Option<String>,
+        #[arg(long)]
+        limit: Option<u64>,
+    },
+    /// List claim collections
+    Collections,
+}
+
+/// How a command ended, when it ended at all.
+enum Outcome {
+    Success,
+    SomeFailed,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.verbose);
+    match run(cli) {
+        Ok(Outcome::Success) => ExitCode::SUCCESS,
+        Ok(Outcome::SomeFailed) => ExitCode::from(1),
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn init_logging(verbose: u8) {
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        _ => "debug",
+    };
+    let filter = env::var(env::LOG).unwrap_or_else(|| default.to_owned());
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init();
+}
+
+fn run(cli: Cli) -> anyhow::Result<Outcome> {
+    let data_dir = cli.data_dir.clone().unwrap_or_else(env::default_data_dir);
+    let json = cli.json;
+    let open = || Factdesk::open(&data_dir).with_context(|| format!("opening {}", data_dir.display()));
+    match cli.command {
+        Command::Init => {
+            let report = Factdesk::init(&data_dir)?;
+            output::init(&report, json)?;
+            Ok(Outcome::Success)
+        }
+        Command::Import { sources, corpus, text_field, title_field, url_field, date_field } => {
+            let app = open()?;
+            let reporter = Arc::new(progress::BarReporter::new(json));
+            let request = ImportRequest { sources, corpus, text_field, title_field, url_field, date_field };
+            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+            let cancel = CancelToken::new();
+            let summary = runtime.block_on(app.import(request, reporter, cancel))?;
+            output::import(&summary, json)?;
+            Ok(if summary.failed > 0 { Outcome::SomeFailed } else { Outcome::Success })
+        }
+        Command::Search { query, limit, corpus, document } => {
+            let app = open()?;
+            let request = SearchRequest {
+                query,
+                limit,
+                corpora: corpus,
+                documents: document.into_iter().map(DocumentId).collect(),
+            };
+            let hits = app.search(&request)?;
+            output::search(&hits, json)?;
+            Ok(Outcome::Success)
+        }
+        Command::Docs { corpus, limit, offset } => {
+            let documents = open()?.documents(corpus.as_deref(), Some(limit), offset)?;
+            output::documents(&documents, json)?;
+            Ok(Outcome::Success)
+        }
+        Command::Doc { id } => {
+            let document = open()?.document(DocumentId(id))?;
+            output::document(&document, json)?;
+            Ok(Outcome::Success)
+        }
+        Command::Corpora => {
+            output::corpora(&open()?.corpora()?, json)?;
+            Ok(Outcome::Success)
+        }
+        Command::Claims { command } => match command {
+            ClaimsCommand::Import { file, collection } => {
+                let summary = open()?.import_claims(&file, &collection)?;
+                output::claim_import(&summary, json)?;
+                Ok(if summary.failed > 0 { Outcome::SomeFailed } else { Outcome::Success })
+            }
+            ClaimsCommand::List { collection, status, tag, limit } => {
+                let claims = open()?.claims(&ClaimQuery { collection, status, tag, limit })?;
+                output::claims(&claims, json)?;
+                Ok(Outcome::Success)
+            }
+            ClaimsCommand::Collections => {
+                output::collections(&open()?.collections()?, json)?;
+                Ok(Outcome::Success)
+            }
+        },
+        Command::Reindex { check } => {
+            let app = open()?;
+            if check {
+                let report = app.check_index()?;
+                output::index_check(&report, json)?;
+                return Ok(if report.consistent { Outcome::Success } else { Outcome::SomeFailed });
+            }
+            let reporter = Arc::new(progress::BarReporter::new(json));
+            let summary = app.reindex(reporter, CancelToken::new())?;
+            output::reindex(summary.as_ref(), json)?;
+            Ok(Outcome::Success)
+        }
+        Command::Config { defaults, path } => {
+            if defaults {
+                print!("{}", factdesk_core::settings::DEFAULT_CONFIG);
+            } else if path {
+                println!("{}", Settings::user_config_path(&data_dir).display());
+            } else {
+                let settings = Settings::load(&data_dir)?;
+                output::settings(&settings, json)?;
+            }
+            Ok(Outcome::Success)
+        }
+    }
+}

@@ -75,7 +75,7 @@ pub struct SentenceHit {
     pub document_id: DocumentId,
     pub corpus_id: CorpusId,
     pub score: f32,
-    /// The snippet: the sentence, or its best part when it is longer than the snippet limit.
+    /// The snippet: the whole sentence, or its best part when it is longer than the limit.
     pub snippet: String,
     /// Byte ranges of the matched words within `snippet`.
     pub highlights: Vec<Range<usize>>,
@@ -238,8 +238,13 @@ impl SentenceIndex {
             let stored: TantivyDocument = searcher.doc(address).map_err(self.wrap())?;
             let get_u64 = |field| stored.get_first(field).and_then(|v| v.as_u64()).unwrap_or_default();
             let snippet = snippets.snippet_from_doc(&stored);
-            let (text, highlights) = if snippet.fragment().is_empty() {
-                let text = stored.get_first(self.fields.text).and_then(|v| v.as_str()).unwrap_or_default();
+            let text = stored.get_first(self.fields.text).and_then(|v| v.as_str()).unwrap_or_default();
+            let (text, highlights) = if text.chars().count() <= query.snippet_chars {
+                // The whole sentence fits: show all of it, with the highlights moved to match.
+                let shift = snippet.fragment_range().start;
+                let ranges = snippet.highlighted().iter().map(|r| r.start + shift..r.end + shift).collect();
+                (text.to_owned(), ranges)
+            } else if snippet.fragment().is_empty() {
                 let cut = text.char_indices().nth(query.snippet_chars).map_or(text.len(), |(i, _)| i);
                 (text[..cut].to_owned(), Vec::new())
             } else {
@@ -381,9 +386,14 @@ mod tests {
         let index = fixture();
         let hits = index.search(&query("flowering okra")).unwrap();
         assert_eq!(hits[0].sentence_id, SentenceId(1));
+        assert_eq!(hits[0].snippet, "Okra is a flowering plant in the mallow family.");
         let highlighted: Vec<&str> =
             hits[0].highlights.iter().map(|range| &hits[0].snippet[range.clone()]).collect();
         assert_eq!(highlighted, ["Okra", "flowering"]);
+        let short = index.search(&SentenceQuery { snippet_chars: 40, ..query("mallow family") }).unwrap();
+        let snippet = &short[0].snippet;
+        assert!(snippet.chars().count() <= 40, "{snippet}");
+        assert!(!short[0].highlights.is_empty(), "{snippet}");
     }
 
     #[test]

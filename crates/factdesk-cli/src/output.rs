@@ -1,0 +1,251 @@
+//! Printing results: JSON for `--json`, plain text for people. Highlights are shown in bold
+//! on a terminal and between [brackets] otherwise.
+
+use std::io::IsTerminal;
+
+use factdesk_core::claims::ClaimImportSummary;
+use factdesk_core::import::ImportSummary;
+use factdesk_core::index_sync::{IndexCheck, ReindexSummary};
+use factdesk_core::model::{Claim, ClaimCollection, Corpus, Document, DocumentSummary};
+use factdesk_core::search::SearchHit;
+use factdesk_core::{InitReport, Settings};
+use serde::Serialize;
+
+fn print_json(value: &impl Serialize) -> anyhow::Result<()> {
+    println!("{}", serde_json::to_string_pretty(value)?);
+    Ok(())
+}
+
+pub fn init(report: &InitReport, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(report);
+    }
+    println!("Data directory: {}", report.data_dir.display());
+    println!("  database:     {} (schema version {})", report.database.display(), report.schema_version);
+    println!("  search index: {}", report.index.display());
+    println!(
+        "  config:       {}{}",
+        report.config.display(),
+        if report.config_created { " (created)" } else { " (kept)" }
+    );
+    Ok(())
+}
+
+pub fn import(summary: &ImportSummary, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(summary);
+    }
+    let megabytes = summary.bytes as f64 / 1e6;
+    println!(
+        "Imported {} document(s) with {} sentence(s) into corpus '{}' ({:.1} MB in {:.1} s); \
+         {} already present, {} failed{}.",
+        summary.imported,
+        summary.sentences,
+        summary.corpus,
+        megabytes,
+        summary.seconds,
+        summary.duplicates,
+        summary.failed,
+        if summary.cancelled { "; cancelled before the end" } else { "" }
+    );
+    if !summary.skipped.is_empty() {
+        println!("Skipped {} file(s) of other types in the folders given.", summary.skipped.len());
+    }
+    if summary.failed > 0 {
+        println!("Failures:");
+        for failure in &summary.failures {
+            println!("  {}: {}", failure.item, failure.message);
+        }
+    }
+    Ok(())
+}
+
+fn highlight(snippet: &str, ranges: &[[usize; 2]]) -> String {
+    let (open, close) =
+        if std::io::stdout().is_terminal() { ("\x1b[1m", "\x1b[0m") } else { ("[", "]") };
+    let mut out = String::with_capacity(snippet.len() + ranges.len() * 8);
+    let mut at = 0;
+    for &[start, end] in ranges {
+        if start < at || end > snippet.len() {
+            continue;
+        }
+        out.push_str(&snippet[at..start]);
+        out.push_str(open);
+        out.push_str(&snippet[start..end]);
+        out.push_str(close);
+        at = end;
+    }
+    out.push_str(&snippet[at..]);
+    out
+}
+
+pub fn search(hits: &[SearchHit], json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(&hits);
+    }
+    if hits.is_empty() {
+        println!("No sentence matches.");
+    }
+    for (rank, hit) in hits.iter().enumerate() {
+        println!(
+            "{:>2}. {}  ({} · doc {} · sentence {} · score {:.2})",
+            rank + 1,
+            hit.document_title.as_deref().unwrap_or("(untitled)"),
+            hit.corpus,
+            hit.document_id,
+            hit.ordinal + 1,
+            hit.score
+        );
+        println!("    {}", highlight(&hit.snippet, &hit.highlights));
+        println!("    {}", hit.document_url.as_deref().unwrap_or(&hit.document_origin));
+    }
+    Ok(())
+}
+
+pub fn documents(documents: &[DocumentSummary], json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(&documents);
+    }
+    if documents.is_empty() {
+        println!("No documents.");
+    }
+    for document in documents {
+        println!(
+            "{:>6}  {:<12} {:>5} sent.  {}  [{}]",
+            document.id,
+            document.corpus,
+            document.sentence_count,
+            document.title.as_deref().unwrap_or("(untitled)"),
+            document.origin
+        );
+    }
+    Ok(())
+}
+
+pub fn document(document: &Document, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(document);
+    }
+    let summary = &document.summary;
+    println!("{}", summary.title.as_deref().unwrap_or("(untitled)"));
+    println!("  id {} · corpus {} · {} · {}", summary.id, summary.corpus, summary.format.as_str(), summary.origin);
+    if let Some(url) = &summary.url {
+        println!("  url {url}");
+    }
+    if let Some(date) = &summary.published_at {
+        println!("  published {date}");
+    }
+    println!("  acquired {} · hash {}", summary.acquired_at, &summary.content_hash[..16.min(summary.content_hash.len())]);
+    println!();
+    for sentence in &document.sentences {
+        println!("{:>4}  {}", sentence.ordinal + 1, sentence.text);
+    }
+    Ok(())
+}
+
+pub fn corpora(corpora: &[Corpus], json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(&corpora);
+    }
+    if corpora.is_empty() {
+        println!("No corpora yet; import documents with `factdesk import PATH --corpus NAME`.");
+    }
+    for corpus in corpora {
+        println!("{:<20} {:>7} document(s)", corpus.name, corpus.document_count);
+    }
+    Ok(())
+}
+
+pub fn claim_import(summary: &ClaimImportSummary, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(summary);
+    }
+    println!(
+        "Imported {} claim(s) into collection '{}'; {} already present, {} failed.",
+        summary.imported, summary.collection, summary.duplicates, summary.failed
+    );
+    for failure in &summary.failures {
+        println!("  {}: {}", failure.item, failure.message);
+    }
+    Ok(())
+}
+
+pub fn claims(claims: &[Claim], json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(&claims);
+    }
+    if claims.is_empty() {
+        println!("No claims.");
+    }
+    for claim in claims {
+        let label = claim.gold_label.map_or("-", |label| label.as_str());
+        let tags = if claim.tags.is_empty() { String::new() } else { format!("  #{}", claim.tags.join(" #")) };
+        println!(
+            "{:>6}  {:<10} {:<10} gold {:<16} {}{}",
+            claim.id,
+            claim.collection,
+            claim.status.as_str(),
+            label,
+            claim.text,
+            tags
+        );
+    }
+    Ok(())
+}
+
+pub fn collections(collections: &[ClaimCollection], json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(&collections);
+    }
+    if collections.is_empty() {
+        println!("No claim collections yet; add one with `factdesk claims import FILE --collection NAME`.");
+    }
+    for collection in collections {
+        println!("{:<20} {:>7} claim(s)", collection.name, collection.claim_count);
+    }
+    Ok(())
+}
+
+pub fn index_check(check: &IndexCheck, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(check);
+    }
+    println!(
+        "Database: {} indexed sentence(s), {} document(s) pending. Index: {} sentence(s).",
+        check.store_sentences, check.pending_documents, check.index_sentences
+    );
+    if check.consistent {
+        println!("The search index matches the database.");
+    } else {
+        println!(
+            "The search index differs from the database: {} missing, {} orphaned, {} duplicated. \
+             Run `factdesk reindex` to rebuild it.",
+            check.missing_from_index, check.orphaned_in_index, check.duplicated_in_index
+        );
+    }
+    Ok(())
+}
+
+pub fn reindex(summary: Option<&ReindexSummary>, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(&summary);
+    }
+    match summary {
+        Some(summary) => println!(
+            "Rebuilt the search index: {} document(s), {} sentence(s) in {:.1} s.",
+            summary.documents,
+            summary.sentences,
+            summary.seconds_milli as f64 / 1000.0
+        ),
+        None => println!("Reindex cancelled; the previous index is unchanged."),
+    }
+    Ok(())
+}
+
+pub fn settings(settings: &Settings, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(settings);
+    }
+    print!("{}", toml::to_string_pretty(settings)?);
+    Ok(())
+}
