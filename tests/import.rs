@@ -1,0 +1,264 @@
+//! Corpus import through the core API: every format, every kind of bad input, URLs from a
+//! loopback server, deduplication, cancellation, and recovery of documents left pending.
+
+use std::time::Duration;
+
+use factdesk_core::import::ImportRequest;
+use factdesk_core::model::{DocumentFormat, OriginKind};
+use factdesk_core::search::SearchRequest;
+use factdesk_core::{CancelToken, Settings};
+use factdesk_testkit::{TestResponse, TestServer};
+use factdesk_tests::{Harness, demo_corpus};
+
+fn failure_for<'a>(summary: &'a factdesk_core::import::ImportSummary, item_suffix: &str) -> &'a str {
+    summary
+        .failures
+        .iter()
+        .find(|f| f.item.ends_with(item_suffix))
+        .map(|f| f.message.as_str())
+        .unwrap_or_else(|| panic!("no failure for {item_suffix}: {:#?}", summary.failures))
+}
+
+#[test]
+fn the_demo_folder_imports_every_format() {
+    let harness = Harness::new();
+    let summary = harness.import(&[&demo_corpus().display().to_string()], "demo");
+    assert!(summary.failures.is_empty(), "{:#?}", summary.failures);
+    assert_eq!(summary.imported, 12);
+    assert_eq!(summary.duplicates, 0);
+
+    let documents = harness.app.documents(Some("demo"), None, 0).unwrap();
+    let count = |format| documents.iter().filter(|d| d.format == format).count();
+    assert_eq!(count(DocumentFormat::Markdown), 2);
+    assert_eq!(count(DocumentFormat::Html), 3);
+    assert_eq!(count(DocumentFormat::Text), 2);
+    assert_eq!(count(DocumentFormat::Jsonl), 3);
+    assert_eq!(count(DocumentFormat::Csv), 2);
+
+    let eiffel = documents.iter().find(|d| d.origin.ends_with("eiffel-tower.html")).unwrap();
+    assert_eq!(eiffel.title.as_deref(), Some("The Eiffel Tower"));
+    assert_eq!(eiffel.published_at.as_deref(), Some("2023-06-14"));
+    assert_eq!(eiffel.url.as_deref(), Some("https://demo.factdesk.invalid/eiffel-tower"));
+    let document = harness.app.document(eiffel.id).unwrap();
+    assert!(!document.text.contains("analytics"), "script text leaked: {}", document.text);
+    assert!(!document.text.contains("Random"), "navigation leaked: {}", document.text);
+    assert!(document.text.starts_with("The Eiffel Tower\n\nThe Eiffel Tower is a wrought-iron"));
+    for sentence in &document.sentences {
+        let by_chars: String = document
+            .text
+            .chars()
+            .skip(sentence.span.start_char as usize)
+            .take((sentence.span.end_char - sentence.span.start_char) as usize)
+            .collect();
+        assert_eq!(by_chars, sentence.text);
+    }
+
+    let sahara = documents.iter().find(|d| d.title.as_deref() == Some("The Sahara")).unwrap();
+    assert!(sahara.origin.ends_with("geography.jsonl:3"), "{}", sahara.origin);
+    assert_eq!(harness.app.corpora().unwrap()[0].document_count, 12);
+    assert!(harness.app.check_index().unwrap().consistent);
+}
+
+#[test]
+fn importing_again_finds_every_document_present() {
+    let harness = Harness::new();
+    let folder = demo_corpus().display().to_string();
+    harness.import(&[&folder], "demo");
+    let again = harness.import(&[&folder], "demo");
+    assert_eq!((again.imported, again.duplicates), (0, 12));
+    assert!(again.documents.iter().all(|d| d.duplicate));
+    assert_eq!(harness.app.documents(None, None, 0).unwrap().len(), 12);
+    // Another corpus keeps its own copy.
+    let other = harness.import(&[&folder], "other");
+    assert_eq!(other.imported, 12);
+}
+
+#[test]
+fn bad_inputs_fail_alone_with_their_names_and_leave_nothing_behind() {
+    let mut settings = Settings::default();
+    settings.import.max_file_bytes = 4096;
+    let harness = Harness::with_settings(settings);
+    let latin1 = harness.write(
+        "latin1.txt",
+        b"Le caf\xe9 de la gare a rouvert. Le maire l'a annonc\xe9 lundi, apr\xe8s des travaux d'\xe9t\xe9.",
+    );
+    let binary = harness.write("binary.txt", b"\x00\x01\x02\x03 not text");
+    let pdf = harness.write("report.md", b"%PDF-1.7\n...");
+    let empty = harness.write("empty.md", b"");
+    let huge = harness.write("huge.txt", "Too long. ".repeat(1000).as_bytes());
+    let malformed_html = harness.write("broken.html", b"<html><body><p>Unclosed <b>tags are <i>forgiven.<p>Second para");
+    let only_script = harness.write("script.html", b"<html><body><script>alert(1)</script></body></html>");
+    let jsonl = harness.write(
+        "mixed.jsonl",
+        b"{\"text\": \"Good line one.\"}\n{\"text\": broken}\n\n{\"title\": \"no text\"}\n{\"text\": \"Good line two.\"}\n",
+    );
+    let csv = harness.write("mixed.csv", b"title,text\nA,Good row.\nB,Bad,row,extra\nC\n");
+    let unsupported = harness.write("scan.pdf", b"%PDF-1.4");
+    let missing = harness.path("does-not-exist.txt");
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let unreachable = format!("http://127.0.0.1:{port}/page");
+
+    let summary = harness.import(
+        &[
+            &latin1, &binary, &pdf, &empty, &huge, &malformed_html, &only_script, &jsonl, &csv,
+            &unsupported, &missing, &unreachable,
+        ],
+        "bad",
+    );
+
+    assert!(failure_for(&summary, "binary.txt").contains("binary"));
+    assert!(failure_for(&summary, "report.md").contains("PDF"));
+    assert!(failure_for(&summary, "empty.md").contains("empty"));
+    assert!(failure_for(&summary, "huge.txt").contains("import.max_file_bytes"));
+    assert!(failure_for(&summary, "script.html").contains("no readable text"));
+    assert!(failure_for(&summary, "mixed.jsonl:2").contains("not valid JSON"));
+    assert!(failure_for(&summary, "mixed.jsonl:4").contains("--text-field"));
+    assert!(failure_for(&summary, "mixed.csv:3").contains("fields"));
+    assert!(failure_for(&summary, "mixed.csv:4").contains("1 fields but the header has 2"));
+    assert!(failure_for(&summary, "scan.pdf").contains("unsupported file type '.pdf'"));
+    assert!(failure_for(&summary, "does-not-exist.txt").contains("no such file"));
+    assert!(failure_for(&summary, "/page").contains("could not connect"));
+    assert_eq!(summary.failed, summary.failures.len() as u64);
+
+    // latin1.txt, broken.html, two JSONL lines and one CSV row made it.
+    assert_eq!(summary.imported, 5, "{:#?}", summary.documents);
+    let documents = harness.app.documents(Some("bad"), None, 0).unwrap();
+    assert_eq!(documents.len(), 5);
+    let latin = documents.iter().find(|d| d.origin.ends_with("latin1.txt")).unwrap();
+    let text = harness.app.document(latin.id).unwrap().text;
+    assert!(text.starts_with("Le café de la gare a rouvert."), "{text}");
+    let check = harness.app.check_index().unwrap();
+    assert!(check.consistent, "{check:?}");
+    assert_eq!(check.store_sentences, check.index_sentences);
+}
+
+#[test]
+fn folders_skip_hidden_entries_and_other_file_types() {
+    let harness = Harness::new();
+    harness.write("folder/a.txt", b"First file. It has two sentences.");
+    harness.write("folder/nested/b.md", b"# B\n\nSecond file.");
+    harness.write("folder/picture.png", b"\x89PNG....");
+    harness.write("folder/.hidden/c.txt", b"Hidden file.");
+    let summary = harness.import(&[&harness.path("input/folder")], "folders");
+    assert_eq!(summary.imported, 2, "{summary:#?}");
+    assert!(summary.failures.is_empty());
+    assert_eq!(summary.skipped.len(), 1);
+    assert!(summary.skipped[0].ends_with("picture.png"));
+}
+
+#[test]
+fn urls_are_fetched_from_a_loopback_server() {
+    let server = TestServer::with_routes(vec![
+        (
+            "/article",
+            TestResponse::new(
+                200,
+                "text/html; charset=windows-1252",
+                &b"<html><head><title>Local news</title></head><body><article><p>The caf\xe9 reopened on Monday after repairs lasting three months, the owner said.</p></article></body></html>"[..],
+            ),
+        ),
+        ("/moved", TestResponse::redirect(301, "/notes.txt")),
+        ("/notes.txt", TestResponse::text(200, "Plain notes\n\nA plain text page. Second sentence.")),
+        ("/image", TestResponse::new(200, "image/png", &b"\x89PNG"[..])),
+        ("/slow", TestResponse::html("<p>late</p>").with_delay(Duration::from_secs(5))),
+    ]);
+    let mut settings = Settings::default();
+    settings.fetch.total_timeout_secs = 1;
+    settings.fetch.read_timeout_secs = 1;
+    let harness = Harness::with_settings(settings);
+    let summary = harness.import(
+        &[&server.url("/article"), &server.url("/moved"), &server.url("/missing"), &server.url("/image"), &server.url("/slow")],
+        "web",
+    );
+    assert_eq!(summary.imported, 2, "{summary:#?}");
+    assert!(failure_for(&summary, "/missing").contains("HTTP 404"));
+    assert!(failure_for(&summary, "/image").contains("image/png"));
+    assert!(failure_for(&summary, "/slow").contains("did not answer"));
+
+    let documents = harness.app.documents(Some("web"), None, 0).unwrap();
+    let article = documents.iter().find(|d| d.origin.ends_with("/article")).unwrap();
+    assert_eq!(article.origin_kind, OriginKind::Url);
+    assert_eq!(article.title.as_deref(), Some("Local news"));
+    assert!(harness.app.document(article.id).unwrap().text.contains("The café reopened"));
+    let notes = documents.iter().find(|d| d.origin.ends_with("/moved")).unwrap();
+    assert_eq!(notes.url.as_deref(), Some(server.url("/notes.txt").as_str()));
+    assert_eq!(notes.format, DocumentFormat::Text);
+}
+
+#[test]
+fn field_names_can_be_chosen_per_import() {
+    let harness = Harness::new();
+    let file = harness.write("halu.jsonl", b"{\"document\": \"Body here. And more.\", \"headline\": \"H\", \"story\": \"Other field text.\"}\n");
+    let summary = harness.import_request(ImportRequest {
+        sources: vec![file],
+        corpus: "c".into(),
+        text_field: Some("story".into()),
+        title_field: Some("headline".into()),
+        ..ImportRequest::default()
+    });
+    assert_eq!(summary.imported, 1, "{summary:#?}");
+    let document = harness.app.document(summary.documents[0].id).unwrap();
+    assert_eq!(document.text, "Other field text.");
+    assert_eq!(document.summary.title.as_deref(), Some("H"));
+}
+
+#[test]
+fn a_cancelled_import_stops_before_writing() {
+    let harness = Harness::new();
+    let cancel = CancelToken::new();
+    cancel.cancel();
+    let summary = harness.import_with_cancel(
+        ImportRequest { sources: vec![demo_corpus().display().to_string()], corpus: "demo".into(), ..ImportRequest::default() },
+        cancel,
+    );
+    assert!(summary.cancelled);
+    assert_eq!(summary.imported, 0);
+    assert!(harness.app.documents(None, None, 0).unwrap().is_empty());
+}
+
+#[test]
+fn documents_left_pending_by_a_crash_are_indexed_by_the_next_import() {
+    let harness = Harness::new();
+    // Simulate a crash between the SQLite commit and the index commit: store a document
+    // directly, without indexing it.
+    {
+        let mut store = factdesk_store::Store::open(&harness.dir.path().join(factdesk_core::DATABASE_FILE)).unwrap();
+        let corpus = store.ensure_corpus("crash").unwrap();
+        let text = "The lighthouse keeper logged every passing ship.";
+        let spans = factdesk_text_spans(text);
+        store
+            .insert_documents(
+                corpus,
+                &[factdesk_store::NewDocument {
+                    origin: "crash.txt".into(),
+                    origin_kind: OriginKind::File,
+                    url: None,
+                    format: DocumentFormat::Text,
+                    title: None,
+                    published_at: None,
+                    acquired_at: "2024-01-01T00:00:00Z".into(),
+                    content_hash: "crash".into(),
+                    raw: text.as_bytes().to_vec(),
+                    charset: Some("UTF-8".into()),
+                    text: text.into(),
+                    sentences: spans,
+                }],
+            )
+            .unwrap();
+    }
+    let check = harness.app.check_index().unwrap();
+    assert_eq!(check.pending_documents, 1);
+    assert!(!check.consistent);
+    let search = |q: &str| harness.app.search(&SearchRequest { query: q.into(), ..SearchRequest::default() }).unwrap();
+    assert!(search("lighthouse").is_empty());
+
+    let file = harness.write("later.txt", b"A later import. It triggers the repair.");
+    harness.import(&[&file], "crash");
+    assert!(harness.app.check_index().unwrap().consistent);
+    assert_eq!(search("lighthouse keeper")[0].sentence, "The lighthouse keeper logged every passing ship.");
+}
+
+fn factdesk_text_spans(text: &str) -> Vec<factdesk_core::model::SentenceSpan> {
+    let length = text.len() as u32;
+    vec![factdesk_core::model::SentenceSpan { start_char: 0, end_char: length, start_byte: 0, end_byte: length }]
+}

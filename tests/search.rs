@@ -1,0 +1,132 @@
+//! Sentence search through the core API over the demo corpus: expected hits with highlights,
+//! filters, rebuilding the index, and the consistency check.
+
+use std::sync::Arc;
+
+use factdesk_core::search::{SearchHit, SearchRequest};
+use factdesk_core::{CancelToken, NoProgress};
+use factdesk_index::{SentenceIndex, SentenceRecord};
+use factdesk_tests::{Harness, demo_corpus};
+
+fn demo() -> Harness {
+    let harness = Harness::new();
+    let summary = harness.import(&[&demo_corpus().display().to_string()], "demo");
+    assert!(summary.failures.is_empty(), "{:#?}", summary.failures);
+    harness
+}
+
+fn search(harness: &Harness, query: &str) -> Vec<SearchHit> {
+    harness.app.search(&SearchRequest { query: query.into(), ..SearchRequest::default() }).unwrap()
+}
+
+fn highlighted(hit: &SearchHit) -> Vec<&str> {
+    hit.highlights.iter().map(|[start, end]| &hit.snippet[*start..*end]).collect()
+}
+
+#[test]
+fn search_finds_the_expected_sentence_with_highlights() {
+    let harness = demo();
+    let hits = search(&harness, "who discovered penicillin");
+    let top = &hits[0];
+    assert_eq!(
+        top.sentence,
+        "The Scottish physician and microbiologist Alexander Fleming discovered penicillin in 1928 at St Mary's Hospital in London."
+    );
+    assert_eq!(top.snippet, top.sentence);
+    assert_eq!(highlighted(top), ["discovered", "penicillin"]);
+    assert_eq!(top.document_title.as_deref(), Some("How penicillin was found"));
+    assert_eq!(top.corpus, "demo");
+    assert!(top.document_origin.ends_with("penicillin.html"));
+
+    let hits = search(&harness, "first summit Everest 1953");
+    assert!(hits[0].sentence.starts_with("Edmund Hillary of New Zealand and Tenzing Norgay"), "{:?}", hits[0]);
+    // Stemming: "bleached" finds "bleaching".
+    let hits = search(&harness, "bleached");
+    assert!(hits[0].sentence.contains("mass coral bleaching"), "{:?}", hits[0]);
+}
+
+#[test]
+fn filters_limit_results() {
+    let harness = demo();
+    harness.import(&[&demo_corpus().join("okra.md").display().to_string()], "other");
+    let all = search(&harness, "okra mallow");
+    assert!(all.iter().any(|h| h.corpus == "other") && all.iter().any(|h| h.corpus == "demo"));
+    let only_other = harness
+        .app
+        .search(&SearchRequest { query: "okra mallow".into(), corpora: vec!["other".into()], ..SearchRequest::default() })
+        .unwrap();
+    assert!(!only_other.is_empty() && only_other.iter().all(|h| h.corpus == "other"));
+    let limited =
+        harness.app.search(&SearchRequest { query: "the".into(), limit: Some(3), ..SearchRequest::default() }).unwrap();
+    assert_eq!(limited.len(), 3);
+    let document = all[0].document_id;
+    let in_document = harness
+        .app
+        .search(&SearchRequest { query: "okra".into(), documents: vec![document], ..SearchRequest::default() })
+        .unwrap();
+    assert!(in_document.iter().all(|h| h.document_id == document));
+    let unknown = harness
+        .app
+        .search(&SearchRequest { query: "okra".into(), corpora: vec!["nope".into()], ..SearchRequest::default() })
+        .unwrap_err();
+    assert_eq!(unknown.code(), "not_found");
+    assert!(unknown.to_string().contains("'nope'"), "{unknown}");
+}
+
+#[test]
+fn reindex_gives_identical_results() {
+    let harness = demo();
+    let queries = ["penicillin Fleming", "tallest structure Paris", "Moon landing 1969", "hottest planet", "Nobel Prize chemistry"];
+    let before: Vec<Vec<(i64, String, Vec<[usize; 2]>)>> = queries
+        .iter()
+        .map(|q| search(&harness, q).into_iter().map(|h| (h.sentence_id.0, h.snippet, h.highlights)).collect())
+        .collect();
+    let summary = harness.app.reindex(Arc::new(NoProgress), CancelToken::new()).unwrap().unwrap();
+    assert_eq!(summary.documents, 12);
+    let after: Vec<Vec<(i64, String, Vec<[usize; 2]>)>> = queries
+        .iter()
+        .map(|q| search(&harness, q).into_iter().map(|h| (h.sentence_id.0, h.snippet, h.highlights)).collect())
+        .collect();
+    assert_eq!(before, after);
+    assert!(before.iter().all(|hits| !hits.is_empty()));
+    assert!(harness.app.check_index().unwrap().consistent);
+}
+
+#[test]
+fn the_check_finds_an_index_that_drifted_and_reindex_repairs_it() {
+    let harness = demo();
+    assert!(harness.app.check_index().unwrap().consistent);
+    {
+        // Another writer adds a sentence the database does not know.
+        let index = SentenceIndex::open_or_create(&harness.dir.path().join(factdesk_core::INDEX_DIR), 32 << 20).unwrap();
+        let mut writer = index.writer().unwrap();
+        writer
+            .add(SentenceRecord {
+                sentence_id: factdesk_core::model::SentenceId(999_999),
+                document_id: factdesk_core::model::DocumentId(999),
+                corpus_id: factdesk_core::model::CorpusId(1),
+                text: "A sentence only the index has about penicillin.",
+            })
+            .unwrap();
+        writer.finish().unwrap();
+    }
+    let check = harness.app.check_index().unwrap();
+    assert_eq!(check.orphaned_in_index, 1, "{check:?}");
+    assert_eq!(check.examples, [factdesk_core::model::SentenceId(999_999)]);
+    assert!(!check.consistent);
+    // Searches never show a sentence the database lacks.
+    assert!(search(&harness, "only the index has").iter().all(|h| h.sentence_id.0 != 999_999));
+
+    harness.app.reindex(Arc::new(NoProgress), CancelToken::new()).unwrap();
+    assert!(harness.app.check_index().unwrap().consistent);
+}
+
+#[test]
+fn a_cancelled_reindex_keeps_the_old_index() {
+    let harness = demo();
+    let cancel = CancelToken::new();
+    cancel.cancel();
+    assert!(harness.app.reindex(Arc::new(NoProgress), cancel).unwrap().is_none());
+    assert!(!search(&harness, "penicillin").is_empty());
+    assert!(harness.app.check_index().unwrap().consistent);
+}
