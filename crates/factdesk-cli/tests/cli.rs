@@ -1,0 +1,167 @@
+//! The `factdesk` binary, run as a user runs it: exit codes, --json output, errors on stderr.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn demo_corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/demo")
+}
+
+struct Cli {
+    data: tempfile::TempDir,
+}
+
+impl Cli {
+    fn new() -> Cli {
+        Cli { data: tempfile::tempdir().unwrap() }
+    }
+
+    fn command(&self) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_factdesk"));
+        command.arg("--data-dir").arg(self.data.path());
+        command.env_remove("FACTDESK_DATA_DIR").env_remove("FACTDESK_CONFIG").env_remove("FACTDESK_LOG");
+        command
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.command().args(args).output().expect("run factdesk")
+    }
+
+    fn json(&self, args: &[&str]) -> serde_json::Value {
+        let output = self.run(&[args, &["--json"]].concat());
+        assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+        serde_json::from_slice(&output.stdout).expect("valid JSON on stdout")
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn init_import_search_docs_and_check() {
+    let cli = Cli::new();
+    let init = cli.json(&["init"]);
+    assert_eq!(init["schema_version"], 1);
+    assert!(cli.data.path().join("config.toml").exists());
+
+    let corpus = demo_corpus().join("corpus");
+    let summary = cli.json(&["import", corpus.to_str().unwrap(), "--corpus", "demo"]);
+    assert_eq!(summary["imported"], 12);
+    assert_eq!(summary["failed"], 0);
+
+    let hits = cli.json(&["search", "Fleming discovered penicillin", "--limit", "3", "--corpus", "demo"]);
+    let top = &hits[0];
+    assert!(top["sentence"].as_str().unwrap().contains("Alexander Fleming discovered penicillin in 1928"));
+    let snippet = top["snippet"].as_str().unwrap();
+    let marked: Vec<&str> = top["highlights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|range| &snippet[range[0].as_u64().unwrap() as usize..range[1].as_u64().unwrap() as usize])
+        .collect();
+    assert_eq!(marked, ["Fleming", "discovered", "penicillin"]);
+
+    let plain = cli.run(&["search", "Fleming penicillin", "-n", "1"]);
+    assert_eq!(plain.status.code(), Some(0));
+    assert!(text(&plain.stdout).contains("[Fleming]"), "{}", text(&plain.stdout));
+
+    let docs = cli.json(&["docs", "--corpus", "demo"]);
+    assert_eq!(docs.as_array().unwrap().len(), 12);
+    let id = docs[0]["id"].as_i64().unwrap();
+    let document = cli.json(&["doc", &id.to_string()]);
+    assert!(!document["sentences"].as_array().unwrap().is_empty());
+
+    let corpora = cli.json(&["corpora"]);
+    assert_eq!(corpora[0]["name"], "demo");
+    assert_eq!(corpora[0]["document_count"], 12);
+
+    let check = cli.json(&["reindex", "--check"]);
+    assert_eq!(check["consistent"], true);
+    let rebuilt = cli.json(&["reindex"]);
+    assert_eq!(rebuilt["documents"], 12);
+}
+
+#[test]
+fn failed_items_give_exit_code_1_and_name_the_file() {
+    let cli = Cli::new();
+    let input = tempfile::tempdir().unwrap();
+    let good = input.path().join("good.txt");
+    let bad = input.path().join("bad.txt");
+    std::fs::write(&good, "A good file. It imports.").unwrap();
+    std::fs::write(&bad, b"\x00\x01\x02").unwrap();
+    let output = cli.run(&["import", good.to_str().unwrap(), bad.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("bad.txt") && stderr.contains("binary"), "{stderr}");
+    assert!(text(&output.stdout).contains("Imported 1 document"), "{}", text(&output.stdout));
+
+    let output = cli.run(&["import", bad.to_str().unwrap(), "--json"]);
+    assert_eq!(output.status.code(), Some(1));
+    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(summary["failures"][0]["item"].as_str().unwrap().ends_with("bad.txt"));
+}
+
+#[test]
+fn usage_and_fatal_errors_give_exit_code_2() {
+    let cli = Cli::new();
+    assert_eq!(cli.run(&["search"]).status.code(), Some(2));
+    assert_eq!(cli.run(&["import"]).status.code(), Some(2));
+    assert_eq!(cli.run(&["no-such-command"]).status.code(), Some(2));
+    assert_eq!(cli.run(&["--help"]).status.code(), Some(0));
+
+    std::fs::create_dir_all(cli.data.path()).unwrap();
+    std::fs::write(cli.data.path().join("config.toml"), "[search]\nlimt = 3\n").unwrap();
+    let output = cli.run(&["corpora"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("config.toml") && stderr.contains("search.limt"), "{stderr}");
+
+    let other = Cli::new();
+    let output = other.run(&["search", "anything", "--corpus", "missing"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("corpus 'missing' not found"), "{}", text(&output.stderr));
+}
+
+#[test]
+fn claims_import_and_list() {
+    let cli = Cli::new();
+    let claims = demo_corpus().join("claims.csv");
+    let summary = cli.json(&["claims", "import", claims.to_str().unwrap(), "--collection", "demo"]);
+    assert_eq!(summary["imported"], 10);
+    let again = cli.json(&["claims", "import", claims.to_str().unwrap(), "--collection", "demo"]);
+    assert_eq!(again["duplicates"], 10);
+
+    let listed = cli.json(&["claims", "list", "--collection", "demo"]);
+    assert_eq!(listed.as_array().unwrap().len(), 10);
+    assert_eq!(listed[0]["gold_label"], "supported");
+    assert_eq!(listed[0]["status"], "unchecked");
+    let tagged = cli.json(&["claims", "list", "--tag", "space"]);
+    assert_eq!(tagged.as_array().unwrap().len(), 2);
+    let collections = cli.json(&["claims", "collections"]);
+    assert_eq!(collections[0]["claim_count"], 10);
+}
+
+#[test]
+fn data_dir_comes_from_the_environment_and_config_overrides_apply() {
+    let data = tempfile::tempdir().unwrap();
+    std::fs::write(data.path().join("config.toml"), "[search]\nlimit = 2\n").unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_factdesk"))
+            .args(args)
+            .env("FACTDESK_DATA_DIR", data.path())
+            .env_remove("FACTDESK_CONFIG")
+            .output()
+            .unwrap()
+    };
+    let corpus = demo_corpus().join("corpus");
+    assert_eq!(run(&["import", corpus.to_str().unwrap()]).status.code(), Some(0));
+    let output = run(&["search", "the", "--json"]);
+    let hits: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(hits.as_array().unwrap().len(), 2);
+    let config = run(&["config", "--json"]);
+    let settings: serde_json::Value = serde_json::from_slice(&config.stdout).unwrap();
+    assert_eq!(settings["search"]["limit"], 2);
+    let defaults = run(&["config", "--defaults"]);
+    assert!(text(&defaults.stdout).contains("max_file_bytes"));
+}
