@@ -10,7 +10,10 @@ use factdesk_core::{CancelToken, Settings};
 use factdesk_testkit::{TestResponse, TestServer};
 use factdesk_tests::{Harness, demo_corpus};
 
-fn failure_for<'a>(summary: &'a factdesk_core::import::ImportSummary, item_suffix: &str) -> &'a str {
+fn failure_for<'a>(
+    summary: &'a factdesk_core::import::ImportSummary,
+    item_suffix: &str,
+) -> &'a str {
     summary
         .failures
         .iter()
@@ -86,8 +89,10 @@ fn bad_inputs_fail_alone_with_their_names_and_leave_nothing_behind() {
     let pdf = harness.write("report.md", b"%PDF-1.7\n...");
     let empty = harness.write("empty.md", b"");
     let huge = harness.write("huge.txt", "Too long. ".repeat(1000).as_bytes());
-    let malformed_html = harness.write("broken.html", b"<html><body><p>Unclosed <b>tags are <i>forgiven.<p>Second para");
-    let only_script = harness.write("script.html", b"<html><body><script>alert(1)</script></body></html>");
+    let malformed_html = harness
+        .write("broken.html", b"<html><body><p>Unclosed <b>tags are <i>forgiven.<p>Second para");
+    let only_script =
+        harness.write("script.html", b"<html><body><script>alert(1)</script></body></html>");
     let jsonl = harness.write(
         "mixed.jsonl",
         b"{\"text\": \"Good line one.\"}\n{\"text\": broken}\n\n{\"title\": \"no text\"}\n{\"text\": \"Good line two.\"}\n",
@@ -100,8 +105,18 @@ fn bad_inputs_fail_alone_with_their_names_and_leave_nothing_behind() {
 
     let summary = harness.import(
         &[
-            &latin1, &binary, &pdf, &empty, &huge, &malformed_html, &only_script, &jsonl, &csv,
-            &unsupported, &missing, &unreachable,
+            &latin1,
+            &binary,
+            &pdf,
+            &empty,
+            &huge,
+            &malformed_html,
+            &only_script,
+            &jsonl,
+            &csv,
+            &unsupported,
+            &missing,
+            &unreachable,
         ],
         "bad",
     );
@@ -167,7 +182,13 @@ fn urls_are_fetched_from_a_loopback_server() {
     settings.fetch.read_timeout_secs = 1;
     let harness = Harness::with_settings(settings);
     let summary = harness.import(
-        &[&server.url("/article"), &server.url("/moved"), &server.url("/missing"), &server.url("/image"), &server.url("/slow")],
+        &[
+            &server.url("/article"),
+            &server.url("/moved"),
+            &server.url("/missing"),
+            &server.url("/image"),
+            &server.url("/slow"),
+        ],
         "web",
     );
     assert_eq!(summary.imported, 2, "{summary:#?}");
@@ -208,7 +229,11 @@ fn a_cancelled_import_stops_before_writing() {
     let cancel = CancelToken::new();
     cancel.cancel();
     let summary = harness.import_with_cancel(
-        ImportRequest { sources: vec![demo_corpus().display().to_string()], corpus: "demo".into(), ..ImportRequest::default() },
+        ImportRequest {
+            sources: vec![demo_corpus().display().to_string()],
+            corpus: "demo".into(),
+            ..ImportRequest::default()
+        },
         cancel,
     );
     assert!(summary.cancelled);
@@ -222,7 +247,9 @@ fn documents_left_pending_by_a_crash_are_indexed_by_the_next_import() {
     // Simulate a crash between the SQLite commit and the index commit: store a document
     // directly, without indexing it.
     {
-        let mut store = factdesk_store::Store::open(&harness.dir.path().join(factdesk_core::DATABASE_FILE)).unwrap();
+        let mut store =
+            factdesk_store::Store::open(&harness.dir.path().join(factdesk_core::DATABASE_FILE))
+                .unwrap();
         let corpus = store.ensure_corpus("crash").unwrap();
         let text = "The lighthouse keeper logged every passing ship.";
         let spans = factdesk_text_spans(text);
@@ -249,16 +276,26 @@ fn documents_left_pending_by_a_crash_are_indexed_by_the_next_import() {
     let check = harness.app.check_index().unwrap();
     assert_eq!(check.pending_documents, 1);
     assert!(!check.consistent);
-    let search = |q: &str| harness.app.search(&SearchRequest { query: q.into(), ..SearchRequest::default() }).unwrap();
+    let search = |q: &str| {
+        harness.app.search(&SearchRequest { query: q.into(), ..SearchRequest::default() }).unwrap()
+    };
     assert!(search("lighthouse").is_empty());
 
     let file = harness.write("later.txt", b"A later import. It triggers the repair.");
     harness.import(&[&file], "crash");
     assert!(harness.app.check_index().unwrap().consistent);
-    assert_eq!(search("lighthouse keeper")[0].sentence, "The lighthouse keeper logged every passing ship.");
+    assert_eq!(
+        search("lighthouse keeper")[0].sentence,
+        "The lighthouse keeper logged every passing ship."
+    );
 }
 
 fn factdesk_text_spans(text: &str) -> Vec<factdesk_core::model::SentenceSpan> {
     let length = text.len() as u32;
-    vec![factdesk_core::model::SentenceSpan { start_char: 0, end_char: length, start_byte: 0, end_byte: length }]
+    vec![factdesk_core::model::SentenceSpan {
+        start_char: 0,
+        end_char: length,
+        start_byte: 0,
+        end_byte: length,
+    }]
 }

@@ -39,7 +39,11 @@ fn search_finds_the_expected_sentence_with_highlights() {
     assert!(top.document_origin.ends_with("penicillin.html"));
 
     let hits = search(&harness, "first summit Everest 1953");
-    assert!(hits[0].sentence.starts_with("Edmund Hillary of New Zealand and Tenzing Norgay"), "{:?}", hits[0]);
+    assert!(
+        hits[0].sentence.starts_with("Edmund Hillary of New Zealand and Tenzing Norgay"),
+        "{:?}",
+        hits[0]
+    );
     // Stemming: "bleached" finds "bleaching".
     let hits = search(&harness, "bleached");
     assert!(hits[0].sentence.contains("mass coral bleaching"), "{:?}", hits[0]);
@@ -53,21 +57,35 @@ fn filters_limit_results() {
     assert!(all.iter().any(|h| h.corpus == "other") && all.iter().any(|h| h.corpus == "demo"));
     let only_other = harness
         .app
-        .search(&SearchRequest { query: "okra mallow".into(), corpora: vec!["other".into()], ..SearchRequest::default() })
+        .search(&SearchRequest {
+            query: "okra mallow".into(),
+            corpora: vec!["other".into()],
+            ..SearchRequest::default()
+        })
         .unwrap();
     assert!(!only_other.is_empty() && only_other.iter().all(|h| h.corpus == "other"));
-    let limited =
-        harness.app.search(&SearchRequest { query: "the".into(), limit: Some(3), ..SearchRequest::default() }).unwrap();
+    let limited = harness
+        .app
+        .search(&SearchRequest { query: "the".into(), limit: Some(3), ..SearchRequest::default() })
+        .unwrap();
     assert_eq!(limited.len(), 3);
     let document = all[0].document_id;
     let in_document = harness
         .app
-        .search(&SearchRequest { query: "okra".into(), documents: vec![document], ..SearchRequest::default() })
+        .search(&SearchRequest {
+            query: "okra".into(),
+            documents: vec![document],
+            ..SearchRequest::default()
+        })
         .unwrap();
     assert!(in_document.iter().all(|h| h.document_id == document));
     let unknown = harness
         .app
-        .search(&SearchRequest { query: "okra".into(), corpora: vec!["nope".into()], ..SearchRequest::default() })
+        .search(&SearchRequest {
+            query: "okra".into(),
+            corpora: vec!["nope".into()],
+            ..SearchRequest::default()
+        })
         .unwrap_err();
     assert_eq!(unknown.code(), "not_found");
     assert!(unknown.to_string().contains("'nope'"), "{unknown}");
@@ -76,16 +94,32 @@ fn filters_limit_results() {
 #[test]
 fn reindex_gives_identical_results() {
     let harness = demo();
-    let queries = ["penicillin Fleming", "tallest structure Paris", "Moon landing 1969", "hottest planet", "Nobel Prize chemistry"];
+    let queries = [
+        "penicillin Fleming",
+        "tallest structure Paris",
+        "Moon landing 1969",
+        "hottest planet",
+        "Nobel Prize chemistry",
+    ];
     let before: Vec<Vec<(i64, String, Vec<[usize; 2]>)>> = queries
         .iter()
-        .map(|q| search(&harness, q).into_iter().map(|h| (h.sentence_id.0, h.snippet, h.highlights)).collect())
+        .map(|q| {
+            search(&harness, q)
+                .into_iter()
+                .map(|h| (h.sentence_id.0, h.snippet, h.highlights))
+                .collect()
+        })
         .collect();
     let summary = harness.app.reindex(Arc::new(NoProgress), CancelToken::new()).unwrap().unwrap();
     assert_eq!(summary.documents, 12);
     let after: Vec<Vec<(i64, String, Vec<[usize; 2]>)>> = queries
         .iter()
-        .map(|q| search(&harness, q).into_iter().map(|h| (h.sentence_id.0, h.snippet, h.highlights)).collect())
+        .map(|q| {
+            search(&harness, q)
+                .into_iter()
+                .map(|h| (h.sentence_id.0, h.snippet, h.highlights))
+                .collect()
+        })
         .collect();
     assert_eq!(before, after);
     assert!(before.iter().all(|hits| !hits.is_empty()));
@@ -98,7 +132,11 @@ fn the_check_finds_an_index_that_drifted_and_reindex_repairs_it() {
     assert!(harness.app.check_index().unwrap().consistent);
     {
         // Another writer adds a sentence the database does not know.
-        let index = SentenceIndex::open_or_create(&harness.dir.path().join(factdesk_core::INDEX_DIR), 32 << 20).unwrap();
+        let index = SentenceIndex::open_or_create(
+            &harness.dir.path().join(factdesk_core::INDEX_DIR),
+            32 << 20,
+        )
+        .unwrap();
         let mut writer = index.writer().unwrap();
         writer
             .add(SentenceRecord {

@@ -20,7 +20,12 @@ use factdesk_core::search::SearchRequest;
 use factdesk_core::{CancelToken, Factdesk, Settings, env};
 
 #[derive(Debug, Parser)]
-#[command(name = "factdesk", version, about = "Offline-first fact-checking workbench", max_term_width = 100)]
+#[command(
+    name = "factdesk",
+    version,
+    about = "Offline-first fact-checking workbench",
+    max_term_width = 100
+)]
 struct Cli {
     /// Data directory (database, search index, config) [default: the platform data folder]
     #[arg(long, global = true, env = env::DATA_DIR, value_name = "DIR")]
@@ -169,7 +174,8 @@ fn init_logging(verbose: u8) {
 fn run(cli: Cli) -> anyhow::Result<Outcome> {
     let data_dir = cli.data_dir.clone().unwrap_or_else(env::default_data_dir);
     let json = cli.json;
-    let open = || Factdesk::open(&data_dir).with_context(|| format!("opening {}", data_dir.display()));
+    let open =
+        || Factdesk::open(&data_dir).with_context(|| format!("opening {}", data_dir.display()));
     match cli.command {
         Command::Init => {
             let report = Factdesk::init(&data_dir)?;
@@ -179,7 +185,8 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Import { sources, corpus, text_field, title_field, url_field, date_field } => {
             let app = open()?;
             let reporter = Arc::new(progress::BarReporter::new(json));
-            let request = ImportRequest { sources, corpus, text_field, title_field, url_field, date_field };
+            let request =
+                ImportRequest { sources, corpus, text_field, title_field, url_field, date_field };
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             let cancel = CancelToken::new();
             let summary = runtime.block_on(app.import(request, reporter, cancel))?;

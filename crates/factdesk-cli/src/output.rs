@@ -21,7 +21,11 @@ pub fn init(report: &InitReport, json: bool) -> anyhow::Result<()> {
         return print_json(report);
     }
     println!("Data directory: {}", report.data_dir.display());
-    println!("  database:     {} (schema version {})", report.database.display(), report.schema_version);
+    println!(
+        "  database:     {} (schema version {})",
+        report.database.display(),
+        report.schema_version
+    );
     println!("  search index: {}", report.index.display());
     println!(
         "  config:       {}{}",
@@ -128,14 +132,24 @@ pub fn document(document: &Document, json: bool) -> anyhow::Result<()> {
     }
     let summary = &document.summary;
     println!("{}", summary.title.as_deref().unwrap_or("(untitled)"));
-    println!("  id {} · corpus {} · {} · {}", summary.id, summary.corpus, summary.format.as_str(), summary.origin);
+    println!(
+        "  id {} · corpus {} · {} · {}",
+        summary.id,
+        summary.corpus,
+        summary.format.as_str(),
+        summary.origin
+    );
     if let Some(url) = &summary.url {
         println!("  url {url}");
     }
     if let Some(date) = &summary.published_at {
         println!("  published {date}");
     }
-    println!("  acquired {} · hash {}", summary.acquired_at, &summary.content_hash[..16.min(summary.content_hash.len())]);
+    println!(
+        "  acquired {} · hash {}",
+        summary.acquired_at,
+        &summary.content_hash[..16.min(summary.content_hash.len())]
+    );
     println!();
     for sentence in &document.sentences {
         println!("{:>4}  {}", sentence.ordinal + 1, sentence.text);
@@ -179,7 +193,11 @@ pub fn claims(claims: &[Claim], json: bool) -> anyhow::Result<()> {
     }
     for claim in claims {
         let label = claim.gold_label.map_or("-", |label| label.as_str());
-        let tags = if claim.tags.is_empty() { String::new() } else { format!("  #{}", claim.tags.join(" #")) };
+        let tags = if claim.tags.is_empty() {
+            String::new()
+        } else {
+            format!("  #{}", claim.tags.join(" #"))
+        };
         println!(
             "{:>6}  {:<10} {:<10} gold {:<16} {}{}",
             claim.id,
@@ -198,7 +216,9 @@ pub fn collections(collections: &[ClaimCollection], json: bool) -> anyhow::Resul
         return print_json(&collections);
     }
     if collections.is_empty() {
-        println!("No claim collections yet; add one with `factdesk claims import FILE --collection NAME`.");
+        println!(
+            "No claim collections yet; add one with `factdesk claims import FILE --collection NAME`."
+        );
     }
     for collection in collections {
         println!("{:<20} {:>7} claim(s)", collection.name, collection.claim_count);

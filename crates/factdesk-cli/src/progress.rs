@@ -59,7 +59,8 @@ impl Reporter for BarReporter {
     }
 
     fn working_on(&self, item: &str) {
-        let short: String = item.chars().rev().take(60).collect::<Vec<_>>().into_iter().rev().collect();
+        let short: String =
+            item.chars().rev().take(60).collect::<Vec<_>>().into_iter().rev().collect();
         self.with_bar(|bar| bar.set_message(short));
     }
 

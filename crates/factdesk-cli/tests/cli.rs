@@ -19,7 +19,10 @@ impl Cli {
     fn command(&self) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_factdesk"));
         command.arg("--data-dir").arg(self.data.path());
-        command.env_remove("FACTDESK_DATA_DIR").env_remove("FACTDESK_CONFIG").env_remove("FACTDESK_LOG");
+        command
+            .env_remove("FACTDESK_DATA_DIR")
+            .env_remove("FACTDESK_CONFIG")
+            .env_remove("FACTDESK_LOG");
         command
     }
 
@@ -50,15 +53,23 @@ fn init_import_search_docs_and_check() {
     assert_eq!(summary["imported"], 12);
     assert_eq!(summary["failed"], 0);
 
-    let hits = cli.json(&["search", "Fleming discovered penicillin", "--limit", "3", "--corpus", "demo"]);
+    let hits =
+        cli.json(&["search", "Fleming discovered penicillin", "--limit", "3", "--corpus", "demo"]);
     let top = &hits[0];
-    assert!(top["sentence"].as_str().unwrap().contains("Alexander Fleming discovered penicillin in 1928"));
+    assert!(
+        top["sentence"]
+            .as_str()
+            .unwrap()
+            .contains("Alexander Fleming discovered penicillin in 1928")
+    );
     let snippet = top["snippet"].as_str().unwrap();
     let marked: Vec<&str> = top["highlights"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|range| &snippet[range[0].as_u64().unwrap() as usize..range[1].as_u64().unwrap() as usize])
+        .map(|range| {
+            &snippet[range[0].as_u64().unwrap() as usize..range[1].as_u64().unwrap() as usize]
+        })
         .collect();
     assert_eq!(marked, ["Fleming", "discovered", "penicillin"]);
 
@@ -120,7 +131,11 @@ fn usage_and_fatal_errors_give_exit_code_2() {
     let other = Cli::new();
     let output = other.run(&["search", "anything", "--corpus", "missing"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(text(&output.stderr).contains("corpus 'missing' not found"), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stderr).contains("corpus 'missing' not found"),
+        "{}",
+        text(&output.stderr)
+    );
 }
 
 #[test]

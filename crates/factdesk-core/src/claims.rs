@@ -42,9 +42,12 @@ impl Factdesk {
     pub fn import_claims(&self, file: &Path, collection: &str) -> Result<ClaimImportSummary> {
         let collection = collection.trim();
         if collection.is_empty() {
-            return Err(CoreError::InvalidInput("the collection name is empty; pass --collection NAME".into()));
+            return Err(CoreError::InvalidInput(
+                "the collection name is empty; pass --collection NAME".into(),
+            ));
         }
-        let bytes = std::fs::read(file).map_err(|source| CoreError::Io { path: file.to_path_buf(), source })?;
+        let bytes = std::fs::read(file)
+            .map_err(|source| CoreError::Io { path: file.to_path_buf(), source })?;
         let origin = file.display().to_string();
         let text = factdesk_text::decode_bytes(&bytes, None)
             .map_err(|error| CoreError::InvalidInput(format!("{origin}: {error}")))?
@@ -75,7 +78,8 @@ impl Factdesk {
     /// Lists claims.
     pub fn claims(&self, query: &ClaimQuery) -> Result<Vec<Claim>> {
         let store = self.store()?;
-        let collection = query.collection.as_deref().map(|name| store.collection_id(name)).transpose()?;
+        let collection =
+            query.collection.as_deref().map(|name| store.collection_id(name)).transpose()?;
         Ok(store.claims(&ClaimFilter {
             collection,
             status: query.status,
@@ -110,9 +114,13 @@ fn make_claim(
     notes: Option<String>,
     origin: String,
 ) -> std::result::Result<NewClaim, String> {
-    let text = text.map(|t| t.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|t| !t.is_empty());
+    let text =
+        text.map(|t| t.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|t| !t.is_empty());
     let Some(text) = text else { return Err("the claim text is empty".into()) };
-    let gold_label = label.map(|label| ClaimLabel::parse_lenient(&label)).transpose().map_err(|e| e.to_string())?;
+    let gold_label = label
+        .map(|label| ClaimLabel::parse_lenient(&label))
+        .transpose()
+        .map_err(|e| e.to_string())?;
     Ok(NewClaim { text, origin: Some(origin), tags, notes, gold_label })
 }
 
@@ -122,7 +130,14 @@ fn parse_line_claims(text: &str, origin: &str) -> (Vec<NewClaim>, Vec<ImportFail
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
         .filter_map(|(index, line)| {
-            make_claim(Some(line.to_owned()), None, Vec::new(), None, format!("{origin}:{}", index + 1)).ok()
+            make_claim(
+                Some(line.to_owned()),
+                None,
+                Vec::new(),
+                None,
+                format!("{origin}:{}", index + 1),
+            )
+            .ok()
         })
         .collect();
     (claims, Vec::new())
@@ -150,18 +165,27 @@ fn parse_jsonl_claims(text: &str, origin: &str) -> (Vec<NewClaim>, Vec<ImportFai
                     .iter()
                     .find_map(|name| object.get(*name))
                     .map(|value| match value {
-                        serde_json::Value::Array(items) => {
-                            split_tags(&items.iter().filter_map(|i| i.as_str()).collect::<Vec<_>>().join(";"))
-                        }
+                        serde_json::Value::Array(items) => split_tags(
+                            &items.iter().filter_map(|i| i.as_str()).collect::<Vec<_>>().join(";"),
+                        ),
                         serde_json::Value::String(s) => split_tags(s),
                         _ => Vec::new(),
                     })
                     .unwrap_or_default();
                 if get(TEXT_COLUMNS).is_none() {
-                    Err(format!("no claim text: none of the fields {} is present", TEXT_COLUMNS.join(", ")))
+                    Err(format!(
+                        "no claim text: none of the fields {} is present",
+                        TEXT_COLUMNS.join(", ")
+                    ))
                 } else {
                     let origin = get(ORIGIN_COLUMNS).unwrap_or_else(|| item.clone());
-                    make_claim(get(TEXT_COLUMNS), get(LABEL_COLUMNS), tags, get(NOTE_COLUMNS), origin)
+                    make_claim(
+                        get(TEXT_COLUMNS),
+                        get(LABEL_COLUMNS),
+                        tags,
+                        get(NOTE_COLUMNS),
+                        origin,
+                    )
                 }
             }
             Ok(_) => Err("the line is JSON but not an object ({...})".into()),
@@ -179,7 +203,9 @@ fn parse_csv_claims(text: &str, origin: &str) -> Result<(Vec<NewClaim>, Vec<Impo
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text.as_bytes());
     let headers: Vec<String> = reader
         .headers()
-        .map_err(|error| CoreError::InvalidInput(format!("{origin}: cannot read the header row: {error}")))?
+        .map_err(|error| {
+            CoreError::InvalidInput(format!("{origin}: cannot read the header row: {error}"))
+        })?
         .iter()
         .map(|h| h.trim().to_ascii_lowercase())
         .collect();
@@ -200,7 +226,10 @@ fn parse_csv_claims(text: &str, origin: &str) -> Result<(Vec<NewClaim>, Vec<Impo
             Ok(record) => record,
             Err(error) => {
                 let line = error.position().map_or(0, |p| p.line());
-                failures.push(ImportFailure { item: format!("{origin}:{line}"), message: format!("malformed CSV: {error}") });
+                failures.push(ImportFailure {
+                    item: format!("{origin}:{line}"),
+                    message: format!("malformed CSV: {error}"),
+                });
                 continue;
             }
         };
@@ -208,7 +237,11 @@ fn parse_csv_claims(text: &str, origin: &str) -> Result<(Vec<NewClaim>, Vec<Impo
         if record.len() != headers.len() {
             failures.push(ImportFailure {
                 item,
-                message: format!("the row has {} fields but the header has {}", record.len(), headers.len()),
+                message: format!(
+                    "the row has {} fields but the header has {}",
+                    record.len(),
+                    headers.len()
+                ),
             });
             continue;
         }
@@ -262,7 +295,8 @@ mod tests {
         assert_eq!(claims[0].gold_label, Some(ClaimLabel::Supported));
         assert_eq!(claims[0].tags, ["x"]);
         assert_eq!(failures.len(), 2);
-        let (claims, _) = parse_line_claims("# comment\nFirst claim.\n\n  Second   claim. \n", "c.txt");
+        let (claims, _) =
+            parse_line_claims("# comment\nFirst claim.\n\n  Second   claim. \n", "c.txt");
         let texts: Vec<_> = claims.iter().map(|c| c.text.as_str()).collect();
         assert_eq!(texts, ["First claim.", "Second claim."]);
         assert_eq!(claims[1].origin.as_deref(), Some("c.txt:4"));

@@ -94,7 +94,9 @@ pub(crate) fn parse_source(
 fn text_error_message(error: &TextError) -> String {
     match error {
         TextError::Empty => "the file is empty; nothing to import".into(),
-        TextError::Binary(_) => format!("{error}; Factdesk imports .txt, .md, .html, .jsonl and .csv text files"),
+        TextError::Binary(_) => {
+            format!("{error}; Factdesk imports .txt, .md, .html, .jsonl and .csv text files")
+        }
         TextError::NoText => format!("{error}; check that the file holds prose"),
     }
 }
@@ -140,9 +142,9 @@ impl Record for serde_json::Map<String, serde_json::Value> {
             None | Some(serde_json::Value::Null) => Ok(None),
             Some(serde_json::Value::String(text)) => Ok(Some(text.clone())),
             Some(serde_json::Value::Number(number)) => Ok(Some(number.to_string())),
-            Some(serde_json::Value::Array(items)) if items.iter().all(|i| i.is_string()) => Ok(Some(
-                items.iter().filter_map(|i| i.as_str()).collect::<Vec<_>>().join("\n\n"),
-            )),
+            Some(serde_json::Value::Array(items)) if items.iter().all(|i| i.is_string()) => {
+                Ok(Some(items.iter().filter_map(|i| i.as_str()).collect::<Vec<_>>().join("\n\n")))
+            }
             Some(other) => Err(format!(
                 "field \"{name}\" holds {}, not text",
                 match other {
@@ -194,7 +196,8 @@ fn record_to_document(
     }
     let extracted = ExtractedText {
         title: first_present(record, &fields.title)?.map(|t| t.trim().to_owned()),
-        published: first_present(record, &fields.date)?.and_then(|d| factdesk_text::normalise_date(&d)),
+        published: first_present(record, &fields.date)?
+            .and_then(|d| factdesk_text::normalise_date(&d)),
         canonical_url: first_present(record, &fields.url)?.map(|u| u.trim().to_owned()),
         text,
     };
@@ -272,7 +275,8 @@ fn parse_csv(
     options: &ParseOptions<'_>,
     sink: &mut dyn FnMut(Vec<Parsed>) -> ControlFlow<()>,
 ) {
-    let fail_whole = |message: String| vec![Parsed::Failed { item: source.origin.clone(), message }];
+    let fail_whole =
+        |message: String| vec![Parsed::Failed { item: source.origin.clone(), message }];
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text.as_bytes());
     let headers: Vec<String> = match reader.headers() {
         Ok(headers) => headers.iter().map(|h| h.trim().to_owned()).collect(),
@@ -325,7 +329,10 @@ fn parse_csv(
                 }
                 Err(error) => {
                     let line = error.position().map_or(0, |p| p.line());
-                    pending.push((format!("{}:{line}", source.origin), Err(format!("malformed CSV: {error}"))));
+                    pending.push((
+                        format!("{}:{line}", source.origin),
+                        Err(format!("malformed CSV: {error}")),
+                    ));
                 }
             }
         }
@@ -440,15 +447,14 @@ mod tests {
 
     #[test]
     fn single_document_formats_and_bad_files() {
-        let html = parse_all(&source(DocumentFormat::Html, b"<title>T</title><p>Hello there. Bye.</p>"));
+        let html =
+            parse_all(&source(DocumentFormat::Html, b"<title>T</title><p>Hello there. Bye.</p>"));
         assert_eq!(html[0].as_ref().unwrap().title.as_deref(), Some("T"));
         let text = parse_all(&source(DocumentFormat::Text, b"just one sentence"));
         assert_eq!(text[0].as_ref().unwrap().title.as_deref(), Some("fixture"));
-        for (bytes, expected) in [
-            (&b""[..], "empty"),
-            (&b"\x00\x01binary"[..], "binary"),
-            (&b"%PDF-1.4"[..], "PDF"),
-        ] {
+        for (bytes, expected) in
+            [(&b""[..], "empty"), (&b"\x00\x01binary"[..], "binary"), (&b"%PDF-1.4"[..], "PDF")]
+        {
             let results = parse_all(&source(DocumentFormat::Text, bytes));
             let (_, message) = results[0].as_ref().unwrap_err();
             assert!(message.contains(expected), "{message}");

@@ -88,10 +88,14 @@ impl Factdesk {
     ) -> Result<ImportSummary> {
         let corpus = request.corpus.trim().to_owned();
         if corpus.is_empty() {
-            return Err(CoreError::InvalidInput("the corpus name is empty; pass --corpus NAME".into()));
+            return Err(CoreError::InvalidInput(
+                "the corpus name is empty; pass --corpus NAME".into(),
+            ));
         }
         if request.sources.is_empty() {
-            return Err(CoreError::InvalidInput("nothing to import: name files, folders or URLs".into()));
+            return Err(CoreError::InvalidInput(
+                "nothing to import: name files, folders or URLs".into(),
+            ));
         }
         let started = Instant::now();
         let mut summary = ImportSummary { corpus: corpus.clone(), ..ImportSummary::default() };
@@ -159,16 +163,22 @@ impl Factdesk {
             .map(|url| async move {
                 let result = self.fetcher().fetch(&url).await;
                 reporter.advance(1);
-                let page = result
-                    .map_err(|error| ImportFailure { item: url.clone(), message: error.to_string() })?;
-                let format = format_of_page(page.media_type.as_deref(), &page.final_url, &page.body)
-                    .ok_or_else(|| ImportFailure {
-                        item: url.clone(),
-                        message: format!(
-                            "{url} is {}, not a page Factdesk can read (HTML, plain text or Markdown)",
-                            page.media_type.as_deref().unwrap_or("of unknown type")
-                        ),
-                    })?;
+                let page = result.map_err(|error| ImportFailure {
+                    item: url.clone(),
+                    message: error.to_string(),
+                })?;
+                let format = format_of_page(
+                    page.media_type.as_deref(),
+                    &page.final_url,
+                    &page.body,
+                )
+                .ok_or_else(|| ImportFailure {
+                    item: url.clone(),
+                    message: format!(
+                        "{url} is {}, not a page Factdesk can read (HTML, plain text or Markdown)",
+                        page.media_type.as_deref().unwrap_or("of unknown type")
+                    ),
+                })?;
                 Ok(SourceBytes {
                     origin: url.clone(),
                     origin_kind: OriginKind::Url,
@@ -207,11 +217,8 @@ impl Factdesk {
             })
             .sum();
         reporter.phase("Importing", Some(total), ProgressUnit::Bytes);
-        let options = ParseOptions {
-            language: &settings.language,
-            fields,
-            batch: settings.batch_documents,
-        };
+        let options =
+            ParseOptions { language: &settings.language, fields, batch: settings.batch_documents };
         let mut fatal: Option<CoreError> = None;
         for unit in units {
             if cancel.is_cancelled() {
@@ -249,7 +256,9 @@ impl Factdesk {
                     }
                 }
                 let raw_bytes: u64 = documents.iter().map(|d| d.raw.len() as u64 + 1).sum();
-                if let Err(error) = self.store_and_index(corpus_id, &documents, &mut writer, &mut summary) {
+                if let Err(error) =
+                    self.store_and_index(corpus_id, &documents, &mut writer, &mut summary)
+                {
                     fatal = Some(error);
                     return ControlFlow::Break(());
                 }
@@ -360,9 +369,12 @@ fn expand_sources(sources: &[String], summary: &mut ImportSummary) -> (Vec<PathB
             }
             Err(error) => summary.failures.push(fail(format!("cannot read it: {error}"))),
             Ok(metadata) if metadata.is_dir() => {
-                let walker = walkdir::WalkDir::new(path).sort_by_file_name().into_iter().filter_entry(|entry| {
-                    entry.depth() == 0 || !entry.file_name().to_string_lossy().starts_with('.')
-                });
+                let walker = walkdir::WalkDir::new(path)
+                    .sort_by_file_name()
+                    .into_iter()
+                    .filter_entry(|entry| {
+                        entry.depth() == 0 || !entry.file_name().to_string_lossy().starts_with('.')
+                    });
                 for entry in walker {
                     match entry {
                         Ok(entry) if entry.file_type().is_file() => {
@@ -384,10 +396,16 @@ fn expand_sources(sources: &[String], summary: &mut ImportSummary) -> (Vec<PathB
                 if format_of_path(path).is_some() {
                     files.push(path.to_path_buf());
                 } else {
-                    let extension = path.extension().map_or(String::new(), |e| format!(".{}", e.to_string_lossy()));
+                    let extension = path
+                        .extension()
+                        .map_or(String::new(), |e| format!(".{}", e.to_string_lossy()));
                     summary.failures.push(fail(format!(
                         "unsupported file type{}; Factdesk imports {SUPPORTED}",
-                        if extension.is_empty() { " (no extension)".to_owned() } else { format!(" '{extension}'") }
+                        if extension.is_empty() {
+                            " (no extension)".to_owned()
+                        } else {
+                            format!(" '{extension}'")
+                        }
                     )));
                 }
             }
@@ -410,12 +428,21 @@ fn format_of_page(media_type: Option<&str>, url: &str, body: &[u8]) -> Option<Do
         None => {
             let path = url.split(['?', '#']).next().unwrap_or(url);
             let from_extension = Path::new(path).extension().and_then(|e| {
-                DocumentFormat::from_extension(&e.to_string_lossy())
-                    .filter(|f| matches!(f, DocumentFormat::Html | DocumentFormat::Text | DocumentFormat::Markdown))
+                DocumentFormat::from_extension(&e.to_string_lossy()).filter(|f| {
+                    matches!(
+                        f,
+                        DocumentFormat::Html | DocumentFormat::Text | DocumentFormat::Markdown
+                    )
+                })
             });
             from_extension.or_else(|| {
-                let head = String::from_utf8_lossy(&body[..body.len().min(512)]).to_ascii_lowercase();
-                Some(if head.trim_start().starts_with('<') { DocumentFormat::Html } else { DocumentFormat::Text })
+                let head =
+                    String::from_utf8_lossy(&body[..body.len().min(512)]).to_ascii_lowercase();
+                Some(if head.trim_start().starts_with('<') {
+                    DocumentFormat::Html
+                } else {
+                    DocumentFormat::Text
+                })
             })
         }
     }
@@ -424,8 +451,10 @@ fn format_of_page(media_type: Option<&str>, url: &str, body: &[u8]) -> Option<Do
 fn read_file(path: &Path, max_bytes: u64) -> std::result::Result<SourceBytes, ImportFailure> {
     let item = path.display().to_string();
     let fail = |message: String| ImportFailure { item: item.clone(), message };
-    let format = format_of_path(path).ok_or_else(|| fail(format!("unsupported file type; Factdesk imports {SUPPORTED}")))?;
-    let size = std::fs::metadata(path).map_err(|error| fail(format!("cannot read it: {error}")))?.len();
+    let format = format_of_path(path)
+        .ok_or_else(|| fail(format!("unsupported file type; Factdesk imports {SUPPORTED}")))?;
+    let size =
+        std::fs::metadata(path).map_err(|error| fail(format!("cannot read it: {error}")))?.len();
     if size > max_bytes {
         return Err(fail(format!(
             "the file is {size} bytes, over the import limit of {max_bytes} bytes; \

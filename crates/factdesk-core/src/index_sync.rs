@@ -48,7 +48,10 @@ pub struct ReindexSummary {
 
 impl Factdesk {
     /// Indexes the documents SQLite holds as pending, under an already-held writer.
-    pub(crate) fn index_pending_documents(&self, writer: &mut SentenceIndexWriter<'_>) -> Result<u64> {
+    pub(crate) fn index_pending_documents(
+        &self,
+        writer: &mut SentenceIndexWriter<'_>,
+    ) -> Result<u64> {
         let pending = self.store()?.documents_pending_index()?;
         if pending.is_empty() {
             return Ok(0);
@@ -89,7 +92,11 @@ impl Factdesk {
     /// Rebuilds the whole index from SQLite. The old index stays searchable until the new one
     /// is committed, all at once; a cancelled or failed rebuild leaves the old one in place.
     #[tracing::instrument(skip(self, reporter, cancel))]
-    pub fn reindex(&self, reporter: Arc<dyn Reporter>, cancel: CancelToken) -> Result<Option<ReindexSummary>> {
+    pub fn reindex(
+        &self,
+        reporter: Arc<dyn Reporter>,
+        cancel: CancelToken,
+    ) -> Result<Option<ReindexSummary>> {
         let started = std::time::Instant::now();
         let documents = self.store()?.all_document_ids()?;
         let mut writer = self.index().writer()?;

@@ -132,7 +132,10 @@ impl Factdesk {
     }
 
     pub(crate) fn store(&self) -> Result<MutexGuard<'_, Store>> {
-        self.inner.store.lock().map_err(|_| CoreError::Internal("the store lock is poisoned".into()))
+        self.inner
+            .store
+            .lock()
+            .map_err(|_| CoreError::Internal("the store lock is poisoned".into()))
     }
 
     pub(crate) fn index(&self) -> &SentenceIndex {

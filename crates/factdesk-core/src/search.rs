@@ -46,7 +46,11 @@ impl Factdesk {
     pub fn search(&self, request: &SearchRequest) -> Result<Vec<SearchHit>> {
         let corpora: Vec<CorpusId> = {
             let store = self.store()?;
-            request.corpora.iter().map(|name| store.corpus_id(name)).collect::<std::result::Result<_, _>>()?
+            request
+                .corpora
+                .iter()
+                .map(|name| store.corpus_id(name))
+                .collect::<std::result::Result<_, _>>()?
         };
         let settings = &self.settings().search;
         let hits = self.index().search(&SentenceQuery {
@@ -61,7 +65,8 @@ impl Factdesk {
         let mut results = Vec::with_capacity(hits.len());
         for hit in hits {
             // Ids the store no longer has (an index entry left by a failed write) are skipped.
-            let Some((sentence, document)) = stored.next_if(|(s, _)| s.id == hit.sentence_id) else {
+            let Some((sentence, document)) = stored.next_if(|(s, _)| s.id == hit.sentence_id)
+            else {
                 tracing::debug!(sentence = %hit.sentence_id, "index hit not in the store; skipped");
                 continue;
             };

@@ -205,7 +205,8 @@ mod tests {
         let message = error.to_string();
         assert!(message.contains("my.toml") && message.contains("search.limt"), "{message}");
 
-        let error = Settings::from_overrides("[search]\nlimit = \"many\"\n", "my.toml").unwrap_err();
+        let error =
+            Settings::from_overrides("[search]\nlimit = \"many\"\n", "my.toml").unwrap_err();
         assert!(error.to_string().contains("my.toml"), "{error}");
 
         let error = Settings::from_overrides("search = 3\n", "my.toml").unwrap_err();
@@ -220,6 +221,9 @@ mod tests {
 
     #[test]
     fn the_user_template_is_a_valid_empty_override() {
-        assert_eq!(Settings::from_overrides(USER_CONFIG_TEMPLATE, "t").unwrap(), Settings::default());
+        assert_eq!(
+            Settings::from_overrides(USER_CONFIG_TEMPLATE, "t").unwrap(),
+            Settings::default()
+        );
     }
 }

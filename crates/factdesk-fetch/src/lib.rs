@@ -87,7 +87,10 @@ impl Fetcher {
             .redirect(reqwest::redirect::Policy::limited(settings.max_redirects))
             .user_agent(settings.user_agent.clone())
             .build()
-            .map_err(|error| FetchError::Other { url: String::new(), message: error.to_string() })?;
+            .map_err(|error| FetchError::Other {
+                url: String::new(),
+                message: error.to_string(),
+            })?;
         Ok(Fetcher { client, settings })
     }
 
@@ -99,7 +102,8 @@ impl Fetcher {
     /// size cap and no further.
     pub async fn fetch(&self, url: &str) -> Result<FetchedPage, FetchError> {
         let parsed = parse_http_url(url)?;
-        let response = self.client.get(parsed.clone()).send().await.map_err(|e| self.classify(url, e))?;
+        let response =
+            self.client.get(parsed.clone()).send().await.map_err(|e| self.classify(url, e))?;
         let status = response.status().as_u16();
         let final_url = response.url().to_string();
         if !response.status().is_success() {
@@ -162,16 +166,24 @@ impl Fetcher {
 
 /// Parses `url` and refuses every scheme but http and https.
 pub fn parse_http_url(url: &str) -> Result<url::Url, FetchError> {
-    let parsed = url::Url::parse(url.trim())
-        .map_err(|error| FetchError::InvalidUrl { url: url.to_owned(), reason: error.to_string() })?;
+    let parsed = url::Url::parse(url.trim()).map_err(|error| FetchError::InvalidUrl {
+        url: url.to_owned(),
+        reason: error.to_string(),
+    })?;
     match parsed.scheme() {
         "http" | "https" => {}
         scheme => {
-            return Err(FetchError::UnsupportedScheme { url: url.to_owned(), scheme: scheme.to_owned() });
+            return Err(FetchError::UnsupportedScheme {
+                url: url.to_owned(),
+                scheme: scheme.to_owned(),
+            });
         }
     }
     if parsed.host_str().is_none_or(str::is_empty) {
-        return Err(FetchError::InvalidUrl { url: url.to_owned(), reason: "it has no host".into() });
+        return Err(FetchError::InvalidUrl {
+            url: url.to_owned(),
+            reason: "it has no host".into(),
+        });
     }
     Ok(parsed)
 }

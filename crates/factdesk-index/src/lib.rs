@@ -127,10 +127,14 @@ impl SentenceIndex {
     /// Opens the index in `directory`, creating it (and the folder) when absent.
     pub fn open_or_create(directory: &Path, writer_memory_bytes: usize) -> Result<SentenceIndex> {
         let display = directory.display().to_string();
-        std::fs::create_dir_all(directory)
-            .map_err(|error| IndexError::Open { path: display.clone(), message: error.to_string() })?;
-        let mmap = MmapDirectory::open(directory)
-            .map_err(|error| IndexError::Open { path: display.clone(), message: error.to_string() })?;
+        std::fs::create_dir_all(directory).map_err(|error| IndexError::Open {
+            path: display.clone(),
+            message: error.to_string(),
+        })?;
+        let mmap = MmapDirectory::open(directory).map_err(|error| IndexError::Open {
+            path: display.clone(),
+            message: error.to_string(),
+        })?;
         let (schema, fields) = schema();
         let index = Index::open_or_create(mmap, schema)
             .map_err(|source| IndexError::Tantivy { path: display.clone(), source })?;
@@ -218,34 +222,43 @@ impl SentenceIndex {
         }
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, text_query.box_clone())];
         if !query.corpora.is_empty() {
-            let terms = query.corpora.iter().map(|c| Term::from_field_u64(self.fields.corpus_id, c.0 as u64));
+            let terms = query
+                .corpora
+                .iter()
+                .map(|c| Term::from_field_u64(self.fields.corpus_id, c.0 as u64));
             clauses.push((Occur::Must, Box::new(TermSetQuery::new(terms))));
         }
         if !query.documents.is_empty() {
-            let terms =
-                query.documents.iter().map(|d| Term::from_field_u64(self.fields.document_id, d.0 as u64));
+            let terms = query
+                .documents
+                .iter()
+                .map(|d| Term::from_field_u64(self.fields.document_id, d.0 as u64));
             clauses.push((Occur::Must, Box::new(TermSetQuery::new(terms))));
         }
         let combined = BooleanQuery::new(clauses);
         let top = searcher
             .search(&combined, &TopDocs::with_limit(query.limit.max(1)).order_by_score())
             .map_err(self.wrap())?;
-        let mut snippets =
-            SnippetGenerator::create(&searcher, &*text_query, self.fields.text).map_err(self.wrap())?;
+        let mut snippets = SnippetGenerator::create(&searcher, &*text_query, self.fields.text)
+            .map_err(self.wrap())?;
         snippets.set_max_num_chars(query.snippet_chars.max(40));
         let mut hits = Vec::with_capacity(top.len());
         for (score, address) in top {
             let stored: TantivyDocument = searcher.doc(address).map_err(self.wrap())?;
-            let get_u64 = |field| stored.get_first(field).and_then(|v| v.as_u64()).unwrap_or_default();
+            let get_u64 =
+                |field| stored.get_first(field).and_then(|v| v.as_u64()).unwrap_or_default();
             let snippet = snippets.snippet_from_doc(&stored);
-            let text = stored.get_first(self.fields.text).and_then(|v| v.as_str()).unwrap_or_default();
+            let text =
+                stored.get_first(self.fields.text).and_then(|v| v.as_str()).unwrap_or_default();
             let (text, highlights) = if text.chars().count() <= query.snippet_chars {
                 // The whole sentence fits: show all of it, with the highlights moved to match.
                 let shift = snippet.fragment_range().start;
-                let ranges = snippet.highlighted().iter().map(|r| r.start + shift..r.end + shift).collect();
+                let ranges =
+                    snippet.highlighted().iter().map(|r| r.start + shift..r.end + shift).collect();
                 (text.to_owned(), ranges)
             } else if snippet.fragment().is_empty() {
-                let cut = text.char_indices().nth(query.snippet_chars).map_or(text.len(), |(i, _)| i);
+                let cut =
+                    text.char_indices().nth(query.snippet_chars).map_or(text.len(), |(i, _)| i);
                 (text[..cut].to_owned(), Vec::new())
             } else {
                 (snippet.fragment().to_owned(), snippet.highlighted().to_vec())
@@ -283,7 +296,13 @@ impl SentenceIndex {
 fn plain_words(text: &str) -> String {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|word| !word.is_empty())
-        .map(|word| if matches!(word, "AND" | "OR" | "NOT" | "IN") { word.to_lowercase() } else { word.to_owned() })
+        .map(|word| {
+            if matches!(word, "AND" | "OR" | "NOT" | "IN") {
+                word.to_lowercase()
+            } else {
+                word.to_owned()
+            }
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -319,7 +338,8 @@ impl SentenceIndexWriter<'_> {
 
     /// Queues the removal of every sentence of a document.
     pub fn delete_document(&mut self, document: DocumentId) {
-        self.writer.delete_term(Term::from_field_u64(self.index.fields.document_id, document.0 as u64));
+        self.writer
+            .delete_term(Term::from_field_u64(self.index.fields.document_id, document.0 as u64));
     }
 
     /// Queues the removal of everything.
@@ -390,7 +410,8 @@ mod tests {
         let highlighted: Vec<&str> =
             hits[0].highlights.iter().map(|range| &hits[0].snippet[range.clone()]).collect();
         assert_eq!(highlighted, ["Okra", "flowering"]);
-        let short = index.search(&SentenceQuery { snippet_chars: 40, ..query("mallow family") }).unwrap();
+        let short =
+            index.search(&SentenceQuery { snippet_chars: 40, ..query("mallow family") }).unwrap();
         let snippet = &short[0].snippet;
         assert!(snippet.chars().count() <= 40, "{snippet}");
         assert!(!short[0].highlights.is_empty(), "{snippet}");
@@ -406,11 +427,11 @@ mod tests {
     #[test]
     fn filters_limit_to_corpora_and_documents() {
         let index = fixture();
-        let all: Vec<_> = index.search(&query("mallow")).unwrap().iter().map(|h| h.sentence_id.0).collect();
+        let all: Vec<_> =
+            index.search(&query("mallow")).unwrap().iter().map(|h| h.sentence_id.0).collect();
         assert_eq!(all.len(), 2);
-        let in_corpus = index
-            .search(&SentenceQuery { corpora: vec![CorpusId(2)], ..query("mallow") })
-            .unwrap();
+        let in_corpus =
+            index.search(&SentenceQuery { corpora: vec![CorpusId(2)], ..query("mallow") }).unwrap();
         assert_eq!(in_corpus.iter().map(|h| h.sentence_id.0).collect::<Vec<_>>(), [4]);
         let in_document = index
             .search(&SentenceQuery { documents: vec![DocumentId(10)], ..query("mallow") })

@@ -92,7 +92,11 @@ impl FromStr for OriginKind {
         match s {
             "file" => Ok(OriginKind::File),
             "url" => Ok(OriginKind::Url),
-            _ => Err(UnknownValue { kind: "origin kind", value: s.to_owned(), expected: "file, url" }),
+            _ => Err(UnknownValue {
+                kind: "origin kind",
+                value: s.to_owned(),
+                expected: "file, url",
+            }),
         }
     }
 }

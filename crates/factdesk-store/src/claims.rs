@@ -88,8 +88,9 @@ impl Store {
                 "INSERT INTO claim_tags (claim_id, tag) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
             )?;
             for claim in claims {
-                let existing: Option<i64> =
-                    find.query_row(params![collection.0, claim.text], |row| row.get(0)).optional()?;
+                let existing: Option<i64> = find
+                    .query_row(params![collection.0, claim.text], |row| row.get(0))
+                    .optional()?;
                 if let Some(existing) = existing {
                     outcomes.push(ClaimInsertOutcome::Duplicate(ClaimId(existing)));
                     continue;
@@ -196,7 +197,11 @@ mod tests {
             .insert_claims(
                 collection,
                 &[
-                    claim("Okra is a flowering plant.", Some(ClaimLabel::Supported), &["botany", "food"]),
+                    claim(
+                        "Okra is a flowering plant.",
+                        Some(ClaimLabel::Supported),
+                        &["botany", "food"],
+                    ),
                     claim("The Moon is made of cheese.", Some(ClaimLabel::Refuted), &[]),
                     claim("Okra is a flowering plant.", None, &[]),
                 ],

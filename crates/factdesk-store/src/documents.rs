@@ -144,7 +144,8 @@ impl Store {
         let now = now_rfc3339();
         let tx = self.conn.transaction()?;
         {
-            let mut update = tx.prepare_cached("UPDATE documents SET indexed_at = ?1 WHERE id = ?2")?;
+            let mut update =
+                tx.prepare_cached("UPDATE documents SET indexed_at = ?1 WHERE id = ?2")?;
             for document in documents {
                 update.execute(params![now, document.0])?;
             }
@@ -205,12 +206,11 @@ impl Store {
             })?;
             for row in rows {
                 let (sentence_id, start, end) = row?;
-                let sentence_text = text.get(start as usize..end as usize).ok_or_else(|| {
-                    StoreError::Corrupt {
+                let sentence_text =
+                    text.get(start as usize..end as usize).ok_or_else(|| StoreError::Corrupt {
                         column: "sentences.start_byte",
                         message: format!("sentence {sentence_id} is not a span of its document"),
-                    }
-                })?;
+                    })?;
                 out.push(IndexableSentence {
                     sentence_id: SentenceId(sentence_id),
                     document_id: *document,
@@ -263,7 +263,11 @@ impl Store {
         let found = self
             .conn
             .query_row(&sql, [id.0], |row| {
-                Ok((summary_from_row(row)?, row.get::<_, Option<String>>(12)?, row.get::<_, String>(13)?))
+                Ok((
+                    summary_from_row(row)?,
+                    row.get::<_, Option<String>>(12)?,
+                    row.get::<_, String>(13)?,
+                ))
             })
             .optional()?;
         let Some((summary, charset, text)) = found else {
@@ -293,7 +297,13 @@ impl Store {
                         message: format!("sentence {sentence_id} is not a span of its document"),
                     })?
                     .to_owned();
-                Ok(Sentence { id: sentence_id, document_id: id, ordinal, span, text: sentence_text })
+                Ok(Sentence {
+                    id: sentence_id,
+                    document_id: id,
+                    ordinal,
+                    span,
+                    text: sentence_text,
+                })
             })
             .collect::<Result<Vec<_>>>()?;
         Ok(Document { summary, charset, text, sentences })

@@ -106,5 +106,7 @@ fn parse_column<T: std::str::FromStr>(column: &'static str, value: &str) -> Resu
 where
     T::Err: std::fmt::Display,
 {
-    value.parse().map_err(|error: T::Err| StoreError::Corrupt { column, message: error.to_string() })
+    value
+        .parse()
+        .map_err(|error: T::Err| StoreError::Corrupt { column, message: error.to_string() })
 }

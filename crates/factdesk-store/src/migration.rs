@@ -74,9 +74,15 @@ mod tests {
         let store = Store::open_in_memory().unwrap();
         assert_eq!(store.schema_version().unwrap(), latest_version(MIGRATIONS));
         let tables = table_names(&store.conn);
-        for expected in
-            ["claim_collections", "claim_tags", "claims", "corpora", "documents", "runs", "sentences"]
-        {
+        for expected in [
+            "claim_collections",
+            "claim_tags",
+            "claims",
+            "corpora",
+            "documents",
+            "runs",
+            "sentences",
+        ] {
             assert!(tables.iter().any(|t| t == expected), "missing table {expected}: {tables:?}");
         }
     }

@@ -62,8 +62,17 @@ impl Store {
             )
             .optional()?
             .ok_or_else(|| StoreError::NotFound { what: format!("run {id}") })?;
-        let (method, parameters, model, collection, status, created_at, started_at, finished_at, error) =
-            row;
+        let (
+            method,
+            parameters,
+            model,
+            collection,
+            status,
+            created_at,
+            started_at,
+            finished_at,
+            error,
+        ) = row;
         Ok(Run {
             id,
             method,

@@ -101,7 +101,9 @@ impl std::fmt::Debug for TestServer {
 
 impl TestServer {
     /// Starts a server answering every request with `handler`.
-    pub fn start(handler: impl Fn(&RecordedRequest) -> TestResponse + Send + Sync + 'static) -> TestServer {
+    pub fn start(
+        handler: impl Fn(&RecordedRequest) -> TestResponse + Send + Sync + 'static,
+    ) -> TestServer {
         let handler: Arc<Handler> = Arc::new(handler);
         let requests = Arc::new(Mutex::new(Vec::new()));
         let (stop, mut stopped) = tokio::sync::oneshot::channel::<()>();

@@ -154,8 +154,10 @@ mod tests {
             Some("iso-8859-1")
         );
         assert_eq!(
-            sniff_html_charset(b"<meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1251\">")
-                .as_deref(),
+            sniff_html_charset(
+                b"<meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1251\">"
+            )
+            .as_deref(),
             Some("windows-1251")
         );
         assert_eq!(sniff_html_charset(b"<html><body>no declaration"), None);

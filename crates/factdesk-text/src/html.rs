@@ -19,9 +19,40 @@ const DROPPED_ELEMENTS: &[&str] = &[
 
 /// Elements that start and end a paragraph of their own.
 const BLOCK_ELEMENTS: &[&str] = &[
-    "p", "div", "section", "article", "main", "header", "h1", "h2", "h3", "h4", "h5", "h6", "li",
-    "ul", "ol", "dl", "dt", "dd", "blockquote", "pre", "table", "thead", "tbody", "tr", "th",
-    "td", "figure", "figcaption", "caption", "address", "hr", "details", "summary", "body",
+    "p",
+    "div",
+    "section",
+    "article",
+    "main",
+    "header",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "li",
+    "ul",
+    "ol",
+    "dl",
+    "dt",
+    "dd",
+    "blockquote",
+    "pre",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "figure",
+    "figcaption",
+    "caption",
+    "address",
+    "hr",
+    "details",
+    "summary",
+    "body",
 ];
 
 /// ARIA roles of page furniture.
@@ -30,9 +61,24 @@ const DROPPED_ROLES: &[&str] =
 
 /// Class or id fragments that mark boilerplate blocks.
 const BOILERPLATE_MARKERS: &[&str] = &[
-    "cookie", "newsletter", "share", "social", "related", "advert", "sidebar", "breadcrumb",
-    "comment", "subscribe", "promo", "paywall", "popup", "modal", "skip-link", "site-header",
-    "site-footer", "masthead",
+    "cookie",
+    "newsletter",
+    "share",
+    "social",
+    "related",
+    "advert",
+    "sidebar",
+    "breadcrumb",
+    "comment",
+    "subscribe",
+    "promo",
+    "paywall",
+    "popup",
+    "modal",
+    "skip-link",
+    "site-header",
+    "site-footer",
+    "masthead",
 ];
 
 /// Extracts the main text of an HTML page.
@@ -78,10 +124,7 @@ fn element_text(element: ElementRef<'_>) -> String {
 fn find_title(document: &Html) -> Option<String> {
     first_attribute(document, "meta[property='og:title']", "content")
         .or_else(|| {
-            document
-                .select(&selector("title"))
-                .map(element_text)
-                .find(|title| !title.is_empty())
+            document.select(&selector("title")).map(element_text).find(|title| !title.is_empty())
         })
         .or_else(|| {
             document.select(&selector("h1")).map(element_text).find(|title| !title.is_empty())

@@ -52,14 +52,17 @@ mod tests {
     #[test]
     fn normalisation_folds_line_endings_and_blank_runs() {
         assert_eq!(
-            normalise_text("  \r\nOne line.  \r\nSame para.\r\n\r\n\r\n\r\nNext\u{0}\u{7} para.\n\n"),
+            normalise_text(
+                "  \r\nOne line.  \r\nSame para.\r\n\r\n\r\n\r\nNext\u{0}\u{7} para.\n\n"
+            ),
             "One line.\nSame para.\n\nNext para."
         );
     }
 
     #[test]
     fn headline_becomes_title() {
-        let extracted = extract_plain_text("Storm closes harbour\n\nThe harbour shut on Monday.").unwrap();
+        let extracted =
+            extract_plain_text("Storm closes harbour\n\nThe harbour shut on Monday.").unwrap();
         assert_eq!(extracted.title.as_deref(), Some("Storm closes harbour"));
         let extracted = extract_plain_text("The harbour shut on Monday.\nIt reopened.").unwrap();
         assert_eq!(extracted.title, None);

@@ -42,7 +42,13 @@ fn trim_span(text: &str, start: usize, end: usize) -> (usize, usize) {
     if leading == slice.len() { (start, start) } else { (start + leading, end - trailing) }
 }
 
-fn split_long(paragraph: &str, start: usize, end: usize, base: usize, out: &mut Vec<(usize, usize)>) {
+fn split_long(
+    paragraph: &str,
+    start: usize,
+    end: usize,
+    base: usize,
+    out: &mut Vec<(usize, usize)>,
+) {
     let slice = &paragraph[start..end];
     if slice.chars().count() <= MAX_SENTENCE_CHARS {
         out.push((base + start, base + end));
@@ -91,8 +97,10 @@ mod tests {
 
     fn check(text: &str, expected: &[&str]) {
         let spans = segment_sentences(text, "en");
-        let got: Vec<&str> =
-            spans.iter().map(|span| &text[span.start_byte as usize..span.end_byte as usize]).collect();
+        let got: Vec<&str> = spans
+            .iter()
+            .map(|span| &text[span.start_byte as usize..span.end_byte as usize])
+            .collect();
         assert_eq!(got, expected, "segmenting {text:?}");
         for span in &spans {
             let by_chars: String = text
@@ -132,7 +140,11 @@ mod tests {
     fn quotes_stay_with_their_sentence() {
         check(
             "\"We will rebuild,\" the mayor said. \"It will take time.\" Residents agreed.",
-            &["\"We will rebuild,\" the mayor said.", "\"It will take time.\"", "Residents agreed."],
+            &[
+                "\"We will rebuild,\" the mayor said.",
+                "\"It will take time.\"",
+                "Residents agreed.",
+            ],
         );
         check(
             "She asked: “Is it safe?” Nobody answered.",
@@ -162,6 +174,10 @@ mod tests {
         let text = "word ".repeat(900);
         let spans = segment_sentences(text.trim(), "en");
         assert!(spans.len() >= 5);
-        assert!(spans.iter().all(|span| (span.end_char - span.start_char) as usize <= MAX_SENTENCE_CHARS));
+        assert!(
+            spans
+                .iter()
+                .all(|span| (span.end_char - span.start_char) as usize <= MAX_SENTENCE_CHARS)
+        );
     }
 }

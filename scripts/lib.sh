@@ -1,0 +1,56 @@
+# Shared set-up steps for Factdesk's scripts. Source it; do not run it.
+# Every step is idempotent: it checks first and installs only what is missing.
+
+set -euo pipefail
+
+FACTDESK_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export FACTDESK_ROOT
+# One build folder reused by every clone on this machine, so a second run is incremental.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/factdesk/target}"
+
+# Debian packages to build the library crates and the CLI (reqwest uses the system OpenSSL).
+CORE_PACKAGES=(build-essential pkg-config libssl-dev file)
+# Debian packages to build the Tauri desktop app.
+APP_PACKAGES=(libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev librsvg2-dev
+  libayatana-appindicator3-dev libxdo-dev)
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# ensure_apt_packages PKG... : installs the Debian packages that are not installed yet.
+ensure_apt_packages() {
+  local missing=()
+  for package in "$@"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+      || missing+=("$package")
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    say "installing Debian packages: ${missing[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      "${missing[@]}" >/dev/null
+  fi
+}
+
+ensure_rust() {
+  if ! command -v cargo >/dev/null 2>&1; then
+    echo "error: cargo not found. Install Rust (https://rustup.rs) and run this again." >&2
+    exit 2
+  fi
+}
+
+ensure_node() {
+  if ! command -v npm >/dev/null 2>&1; then
+    ensure_apt_packages nodejs npm
+  fi
+}
+
+# Builds the web UI into ui/dist (Tauri embeds it; plain cargo does not build it).
+build_ui() {
+  ensure_node
+  say "building the web UI (ui/)"
+  (cd "$FACTDESK_ROOT/ui" && npm install --no-audit --no-fund --loglevel=error && npm run build --silent)
+}
