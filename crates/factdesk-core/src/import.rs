@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use factdesk_model::{DocumentFormat, DocumentId, OriginKind, now_rfc3339};
+use factdesk_index::{SentenceIndexWriter, SentenceRecord};
+use factdesk_model::{CorpusId, DocumentFormat, DocumentId, OriginKind, now_rfc3339};
 use factdesk_store::{DocumentInsertOutcome, NewDocument};
 use futures_util::StreamExt;
 use serde::Serialize;
@@ -196,6 +197,10 @@ impl Factdesk {
     }
 
     /// Reads, parses and stores every unit, holding the index's write lock throughout.
+    ///
+    /// Two stages run at once: this thread reads and parses (parsing itself is spread over
+    /// the rayon pool) while a writer thread stores each parsed batch in SQLite and hands its
+    /// sentences to the index, whose own threads build segments in the background.
     fn import_units(
         &self,
         units: Vec<Unit>,
@@ -219,122 +224,155 @@ impl Factdesk {
         reporter.phase("Importing", Some(total), ProgressUnit::Bytes);
         let options =
             ParseOptions { language: &settings.language, fields, batch: settings.batch_documents };
-        let mut fatal: Option<CoreError> = None;
-        for unit in units {
-            if cancel.is_cancelled() {
-                summary.cancelled = true;
-                break;
-            }
-            let source = match unit {
-                Unit::Fetched(source) => source,
-                Unit::File(path) => match read_file(&path, settings.max_file_bytes) {
-                    Ok(source) => source,
-                    Err(failure) => {
-                        reporter.advance(std::fs::metadata(&path).map_or(0, |m| m.len()));
-                        reporter.item_failed(&failure.item, &failure.message);
-                        summary.failures.push(failure);
-                        continue;
+
+        std::thread::scope(|scope| {
+            // One batch may wait while the next is parsed; more would only hold memory.
+            let (batches, received) = std::sync::mpsc::sync_channel::<Vec<NewDocument>>(1);
+            let stored = scope.spawn(move || {
+                let mut staged = StagedIndex {
+                    app: self,
+                    writer,
+                    uncommitted: Vec::new(),
+                    uncommitted_bytes: 0,
+                    outcome: StagedOutcome::default(),
+                };
+                let result = received
+                    .iter()
+                    .try_for_each(|documents| staged.stage(corpus_id, &documents))
+                    .and_then(|()| staged.commit());
+                match result {
+                    Ok(()) => {
+                        staged.writer.finish()?;
+                        Ok(staged.outcome)
                     }
-                },
-            };
-            reporter.working_on(&source.origin);
-            let size = source.bytes.len() as u64;
-            summary.bytes += size;
-            let mut reported = 0u64;
-            parse_source(&source, &options, &mut |batch| {
-                if fatal.is_some() {
-                    return ControlFlow::Break(());
-                }
-                let mut documents: Vec<NewDocument> = Vec::with_capacity(batch.len());
-                for parsed in batch {
-                    match parsed {
-                        Parsed::Document(document) => documents.push(*document),
-                        Parsed::Failed { item, message } => {
-                            reporter.item_failed(&item, &message);
-                            summary.failures.push(ImportFailure { item, message });
-                        }
+                    Err(error) => {
+                        staged.abort();
+                        Err(error)
                     }
                 }
-                let raw_bytes: u64 = documents.iter().map(|d| d.raw.len() as u64 + 1).sum();
-                if let Err(error) =
-                    self.store_and_index(corpus_id, &documents, &mut writer, &mut summary)
-                {
-                    fatal = Some(error);
-                    return ControlFlow::Break(());
-                }
-                let step = raw_bytes.min(size.saturating_sub(reported));
-                reported += step;
-                reporter.advance(step);
+            });
+
+            for unit in units {
                 if cancel.is_cancelled() {
                     summary.cancelled = true;
-                    return ControlFlow::Break(());
+                    break;
                 }
-                ControlFlow::Continue(())
-            });
-            if let Some(error) = fatal.take() {
-                return Err(error);
+                let source = match unit {
+                    Unit::Fetched(source) => source,
+                    Unit::File(path) => match read_file(&path, settings.max_file_bytes) {
+                        Ok(source) => source,
+                        Err(failure) => {
+                            reporter.advance(std::fs::metadata(&path).map_or(0, |m| m.len()));
+                            reporter.item_failed(&failure.item, &failure.message);
+                            summary.failures.push(failure);
+                            continue;
+                        }
+                    },
+                };
+                reporter.working_on(&source.origin);
+                let size = source.bytes.len() as u64;
+                summary.bytes += size;
+                let mut reported = 0u64;
+                let mut writer_stopped = false;
+                parse_source(&source, &options, &mut |batch| {
+                    let mut documents: Vec<NewDocument> = Vec::with_capacity(batch.len());
+                    for parsed in batch {
+                        match parsed {
+                            Parsed::Document(document) => documents.push(*document),
+                            Parsed::Failed { item, message } => {
+                                reporter.item_failed(&item, &message);
+                                summary.failures.push(ImportFailure { item, message });
+                            }
+                        }
+                    }
+                    let raw_bytes: u64 = documents.iter().map(|d| d.raw.len() as u64 + 1).sum();
+                    if !documents.is_empty() && batches.send(documents).is_err() {
+                        // The writer stopped on an error; it is reported below.
+                        writer_stopped = true;
+                        return ControlFlow::Break(());
+                    }
+                    let step = raw_bytes.min(size.saturating_sub(reported));
+                    reported += step;
+                    reporter.advance(step);
+                    if cancel.is_cancelled() {
+                        summary.cancelled = true;
+                        return ControlFlow::Break(());
+                    }
+                    ControlFlow::Continue(())
+                });
+                reporter.advance(size.saturating_sub(reported));
+                if writer_stopped {
+                    break;
+                }
             }
-            reporter.advance(size.saturating_sub(reported));
-        }
-        writer.finish()?;
-        Ok(summary)
+            drop(batches);
+            let outcome = stored
+                .join()
+                .map_err(|_| CoreError::Internal("the import's writer thread panicked".into()))??;
+            summary.imported = outcome.imported;
+            summary.duplicates = outcome.duplicates;
+            summary.sentences = outcome.sentences;
+            summary.documents = outcome.documents;
+            Ok(summary)
+        })
     }
+}
 
-    /// Writes one batch: SQLite first (one transaction), then the index (one commit), then the
-    /// index marks. If the index fails, the batch is taken out of SQLite again.
-    fn store_and_index(
-        &self,
-        corpus_id: factdesk_model::CorpusId,
-        documents: &[NewDocument],
-        writer: &mut factdesk_index::SentenceIndexWriter<'_>,
-        summary: &mut ImportSummary,
-    ) -> Result<()> {
+/// Sentences of text an import hands to the index before committing it. Between commits
+/// the index builds segments in the background while the next batches are parsed and stored.
+const INDEX_COMMIT_BYTES: usize = 64 << 20;
+
+/// The index writer of an import, with the documents stored in SQLite whose sentences it has
+/// been given but not yet committed.
+struct StagedIndex<'a> {
+    app: &'a Factdesk,
+    writer: SentenceIndexWriter<'a>,
+    uncommitted: Vec<DocumentId>,
+    uncommitted_bytes: usize,
+    outcome: StagedOutcome,
+}
+
+/// What the writer stored, for the import summary.
+#[derive(Debug, Default)]
+struct StagedOutcome {
+    imported: u64,
+    duplicates: u64,
+    sentences: u64,
+    documents: Vec<ImportedDocument>,
+}
+
+impl StagedIndex<'_> {
+    /// Stores a batch in SQLite (one transaction) and hands its sentences to the index,
+    /// committing the index when enough text has been staged.
+    fn stage(&mut self, corpus_id: CorpusId, documents: &[NewDocument]) -> Result<()> {
+        let summary = &mut self.outcome;
         if documents.is_empty() {
             return Ok(());
         }
-        let outcomes = self.store()?.insert_documents(corpus_id, documents)?;
-        let mut inserted: Vec<DocumentId> = Vec::new();
-        let indexed = (|| -> Result<()> {
-            for (document, outcome) in documents.iter().zip(&outcomes) {
-                let DocumentInsertOutcome::Inserted { document: id, sentence_ids } = outcome else {
-                    continue;
-                };
-                inserted.push(*id);
-                writer.delete_document(*id);
-                for (span, sentence_id) in document.sentences.iter().zip(sentence_ids) {
-                    writer.add(factdesk_index::SentenceRecord {
-                        sentence_id: *sentence_id,
-                        document_id: *id,
-                        corpus_id,
-                        text: span.slice(&document.text),
-                    })?;
-                }
-            }
-            writer.commit()?;
-            Ok(())
-        })();
-        if let Err(error) = indexed {
-            let _ = writer.rollback();
-            if let Err(cleanup) = self.store()?.delete_documents(&inserted) {
-                tracing::error!(%cleanup, "could not remove a batch the index refused");
-            }
-            return Err(error);
-        }
-        if let Err(error) = self.store()?.mark_indexed(&inserted) {
-            // The documents stay pending and are indexed again by the next write.
-            tracing::warn!(%error, "could not mark documents as indexed");
-        }
+        let outcomes = self.app.store()?.insert_documents(corpus_id, documents)?;
         for (document, outcome) in documents.iter().zip(outcomes) {
             let (id, duplicate) = match outcome {
-                DocumentInsertOutcome::Inserted { document, .. } => (document, false),
-                DocumentInsertOutcome::Duplicate(existing) => (existing, true),
+                DocumentInsertOutcome::Inserted { document: id, sentence_ids } => {
+                    self.uncommitted.push(id);
+                    self.uncommitted_bytes += document.text.len();
+                    self.writer.delete_document(id);
+                    for (span, sentence_id) in document.sentences.iter().zip(sentence_ids) {
+                        self.writer.add(SentenceRecord {
+                            sentence_id,
+                            document_id: id,
+                            corpus_id,
+                            text: span.slice(&document.text),
+                        })?;
+                    }
+                    summary.imported += 1;
+                    summary.sentences += document.sentences.len() as u64;
+                    (id, false)
+                }
+                DocumentInsertOutcome::Duplicate(existing) => {
+                    summary.duplicates += 1;
+                    (existing, true)
+                }
             };
-            if duplicate {
-                summary.duplicates += 1;
-            } else {
-                summary.imported += 1;
-                summary.sentences += document.sentences.len() as u64;
-            }
             summary.documents.push(ImportedDocument {
                 id,
                 origin: document.origin.clone(),
@@ -343,7 +381,42 @@ impl Factdesk {
                 duplicate,
             });
         }
+        if self.uncommitted_bytes >= INDEX_COMMIT_BYTES {
+            self.commit()?;
+        }
         Ok(())
+    }
+
+    /// Commits the index, then marks the staged documents as indexed.
+    fn commit(&mut self) -> Result<()> {
+        if self.uncommitted.is_empty() {
+            return Ok(());
+        }
+        self.writer.commit()?;
+        if let Err(error) = self.app.store()?.mark_indexed(&self.uncommitted) {
+            // The documents stay pending and are indexed again by the next write.
+            tracing::warn!(%error, "could not mark documents as indexed");
+        }
+        self.uncommitted.clear();
+        self.uncommitted_bytes = 0;
+        Ok(())
+    }
+
+    /// After a failure: drops what the index was given and takes the staged documents out of
+    /// SQLite again, so that nothing is left half-imported.
+    fn abort(&mut self) {
+        if let Err(error) = self.writer.rollback() {
+            tracing::error!(%error, "could not roll back the search index");
+        }
+        let removed = self.app.store().map_err(|e| e.to_string()).and_then(|mut store| {
+            store.delete_documents(&self.uncommitted).map_err(|e| e.to_string())
+        });
+        if let Err(error) = removed {
+            // They stay pending; the next write indexes them.
+            tracing::error!(%error, "could not remove documents the index did not take");
+        }
+        self.uncommitted.clear();
+        self.uncommitted_bytes = 0;
     }
 }
 

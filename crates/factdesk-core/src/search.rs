@@ -53,23 +53,24 @@ impl Factdesk {
                 .collect::<std::result::Result<_, _>>()?
         };
         let settings = &self.settings().search;
-        let hits = self.index().search(&SentenceQuery {
+        let search = self.index().search(&SentenceQuery {
             text: request.query.clone(),
             limit: request.limit.unwrap_or(settings.limit),
             corpora,
             documents: request.documents.clone(),
             snippet_chars: settings.snippet_chars,
         })?;
-        let ids: Vec<SentenceId> = hits.iter().map(|hit| hit.sentence_id).collect();
+        let ids: Vec<SentenceId> = search.hits.iter().map(|hit| hit.sentence_id).collect();
         let mut stored = self.store()?.sentences_by_id(&ids)?.into_iter().peekable();
-        let mut results = Vec::with_capacity(hits.len());
-        for hit in hits {
+        let mut results = Vec::with_capacity(ids.len());
+        for hit in &search.hits {
             // Ids the store no longer has (an index entry left by a failed write) are skipped.
             let Some((sentence, document)) = stored.next_if(|(s, _)| s.id == hit.sentence_id)
             else {
                 tracing::debug!(sentence = %hit.sentence_id, "index hit not in the store; skipped");
                 continue;
             };
+            let snippet = search.snippet(&sentence.text);
             results.push(SearchHit {
                 sentence_id: sentence.id,
                 document_id: document.id,
@@ -79,8 +80,12 @@ impl Factdesk {
                 ordinal: sentence.ordinal,
                 start_char: sentence.span.start_char,
                 end_char: sentence.span.end_char,
-                snippet: hit.snippet,
-                highlights: hit.highlights.iter().map(|range| [range.start, range.end]).collect(),
+                snippet: snippet.text,
+                highlights: snippet
+                    .highlights
+                    .iter()
+                    .map(|range| [range.start, range.end])
+                    .collect(),
                 document_title: document.title,
                 document_origin: document.origin,
                 document_url: document.url,

@@ -3,7 +3,9 @@
 //!
 //! The index is derived data. SQLite is the source of truth; this crate never decides what a
 //! document or sentence is, it only indexes the records it is given and answers queries with
-//! sentence ids, scores and snippets. It can be deleted and rebuilt at any time.
+//! sentence ids and scores. It keeps no copy of the text (ids live in fast fields): the caller
+//! brings each hit's text from SQLite and [`SentenceSearch::snippet`] highlights it. The index
+//! can be deleted and rebuilt at any time.
 //!
 //! One process at a time may write (tantivy keeps a lock file); [`SentenceIndex::writer`]
 //! waits for a writer held by another Factdesk process to finish instead of failing at once.
@@ -19,10 +21,10 @@ use tantivy::collector::TopDocs;
 use tantivy::directory::MmapDirectory;
 use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, TermSetQuery};
 use tantivy::schema::{
-    FAST, Field, INDEXED, IndexRecordOption, STORED, Schema, TextFieldIndexing, TextOptions, Value,
+    FAST, Field, INDEXED, IndexRecordOption, Schema, TextFieldIndexing, TextOptions,
 };
 use tantivy::snippet::SnippetGenerator;
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, doc};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Term, doc};
 
 /// Errors of the sentence index.
 #[derive(Debug, thiserror::Error)]
@@ -69,16 +71,56 @@ pub struct SentenceQuery {
 }
 
 /// One matching sentence, best first.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct SentenceHit {
     pub sentence_id: SentenceId,
     pub document_id: DocumentId,
     pub corpus_id: CorpusId,
     pub score: f32,
-    /// The snippet: the whole sentence, or its best part when it is longer than the limit.
-    pub snippet: String,
-    /// Byte ranges of the matched words within `snippet`.
+}
+
+/// A snippet of a hit's text with the matched words marked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Snippet {
+    /// The whole sentence, or its best part when it is longer than the limit.
+    pub text: String,
+    /// Byte ranges of the matched words within `text`.
     pub highlights: Vec<Range<usize>>,
+}
+
+/// The hits of one search, and what it takes to highlight them.
+pub struct SentenceSearch {
+    pub hits: Vec<SentenceHit>,
+    snippets: SnippetGenerator,
+    snippet_chars: usize,
+}
+
+impl std::fmt::Debug for SentenceSearch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SentenceSearch").field("hits", &self.hits).finish_non_exhaustive()
+    }
+}
+
+impl SentenceSearch {
+    /// Highlights the query's words in `text` (a hit's sentence): the whole sentence when it
+    /// fits the snippet limit, else its best-matching part.
+    pub fn snippet(&self, text: &str) -> Snippet {
+        let snippet = self.snippets.snippet(text);
+        if text.chars().count() <= self.snippet_chars {
+            let shift = snippet.fragment_range().start;
+            let highlights =
+                snippet.highlighted().iter().map(|r| r.start + shift..r.end + shift).collect();
+            Snippet { text: text.to_owned(), highlights }
+        } else if snippet.fragment().is_empty() {
+            let cut = text.char_indices().nth(self.snippet_chars).map_or(text.len(), |(i, _)| i);
+            Snippet { text: text[..cut].to_owned(), highlights: Vec::new() }
+        } else {
+            Snippet {
+                text: snippet.fragment().to_owned(),
+                highlights: snippet.highlighted().to_vec(),
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -91,16 +133,14 @@ struct Fields {
 
 fn schema() -> (Schema, Fields) {
     let mut builder = Schema::builder();
-    let sentence_id = builder.add_u64_field("sentence_id", INDEXED | STORED | FAST);
-    let document_id = builder.add_u64_field("document_id", INDEXED | STORED | FAST);
-    let corpus_id = builder.add_u64_field("corpus_id", INDEXED | STORED | FAST);
-    let text_options = TextOptions::default()
-        .set_indexing_options(
-            TextFieldIndexing::default()
-                .set_tokenizer("en_stem")
-                .set_index_option(IndexRecordOption::WithFreqsAndPositions),
-        )
-        .set_stored();
+    let sentence_id = builder.add_u64_field("sentence_id", FAST);
+    let document_id = builder.add_u64_field("document_id", INDEXED | FAST);
+    let corpus_id = builder.add_u64_field("corpus_id", INDEXED | FAST);
+    let text_options = TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer("en_stem")
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+    );
     let text = builder.add_text_field("text", text_options);
     (builder.build(), Fields { sentence_id, document_id, corpus_id, text })
 }
@@ -206,8 +246,9 @@ impl SentenceIndex {
     }
 
     /// Searches sentences by BM25. Query syntax is tantivy's (words, "phrases", +required,
-    /// -excluded); syntax errors are forgiven rather than reported, so any pasted text works.
-    pub fn search(&self, query: &SentenceQuery) -> Result<Vec<SentenceHit>> {
+    /// -excluded); text that does not parse as a query is searched as plain words, so any
+    /// pasted text works.
+    pub fn search(&self, query: &SentenceQuery) -> Result<SentenceSearch> {
         let searcher = self.reader.searcher();
         let parser = QueryParser::for_index(&self.index, vec![self.fields.text]);
         let text_query = match parser.parse_query(&query.text) {
@@ -239,40 +280,37 @@ impl SentenceIndex {
         let top = searcher
             .search(&combined, &TopDocs::with_limit(query.limit.max(1)).order_by_score())
             .map_err(self.wrap())?;
+        // Each segment's id columns are opened once, however many hits it has.
+        let mut columns: Vec<(u32, [tantivy::columnar::Column<u64>; 3])> = Vec::new();
+        let mut hits = Vec::with_capacity(top.len());
+        for (score, address) in top {
+            let position = match columns.iter().position(|(ord, _)| *ord == address.segment_ord) {
+                Some(position) => position,
+                None => {
+                    let fast = searcher.segment_reader(address.segment_ord).fast_fields();
+                    let open = |name: &str| fast.u64(name).map_err(self.wrap());
+                    columns.push((
+                        address.segment_ord,
+                        [open("sentence_id")?, open("document_id")?, open("corpus_id")?],
+                    ));
+                    columns.len() - 1
+                }
+            };
+            let [sentence, document, corpus] = &columns[position].1;
+            let read = |column: &tantivy::columnar::Column<u64>| {
+                column.first(address.doc_id).unwrap_or_default() as i64
+            };
+            hits.push(SentenceHit {
+                sentence_id: SentenceId(read(sentence)),
+                document_id: DocumentId(read(document)),
+                corpus_id: CorpusId(read(corpus)),
+                score,
+            });
+        }
         let mut snippets = SnippetGenerator::create(&searcher, &*text_query, self.fields.text)
             .map_err(self.wrap())?;
         snippets.set_max_num_chars(query.snippet_chars.max(40));
-        let mut hits = Vec::with_capacity(top.len());
-        for (score, address) in top {
-            let stored: TantivyDocument = searcher.doc(address).map_err(self.wrap())?;
-            let get_u64 =
-                |field| stored.get_first(field).and_then(|v| v.as_u64()).unwrap_or_default();
-            let snippet = snippets.snippet_from_doc(&stored);
-            let text =
-                stored.get_first(self.fields.text).and_then(|v| v.as_str()).unwrap_or_default();
-            let (text, highlights) = if text.chars().count() <= query.snippet_chars {
-                // The whole sentence fits: show all of it, with the highlights moved to match.
-                let shift = snippet.fragment_range().start;
-                let ranges =
-                    snippet.highlighted().iter().map(|r| r.start + shift..r.end + shift).collect();
-                (text.to_owned(), ranges)
-            } else if snippet.fragment().is_empty() {
-                let cut =
-                    text.char_indices().nth(query.snippet_chars).map_or(text.len(), |(i, _)| i);
-                (text[..cut].to_owned(), Vec::new())
-            } else {
-                (snippet.fragment().to_owned(), snippet.highlighted().to_vec())
-            };
-            hits.push(SentenceHit {
-                sentence_id: SentenceId(get_u64(self.fields.sentence_id) as i64),
-                document_id: DocumentId(get_u64(self.fields.document_id) as i64),
-                corpus_id: CorpusId(get_u64(self.fields.corpus_id) as i64),
-                score,
-                snippet: text,
-                highlights,
-            });
-        }
-        Ok(hits)
+        Ok(SentenceSearch { hits, snippets, snippet_chars: query.snippet_chars.max(40) })
     }
 
     /// Every sentence id in the index, ascending (with repeats if a sentence was indexed twice).
@@ -371,6 +409,13 @@ impl SentenceIndexWriter<'_> {
 mod tests {
     use super::*;
 
+    const TEXTS: &[(i64, i64, i64, &str)] = &[
+        (1, 10, 1, "Okra is a flowering plant in the mallow family."),
+        (2, 10, 1, "It is valued for its edible green seed pods."),
+        (3, 11, 1, "The Eiffel Tower was completed in 1889."),
+        (4, 12, 2, "Mallow plants grow in warm climates."),
+    ];
+
     fn record(sentence: i64, document: i64, corpus: i64, text: &str) -> SentenceRecord<'_> {
         SentenceRecord {
             sentence_id: SentenceId(sentence),
@@ -378,6 +423,10 @@ mod tests {
             corpus_id: CorpusId(corpus),
             text,
         }
+    }
+
+    fn text_of(id: SentenceId) -> &'static str {
+        TEXTS.iter().find(|row| row.0 == id.0).map(|row| row.3).unwrap()
     }
 
     fn query(text: &str) -> SentenceQuery {
@@ -390,60 +439,67 @@ mod tests {
         }
     }
 
+    fn ids(search: &SentenceSearch) -> Vec<i64> {
+        search.hits.iter().map(|hit| hit.sentence_id.0).collect()
+    }
+
     fn fixture() -> SentenceIndex {
         let index = SentenceIndex::create_in_ram().unwrap();
         let mut writer = index.writer().unwrap();
-        writer.add(record(1, 10, 1, "Okra is a flowering plant in the mallow family.")).unwrap();
-        writer.add(record(2, 10, 1, "It is valued for its edible green seed pods.")).unwrap();
-        writer.add(record(3, 11, 1, "The Eiffel Tower was completed in 1889.")).unwrap();
-        writer.add(record(4, 12, 2, "Mallow plants grow in warm climates.")).unwrap();
+        for &(sentence, document, corpus, text) in TEXTS {
+            writer.add(record(sentence, document, corpus, text)).unwrap();
+        }
         writer.finish().unwrap();
         index
     }
 
     #[test]
-    fn search_finds_the_sentence_with_highlights() {
+    fn search_finds_the_sentence_and_highlights_it() {
         let index = fixture();
-        let hits = index.search(&query("flowering okra")).unwrap();
-        assert_eq!(hits[0].sentence_id, SentenceId(1));
-        assert_eq!(hits[0].snippet, "Okra is a flowering plant in the mallow family.");
-        let highlighted: Vec<&str> =
-            hits[0].highlights.iter().map(|range| &hits[0].snippet[range.clone()]).collect();
-        assert_eq!(highlighted, ["Okra", "flowering"]);
+        let search = index.search(&query("flowering okra")).unwrap();
+        let top = search.hits[0];
+        assert_eq!(
+            (top.sentence_id, top.document_id, top.corpus_id),
+            (SentenceId(1), DocumentId(10), CorpusId(1))
+        );
+        let snippet = search.snippet(text_of(top.sentence_id));
+        assert_eq!(snippet.text, "Okra is a flowering plant in the mallow family.");
+        let marked: Vec<&str> =
+            snippet.highlights.iter().map(|range| &snippet.text[range.clone()]).collect();
+        assert_eq!(marked, ["Okra", "flowering"]);
+
         let short =
             index.search(&SentenceQuery { snippet_chars: 40, ..query("mallow family") }).unwrap();
-        let snippet = &short[0].snippet;
-        assert!(snippet.chars().count() <= 40, "{snippet}");
-        assert!(!short[0].highlights.is_empty(), "{snippet}");
+        let snippet = short.snippet(text_of(SentenceId(1)));
+        assert!(snippet.text.chars().count() <= 40, "{snippet:?}");
+        assert!(!snippet.highlights.is_empty(), "{snippet:?}");
     }
 
     #[test]
-    fn stemming_matches_word_forms() {
+    fn stemming_and_phrases_work() {
         let index = fixture();
-        let hits = index.search(&query("completing towers")).unwrap();
-        assert_eq!(hits[0].sentence_id, SentenceId(3));
+        assert_eq!(ids(&index.search(&query("completing towers")).unwrap())[0], 3);
+        assert_eq!(ids(&index.search(&query("\"Eiffel Tower\"")).unwrap()), [3]);
+        assert!(index.search(&query("\"Tower Eiffel\"")).unwrap().hits.is_empty());
     }
 
     #[test]
     fn filters_limit_to_corpora_and_documents() {
         let index = fixture();
-        let all: Vec<_> =
-            index.search(&query("mallow")).unwrap().iter().map(|h| h.sentence_id.0).collect();
-        assert_eq!(all.len(), 2);
+        assert_eq!(ids(&index.search(&query("mallow")).unwrap()).len(), 2);
         let in_corpus =
             index.search(&SentenceQuery { corpora: vec![CorpusId(2)], ..query("mallow") }).unwrap();
-        assert_eq!(in_corpus.iter().map(|h| h.sentence_id.0).collect::<Vec<_>>(), [4]);
+        assert_eq!(ids(&in_corpus), [4]);
         let in_document = index
             .search(&SentenceQuery { documents: vec![DocumentId(10)], ..query("mallow") })
             .unwrap();
-        assert_eq!(in_document.iter().map(|h| h.sentence_id.0).collect::<Vec<_>>(), [1]);
+        assert_eq!(ids(&in_document), [1]);
     }
 
     #[test]
     fn pasted_text_with_syntax_characters_still_searches() {
         let index = fixture();
-        let hits = index.search(&query("\"Eiffel (tower AND: 1889")).unwrap();
-        assert_eq!(hits[0].sentence_id, SentenceId(3));
+        assert_eq!(ids(&index.search(&query("\"Eiffel (tower AND: 1889")).unwrap())[0], 3);
         assert!(matches!(index.search(&query("  ")), Err(IndexError::EmptyQuery { .. })));
         assert!(matches!(index.search(&query("!!! ???")), Err(IndexError::EmptyQuery { .. })));
     }
@@ -455,7 +511,7 @@ mod tests {
         writer.delete_document(DocumentId(10));
         writer.finish().unwrap();
         assert_eq!(index.sentence_ids().unwrap(), [SentenceId(3), SentenceId(4)]);
-        assert!(index.search(&query("okra")).unwrap().is_empty());
+        assert!(index.search(&query("okra")).unwrap().hits.is_empty());
     }
 
     #[test]
@@ -478,6 +534,6 @@ mod tests {
             writer.finish().unwrap();
         }
         let index = SentenceIndex::open_or_create(dir.path(), 32 << 20).unwrap();
-        assert_eq!(index.search(&query("persisted")).unwrap()[0].sentence_id, SentenceId(1));
+        assert_eq!(ids(&index.search(&query("persisted")).unwrap()), [1]);
     }
 }
