@@ -91,6 +91,9 @@ fn filters_limit_results() {
     assert!(unknown.to_string().contains("'nope'"), "{unknown}");
 }
 
+/// A hit as a user sees it: the sentence, the snippet, the marked ranges.
+type SeenHit = (i64, String, Vec<[usize; 2]>);
+
 #[test]
 fn reindex_gives_identical_results() {
     let harness = demo();
@@ -101,26 +104,22 @@ fn reindex_gives_identical_results() {
         "hottest planet",
         "Nobel Prize chemistry",
     ];
-    let before: Vec<Vec<(i64, String, Vec<[usize; 2]>)>> = queries
-        .iter()
-        .map(|q| {
-            search(&harness, q)
-                .into_iter()
-                .map(|h| (h.sentence_id.0, h.snippet, h.highlights))
-                .collect()
-        })
-        .collect();
+    // What a user sees of each query's hits: which sentences, in which order, marked how.
+    let results = || -> Vec<Vec<SeenHit>> {
+        queries
+            .iter()
+            .map(|q| {
+                search(&harness, q)
+                    .into_iter()
+                    .map(|h| (h.sentence_id.0, h.snippet, h.highlights))
+                    .collect()
+            })
+            .collect()
+    };
+    let before = results();
     let summary = harness.app.reindex(Arc::new(NoProgress), CancelToken::new()).unwrap().unwrap();
     assert_eq!(summary.documents, 12);
-    let after: Vec<Vec<(i64, String, Vec<[usize; 2]>)>> = queries
-        .iter()
-        .map(|q| {
-            search(&harness, q)
-                .into_iter()
-                .map(|h| (h.sentence_id.0, h.snippet, h.highlights))
-                .collect()
-        })
-        .collect();
+    let after = results();
     assert_eq!(before, after);
     assert!(before.iter().all(|hits| !hits.is_empty()));
     assert!(harness.app.check_index().unwrap().consistent);
@@ -167,4 +166,25 @@ fn a_cancelled_reindex_keeps_the_old_index() {
     assert!(harness.app.reindex(Arc::new(NoProgress), cancel).unwrap().is_none());
     assert!(!search(&harness, "penicillin").is_empty());
     assert!(harness.app.check_index().unwrap().consistent);
+}
+
+#[test]
+fn an_index_of_another_layout_is_rebuilt_on_open() {
+    let Harness { dir, app } = demo();
+    drop(app);
+    // Make the index look as another version would leave it: a field of another name.
+    let meta = dir.path().join(factdesk_core::INDEX_DIR).join("meta.json");
+    let layout = std::fs::read_to_string(&meta).unwrap();
+    assert!(layout.contains("\"sentence_id\""));
+    std::fs::write(&meta, layout.replace("\"sentence_id\"", "\"sentence_key\"")).unwrap();
+
+    let app =
+        factdesk_core::Factdesk::open_with_settings(dir.path(), factdesk_core::Settings::default())
+            .unwrap();
+    let reopened = Harness { dir, app };
+    assert!(reopened.app.check_index().unwrap().consistent);
+    assert_eq!(
+        search(&reopened, "who discovered penicillin")[0].document_title.as_deref(),
+        Some("How penicillin was found")
+    );
 }

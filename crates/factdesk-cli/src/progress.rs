@@ -18,10 +18,10 @@ impl BarReporter {
     }
 
     fn with_bar(&self, action: impl FnOnce(&ProgressBar)) {
-        if let Ok(guard) = self.bar.lock() {
-            if let Some(bar) = guard.as_ref() {
-                action(bar);
-            }
+        if let Ok(guard) = self.bar.lock()
+            && let Some(bar) = guard.as_ref()
+        {
+            action(bar);
         }
     }
 }
@@ -47,10 +47,10 @@ impl Reporter for BarReporter {
         } else {
             bar.set_draw_target(ProgressDrawTarget::stderr());
         }
-        if let Ok(mut guard) = self.bar.lock() {
-            if let Some(previous) = guard.replace(bar) {
-                previous.finish_and_clear();
-            }
+        if let Ok(mut guard) = self.bar.lock()
+            && let Some(previous) = guard.replace(bar)
+        {
+            previous.finish_and_clear();
         }
     }
 
@@ -80,10 +80,10 @@ impl Reporter for BarReporter {
     }
 
     fn finish(&self) {
-        if let Ok(mut guard) = self.bar.lock() {
-            if let Some(bar) = guard.take() {
-                bar.finish_and_clear();
-            }
+        if let Ok(mut guard) = self.bar.lock()
+            && let Some(bar) = guard.take()
+        {
+            bar.finish_and_clear();
         }
     }
 }

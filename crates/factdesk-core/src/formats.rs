@@ -81,7 +81,7 @@ pub(crate) fn parse_source(
                     extracted,
                     options.language,
                 )
-                .map_or_else(|message| whole_failure(message), |d| Parsed::Document(Box::new(d))),
+                .map_or_else(&whole_failure, |d| Parsed::Document(Box::new(d))),
                 Err(error) => whole_failure(text_error_message(&error)),
             };
             let _ = sink(vec![parsed]);
@@ -163,10 +163,10 @@ impl Record for serde_json::Map<String, serde_json::Value> {
 
 fn first_present(record: &dyn Record, names: &[String]) -> Result<Option<String>, String> {
     for name in names {
-        if let Some(value) = record.field(name)? {
-            if !value.trim().is_empty() {
-                return Ok(Some(value));
-            }
+        if let Some(value) = record.field(name)?
+            && !value.trim().is_empty()
+        {
+            return Ok(Some(value));
         }
     }
     Ok(None)
@@ -268,6 +268,9 @@ impl Record for CsvRecord<'_> {
     }
 }
 
+/// A CSV row as read: its raw text and fields, or why it could not be read.
+type RowResult = Result<(String, csv::StringRecord), String>;
+
 fn parse_csv(
     source: &SourceBytes,
     text: &str,
@@ -296,7 +299,7 @@ fn parse_csv(
         return;
     }
     // Rows are read in order (the CSV reader is sequential), then converted in parallel.
-    let mut pending: Vec<(String, Result<(String, csv::StringRecord), String>)> = Vec::new();
+    let mut pending: Vec<(String, RowResult)> = Vec::new();
     let mut records = reader.into_records().peekable();
     let mut previous_end = 0usize;
     loop {

@@ -81,13 +81,23 @@ impl Factdesk {
     pub fn open_with_settings(data_dir: &Path, settings: Settings) -> Result<Factdesk> {
         std::fs::create_dir_all(data_dir)
             .map_err(|source| CoreError::Io { path: data_dir.to_path_buf(), source })?;
-        let store = Store::open(&data_dir.join(DATABASE_FILE))?;
-        let index = SentenceIndex::open_or_create(
-            &data_dir.join(INDEX_DIR),
-            settings.index.writer_memory_mb << 20,
-        )?;
+        let mut store = Store::open(&data_dir.join(DATABASE_FILE))?;
+        let index_dir = data_dir.join(INDEX_DIR);
+        let writer_memory = settings.index.writer_memory_mb << 20;
+        let (index, rebuild) = match SentenceIndex::open_or_create(&index_dir, writer_memory) {
+            Ok(index) => (index, false),
+            Err(factdesk_index::IndexError::LayoutMismatch { .. }) => {
+                // The index is derived data: replace it and rebuild it from the database.
+                tracing::warn!(path = %index_dir.display(), "search index layout changed; rebuilding it");
+                std::fs::remove_dir_all(&index_dir)
+                    .map_err(|source| CoreError::Io { path: index_dir.clone(), source })?;
+                store.clear_index_marks()?;
+                (SentenceIndex::open_or_create(&index_dir, writer_memory)?, true)
+            }
+            Err(error) => return Err(error.into()),
+        };
         let fetcher = Fetcher::new(settings.fetch.to_fetcher_settings())?;
-        Ok(Factdesk {
+        let app = Factdesk {
             inner: Arc::new(Inner {
                 data_dir: data_dir.to_path_buf(),
                 settings,
@@ -95,7 +105,11 @@ impl Factdesk {
                 index,
                 fetcher,
             }),
-        })
+        };
+        if rebuild {
+            app.reindex(Arc::new(NoProgress), CancelToken::new())?;
+        }
+        Ok(app)
     }
 
     /// Creates the data directory with its database, index and a commented user config file

@@ -40,6 +40,11 @@ pub enum IndexError {
          wait for it to finish and try again"
     )]
     WriterBusy { path: String, waited_secs: u64 },
+    #[error(
+        "the search index in {path} was built with another layout (an older or newer Factdesk); \
+         it must be rebuilt from the database"
+    )]
+    LayoutMismatch { path: String },
     #[error("the query '{query}' has no searchable words")]
     EmptyQuery { query: String },
     #[error("cannot open the search index folder {path}: {message}")]
@@ -176,8 +181,12 @@ impl SentenceIndex {
             message: error.to_string(),
         })?;
         let (schema, fields) = schema();
-        let index = Index::open_or_create(mmap, schema)
-            .map_err(|source| IndexError::Tantivy { path: display.clone(), source })?;
+        let index = Index::open_or_create(mmap, schema).map_err(|source| match source {
+            tantivy::TantivyError::SchemaError(_) => {
+                IndexError::LayoutMismatch { path: display.clone() }
+            }
+            source => IndexError::Tantivy { path: display.clone(), source },
+        })?;
         Self::finish(index, fields, Some(directory.to_path_buf()), writer_memory_bytes)
     }
 
@@ -213,7 +222,7 @@ impl SentenceIndex {
     /// Takes the index's write lock, waiting while another process holds it.
     pub fn writer(&self) -> Result<SentenceIndexWriter<'_>> {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(4);
-        let memory = self.writer_memory_bytes.max(threads * 16 << 20);
+        let memory = self.writer_memory_bytes.max((threads * 16) << 20);
         let started = Instant::now();
         let mut pause = Duration::from_millis(20);
         loop {

@@ -446,7 +446,7 @@ mod tests {
         let outcomes = store.insert_documents(corpus, &[doc.clone(), doc.clone()]).unwrap();
         let DocumentInsertOutcome::Inserted { document: first, .. } = outcomes[0] else { panic!() };
         assert_eq!(outcomes[1], DocumentInsertOutcome::Duplicate(first));
-        let outcomes = store.insert_documents(corpus, &[doc.clone()]).unwrap();
+        let outcomes = store.insert_documents(corpus, std::slice::from_ref(&doc)).unwrap();
         assert_eq!(outcomes[0], DocumentInsertOutcome::Duplicate(first));
         let other_corpus = store.ensure_corpus("other").unwrap();
         let outcomes = store.insert_documents(other_corpus, &[doc]).unwrap();

@@ -97,10 +97,10 @@ pub fn extract_html(html: &str) -> Result<ExtractedHtml, TextError> {
     if text.is_empty() {
         return Err(TextError::NoText);
     }
-    if let Some(title) = &title {
-        if !text.starts_with(title.as_str()) {
-            text = format!("{title}\n\n{text}");
-        }
+    if let Some(title) = &title
+        && !text.starts_with(title.as_str())
+    {
+        text = format!("{title}\n\n{text}");
     }
     Ok(ExtractedText { title, published, canonical_url, text })
 }
@@ -171,10 +171,8 @@ fn is_boilerplate(element: ElementRef<'_>) -> bool {
     if value.attr("hidden").is_some() || value.attr("aria-hidden") == Some("true") {
         return true;
     }
-    if let Some(role) = value.attr("role") {
-        if DROPPED_ROLES.contains(&role.trim()) {
-            return true;
-        }
+    if value.attr("role").is_some_and(|role| DROPPED_ROLES.contains(&role.trim())) {
+        return true;
     }
     if name == "header" && element.select(&selector("nav")).next().is_some() {
         return true;

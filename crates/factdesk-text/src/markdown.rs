@@ -16,10 +16,11 @@ pub fn extract_markdown(source: &str) -> Result<ExtractedText, TextError> {
                 heading = Some(String::new());
             }
             Event::End(TagEnd::Heading(_)) => {
-                if let Some(done) = heading.take() {
-                    if title.is_none() && !done.trim().is_empty() {
-                        title = Some(done.trim().to_owned());
-                    }
+                if let Some(done) = heading.take()
+                    && title.is_none()
+                    && !done.trim().is_empty()
+                {
+                    title = Some(done.trim().to_owned());
                 }
                 text.push_str("\n\n");
             }
