@@ -109,9 +109,12 @@ impl std::fmt::Debug for SentenceSearch {
 impl SentenceSearch {
     /// Highlights the query's words in `text` (a hit's sentence): the whole sentence when it
     /// fits the snippet limit, else its best-matching part.
+    ///
+    /// Matched function words ("the", "of", …) count for ranking but are not marked: marking
+    /// them would bury the words that carry the match.
     pub fn snippet(&self, text: &str) -> Snippet {
         let snippet = self.snippets.snippet(text);
-        if text.chars().count() <= self.snippet_chars {
+        let mut result = if text.chars().count() <= self.snippet_chars {
             let shift = snippet.fragment_range().start;
             let highlights =
                 snippet.highlighted().iter().map(|r| r.start + shift..r.end + shift).collect();
@@ -124,7 +127,10 @@ impl SentenceSearch {
                 text: snippet.fragment().to_owned(),
                 highlights: snippet.highlighted().to_vec(),
             }
-        }
+        };
+        let Snippet { text, highlights } = &mut result;
+        highlights.retain(|range| !is_function_word(&text[range.clone()]));
+        result
     }
 }
 
@@ -339,6 +345,17 @@ impl SentenceIndex {
     }
 }
 
+/// English words too common to be worth marking in a snippet.
+const FUNCTION_WORDS: &[&str] = &[
+    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "he", "her",
+    "his", "in", "is", "it", "its", "of", "on", "or", "she", "that", "the", "their", "they",
+    "this", "to", "was", "were", "which", "who", "with",
+];
+
+fn is_function_word(word: &str) -> bool {
+    FUNCTION_WORDS.iter().any(|candidate| candidate.eq_ignore_ascii_case(word))
+}
+
 /// The words of `text` with every query-syntax character and operator neutralised.
 fn plain_words(text: &str) -> String {
     text.split(|c: char| !c.is_alphanumeric())
@@ -476,6 +493,12 @@ mod tests {
         let marked: Vec<&str> =
             snippet.highlights.iter().map(|range| &snippet.text[range.clone()]).collect();
         assert_eq!(marked, ["Okra", "flowering"]);
+
+        let search = index.search(&query("the okra is in a family")).unwrap();
+        let snippet = search.snippet(text_of(SentenceId(1)));
+        let marked: Vec<&str> =
+            snippet.highlights.iter().map(|range| &snippet.text[range.clone()]).collect();
+        assert_eq!(marked, ["Okra", "family"]);
 
         let short =
             index.search(&SentenceQuery { snippet_chars: 40, ..query("mallow family") }).unwrap();
