@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Installs what the tests need (Debian packages, the UI's npm packages), builds the UI, and runs
-# every test of the workspace, the desktop app's included.
+# Installs what the tests need (Debian packages, the model files, the UI's npm packages), builds
+# the UI, and runs every test of the workspace, the desktop app's and the embedded model's.
 source "$(dirname "$0")/lib.sh"
 cd "$FACTDESK_ROOT"
 
 ensure_rust
 ensure_apt_packages "${CORE_PACKAGES[@]}" "${APP_PACKAGES[@]}"
+bash "$FACTDESK_ROOT/scripts/fetch-models.sh"
 build_ui
 say "running the tests"
 cargo test --workspace --all-targets "$@"

@@ -16,6 +16,7 @@ use clap::{Parser, Subcommand};
 use factdesk_core::claims::ClaimQuery;
 use factdesk_core::import::ImportRequest;
 use factdesk_core::model::{ClaimStatus, DocumentId};
+use factdesk_core::models::AskOptions;
 use factdesk_core::search::SearchRequest;
 use factdesk_core::{CancelToken, Factdesk, Settings, env};
 
@@ -102,6 +103,24 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Chat models: which one is selected, what is installed, whether it answers
+    Models {
+        #[command(subcommand)]
+        command: ModelsCommand,
+    },
+    /// Send one prompt to the configured model (recorded in the database like every call)
+    Ask {
+        prompt: String,
+        /// A system message before the prompt
+        #[arg(long)]
+        system: Option<String>,
+        #[arg(long)]
+        max_tokens: Option<u32>,
+        #[arg(long)]
+        temperature: Option<f32>,
+        #[arg(long)]
+        seed: Option<u64>,
+    },
     /// Show settings: the effective ones, the defaults, or the config file's path
     Config {
         /// Print the built-in defaults file, with its comments
@@ -111,6 +130,14 @@ enum Command {
         #[arg(long)]
         path: bool,
     },
+}
+
+#[derive(Debug, Subcommand)]
+enum ModelsCommand {
+    /// The selected model, the model files installed, and the server's models
+    List,
+    /// Ask the selected model for a one-word answer; exit 2 if it does not answer
+    Check,
 }
 
 #[derive(Debug, Subcommand)]
@@ -245,6 +272,27 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             let reporter = Arc::new(progress::BarReporter::new(json));
             let summary = app.reindex(reporter, CancelToken::new())?;
             output::reindex(summary.as_ref(), json)?;
+            Ok(Outcome::Success)
+        }
+        Command::Models { command } => {
+            let app = open()?;
+            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+            match command {
+                ModelsCommand::List => {
+                    output::model_listing(&runtime.block_on(app.list_models())?, json)?
+                }
+                ModelsCommand::Check => {
+                    output::model_check(&runtime.block_on(app.check_model())?, json)?
+                }
+            }
+            Ok(Outcome::Success)
+        }
+        Command::Ask { prompt, system, max_tokens, temperature, seed } => {
+            let app = open()?;
+            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+            let options = AskOptions { system, max_tokens, temperature, seed };
+            let answer = runtime.block_on(app.ask(&prompt, options))?;
+            output::ask(&answer, json)?;
             Ok(Outcome::Success)
         }
         Command::Config { defaults, path } => {

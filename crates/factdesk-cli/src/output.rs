@@ -7,6 +7,7 @@ use factdesk_core::claims::ClaimImportSummary;
 use factdesk_core::import::ImportSummary;
 use factdesk_core::index_sync::{IndexCheck, ReindexSummary};
 use factdesk_core::model::{Claim, ClaimCollection, Corpus, Document, DocumentSummary};
+use factdesk_core::models::{AskAnswer, ModelCheck, ModelChoice, ModelListing};
 use factdesk_core::search::SearchHit;
 use factdesk_core::{InitReport, Settings};
 use serde::Serialize;
@@ -267,5 +268,71 @@ pub fn settings(settings: &Settings, json: bool) -> anyhow::Result<()> {
         return print_json(settings);
     }
     print!("{}", toml::to_string_pretty(settings)?);
+    Ok(())
+}
+
+fn describe_choice(choice: &ModelChoice) -> String {
+    match choice {
+        ModelChoice::Embedded { path } => format!("embedded (llama.cpp) {}", path.display()),
+        ModelChoice::OpenaiCompatible { base_url, model, has_api_key } => format!(
+            "openai-compatible {base_url}, model '{model}'{}",
+            if *has_api_key { ", with API key" } else { "" }
+        ),
+    }
+}
+
+pub fn model_listing(listing: &ModelListing, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(listing);
+    }
+    println!("Selected: {}", describe_choice(&listing.selected));
+    println!("Model files in {}:", listing.models_dir.display());
+    if listing.local_models.is_empty() {
+        println!("  (none; `bash scripts/fetch-models.sh` installs the default)");
+    }
+    for model in &listing.local_models {
+        println!("  {model}");
+    }
+    if let Some(models) = &listing.server_models {
+        println!("Models the server offers:");
+        for model in models {
+            println!("  {model}");
+        }
+    }
+    if let Some(error) = &listing.server_error {
+        println!("The server did not list its models: {error}");
+    }
+    Ok(())
+}
+
+pub fn model_check(check: &ModelCheck, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(check);
+    }
+    println!("{} answers: {:?}", describe_choice(&check.selected), check.answer);
+    println!(
+        "  {} ms, {} prompt + {} completion tokens",
+        check.latency_ms, check.prompt_tokens, check.completion_tokens
+    );
+    Ok(())
+}
+
+pub fn ask(answer: &AskAnswer, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(answer);
+    }
+    println!("{}", answer.text.trim());
+    eprintln!(
+        "[{} {} · run {} · call {} · {} + {} tokens · {} ms{}{}]",
+        answer.provider,
+        answer.model,
+        answer.run_id,
+        answer.audit_id.map_or("-".to_owned(), |id| id.to_string()),
+        answer.prompt_tokens,
+        answer.completion_tokens,
+        answer.latency_ms,
+        if answer.replayed { " · replayed from the record" } else { "" },
+        if answer.truncated { " · cut at max tokens" } else { "" }
+    );
     Ok(())
 }

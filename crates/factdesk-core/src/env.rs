@@ -9,6 +9,15 @@ pub const CONFIG: &str = "FACTDESK_CONFIG";
 /// The log filter, in `tracing` syntax (e.g. `info`, `factdesk_core=debug`).
 pub const LOG: &str = "FACTDESK_LOG";
 
+/// An OpenAI-compatible endpoint (e.g. `http://localhost:11434/v1`); overrides `llm.base_url`.
+pub const LLM_BASE_URL: &str = "FACTDESK_LLM_BASE_URL";
+/// The model name at that endpoint; overrides `llm.model`.
+pub const LLM_MODEL: &str = "FACTDESK_LLM_MODEL";
+/// The endpoint's API key; overrides `llm.api_key`.
+pub const LLM_API_KEY: &str = "FACTDESK_LLM_API_KEY";
+/// Where model files live (default: `<platform data folder>/factdesk/models`).
+pub const MODELS_DIR: &str = "FACTDESK_MODELS_DIR";
+
 /// The value of an environment variable, if set and not empty.
 pub fn var(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|value| !value.trim().is_empty())
@@ -18,4 +27,12 @@ pub fn var(name: &str) -> Option<String> {
 /// the platform's data folder (`~/.local/share/factdesk` on Linux).
 pub fn default_data_dir() -> PathBuf {
     dirs::data_dir().unwrap_or_else(|| PathBuf::from(".")).join("factdesk")
+}
+
+/// Where model files live: `FACTDESK_MODELS_DIR`, else the platform's data folder
+/// (`~/.local/share/factdesk/models` on Linux), where `scripts/fetch-models.sh` puts them.
+pub fn models_dir() -> PathBuf {
+    var(MODELS_DIR).map(PathBuf::from).unwrap_or_else(|| {
+        dirs::data_dir().unwrap_or_else(|| PathBuf::from(".")).join("factdesk").join("models")
+    })
 }

@@ -12,6 +12,8 @@ pub enum CoreError {
     Index(#[from] factdesk_index::IndexError),
     #[error(transparent)]
     Fetch(#[from] factdesk_fetch::FetchError),
+    #[error(transparent)]
+    Model(#[from] factdesk_llm::LlmError),
     #[error("settings in {file}: {message}")]
     Config { file: String, message: String },
     #[error("{}: {source}", path.display())]
@@ -28,7 +30,7 @@ pub enum CoreError {
 
 impl CoreError {
     /// A stable code for shells: `not_found`, `invalid_input`, `config`, `database_too_new`,
-    /// `index_busy`, `fetch`, `io` or `internal`.
+    /// `index_busy`, `fetch`, `model`, `io` or `internal`.
     pub fn code(&self) -> &'static str {
         use factdesk_index::IndexError;
         use factdesk_store::StoreError;
@@ -40,6 +42,7 @@ impl CoreError {
             CoreError::Index(IndexError::EmptyQuery { .. }) => "invalid_input",
             CoreError::Index(_) => "internal",
             CoreError::Fetch(_) => "fetch",
+            CoreError::Model(_) => "model",
             CoreError::Config { .. } => "config",
             CoreError::Io { .. } => "io",
             CoreError::InvalidInput(_) => "invalid_input",

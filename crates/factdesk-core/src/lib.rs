@@ -14,6 +14,7 @@ mod error;
 mod formats;
 pub mod import;
 pub mod index_sync;
+pub mod models;
 mod progress;
 pub mod search;
 pub mod settings;
@@ -49,6 +50,8 @@ struct Inner {
     store: Mutex<Store>,
     index: SentenceIndex,
     fetcher: Fetcher,
+    /// The embedded chat model, loaded on first use and kept (with the file it came from).
+    embedded: Mutex<Option<(PathBuf, Arc<dyn factdesk_llm::LanguageModel>)>>,
 }
 
 impl std::fmt::Debug for Factdesk {
@@ -104,6 +107,7 @@ impl Factdesk {
                 store: Mutex::new(store),
                 index,
                 fetcher,
+                embedded: Mutex::new(None),
             }),
         };
         if rebuild {

@@ -28,6 +28,23 @@ pub struct Settings {
     pub index: IndexSettings,
     pub search: SearchSettings,
     pub fetch: FetchSettings,
+    pub llm: LlmSettings,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LlmSettings {
+    pub provider: String,
+    pub base_url: String,
+    pub model: String,
+    pub api_key: String,
+    pub request_timeout_secs: u64,
+    pub max_retries: u32,
+    pub max_concurrency: usize,
+    pub embedded_model: String,
+    pub context_tokens: u32,
+    pub threads: u32,
+    pub cache: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -144,6 +161,15 @@ impl Settings {
             if value == 0 {
                 return Err(format!("`{key}` must be greater than 0"));
             }
+        }
+        if !matches!(self.llm.provider.as_str(), "auto" | "embedded" | "openai-compatible") {
+            return Err(format!(
+                "`llm.provider` is '{}'; use auto, embedded or openai-compatible",
+                self.llm.provider
+            ));
+        }
+        if let Err(message) = self.llm.cache.parse::<factdesk_llm::CacheMode>() {
+            return Err(format!("`llm.cache`: {message}"));
         }
         if self.import.fields.text.is_empty() {
             return Err("`import.fields.text` must name at least one field".into());

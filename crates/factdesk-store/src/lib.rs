@@ -10,6 +10,7 @@ mod claims;
 mod corpora;
 mod documents;
 mod migration;
+mod model_calls;
 mod runs;
 
 use std::path::{Path, PathBuf};
@@ -20,6 +21,7 @@ use rusqlite::Connection;
 pub use claims::{ClaimFilter, ClaimInsertOutcome};
 pub use documents::{DocumentFilter, DocumentInsertOutcome, IndexableSentence, NewDocument};
 pub use migration::{MIGRATIONS, Migration, apply_migrations, latest_version};
+pub use model_calls::{ModelCallRow, NewModelCall};
 
 /// Errors of the store. Messages name the database and say what to do.
 #[derive(Debug, thiserror::Error)]

@@ -14,11 +14,18 @@ pub struct Migration {
 }
 
 /// Every migration this binary knows, in order. Append only.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "initial",
-    sql: include_str!("../../../migrations/0001_initial.sql"),
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "initial",
+        sql: include_str!("../../../migrations/0001_initial.sql"),
+    },
+    Migration {
+        version: 2,
+        name: "model_calls",
+        sql: include_str!("../../../migrations/0002_model_calls.sql"),
+    },
+];
 
 /// The schema version this binary writes.
 pub fn latest_version(migrations: &[Migration]) -> i64 {
@@ -131,6 +138,28 @@ mod tests {
         assert!(message.contains("factdesk.sqlite3") && message.contains("upgrade"), "{message}");
         let conn = Connection::open(&path).unwrap();
         assert!(table_names(&conn).is_empty());
+    }
+
+    #[test]
+    fn a_database_of_every_older_version_opens_with_its_data() {
+        for version in 1..latest_version(MIGRATIONS) {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("old.sqlite3");
+            {
+                let mut conn = Connection::open(&path).unwrap();
+                let older: Vec<Migration> =
+                    MIGRATIONS.iter().copied().filter(|m| m.version <= version).collect();
+                apply_migrations(&mut conn, &older, "old").unwrap();
+                conn.execute(
+                    "INSERT INTO corpora (name, created_at) VALUES ('kept', '2024-01-01T00:00:00Z')",
+                    [],
+                )
+                .unwrap();
+            }
+            let store = Store::open(&path).unwrap();
+            assert_eq!(store.schema_version().unwrap(), latest_version(MIGRATIONS));
+            assert_eq!(store.corpus_id("kept").unwrap().0, 1, "data of version {version} kept");
+        }
     }
 
     #[test]

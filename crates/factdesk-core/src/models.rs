@@ -1,0 +1,346 @@
+//! Chat models for the application: the provider chosen from settings and environment
+//! (an OpenAI-compatible server when one is configured, else the embedded GGUF model, loaded
+//! once per process), every call recorded in the database through the audit layer, and the
+//! user actions `ask`, `models list` and `models check`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use factdesk_llm::embedded::{EmbeddedModel, EmbeddedSettings};
+use factdesk_llm::openai::{OpenAiCompatible, OpenAiSettings};
+use factdesk_llm::{
+    AuditedModel, CacheMode, CallRecord, CallStore, ChatMessage, CompletionRequest, FinishReason,
+    LanguageModel,
+};
+use factdesk_model::{RunId, RunStatus};
+use factdesk_store::NewModelCall;
+use serde::Serialize;
+
+use crate::{CoreError, Factdesk, Result, env};
+
+/// The model the settings and environment select.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "provider", rename_all = "kebab-case")]
+pub enum ModelChoice {
+    Embedded { path: PathBuf },
+    OpenaiCompatible { base_url: String, model: String, has_api_key: bool },
+}
+
+/// Options of `ask`.
+#[derive(Debug, Clone, Default)]
+pub struct AskOptions {
+    pub system: Option<String>,
+    pub max_tokens: Option<u32>,
+    pub temperature: Option<f32>,
+    pub seed: Option<u64>,
+}
+
+/// The answer of `ask`, with where it came from and what it cost.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AskAnswer {
+    pub text: String,
+    pub provider: String,
+    pub model: String,
+    pub run_id: RunId,
+    /// The audit record of the call (`model_calls.id`).
+    pub audit_id: Option<i64>,
+    /// True when the answer came from the record of an identical earlier call.
+    pub replayed: bool,
+    pub prompt_tokens: u32,
+    pub completion_tokens: u32,
+    pub truncated: bool,
+    pub latency_ms: u64,
+}
+
+/// What `models list` shows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModelListing {
+    pub selected: ModelChoice,
+    pub models_dir: PathBuf,
+    /// GGUF files in the models directory.
+    pub local_models: Vec<String>,
+    /// Models the configured server offers (when a server is configured and answers).
+    pub server_models: Option<Vec<String>>,
+    pub server_error: Option<String>,
+}
+
+/// What `models check` found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModelCheck {
+    pub selected: ModelChoice,
+    pub answer: String,
+    pub latency_ms: u64,
+    pub prompt_tokens: u32,
+    pub completion_tokens: u32,
+}
+
+fn parse_field<T: serde::de::DeserializeOwned>(
+    id: i64,
+    value: &serde_json::Value,
+) -> std::result::Result<T, String> {
+    serde_json::from_value(value.clone()).map_err(|e| format!("model call {id}: {e}"))
+}
+
+/// Writes audit records to the store and finds them again.
+struct StoreCallLog {
+    app: Factdesk,
+}
+
+impl CallStore for StoreCallLog {
+    fn find(&self, request_key: &str) -> std::result::Result<Option<(i64, CallRecord)>, String> {
+        let row = self
+            .app
+            .store()
+            .map_err(|e| e.to_string())?
+            .model_call_by_key(request_key)
+            .map_err(|e| e.to_string())?;
+        let Some(row) = row else { return Ok(None) };
+        let call = &row.call;
+        let parameters: serde_json::Value = serde_json::from_str(&call.parameters_json)
+            .map_err(|e| format!("model call {}: {e}", row.id))?;
+        let record = CallRecord {
+            request_key: call.request_key.clone(),
+            kind: parse_field(row.id, &serde_json::Value::String(call.kind.clone()))?,
+            run_id: call.run_id.map(|r| r.0),
+            provider: call.provider.clone(),
+            model: call.model.clone(),
+            template_id: call.template_id.clone(),
+            template_version: call.template_version,
+            messages: serde_json::from_str(&call.messages_json)
+                .map_err(|e| format!("model call {}: {e}", row.id))?,
+            params: parse_field(row.id, &parameters["sampling"])?,
+            constraint: parse_field(row.id, &parameters["constraint"])?,
+            answers: parse_field(row.id, &parameters["answers"])?,
+            response: serde_json::from_str(&call.response_json)
+                .map_err(|e| format!("model call {}: {e}", row.id))?,
+            usage: factdesk_llm::TokenUsage {
+                prompt_tokens: call.prompt_tokens,
+                completion_tokens: call.completion_tokens,
+            },
+            latency_ms: call.latency_ms,
+        };
+        Ok(Some((row.id, record)))
+    }
+
+    fn save(&self, record: &CallRecord) -> std::result::Result<i64, String> {
+        let parameters = serde_json::json!({
+            "sampling": record.params,
+            "constraint": record.constraint,
+            "answers": record.answers,
+        });
+        let call = NewModelCall {
+            run_id: record.run_id.map(RunId),
+            request_key: record.request_key.clone(),
+            kind: record.kind.as_str().to_owned(),
+            provider: record.provider.clone(),
+            model: record.model.clone(),
+            template_id: record.template_id.clone(),
+            template_version: record.template_version,
+            messages_json: serde_json::to_string(&record.messages).map_err(|e| e.to_string())?,
+            parameters_json: parameters.to_string(),
+            seed: record.params.seed,
+            response_json: record.response.to_string(),
+            prompt_tokens: record.usage.prompt_tokens,
+            completion_tokens: record.usage.completion_tokens,
+            latency_ms: record.latency_ms,
+        };
+        self.app
+            .store()
+            .map_err(|e| e.to_string())?
+            .insert_model_call(&call)
+            .map_err(|e| e.to_string())
+    }
+}
+
+impl Factdesk {
+    /// The model the settings select, with environment overrides applied.
+    pub fn model_choice(&self) -> ModelChoice {
+        let llm = &self.settings().llm;
+        let base_url = env::var(env::LLM_BASE_URL).unwrap_or_else(|| llm.base_url.clone());
+        let model = env::var(env::LLM_MODEL).unwrap_or_else(|| llm.model.clone());
+        let api_key = env::var(env::LLM_API_KEY).unwrap_or_else(|| llm.api_key.clone());
+        let use_server = match llm.provider.as_str() {
+            "openai-compatible" => true,
+            "embedded" => false,
+            _ => !base_url.trim().is_empty(),
+        };
+        if use_server {
+            return ModelChoice::OpenaiCompatible {
+                base_url: base_url.trim().trim_end_matches('/').to_owned(),
+                model,
+                has_api_key: !api_key.is_empty(),
+            };
+        }
+        let file = PathBuf::from(&llm.embedded_model);
+        let path = if file.is_absolute() || file.components().count() > 1 {
+            file
+        } else {
+            env::models_dir().join(file)
+        };
+        ModelChoice::Embedded { path }
+    }
+
+    /// The selected chat model without the audit layer.
+    fn raw_language_model(&self) -> Result<Arc<dyn LanguageModel>> {
+        let llm = &self.settings().llm;
+        match self.model_choice() {
+            ModelChoice::OpenaiCompatible { base_url, model, .. } => {
+                if base_url.is_empty() {
+                    return Err(CoreError::InvalidInput(
+                        "llm.provider is openai-compatible but no server is set; set FACTDESK_LLM_BASE_URL or llm.base_url".into(),
+                    ));
+                }
+                if model.is_empty() {
+                    return Err(CoreError::InvalidInput(format!(
+                        "no model name for the server at {base_url}; set FACTDESK_LLM_MODEL or llm.model"
+                    )));
+                }
+                let mut settings = OpenAiSettings::new(&base_url, &model);
+                settings.api_key = env::var(env::LLM_API_KEY)
+                    .or_else(|| Some(llm.api_key.clone()))
+                    .filter(|k| !k.is_empty());
+                settings.request_timeout = Duration::from_secs(llm.request_timeout_secs.max(1));
+                settings.max_retries = llm.max_retries;
+                settings.max_concurrency = llm.max_concurrency.max(1);
+                Ok(Arc::new(OpenAiCompatible::new(settings)?))
+            }
+            ModelChoice::Embedded { path } => {
+                let mut slot = self
+                    .inner
+                    .embedded
+                    .lock()
+                    .map_err(|_| CoreError::Internal("the model lock is poisoned".into()))?;
+                if let Some((loaded_path, model)) = slot.as_ref()
+                    && *loaded_path == path
+                {
+                    return Ok(model.clone());
+                }
+                let settings = EmbeddedSettings {
+                    context_tokens: llm.context_tokens,
+                    threads: (llm.threads > 0).then_some(llm.threads),
+                    ..EmbeddedSettings::default()
+                };
+                let model: Arc<dyn LanguageModel> = Arc::new(EmbeddedModel::load(&path, settings)?);
+                *slot = Some((path, model.clone()));
+                Ok(model)
+            }
+        }
+    }
+
+    /// The selected chat model, every call recorded in the database for `run`; identical
+    /// requests are answered from the record as `llm.cache` (or `cache`) says.
+    pub fn language_model(
+        &self,
+        run: Option<RunId>,
+        cache: Option<CacheMode>,
+    ) -> Result<Arc<dyn LanguageModel>> {
+        let mode = match cache {
+            Some(mode) => mode,
+            None => self.settings().llm.cache.parse().map_err(CoreError::InvalidInput)?,
+        };
+        let log = Arc::new(StoreCallLog { app: self.clone() });
+        Ok(Arc::new(AuditedModel::new(self.raw_language_model()?, log, mode, run.map(|r| r.0))))
+    }
+
+    /// Sends one prompt to the selected model, as a run of its own.
+    #[tracing::instrument(skip(self, prompt))]
+    pub async fn ask(&self, prompt: &str, options: AskOptions) -> Result<AskAnswer> {
+        if prompt.trim().is_empty() {
+            return Err(CoreError::InvalidInput("the prompt is empty".into()));
+        }
+        let choice = self.model_choice();
+        let parameters = serde_json::json!({
+            "max_tokens": options.max_tokens, "temperature": options.temperature, "seed": options.seed,
+        });
+        let run =
+            self.store()?.create_run("ask", &parameters, Some(&format!("{choice:?}")), None)?;
+        self.store()?.set_run_status(run, RunStatus::Running, None)?;
+        let result = async {
+            let model = self.language_model(Some(run), None)?;
+            let mut messages = Vec::new();
+            if let Some(system) = &options.system {
+                messages.push(ChatMessage::system(system));
+            }
+            messages.push(ChatMessage::user(prompt));
+            let mut request = CompletionRequest::new(messages);
+            request.params.max_tokens = options.max_tokens.unwrap_or(256);
+            request.params.temperature = options.temperature.unwrap_or(0.0);
+            request.params.seed = options.seed;
+            let started = Instant::now();
+            let completion = model.complete(&request).await?;
+            let info = model.info();
+            Ok::<_, CoreError>(AskAnswer {
+                text: completion.text().to_owned(),
+                provider: info.provider,
+                model: completion.model.clone(),
+                run_id: run,
+                audit_id: completion.audit_id,
+                replayed: completion.replayed,
+                prompt_tokens: completion.usage.prompt_tokens,
+                completion_tokens: completion.usage.completion_tokens,
+                truncated: completion
+                    .choices
+                    .first()
+                    .is_some_and(|c| c.finish_reason == FinishReason::Length),
+                latency_ms: started.elapsed().as_millis() as u64,
+            })
+        }
+        .await;
+        let (status, error) = match &result {
+            Ok(_) => (RunStatus::Completed, None),
+            Err(error) => (RunStatus::Failed, Some(error.to_string())),
+        };
+        self.store()?.set_run_status(run, status, error.as_deref())?;
+        result
+    }
+
+    /// The selected model, the model files present, and the server's models.
+    pub async fn list_models(&self) -> Result<ModelListing> {
+        let selected = self.model_choice();
+        let models_dir = env::models_dir();
+        let mut local_models: Vec<String> = std::fs::read_dir(&models_dir)
+            .map(|entries| {
+                entries
+                    .filter_map(|entry| entry.ok())
+                    .map(|entry| entry.file_name().to_string_lossy().into_owned())
+                    .filter(|name| name.to_ascii_lowercase().ends_with(".gguf"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        local_models.sort();
+        let (mut server_models, mut server_error) = (None, None);
+        if let ModelChoice::OpenaiCompatible { base_url, model, .. } = &selected {
+            let mut settings = OpenAiSettings::new(base_url, model);
+            settings.api_key = env::var(env::LLM_API_KEY)
+                .or_else(|| Some(self.settings().llm.api_key.clone()))
+                .filter(|k| !k.is_empty());
+            settings.max_retries = 0;
+            settings.request_timeout = Duration::from_secs(20);
+            match OpenAiCompatible::new(settings)?.list_models().await {
+                Ok(models) => server_models = Some(models),
+                Err(error) => server_error = Some(error.to_string()),
+            }
+        }
+        Ok(ModelListing { selected, models_dir, local_models, server_models, server_error })
+    }
+
+    /// Asks the selected model for a one-word answer, bypassing the record, to show that it
+    /// answers.
+    pub async fn check_model(&self) -> Result<ModelCheck> {
+        let selected = self.model_choice();
+        let model = self.raw_language_model()?;
+        let mut request =
+            CompletionRequest::new(vec![ChatMessage::user("Reply with the single word OK.")]);
+        request.params.max_tokens = 8;
+        let started = Instant::now();
+        let completion = model.complete(&request).await?;
+        Ok(ModelCheck {
+            selected,
+            answer: completion.text().trim().to_owned(),
+            latency_ms: started.elapsed().as_millis() as u64,
+            prompt_tokens: completion.usage.prompt_tokens,
+            completion_tokens: completion.usage.completion_tokens,
+        })
+    }
+}

@@ -1,0 +1,335 @@
+//! Audit and replay. [`AuditedModel`] wraps any [`LanguageModel`]: every call is recorded
+//! (provider, model, template id and version, rendered messages, parameters, seed, the
+//! response with its log-probabilities, token counts, latency, time, run) through a
+//! [`CallStore`], and, per run, an identical request can be served from an earlier record:
+//! [`CacheMode::ReadWrite`] reuses and records, [`CacheMode::ReplayOnly`] never calls the
+//! model (a finished run re-runs with zero model calls), [`CacheMode::Off`] only records.
+//! Failed calls are never recorded.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    AnswerProbabilities, ChatMessage, Completion, CompletionRequest, LanguageModel, LlmError,
+    ModelInfo, OutputConstraint, SamplingParams, TokenUsage,
+};
+
+/// Whether identical requests are served from the record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CacheMode {
+    /// Always call the model; record every call.
+    Off,
+    /// Serve identical requests from the record; call and record the rest.
+    ReadWrite,
+    /// Serve only from the record; a request never seen is an error.
+    ReplayOnly,
+}
+
+impl std::str::FromStr for CacheMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "off" => Ok(CacheMode::Off),
+            "read-write" => Ok(CacheMode::ReadWrite),
+            "replay-only" => Ok(CacheMode::ReplayOnly),
+            other => {
+                Err(format!("cache mode '{other}' is not one of off, read-write, replay-only"))
+            }
+        }
+    }
+}
+
+/// What kind of call a record holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallKind {
+    Completion,
+    AnswerProbabilities,
+}
+
+impl CallKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CallKind::Completion => "completion",
+            CallKind::AnswerProbabilities => "answer_probabilities",
+        }
+    }
+}
+
+/// One recorded model call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CallRecord {
+    pub request_key: String,
+    pub kind: CallKind,
+    pub run_id: Option<i64>,
+    pub provider: String,
+    pub model: String,
+    pub template_id: Option<String>,
+    pub template_version: Option<u32>,
+    pub messages: Vec<ChatMessage>,
+    pub params: SamplingParams,
+    pub constraint: Option<OutputConstraint>,
+    /// The answers asked about (answer-probability calls only).
+    pub answers: Vec<String>,
+    /// The response: a [`Completion`] or [`AnswerProbabilities`] as JSON.
+    pub response: serde_json::Value,
+    pub usage: TokenUsage,
+    pub latency_ms: u64,
+}
+
+/// Where call records live (the application's database).
+pub trait CallStore: Send + Sync {
+    /// The newest record with this key, with its id.
+    fn find(&self, request_key: &str) -> Result<Option<(i64, CallRecord)>, String>;
+    /// Saves a record and returns its id.
+    fn save(&self, record: &CallRecord) -> Result<i64, String>;
+}
+
+/// The key of a request: a hash of everything that determines the answer (provider, model,
+/// messages, parameters including the seed, constraint, and for answer probabilities the
+/// answers), but not of the template id, which only names where the messages came from.
+pub fn request_key(
+    info: &ModelInfo,
+    kind: CallKind,
+    request: &CompletionRequest,
+    answers: &[&str],
+) -> String {
+    let identity = serde_json::json!({
+        "provider": info.provider,
+        "model": info.model,
+        "kind": kind,
+        "messages": request.messages,
+        "params": request.params,
+        "constraint": request.constraint,
+        "answers": answers,
+    });
+    blake3::hash(identity.to_string().as_bytes()).to_hex().to_string()
+}
+
+/// A model whose calls are recorded and, by mode, replayed.
+pub struct AuditedModel {
+    inner: Arc<dyn LanguageModel>,
+    store: Arc<dyn CallStore>,
+    mode: CacheMode,
+    run_id: Option<i64>,
+}
+
+impl std::fmt::Debug for AuditedModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AuditedModel")
+            .field("mode", &self.mode)
+            .field("run_id", &self.run_id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl AuditedModel {
+    pub fn new(
+        inner: Arc<dyn LanguageModel>,
+        store: Arc<dyn CallStore>,
+        mode: CacheMode,
+        run_id: Option<i64>,
+    ) -> AuditedModel {
+        AuditedModel { inner, store, mode, run_id }
+    }
+
+    fn lookup(&self, key: &str) -> Result<Option<(i64, CallRecord)>, LlmError> {
+        if self.mode == CacheMode::Off {
+            return Ok(None);
+        }
+        let found = self.store.find(key).map_err(LlmError::Audit)?;
+        if found.is_none() && self.mode == CacheMode::ReplayOnly {
+            return Err(LlmError::ReplayMiss { key: key.to_owned() });
+        }
+        Ok(found)
+    }
+
+    fn record(
+        &self,
+        key: String,
+        kind: CallKind,
+        request: &CompletionRequest,
+        answers: &[&str],
+        (response, usage): (serde_json::Value, TokenUsage),
+        started: Instant,
+    ) -> Result<i64, LlmError> {
+        let info = self.inner.info();
+        let record = CallRecord {
+            request_key: key,
+            kind,
+            run_id: self.run_id,
+            provider: info.provider,
+            model: info.model,
+            template_id: request.template.as_ref().map(|t| t.id.clone()),
+            template_version: request.template.as_ref().map(|t| t.version),
+            messages: request.messages.clone(),
+            params: request.params.clone(),
+            constraint: request.constraint.clone(),
+            answers: answers.iter().map(|a| a.to_string()).collect(),
+            response,
+            usage,
+            latency_ms: started.elapsed().as_millis() as u64,
+        };
+        self.store.save(&record).map_err(LlmError::Audit)
+    }
+}
+
+fn decode<T: serde::de::DeserializeOwned>(
+    id: i64,
+    value: serde_json::Value,
+) -> Result<T, LlmError> {
+    serde_json::from_value(value)
+        .map_err(|error| LlmError::Audit(format!("call record {id} cannot be read: {error}")))
+}
+
+#[async_trait]
+impl LanguageModel for AuditedModel {
+    fn info(&self) -> ModelInfo {
+        self.inner.info()
+    }
+
+    async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError> {
+        let key = request_key(&self.inner.info(), CallKind::Completion, request, &[]);
+        if let Some((id, record)) = self.lookup(&key)? {
+            let mut completion: Completion = decode(id, record.response)?;
+            completion.audit_id = Some(id);
+            completion.replayed = true;
+            return Ok(completion);
+        }
+        let started = Instant::now();
+        let mut completion = self.inner.complete(request).await?;
+        let response =
+            serde_json::to_value(&completion).map_err(|e| LlmError::Audit(e.to_string()))?;
+        let id = self.record(
+            key,
+            CallKind::Completion,
+            request,
+            &[],
+            (response, completion.usage),
+            started,
+        )?;
+        completion.audit_id = Some(id);
+        Ok(completion)
+    }
+
+    async fn answer_probabilities(
+        &self,
+        request: &CompletionRequest,
+        answers: &[&str],
+        samples: u32,
+    ) -> Result<AnswerProbabilities, LlmError> {
+        let mut keyed = request.clone();
+        keyed.params.n = samples;
+        let key = request_key(&self.inner.info(), CallKind::AnswerProbabilities, &keyed, answers);
+        if let Some((id, record)) = self.lookup(&key)? {
+            return decode(id, record.response);
+        }
+        let started = Instant::now();
+        let probabilities = self.inner.answer_probabilities(request, answers, samples).await?;
+        let response =
+            serde_json::to_value(&probabilities).map_err(|e| LlmError::Audit(e.to_string()))?;
+        self.record(
+            key,
+            CallKind::AnswerProbabilities,
+            &keyed,
+            answers,
+            (response, probabilities.usage),
+            started,
+        )?;
+        Ok(probabilities)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::scripted::ScriptedModel;
+
+    #[derive(Default)]
+    struct MemoryStore {
+        records: Mutex<Vec<CallRecord>>,
+    }
+
+    impl CallStore for MemoryStore {
+        fn find(&self, key: &str) -> Result<Option<(i64, CallRecord)>, String> {
+            let records = self.records.lock().map_err(|e| e.to_string())?;
+            Ok(records
+                .iter()
+                .enumerate()
+                .rev()
+                .find(|(_, r)| r.request_key == key)
+                .map(|(i, r)| (i as i64 + 1, r.clone())))
+        }
+        fn save(&self, record: &CallRecord) -> Result<i64, String> {
+            let mut records = self.records.lock().map_err(|e| e.to_string())?;
+            records.push(record.clone());
+            Ok(records.len() as i64)
+        }
+    }
+
+    fn request(text: &str) -> CompletionRequest {
+        CompletionRequest::new(vec![ChatMessage::user(text)])
+    }
+
+    #[tokio::test]
+    async fn a_second_run_replays_without_calling_the_model() {
+        let store = Arc::new(MemoryStore::default());
+        let first =
+            Arc::new(ScriptedModel::new(|r| Ok(vec![format!("echo {}", r.messages[0].content)])));
+        let audited =
+            AuditedModel::new(first.clone(), store.clone(), CacheMode::ReadWrite, Some(7));
+        let answer = audited.complete(&request("one")).await.unwrap();
+        assert_eq!((answer.text(), answer.audit_id, answer.replayed), ("echo one", Some(1), false));
+        let again = audited.complete(&request("one")).await.unwrap();
+        assert_eq!((again.text(), again.replayed), ("echo one", true));
+        assert_eq!(first.requests().len(), 1);
+
+        let fresh = Arc::new(ScriptedModel::constant("should not be called"));
+        let replay =
+            AuditedModel::new(fresh.clone(), store.clone(), CacheMode::ReplayOnly, Some(8));
+        assert_eq!(replay.complete(&request("one")).await.unwrap().text(), "echo one");
+        assert!(matches!(replay.complete(&request("two")).await, Err(LlmError::ReplayMiss { .. })));
+        assert!(fresh.requests().is_empty());
+
+        let record = &store.records.lock().unwrap()[0];
+        assert_eq!(record.run_id, Some(7));
+        assert_eq!(record.messages[0].content, "one");
+        assert_eq!(record.usage.prompt_tokens, 1);
+    }
+
+    #[tokio::test]
+    async fn failed_calls_are_not_recorded_and_off_mode_always_calls() {
+        let store = Arc::new(MemoryStore::default());
+        let failing = Arc::new(ScriptedModel::from_queue([
+            Err(LlmError::Backend("down".into())),
+            Ok(vec!["ok".into()]),
+        ]));
+        let audited = AuditedModel::new(failing.clone(), store.clone(), CacheMode::Off, None);
+        assert!(audited.complete(&request("x")).await.is_err());
+        assert!(store.records.lock().unwrap().is_empty());
+        audited.complete(&request("x")).await.unwrap();
+        audited.complete(&request("x")).await.unwrap_err();
+        assert_eq!(failing.requests().len(), 3);
+        assert_eq!(store.records.lock().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn keys_depend_on_what_determines_the_answer() {
+        let info = ModelInfo { provider: "p".into(), model: "m".into(), location: "l".into() };
+        let base = request("same");
+        let key = request_key(&info, CallKind::Completion, &base, &[]);
+        let mut seeded = base.clone();
+        seeded.params.seed = Some(1);
+        let mut templated = base.clone();
+        templated.template = Some(crate::TemplateRef { id: "t".into(), version: 3 });
+        assert_ne!(key, request_key(&info, CallKind::Completion, &seeded, &[]));
+        assert_eq!(key, request_key(&info, CallKind::Completion, &templated, &[]));
+        assert_ne!(key, request_key(&info, CallKind::AnswerProbabilities, &base, &["yes"]));
+    }
+}

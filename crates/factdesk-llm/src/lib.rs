@@ -1,0 +1,54 @@
+//! Factdesk's model layer, shared by every method: a [`LanguageModel`] trait for chat
+//! completions with its providers (an OpenAI-compatible HTTP client, llama.cpp embedded
+//! in-process, a scripted fake for tests), an audit and replay layer that records every call
+//! and can serve identical requests again, versioned prompt templates, and the [`Nli`] and
+//! [`Embedder`] traits with their backends.
+//!
+//! This crate knows nothing about fact-checking: it moves messages, tokens and probabilities.
+//! It holds no SQL either; the audit layer writes through the [`CallStore`] trait, which the
+//! application implements over its database.
+
+pub mod audit;
+pub mod chat;
+pub mod cross_encoder;
+pub mod embedded;
+pub mod embeddings;
+pub mod error;
+pub mod nli;
+pub mod openai;
+pub mod prompts;
+pub mod scripted;
+
+pub use audit::{AuditedModel, CacheMode, CallRecord, CallStore, request_key};
+pub use chat::{
+    AnswerProbabilities, ChatMessage, Choice, Completion, CompletionRequest, FinishReason,
+    ModelInfo, OutputConstraint, Role, SamplingParams, TemplateRef, TokenLogprob, TokenUsage,
+};
+pub use embeddings::Embedder;
+pub use error::LlmError;
+pub use nli::{Nli, NliJudgement, NliPair, NliScores};
+
+use async_trait::async_trait;
+
+/// A chat model. Implementations must be cheap to share (`Arc<dyn LanguageModel>`).
+#[async_trait]
+pub trait LanguageModel: Send + Sync {
+    /// Which provider and model answer.
+    fn info(&self) -> ModelInfo;
+
+    /// One request, `request.params.n` completions.
+    async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError>;
+
+    /// The probability of each short answer (e.g. "yes"/"no") as the next output, normalised
+    /// over `answers`. The default asks for one token with top log-probabilities and, when the
+    /// backend gives none, estimates from `samples` sampled answers; backends that can read
+    /// their logits override it.
+    async fn answer_probabilities(
+        &self,
+        request: &CompletionRequest,
+        answers: &[&str],
+        samples: u32,
+    ) -> Result<AnswerProbabilities, LlmError> {
+        chat::answer_probabilities_via_completions(self, request, answers, samples).await
+    }
+}

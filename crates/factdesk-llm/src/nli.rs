@@ -1,0 +1,108 @@
+//! Natural language inference: does a premise entail, contradict, or say nothing about a
+//! hypothesis? The [`Nli`] trait has two backends: [`LlmNli`], which asks a chat model the
+//! "premise + claim → True or False?" question and reads its answer probabilities, and the
+//! cross-encoder classifier in [`crate::cross_encoder`].
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+
+use crate::prompts::PromptLibrary;
+use crate::{LanguageModel, LlmError, TokenUsage};
+
+/// The three NLI probabilities; they sum to 1.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct NliScores {
+    pub entailment: f64,
+    pub neutral: f64,
+    pub contradiction: f64,
+}
+
+impl NliScores {
+    /// Scores from unnormalised non-negative weights (all zero gives all neutral).
+    pub fn normalised(entailment: f64, neutral: f64, contradiction: f64) -> NliScores {
+        let total = entailment + neutral + contradiction;
+        if total <= 0.0 || !total.is_finite() {
+            return NliScores { entailment: 0.0, neutral: 1.0, contradiction: 0.0 };
+        }
+        NliScores {
+            entailment: entailment / total,
+            neutral: neutral / total,
+            contradiction: contradiction / total,
+        }
+    }
+}
+
+/// One premise / hypothesis pair.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NliPair {
+    pub premise: String,
+    pub hypothesis: String,
+}
+
+/// An NLI judgement with what it cost.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NliJudgement {
+    pub scores: NliScores,
+    pub usage: TokenUsage,
+}
+
+/// A natural language inference model. Batches are answered in order.
+#[async_trait]
+pub trait Nli: Send + Sync {
+    /// A short name for reports (`llm:<model>` or `cross-encoder:<path>`).
+    fn name(&self) -> String;
+
+    async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError>;
+}
+
+/// NLI by asking a chat model whether the claim is true given the document, in the
+/// "document + claim → True or False?" form. The model can only say true or false, so the
+/// probability mass it puts on "true" is entailment and on "false" contradiction; neutral is
+/// always 0 for this backend.
+pub struct LlmNli {
+    model: Arc<dyn LanguageModel>,
+    prompts: Arc<PromptLibrary>,
+    /// Samples used when the backend gives no log-probabilities.
+    pub samples: u32,
+}
+
+impl std::fmt::Debug for LlmNli {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LlmNli").field("model", &self.model.info()).finish_non_exhaustive()
+    }
+}
+
+/// The template LLM-instructed NLI renders.
+pub const LLM_NLI_TEMPLATE: &str = "nli/true_false";
+
+impl LlmNli {
+    pub fn new(model: Arc<dyn LanguageModel>, prompts: Arc<PromptLibrary>) -> LlmNli {
+        LlmNli { model, prompts, samples: 10 }
+    }
+}
+
+#[async_trait]
+impl Nli for LlmNli {
+    fn name(&self) -> String {
+        format!("llm:{}", self.model.info().model)
+    }
+
+    async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError> {
+        let mut judgements = Vec::with_capacity(pairs.len());
+        for pair in pairs {
+            let request = self.prompts.render_request(
+                LLM_NLI_TEMPLATE,
+                &serde_json::json!({ "document": pair.premise, "claim": pair.hypothesis }),
+            )?;
+            let answer =
+                self.model.answer_probabilities(&request, &["true", "false"], self.samples).await?;
+            judgements.push(NliJudgement {
+                scores: NliScores::normalised(answer.get("true"), 0.0, answer.get("false")),
+                usage: answer.usage,
+            });
+        }
+        Ok(judgements)
+    }
+}

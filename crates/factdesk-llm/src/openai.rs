@@ -1,0 +1,359 @@
+//! The OpenAI-compatible HTTP provider: `POST {base_url}/chat/completions` as served by
+//! Ollama, llama.cpp's server, vLLM, LM Studio and OpenAI. Timeouts; bounded retries with
+//! exponential backoff on 429, 5xx, timeouts and connection errors (honouring Retry-After);
+//! a limit on concurrent requests; typed errors for a bad key, an unknown model and
+//! unreadable answers.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde::Deserialize;
+use tokio::sync::Semaphore;
+
+use crate::{
+    Choice, Completion, CompletionRequest, FinishReason, LanguageModel, LlmError, ModelInfo,
+    OutputConstraint, TokenLogprob, TokenUsage,
+};
+
+/// Where the server is and how to talk to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenAiSettings {
+    /// Up to and including the API version, e.g. `http://localhost:11434/v1`.
+    pub base_url: String,
+    pub model: String,
+    pub api_key: Option<String>,
+    pub connect_timeout: Duration,
+    /// Longest wait for one whole answer.
+    pub request_timeout: Duration,
+    /// Retries after the first attempt, for 429, 5xx, timeouts and connection errors.
+    pub max_retries: u32,
+    /// The first backoff; each retry doubles it (capped at 30 s).
+    pub initial_backoff: Duration,
+    /// Requests in flight at once.
+    pub max_concurrency: usize,
+}
+
+impl OpenAiSettings {
+    pub fn new(base_url: &str, model: &str) -> OpenAiSettings {
+        OpenAiSettings {
+            base_url: base_url.trim_end_matches('/').to_owned(),
+            model: model.to_owned(),
+            api_key: None,
+            connect_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(300),
+            max_retries: 3,
+            initial_backoff: Duration::from_millis(500),
+            max_concurrency: 4,
+        }
+    }
+}
+
+/// A chat model behind an OpenAI-compatible endpoint.
+#[derive(Debug, Clone)]
+pub struct OpenAiCompatible {
+    client: reqwest::Client,
+    settings: OpenAiSettings,
+    permits: Arc<Semaphore>,
+}
+
+#[derive(Debug, Deserialize)]
+struct WireCompletion {
+    #[serde(default)]
+    model: Option<String>,
+    choices: Vec<WireChoice>,
+    #[serde(default)]
+    usage: Option<WireUsage>,
+}
+
+#[derive(Debug, Deserialize)]
+struct WireChoice {
+    message: WireMessage,
+    #[serde(default)]
+    finish_reason: Option<String>,
+    #[serde(default)]
+    logprobs: Option<WireLogprobs>,
+}
+
+#[derive(Debug, Deserialize)]
+struct WireMessage {
+    #[serde(default)]
+    content: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct WireLogprobs {
+    #[serde(default)]
+    content: Option<Vec<WireTokenLogprob>>,
+}
+
+#[derive(Debug, Deserialize)]
+struct WireTokenLogprob {
+    token: String,
+    logprob: f32,
+    #[serde(default)]
+    top_logprobs: Vec<WireTopLogprob>,
+}
+
+#[derive(Debug, Deserialize)]
+struct WireTopLogprob {
+    token: String,
+    logprob: f32,
+}
+
+#[derive(Debug, Deserialize)]
+struct WireUsage {
+    #[serde(default)]
+    prompt_tokens: u32,
+    #[serde(default)]
+    completion_tokens: u32,
+}
+
+#[derive(Debug, Deserialize)]
+struct WireModels {
+    data: Vec<WireModel>,
+}
+
+#[derive(Debug, Deserialize)]
+struct WireModel {
+    id: String,
+}
+
+/// What one attempt came to.
+enum Attempt {
+    Done(reqwest::Response),
+    /// Worth another try, after at least this long.
+    Retry(LlmError, Option<Duration>),
+}
+
+impl OpenAiCompatible {
+    pub fn new(settings: OpenAiSettings) -> Result<OpenAiCompatible, LlmError> {
+        let client = reqwest::Client::builder()
+            .connect_timeout(settings.connect_timeout)
+            .timeout(settings.request_timeout)
+            .build()
+            .map_err(|error| LlmError::Backend(error.to_string()))?;
+        let permits = Arc::new(Semaphore::new(settings.max_concurrency.max(1)));
+        Ok(OpenAiCompatible { client, settings, permits })
+    }
+
+    pub fn settings(&self) -> &OpenAiSettings {
+        &self.settings
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}/{path}", self.settings.base_url)
+    }
+
+    fn body(&self, request: &CompletionRequest) -> serde_json::Value {
+        let params = &request.params;
+        let mut body = serde_json::json!({
+            "model": self.settings.model,
+            "messages": request.messages,
+            "temperature": params.temperature,
+            "top_p": params.top_p,
+            "max_tokens": params.max_tokens,
+            "n": params.n.max(1),
+            "stream": false,
+        });
+        if let Some(seed) = params.seed {
+            body["seed"] = seed.into();
+        }
+        if !params.stop.is_empty() {
+            body["stop"] = serde_json::json!(params.stop);
+        }
+        if params.logprobs {
+            body["logprobs"] = true.into();
+            if let Some(top) = params.top_logprobs {
+                body["top_logprobs"] = top.min(20).into();
+            }
+        }
+        match &request.constraint {
+            Some(OutputConstraint::JsonSchema(schema)) => {
+                body["response_format"] = serde_json::json!({
+                    "type": "json_schema",
+                    "json_schema": { "name": "output", "schema": schema, "strict": true },
+                });
+            }
+            // llama.cpp's server takes a GBNF grammar; other servers may refuse the field.
+            Some(OutputConstraint::Grammar(grammar)) => body["grammar"] = grammar.clone().into(),
+            None => {}
+        }
+        body
+    }
+
+    async fn attempt(&self, builder: reqwest::RequestBuilder) -> Result<Attempt, LlmError> {
+        let endpoint = self.settings.base_url.clone();
+        let response = match builder.send().await {
+            Ok(response) => response,
+            Err(error) if error.is_timeout() => {
+                return Ok(Attempt::Retry(
+                    LlmError::Timeout {
+                        endpoint,
+                        seconds: self.settings.request_timeout.as_secs(),
+                    },
+                    None,
+                ));
+            }
+            Err(error) if error.is_connect() || error.is_request() => {
+                let mut message = error.to_string();
+                let mut source = std::error::Error::source(&error);
+                while let Some(inner) = source {
+                    message = inner.to_string();
+                    source = inner.source();
+                }
+                return Ok(Attempt::Retry(LlmError::Unreachable { endpoint, message }, None));
+            }
+            Err(error) => {
+                return Err(LlmError::Unreachable { endpoint, message: error.to_string() });
+            }
+        };
+        let status = response.status().as_u16();
+        if response.status().is_success() {
+            return Ok(Attempt::Done(response));
+        }
+        let retry_after = response
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.trim().parse::<u64>().ok())
+            .map(|seconds| Duration::from_secs(seconds.min(60)));
+        let body = response.text().await.unwrap_or_default();
+        let short: String = body.chars().take(300).collect();
+        let mentions_unknown_model = {
+            let lower = body.to_lowercase();
+            lower.contains("model")
+                && (lower.contains("not found")
+                    || lower.contains("does not exist")
+                    || lower.contains("model_not_found"))
+        };
+        match status {
+            401 | 403 => Err(LlmError::Unauthorized { endpoint, status }),
+            404 | 400 if mentions_unknown_model => {
+                Err(LlmError::ModelNotFound { endpoint, model: self.settings.model.clone() })
+            }
+            429 | 500..=599 => Ok(Attempt::Retry(
+                LlmError::Overloaded { endpoint, status, attempts: 0 },
+                retry_after,
+            )),
+            _ => Err(LlmError::Server { endpoint, status, body: short }),
+        }
+    }
+
+    /// Sends a request built by `build`, retrying as configured.
+    async fn send(
+        &self,
+        build: impl Fn() -> reqwest::RequestBuilder,
+    ) -> Result<reqwest::Response, LlmError> {
+        let _permit = self.permits.acquire().await.map_err(|e| LlmError::Backend(e.to_string()))?;
+        let mut backoff = self.settings.initial_backoff;
+        let attempts = self.settings.max_retries + 1;
+        for attempt in 1..=attempts {
+            let mut builder = build();
+            if let Some(key) = &self.settings.api_key {
+                builder = builder.bearer_auth(key);
+            }
+            match self.attempt(builder).await? {
+                Attempt::Done(response) => return Ok(response),
+                Attempt::Retry(error, retry_after) => {
+                    if attempt == attempts {
+                        return Err(match error {
+                            LlmError::Overloaded { endpoint, status, .. } => {
+                                LlmError::Overloaded { endpoint, status, attempts }
+                            }
+                            other => other,
+                        });
+                    }
+                    let wait = retry_after.unwrap_or(backoff).max(backoff);
+                    tracing::debug!(attempt, ?wait, %error, "model request failed; retrying");
+                    tokio::time::sleep(wait).await;
+                    backoff = (backoff * 2).min(Duration::from_secs(30));
+                }
+            }
+        }
+        unreachable!("the loop returns on its last attempt")
+    }
+
+    /// The model ids the server offers (`GET {base_url}/models`).
+    pub async fn list_models(&self) -> Result<Vec<String>, LlmError> {
+        let response = self.send(|| self.client.get(self.url("models"))).await?;
+        let text = response.text().await.map_err(|e| self.invalid(e.to_string()))?;
+        let models: WireModels =
+            serde_json::from_str(&text).map_err(|e| self.invalid(e.to_string()))?;
+        Ok(models.data.into_iter().map(|model| model.id).collect())
+    }
+
+    fn invalid(&self, message: String) -> LlmError {
+        LlmError::InvalidResponse { endpoint: self.settings.base_url.clone(), message }
+    }
+}
+
+fn finish_reason(reason: Option<&str>) -> FinishReason {
+    match reason {
+        Some("stop") | Some("eos") | None => FinishReason::Stop,
+        Some("length") => FinishReason::Length,
+        Some(_) => FinishReason::Other,
+    }
+}
+
+#[async_trait]
+impl LanguageModel for OpenAiCompatible {
+    fn info(&self) -> ModelInfo {
+        ModelInfo {
+            provider: "openai-compatible".into(),
+            model: self.settings.model.clone(),
+            location: self.settings.base_url.clone(),
+        }
+    }
+
+    async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError> {
+        let body = self.body(request);
+        let response =
+            self.send(|| self.client.post(self.url("chat/completions")).json(&body)).await?;
+        let text = response
+            .text()
+            .await
+            .map_err(|e| self.invalid(format!("the body was cut off: {e}")))?;
+        let wire: WireCompletion =
+            serde_json::from_str(&text).map_err(|e| self.invalid(e.to_string()))?;
+        if wire.choices.is_empty() {
+            return Err(LlmError::EmptyChoices { endpoint: self.settings.base_url.clone() });
+        }
+        let choices = wire
+            .choices
+            .into_iter()
+            .map(|choice| Choice {
+                text: choice.message.content.unwrap_or_default(),
+                finish_reason: finish_reason(choice.finish_reason.as_deref()),
+                logprobs: choice.logprobs.and_then(|l| l.content).map(|tokens| {
+                    tokens
+                        .into_iter()
+                        .map(|t| TokenLogprob {
+                            token: t.token,
+                            logprob: t.logprob,
+                            top: t
+                                .top_logprobs
+                                .into_iter()
+                                .map(|top| (top.token, top.logprob))
+                                .collect(),
+                        })
+                        .collect()
+                }),
+            })
+            .collect();
+        let usage = wire
+            .usage
+            .map(|u| TokenUsage {
+                prompt_tokens: u.prompt_tokens,
+                completion_tokens: u.completion_tokens,
+            })
+            .unwrap_or_default();
+        Ok(Completion {
+            choices,
+            usage,
+            model: wire.model.unwrap_or_else(|| self.settings.model.clone()),
+            audit_id: None,
+            replayed: false,
+        })
+    }
+}

@@ -1,0 +1,189 @@
+//! The OpenAI-compatible provider against a loopback server that plays each fault.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use factdesk_llm::openai::{OpenAiCompatible, OpenAiSettings};
+use factdesk_llm::{ChatMessage, CompletionRequest, FinishReason, LanguageModel, LlmError};
+use factdesk_testkit::{TestResponse, TestServer};
+
+const GOOD: &str = r#"{
+  "id": "x", "object": "chat.completion", "model": "served-model",
+  "choices": [
+    {"index": 0, "message": {"role": "assistant", "content": "Yes"}, "finish_reason": "stop",
+     "logprobs": {"content": [{"token": "Yes", "logprob": -0.1,
+        "top_logprobs": [{"token": "Yes", "logprob": -0.1}, {"token": "No", "logprob": -2.4}]}]}}
+  ],
+  "usage": {"prompt_tokens": 12, "completion_tokens": 1, "total_tokens": 13}
+}"#;
+
+fn provider(server: &TestServer, tweak: impl FnOnce(&mut OpenAiSettings)) -> OpenAiCompatible {
+    let mut settings = OpenAiSettings::new(&server.url("/v1"), "test-model");
+    settings.initial_backoff = Duration::from_millis(10);
+    settings.max_retries = 2;
+    settings.request_timeout = Duration::from_secs(2);
+    tweak(&mut settings);
+    OpenAiCompatible::new(settings).unwrap()
+}
+
+fn request() -> CompletionRequest {
+    let mut request = CompletionRequest::new(vec![
+        ChatMessage::system("Be brief."),
+        ChatMessage::user("Is water wet?"),
+    ]);
+    request.params.seed = Some(7);
+    request.params.logprobs = true;
+    request.params.top_logprobs = Some(5);
+    request
+}
+
+#[tokio::test]
+async fn a_completion_with_usage_and_logprobs() {
+    let server =
+        TestServer::with_routes(vec![("/v1/chat/completions", TestResponse::json(200, GOOD))]);
+    let model = provider(&server, |s| s.api_key = Some("secret".into()));
+    let completion = model.complete(&request()).await.unwrap();
+    assert_eq!(completion.text(), "Yes");
+    assert_eq!(completion.model, "served-model");
+    assert_eq!((completion.usage.prompt_tokens, completion.usage.completion_tokens), (12, 1));
+    assert_eq!(completion.choices[0].finish_reason, FinishReason::Stop);
+    let logprobs = completion.choices[0].logprobs.as_ref().unwrap();
+    assert_eq!(logprobs[0].top.len(), 2);
+
+    let sent = &server.requests()[0];
+    assert_eq!(sent.header("authorization"), Some("Bearer secret"));
+    let body: serde_json::Value = serde_json::from_slice(&sent.body).unwrap();
+    assert_eq!(body["model"], "test-model");
+    assert_eq!(body["seed"], 7);
+    assert_eq!(body["top_logprobs"], 5);
+    assert_eq!(body["messages"][1]["content"], "Is water wet?");
+    assert_eq!(body["messages"][0]["role"], "system");
+
+    let probabilities = model.answer_probabilities(&request(), &["yes", "no"], 5).await.unwrap();
+    assert_eq!(probabilities.method, "logprobs");
+    let expected_yes = (-0.1f64).exp() / ((-0.1f64).exp() + (-2.4f64).exp());
+    assert!((probabilities.get("yes") - expected_yes).abs() < 1e-6);
+}
+
+#[tokio::test]
+async fn server_errors_and_rate_limits_are_retried_then_reported() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counter = calls.clone();
+    let server = TestServer::start(move |_| match counter.fetch_add(1, Ordering::SeqCst) {
+        0 => TestResponse::text(500, "oops"),
+        1 => TestResponse::text(429, "slow down").with_header("Retry-After", "0"),
+        _ => TestResponse::json(200, GOOD),
+    });
+    assert_eq!(provider(&server, |_| {}).complete(&request()).await.unwrap().text(), "Yes");
+    assert_eq!(calls.load(Ordering::SeqCst), 3);
+
+    let always_busy =
+        TestServer::with_routes(vec![("/v1/chat/completions", TestResponse::text(503, "busy"))]);
+    let error = provider(&always_busy, |_| {}).complete(&request()).await.unwrap_err();
+    assert_eq!(
+        error,
+        LlmError::Overloaded { endpoint: always_busy.url("/v1"), status: 503, attempts: 3 }
+    );
+    assert_eq!(always_busy.requests().len(), 3, "retries are bounded");
+}
+
+#[tokio::test]
+async fn bad_keys_and_unknown_models_fail_at_once() {
+    let server = TestServer::with_routes(vec![(
+        "/v1/chat/completions",
+        TestResponse::json(401, r#"{"error":"bad key"}"#),
+    )]);
+    let error = provider(&server, |_| {}).complete(&request()).await.unwrap_err();
+    assert!(matches!(error, LlmError::Unauthorized { status: 401, .. }), "{error:?}");
+    assert!(error.to_string().contains("FACTDESK_LLM_API_KEY"));
+    assert_eq!(server.requests().len(), 1);
+
+    let server = TestServer::with_routes(vec![(
+        "/v1/chat/completions",
+        TestResponse::json(
+            404,
+            r#"{"error":{"message":"model 'test-model' not found","code":"model_not_found"}}"#,
+        ),
+    )]);
+    let error = provider(&server, |_| {}).complete(&request()).await.unwrap_err();
+    assert!(
+        matches!(error, LlmError::ModelNotFound { ref model, .. } if model == "test-model"),
+        "{error:?}"
+    );
+
+    let server = TestServer::with_routes(vec![]);
+    let error = provider(&server, |_| {}).complete(&request()).await.unwrap_err();
+    assert!(matches!(error, LlmError::Server { status: 404, .. }), "{error:?}");
+}
+
+#[tokio::test]
+async fn unreadable_answers_are_typed_errors() {
+    for (body, expect_empty) in [
+        ("this is not json", false),
+        (&GOOD[..GOOD.len() / 2], false),
+        (r#"{"choices": [], "usage": {"prompt_tokens": 1, "completion_tokens": 0}}"#, true),
+    ] {
+        let server =
+            TestServer::with_routes(vec![("/v1/chat/completions", TestResponse::json(200, body))]);
+        let error = provider(&server, |_| {}).complete(&request()).await.unwrap_err();
+        if expect_empty {
+            assert!(matches!(error, LlmError::EmptyChoices { .. }), "{error:?}");
+        } else {
+            assert!(matches!(error, LlmError::InvalidResponse { .. }), "{body}: {error:?}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_server_that_is_down_or_slow() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut settings = OpenAiSettings::new(&format!("http://127.0.0.1:{port}/v1"), "m");
+    settings.initial_backoff = Duration::from_millis(5);
+    settings.max_retries = 1;
+    let error = OpenAiCompatible::new(settings).unwrap().complete(&request()).await.unwrap_err();
+    assert!(matches!(error, LlmError::Unreachable { .. }), "{error:?}");
+    assert!(error.to_string().contains("is it running"));
+
+    let server = TestServer::with_routes(vec![(
+        "/v1/chat/completions",
+        TestResponse::json(200, GOOD).with_delay(Duration::from_secs(3)),
+    )]);
+    let model = provider(&server, |s| {
+        s.request_timeout = Duration::from_millis(300);
+        s.max_retries = 1;
+    });
+    let error = model.complete(&request()).await.unwrap_err();
+    assert!(matches!(error, LlmError::Timeout { .. }), "{error:?}");
+    assert_eq!(server.requests().len(), 2);
+}
+
+#[tokio::test]
+async fn concurrency_is_bounded() {
+    let server = TestServer::with_routes(vec![(
+        "/v1/chat/completions",
+        TestResponse::json(200, GOOD).with_delay(Duration::from_millis(200)),
+    )]);
+    let model = Arc::new(provider(&server, |s| s.max_concurrency = 2));
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..6)
+        .map(|_| {
+            let model = model.clone();
+            tokio::spawn(async move { model.complete(&request()).await })
+        })
+        .collect();
+    for task in tasks {
+        task.await.unwrap().unwrap();
+    }
+    // Six 200 ms answers, two at a time, cannot take less than three rounds.
+    assert!(started.elapsed() >= Duration::from_millis(590), "{:?}", started.elapsed());
+}
+
+#[tokio::test]
+async fn lists_the_served_models() {
+    let server = TestServer::with_routes(vec![(
+        "/v1/models",
+        TestResponse::json(200, r#"{"object":"list","data":[{"id":"llama3"},{"id":"qwen2"}]}"#),
+    )]);
+    assert_eq!(provider(&server, |_| {}).list_models().await.unwrap(), ["llama3", "qwen2"]);
+}
