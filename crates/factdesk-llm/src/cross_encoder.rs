@@ -342,7 +342,7 @@ impl CrossEncoderNli {
             ));
         }
 
-        let tokenizer = load_tokenizer(&tokenizer_path, max_tokens)?;
+        let tokenizer = load_tokenizer(&tokenizer_path, max_tokens, model_file_error)?;
         let engine = Engine {
             network,
             tokenizer,
@@ -405,9 +405,13 @@ impl Nli for CrossEncoderNli {
     }
 }
 
-/// Reads `tokenizer.json`, drops any padding it asks for (batches are padded here) and
-/// truncates pairs, longest side first, to `max_tokens`.
-fn load_tokenizer(path: &Path, max_tokens: usize) -> Result<Tokenizer, LlmError> {
+/// Reads `tokenizer.json`, drops any padding it asks for (batches are padded by the caller)
+/// and truncates, longest side first, to `max_tokens`; `model_file_error` words the errors.
+pub(crate) fn load_tokenizer(
+    path: &Path,
+    max_tokens: usize,
+    model_file_error: impl Fn(&Path, String) -> LlmError,
+) -> Result<Tokenizer, LlmError> {
     let mut tokenizer = Tokenizer::from_file(path)
         .map_err(|e| model_file_error(path, format!("not a usable tokenizer: {e}")))?;
     tokenizer.with_padding(None);

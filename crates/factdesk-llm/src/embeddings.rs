@@ -15,7 +15,7 @@ use async_trait::async_trait;
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{self, BertModel};
-use tokenizers::{Tokenizer, TruncationParams, TruncationStrategy};
+use tokenizers::Tokenizer;
 
 use crate::LlmError;
 
@@ -194,22 +194,11 @@ impl MiniLmEmbedder {
         let model = BertModel::load(vb, &config)
             .map_err(|e| model_file_error(&weights_path, format!("not the expected model: {e}")))?;
 
-        let mut tokenizer = Tokenizer::from_file(&tokenizer_path).map_err(|e| {
-            model_file_error(&tokenizer_path, format!("not a usable tokenizer: {e}"))
-        })?;
         // The shipped tokenizer pads every text to 128 tokens and truncates there; batches
         // are padded here instead, and the model takes up to 256 tokens.
-        tokenizer.with_padding(None);
         let max_tokens = MINILM_MAX_TOKENS.min(config.max_position_embeddings);
-        tokenizer
-            .with_truncation(Some(TruncationParams {
-                max_length: max_tokens,
-                strategy: TruncationStrategy::LongestFirst,
-                ..TruncationParams::default()
-            }))
-            .map_err(|e| {
-                model_file_error(&tokenizer_path, format!("cannot truncate to {max_tokens}: {e}"))
-            })?;
+        let tokenizer =
+            crate::cross_encoder::load_tokenizer(&tokenizer_path, max_tokens, model_file_error)?;
         let pad_id = u32::try_from(config.pad_token_id).map_err(|_| {
             model_file_error(
                 &config_path,
