@@ -27,6 +27,18 @@ pub enum ModelChoice {
     OpenaiCompatible { base_url: String, model: String, has_api_key: bool },
 }
 
+impl ModelChoice {
+    /// The model's name as runs record it: the server's model name, or the GGUF file's stem.
+    pub fn model_name(&self) -> String {
+        match self {
+            ModelChoice::OpenaiCompatible { model, .. } => model.clone(),
+            ModelChoice::Embedded { path } => path
+                .file_stem()
+                .map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned()),
+        }
+    }
+}
+
 /// Options of `ask`.
 #[derive(Debug, Clone, Default)]
 pub struct AskOptions {
@@ -181,6 +193,20 @@ impl Factdesk {
         ModelChoice::Embedded { path }
     }
 
+    /// Client settings for the configured server: key from the environment or settings,
+    /// timeouts, retries and concurrency from `[llm]`.
+    fn openai_settings(&self, base_url: &str, model: &str) -> OpenAiSettings {
+        let llm = &self.settings().llm;
+        let mut settings = OpenAiSettings::new(base_url, model);
+        settings.api_key = env::var(env::LLM_API_KEY)
+            .or_else(|| Some(llm.api_key.clone()))
+            .filter(|k| !k.is_empty());
+        settings.request_timeout = Duration::from_secs(llm.request_timeout_secs.max(1));
+        settings.max_retries = llm.max_retries;
+        settings.max_concurrency = llm.max_concurrency.max(1);
+        settings
+    }
+
     /// The selected chat model without the audit layer.
     fn raw_language_model(&self) -> Result<Arc<dyn LanguageModel>> {
         let llm = &self.settings().llm;
@@ -196,14 +222,7 @@ impl Factdesk {
                         "no model name for the server at {base_url}; set FACTDESK_LLM_MODEL or llm.model"
                     )));
                 }
-                let mut settings = OpenAiSettings::new(&base_url, &model);
-                settings.api_key = env::var(env::LLM_API_KEY)
-                    .or_else(|| Some(llm.api_key.clone()))
-                    .filter(|k| !k.is_empty());
-                settings.request_timeout = Duration::from_secs(llm.request_timeout_secs.max(1));
-                settings.max_retries = llm.max_retries;
-                settings.max_concurrency = llm.max_concurrency.max(1);
-                Ok(Arc::new(OpenAiCompatible::new(settings)?))
+                Ok(Arc::new(OpenAiCompatible::new(self.openai_settings(&base_url, &model))?))
             }
             ModelChoice::Embedded { path } => {
                 let mut slot = self
@@ -253,8 +272,7 @@ impl Factdesk {
         let parameters = serde_json::json!({
             "max_tokens": options.max_tokens, "temperature": options.temperature, "seed": options.seed,
         });
-        let run =
-            self.store()?.create_run("ask", &parameters, Some(&format!("{choice:?}")), None)?;
+        let run = self.store()?.create_run("ask", &parameters, Some(&choice.model_name()), None)?;
         self.store()?.set_run_status(run, RunStatus::Running, None)?;
         let result = async {
             let model = self.language_model(Some(run), None)?;
@@ -311,10 +329,7 @@ impl Factdesk {
         local_models.sort();
         let (mut server_models, mut server_error) = (None, None);
         if let ModelChoice::OpenaiCompatible { base_url, model, .. } = &selected {
-            let mut settings = OpenAiSettings::new(base_url, model);
-            settings.api_key = env::var(env::LLM_API_KEY)
-                .or_else(|| Some(self.settings().llm.api_key.clone()))
-                .filter(|k| !k.is_empty());
+            let mut settings = self.openai_settings(base_url, model);
             settings.max_retries = 0;
             settings.request_timeout = Duration::from_secs(20);
             match OpenAiCompatible::new(settings)?.list_models().await {
