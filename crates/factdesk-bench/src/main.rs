@@ -2,20 +2,28 @@
 //! speed. `import-search` imports a JSONL corpus (made for the HaluEval news-summarization file,
 //! 10k CNN/DailyMail articles) into a fresh data directory through the core API, then runs
 //! sentence searches and reports import throughput, sentences indexed, search latency
-//! percentiles and peak resident memory.
+//! percentiles and peak resident memory. `model-speed` measures the embedded llama.cpp model's
+//! prompt-processing and generation speed in tokens per second (run it from a portable and from
+//! a `-C target-cpu=native` build; `scripts/bench-models.sh` does both). `http-throughput`
+//! sends chat completions to a loopback mock server that answers after a fixed latency and
+//! compares calls per second with the bound the provider's concurrency limit allows.
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use factdesk_core::import::ImportRequest;
 use factdesk_core::search::SearchRequest;
 use factdesk_core::{CancelToken, Factdesk, NoProgress, Settings};
+use factdesk_llm::embedded::{EmbeddedModel, EmbeddedSettings};
+use factdesk_llm::openai::{OpenAiCompatible, OpenAiSettings};
+use factdesk_llm::{ChatMessage, CompletionRequest, LanguageModel};
+use factdesk_testkit::{TestResponse, TestServer};
 
 #[derive(Debug, Parser)]
 #[command(name = "factdesk-bench", about = "Factdesk benchmarks (print figures)")]
@@ -52,6 +60,42 @@ enum Bench {
         #[arg(long)]
         json: bool,
     },
+    /// Prompt-processing and generation speed of the embedded llama.cpp model
+    ModelSpeed {
+        /// The GGUF file (default: the embedded default model in the models directory)
+        #[arg(long)]
+        model: Option<PathBuf>,
+        /// Tokens evaluated in one batch (prompt processing)
+        #[arg(long, default_value_t = 512)]
+        prompt_tokens: u32,
+        /// Tokens decoded one at a time (generation)
+        #[arg(long, default_value_t = 128)]
+        decode_tokens: u32,
+        #[arg(long, default_value_t = 5)]
+        repetitions: u32,
+        /// CPU threads (default: every core)
+        #[arg(long)]
+        threads: Option<u32>,
+        /// A label for this build, printed with the figures (e.g. portable, native)
+        #[arg(long, default_value = "this build")]
+        build: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Chat completions per second against a mock server with a fixed latency
+    HttpThroughput {
+        /// The mock server's latency per request, in milliseconds
+        #[arg(long, default_value_t = 500)]
+        latency_ms: u64,
+        /// Concurrency limits to measure (the provider's max_concurrency)
+        #[arg(long, value_delimiter = ',', default_value = "1,4,8,16")]
+        concurrency: Vec<usize>,
+        /// Calls per concurrency limit (rounded up to whole waves of the limit)
+        #[arg(long, default_value_t = 8)]
+        waves: usize,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -75,7 +119,194 @@ fn main() -> anyhow::Result<()> {
             data_dir,
             json,
         ),
+        Bench::ModelSpeed {
+            model,
+            prompt_tokens,
+            decode_tokens,
+            repetitions,
+            threads,
+            build,
+            json,
+        } => model_speed(model, prompt_tokens, decode_tokens, repetitions, threads, &build, json),
+        Bench::HttpThroughput { latency_ms, concurrency, waves, json } => {
+            http_throughput(latency_ms, &concurrency, waves, json)
+        }
     }
+}
+
+fn model_speed(
+    model: Option<PathBuf>,
+    prompt_tokens: u32,
+    decode_tokens: u32,
+    repetitions: u32,
+    threads: Option<u32>,
+    build: &str,
+    json: bool,
+) -> anyhow::Result<()> {
+    let path = model.unwrap_or_else(|| {
+        factdesk_core::env::models_dir().join(&Settings::default().llm.embedded_model)
+    });
+    let settings =
+        EmbeddedSettings { context_tokens: prompt_tokens + decode_tokens + 1, threads, workers: 1 };
+    let model = EmbeddedModel::load(&path, settings)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    // One untimed pass so page faults and first-use allocations do not count.
+    runtime.block_on(model.measure_speed(prompt_tokens.min(64), decode_tokens.min(8), 1))?;
+    let figures =
+        runtime.block_on(model.measure_speed(prompt_tokens, decode_tokens, repetitions))?;
+    let prompt = MeanSd::of(&figures.prompt_tokens_per_second);
+    let decode = MeanSd::of(&figures.decode_tokens_per_second);
+    let cpu_flags = cpu_flags();
+    if json {
+        let figures = serde_json::json!({
+            "build": build,
+            "model": path.display().to_string(),
+            "threads": figures.threads,
+            "repetitions": repetitions,
+            "prompt_tokens": prompt_tokens,
+            "decode_tokens": decode_tokens,
+            "prompt_tokens_per_s": prompt.mean,
+            "prompt_tokens_per_s_sd": prompt.sd,
+            "decode_tokens_per_s": decode.mean,
+            "decode_tokens_per_s_sd": decode.sd,
+            "cpu_flags": cpu_flags,
+        });
+        println!("{}", serde_json::to_string_pretty(&figures)?);
+    } else {
+        println!("build                {build}");
+        println!("model                {}", path.display());
+        println!("threads              {}", figures.threads);
+        println!("cpu                  {}", cpu_flags.join(" "));
+        println!(
+            "prompt processing    {:.1} ± {:.1} tokens/s (pp{prompt_tokens}, {repetitions} runs)",
+            prompt.mean, prompt.sd
+        );
+        println!(
+            "generation           {:.1} ± {:.1} tokens/s (tg{decode_tokens}, {repetitions} runs)",
+            decode.mean, decode.sd
+        );
+    }
+    Ok(())
+}
+
+fn http_throughput(
+    latency_ms: u64,
+    limits: &[usize],
+    waves: usize,
+    json: bool,
+) -> anyhow::Result<()> {
+    let latency = Duration::from_millis(latency_ms);
+    let answer = serde_json::json!({
+        "id": "bench",
+        "object": "chat.completion",
+        "model": "mock",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "yes"},
+                     "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 12, "completion_tokens": 1, "total_tokens": 13},
+    })
+    .to_string();
+    let server = TestServer::start(move |_| TestResponse::json(200, &answer).with_delay(latency));
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let mut rows = Vec::new();
+    for &limit in limits {
+        anyhow::ensure!(limit > 0, "a concurrency limit must be at least 1");
+        let mut settings = OpenAiSettings::new(&server.url("/v1"), "mock");
+        settings.max_concurrency = limit;
+        settings.max_retries = 0;
+        let provider = Arc::new(OpenAiCompatible::new(settings)?);
+        let calls = limit * waves.max(1);
+        let started = Instant::now();
+        let outcomes = runtime.block_on(async {
+            let tasks: Vec<_> = (0..calls)
+                .map(|i| {
+                    let provider = Arc::clone(&provider);
+                    tokio::spawn(async move {
+                        let request = CompletionRequest::new(vec![ChatMessage::user(format!(
+                            "Is claim {i} true?"
+                        ))]);
+                        provider.complete(&request).await
+                    })
+                })
+                .collect();
+            let mut failed = 0usize;
+            for task in tasks {
+                if !matches!(task.await, Ok(Ok(_))) {
+                    failed += 1;
+                }
+            }
+            failed
+        });
+        let seconds = started.elapsed().as_secs_f64();
+        let bound = limit as f64 / latency.as_secs_f64();
+        let rate = calls as f64 / seconds;
+        rows.push(serde_json::json!({
+            "concurrency": limit,
+            "calls": calls,
+            "failed": outcomes,
+            "seconds": seconds,
+            "calls_per_s": rate,
+            "bound_calls_per_s": bound,
+            "fraction_of_bound": rate / bound,
+        }));
+    }
+    if json {
+        let figures = serde_json::json!({"latency_ms": latency_ms, "runs": rows});
+        println!("{}", serde_json::to_string_pretty(&figures)?);
+    } else {
+        println!("mock latency {latency_ms} ms; bound = concurrency / latency");
+        println!("concurrency  calls  failed  seconds  calls/s  bound  of bound");
+        for row in &rows {
+            println!(
+                "{:>11}  {:>5}  {:>6}  {:>7.2}  {:>7.2}  {:>5.1}  {:>7.1}%",
+                row["concurrency"].as_u64().unwrap_or_default(),
+                row["calls"].as_u64().unwrap_or_default(),
+                row["failed"].as_u64().unwrap_or_default(),
+                row["seconds"].as_f64().unwrap_or_default(),
+                row["calls_per_s"].as_f64().unwrap_or_default(),
+                row["bound_calls_per_s"].as_f64().unwrap_or_default(),
+                row["fraction_of_bound"].as_f64().unwrap_or_default() * 100.0
+            );
+        }
+    }
+    Ok(())
+}
+
+struct MeanSd {
+    mean: f64,
+    sd: f64,
+}
+
+impl MeanSd {
+    fn of(values: &[f64]) -> MeanSd {
+        let n = values.len().max(1) as f64;
+        let mean = values.iter().sum::<f64>() / n;
+        let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
+        MeanSd { mean, sd: variance.sqrt() }
+    }
+}
+
+/// The SIMD extensions of this CPU that matter to llama.cpp (Linux: /proc/cpuinfo).
+fn cpu_flags() -> Vec<String> {
+    const INTERESTING: &[&str] = &[
+        "avx",
+        "avx2",
+        "fma",
+        "f16c",
+        "avx512f",
+        "avx512bw",
+        "avx512vnni",
+        "avx512_bf16",
+        "amx_tile",
+        "amx_int8",
+        "amx_bf16",
+    ];
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let flags: Vec<&str> = info
+        .lines()
+        .find_map(|line| line.strip_prefix("flags"))
+        .map(|rest| rest.trim_start_matches([' ', '\t', ':']).split_whitespace().collect())
+        .unwrap_or_default();
+    INTERESTING.iter().filter(|flag| flags.contains(flag)).map(|flag| (*flag).to_owned()).collect()
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -116,6 +116,30 @@ pub struct AuditedModel {
     store: Arc<dyn CallStore>,
     mode: CacheMode,
     run_id: Option<i64>,
+    collector: Option<CallCollector>,
+}
+
+/// Collects the ids of the records behind every answer a model gives (recorded or replayed),
+/// so a result can name the calls that produced it.
+#[derive(Debug, Clone, Default)]
+pub struct CallCollector(Arc<std::sync::Mutex<Vec<i64>>>);
+
+impl CallCollector {
+    fn push(&self, id: i64) {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(id);
+    }
+
+    /// The ids collected so far, in call order, without repeats.
+    pub fn ids(&self) -> Vec<i64> {
+        let ids = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut unique = Vec::with_capacity(ids.len());
+        for id in ids.iter() {
+            if !unique.contains(id) {
+                unique.push(*id);
+            }
+        }
+        unique
+    }
 }
 
 impl std::fmt::Debug for AuditedModel {
@@ -134,7 +158,19 @@ impl AuditedModel {
         mode: CacheMode,
         run_id: Option<i64>,
     ) -> AuditedModel {
-        AuditedModel { inner, store, mode, run_id }
+        AuditedModel { inner, store, mode, run_id, collector: None }
+    }
+
+    /// Reports the record id of every answer to `collector`.
+    pub fn with_collector(mut self, collector: CallCollector) -> AuditedModel {
+        self.collector = Some(collector);
+        self
+    }
+
+    fn collected(&self, id: i64) {
+        if let Some(collector) = &self.collector {
+            collector.push(id);
+        }
     }
 
     fn lookup(&self, key: &str) -> Result<Option<(i64, CallRecord)>, LlmError> {
@@ -198,6 +234,7 @@ impl LanguageModel for AuditedModel {
             let mut completion: Completion = decode(id, record.response)?;
             completion.audit_id = Some(id);
             completion.replayed = true;
+            self.collected(id);
             return Ok(completion);
         }
         let started = Instant::now();
@@ -213,6 +250,7 @@ impl LanguageModel for AuditedModel {
             started,
         )?;
         completion.audit_id = Some(id);
+        self.collected(id);
         Ok(completion)
     }
 
@@ -226,13 +264,14 @@ impl LanguageModel for AuditedModel {
         keyed.params.n = samples;
         let key = request_key(&self.inner.info(), CallKind::AnswerProbabilities, &keyed, answers);
         if let Some((id, record)) = self.lookup(&key)? {
+            self.collected(id);
             return decode(id, record.response);
         }
         let started = Instant::now();
         let probabilities = self.inner.answer_probabilities(request, answers, samples).await?;
         let response =
             serde_json::to_value(&probabilities).map_err(|e| LlmError::Audit(e.to_string()))?;
-        self.record(
+        let id = self.record(
             key,
             CallKind::AnswerProbabilities,
             &keyed,
@@ -240,6 +279,7 @@ impl LanguageModel for AuditedModel {
             (response, probabilities.usage),
             started,
         )?;
+        self.collected(id);
         Ok(probabilities)
     }
 }
@@ -301,6 +341,25 @@ mod tests {
         assert_eq!(record.run_id, Some(7));
         assert_eq!(record.messages[0].content, "one");
         assert_eq!(record.usage.prompt_tokens, 1);
+    }
+
+    #[tokio::test]
+    async fn a_collector_names_every_call_behind_an_answer() {
+        let store = Arc::new(MemoryStore::default());
+        // Echoes the prompt, but answers "yes" to the short-answer question "c".
+        let model = Arc::new(ScriptedModel::new(|r| {
+            let prompt = r.messages.last().map(|m| m.content.clone()).unwrap_or_default();
+            Ok(vec![if prompt == "c" { "yes".into() } else { prompt }; r.params.n.max(1) as usize])
+        }));
+        let collector = CallCollector::default();
+        let audited = AuditedModel::new(model, store, CacheMode::ReadWrite, None)
+            .with_collector(collector.clone());
+        audited.complete(&request("a")).await.unwrap();
+        audited.complete(&request("b")).await.unwrap();
+        audited.complete(&request("a")).await.unwrap();
+        audited.answer_probabilities(&request("c"), &["yes", "no"], 2).await.unwrap();
+        audited.answer_probabilities(&request("c"), &["yes", "no"], 2).await.unwrap();
+        assert_eq!(collector.ids(), vec![1, 2, 3], "replayed calls are named once");
     }
 
     #[tokio::test]

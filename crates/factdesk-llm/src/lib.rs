@@ -19,7 +19,7 @@ pub mod openai;
 pub mod prompts;
 pub mod scripted;
 
-pub use audit::{AuditedModel, CacheMode, CallRecord, CallStore, request_key};
+pub use audit::{AuditedModel, CacheMode, CallCollector, CallRecord, CallStore, request_key};
 pub use chat::{
     AnswerProbabilities, ChatMessage, Choice, Completion, CompletionRequest, FinishReason,
     ModelInfo, OutputConstraint, Role, SamplingParams, TemplateRef, TokenLogprob, TokenUsage,
