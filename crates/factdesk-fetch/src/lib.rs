@@ -1,14 +1,33 @@
 //! The one place Factdesk fetches web pages: an HTTP client with connect and read timeouts,
 //! a body size cap, a redirect cap, and content-type and charset reporting. It returns bytes
 //! and what the server said about them; turning them into text belongs to `factdesk-text`
-//! and storing them to the store. Only `http` and `https` URLs are fetched.
+//! and storing them (the page archive, the record of fetches) to the store.
+//!
+//! URLs may come from a language model, so every fetch goes through the address policy of
+//! [`policy`]: only http and https, and only public addresses unless a host is allow-listed,
+//! checked before the request, on every redirect hop, and at connect time. Proxy settings of
+//! the environment are ignored, since a proxy would resolve names where the policy cannot see
+//! them. [`Fetcher::fetch_page`] reads Wikipedia articles through the MediaWiki API
+//! ([`wikipedia`]) and everything else with a plain GET ([`Fetcher::fetch`]).
 
+pub mod policy;
+pub mod wikipedia;
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::StreamExt;
 use reqwest::header::{CONTENT_LENGTH, CONTENT_TYPE};
 
-/// Limits and identity of the HTTP client.
+pub use policy::{AddressClass, HostPolicy, Refusal, address_class};
+pub use wikipedia::{WikipediaArticle, wikipedia_article};
+
+/// The default MediaWiki API address; `{lang}` is replaced by the article's language edition.
+pub const DEFAULT_WIKIPEDIA_API: &str = "https://{lang}.wikipedia.org/w/api.php";
+
+/// Limits, identity and address policy of the HTTP client.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FetchSettings {
     pub connect_timeout: Duration,
@@ -19,6 +38,15 @@ pub struct FetchSettings {
     pub max_body_bytes: u64,
     pub max_redirects: usize,
     pub user_agent: String,
+    /// Hosts fetched even though they are local or private: names or addresses, exact and
+    /// case-insensitive, optionally with a port (`localhost`, `10.0.0.5:8080`, `[::1]`).
+    pub allow_hosts: Vec<String>,
+    /// The MediaWiki API address for Wikipedia articles; `{lang}` becomes the language
+    /// edition (`en`, `de`, …).
+    pub wikipedia_api: String,
+    /// Fixed addresses for host names, used instead of DNS (as curl's `--resolve`). The
+    /// addresses are still checked by the policy.
+    pub resolve: Vec<(String, IpAddr)>,
 }
 
 impl Default for FetchSettings {
@@ -30,24 +58,33 @@ impl Default for FetchSettings {
             max_body_bytes: 20 << 20,
             max_redirects: 5,
             user_agent: format!("Factdesk/{} (fact-checking workbench)", env!("CARGO_PKG_VERSION")),
+            allow_hosts: Vec::new(),
+            wikipedia_api: DEFAULT_WIKIPEDIA_API.to_owned(),
+            resolve: Vec::new(),
         }
     }
 }
 
-/// A fetched response body and what the server said about it.
+/// A fetched page and what the server said about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FetchedPage {
+    /// The URL as the caller gave it.
     pub requested_url: String,
-    /// The URL after redirects.
+    /// The URL after redirects; for a Wikipedia article, its canonical URL.
     pub final_url: String,
     pub status: u16,
-    /// The media type without parameters, lower-case (e.g. `text/html`).
+    /// The media type without parameters, lower-case (e.g. `text/html`); `text/plain` for
+    /// Wikipedia extracts.
     pub media_type: Option<String>,
     /// The charset parameter of the Content-Type header, if any.
     pub charset: Option<String>,
+    /// The title, when the source states it apart from the body (the MediaWiki API does).
+    pub title: Option<String>,
     pub body: Vec<u8>,
     /// When the response arrived (RFC 3339, UTC).
     pub fetched_at: String,
+    /// True when the page came through the MediaWiki API rather than a plain GET.
+    pub via_api: bool,
 }
 
 /// Why a URL could not be fetched. Every message names the URL.
@@ -57,6 +94,21 @@ pub enum FetchError {
     InvalidUrl { url: String, reason: String },
     #[error("'{url}' uses the {scheme}: scheme; only http and https URLs are fetched")]
     UnsupportedScheme { url: String, scheme: String },
+    #[error(
+        "refused to fetch {url}: {reason}. Factdesk fetches only public internet addresses, \
+         because URLs may come from a language model; if you trust this host, add \"{host}\" \
+         to fetch.allow_hosts in the config file or to FACTDESK_FETCH_ALLOW_HOSTS"
+    )]
+    Forbidden {
+        url: String,
+        /// The host to allow-list, spelled as the allow-list takes it.
+        host: String,
+        class: AddressClass,
+        /// What was refused, naming the address and its class.
+        reason: String,
+    },
+    #[error("{url} does not exist: the site reports no such page")]
+    NotFound { url: String },
     #[error("could not connect to {url}: {message}")]
     Connect { url: String, message: String },
     #[error("{url} did not answer within {seconds} s")]
@@ -67,43 +119,156 @@ pub enum FetchError {
     TooLarge { url: String, limit_bytes: u64 },
     #[error("{url} answered HTTP {status}")]
     Status { url: String, status: u16 },
+    #[error("fetch settings: {message}")]
+    Settings { message: String },
     #[error("fetching {url} failed: {message}")]
     Other { url: String, message: String },
 }
+
+impl FetchError {
+    /// A stable code for the kind of failure, as fetch records keep it: `invalid_url`,
+    /// `unsupported_scheme`, `forbidden`, `not_found`, `connect`, `timeout`,
+    /// `too_many_redirects`, `too_large`, `status`, `settings` or `other`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            FetchError::InvalidUrl { .. } => "invalid_url",
+            FetchError::UnsupportedScheme { .. } => "unsupported_scheme",
+            FetchError::Forbidden { .. } => "forbidden",
+            FetchError::NotFound { .. } => "not_found",
+            FetchError::Connect { .. } => "connect",
+            FetchError::Timeout { .. } => "timeout",
+            FetchError::TooManyRedirects { .. } => "too_many_redirects",
+            FetchError::TooLarge { .. } => "too_large",
+            FetchError::Status { .. } => "status",
+            FetchError::Settings { .. } => "settings",
+            FetchError::Other { .. } => "other",
+        }
+    }
+
+    fn forbidden(url: &str, refusal: &Refusal, reason: String) -> FetchError {
+        FetchError::Forbidden {
+            url: url.to_owned(),
+            host: refusal.host.clone(),
+            class: refusal.class,
+            reason,
+        }
+    }
+}
+
+/// Why the redirect policy stopped a redirect; found again in reqwest's error chain.
+#[derive(Debug)]
+enum RedirectStop {
+    Limit,
+    Scheme { target: String, scheme: String },
+    Refused { target: String, refusal: Refusal },
+}
+
+impl std::fmt::Display for RedirectStop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RedirectStop::Limit => f.write_str("too many redirects"),
+            RedirectStop::Scheme { target, scheme } => {
+                write!(f, "redirect to {target} uses the {scheme}: scheme")
+            }
+            RedirectStop::Refused { target, refusal } => {
+                write!(f, "redirect to {target} refused: {refusal}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RedirectStop {}
 
 /// The HTTP client. Cheap to clone; clones share connections.
 #[derive(Debug, Clone)]
 pub struct Fetcher {
     client: reqwest::Client,
     settings: FetchSettings,
+    policy: Arc<HostPolicy>,
 }
 
 impl Fetcher {
+    /// A client with `settings`. An allow-list entry that is not a host is an error.
     pub fn new(settings: FetchSettings) -> Result<Fetcher, FetchError> {
+        let policy = Arc::new(
+            HostPolicy::new(&settings.allow_hosts)
+                .map_err(|message| FetchError::Settings { message })?,
+        );
+        let mut fixed: HashMap<String, Vec<IpAddr>> = HashMap::new();
+        for (name, address) in &settings.resolve {
+            let name = name.trim().trim_end_matches('.').to_ascii_lowercase();
+            fixed.entry(name).or_default().push(*address);
+        }
+        let resolver = policy::PolicyResolver { policy: Arc::clone(&policy), fixed };
+        let redirect_policy = Arc::clone(&policy);
+        let max_redirects = settings.max_redirects;
+        let redirect = reqwest::redirect::Policy::custom(move |attempt| {
+            // The first of `previous` is the URL first requested, not a redirect.
+            if attempt.previous().len() > max_redirects {
+                return attempt.error(RedirectStop::Limit);
+            }
+            let target = attempt.url();
+            if !matches!(target.scheme(), "http" | "https") {
+                let stop = RedirectStop::Scheme {
+                    target: target.to_string(),
+                    scheme: target.scheme().to_owned(),
+                };
+                return attempt.error(stop);
+            }
+            match redirect_policy.check_url(target) {
+                Ok(()) => attempt.follow(),
+                Err(refusal) => {
+                    let target = target.to_string();
+                    attempt.error(RedirectStop::Refused { target, refusal })
+                }
+            }
+        });
         let client = reqwest::Client::builder()
             .connect_timeout(settings.connect_timeout)
             .read_timeout(settings.read_timeout)
             .timeout(settings.total_timeout)
-            .redirect(reqwest::redirect::Policy::limited(settings.max_redirects))
+            .redirect(redirect)
+            .dns_resolver(resolver)
+            .no_proxy()
             .user_agent(settings.user_agent.clone())
             .build()
-            .map_err(|error| FetchError::Other {
-                url: String::new(),
-                message: error.to_string(),
-            })?;
-        Ok(Fetcher { client, settings })
+            .map_err(|error| FetchError::Settings { message: error.to_string() })?;
+        Ok(Fetcher { client, settings, policy })
     }
 
     pub fn settings(&self) -> &FetchSettings {
         &self.settings
     }
 
+    /// The address policy this client applies.
+    pub fn policy(&self) -> &HostPolicy {
+        &self.policy
+    }
+
+    /// Fetches a page the way callers want it: a Wikipedia article through the MediaWiki
+    /// API (plain text of the current revision, redirects followed, a missing article
+    /// reported as [`FetchError::NotFound`]), any other URL with [`Fetcher::fetch`].
+    pub async fn fetch_page(&self, url: &str) -> Result<FetchedPage, FetchError> {
+        let parsed = parse_http_url(url)?;
+        match wikipedia_article(&parsed) {
+            Some(article) => self.fetch_wikipedia_article(url, &article).await,
+            None => self.fetch(url).await,
+        }
+    }
+
     /// Fetches `url` with GET. A status outside 2xx is an error; the body is read up to the
     /// size cap and no further.
     pub async fn fetch(&self, url: &str) -> Result<FetchedPage, FetchError> {
         let parsed = parse_http_url(url)?;
-        let response =
-            self.client.get(parsed.clone()).send().await.map_err(|e| self.classify(url, e))?;
+        self.get(url, parsed).await
+    }
+
+    /// GETs `target` after checking it against the policy; errors name `url`.
+    async fn get(&self, url: &str, target: url::Url) -> Result<FetchedPage, FetchError> {
+        self.policy
+            .check_url(&target)
+            .map_err(|refusal| FetchError::forbidden(url, &refusal, refusal.to_string()))?;
+        let response = self.client.get(target).send().await.map_err(|e| self.classify(url, e))?;
         let status = response.status().as_u16();
         let final_url = response.url().to_string();
         if !response.status().is_success() {
@@ -139,12 +304,44 @@ impl Fetcher {
             status,
             media_type,
             charset,
+            title: None,
             body,
             fetched_at: now_rfc3339(),
+            via_api: false,
         })
     }
 
     fn classify(&self, url: &str, error: reqwest::Error) -> FetchError {
+        // Policy refusals arrive wrapped by reqwest (and hyper, for the resolver's).
+        if let Some(stop) = find_in_chain::<RedirectStop>(&error) {
+            return match stop {
+                RedirectStop::Limit => FetchError::TooManyRedirects {
+                    url: url.to_owned(),
+                    max: self.settings.max_redirects,
+                },
+                RedirectStop::Scheme { target, scheme } => {
+                    FetchError::UnsupportedScheme { url: target.clone(), scheme: scheme.clone() }
+                }
+                RedirectStop::Refused { target, refusal } => FetchError::forbidden(
+                    url,
+                    refusal,
+                    format!("it redirects to {target}, and {refusal}"),
+                ),
+            };
+        }
+        if let Some(refusal) = find_in_chain::<Refusal>(&error) {
+            // A refusal at connect time may be of a redirect hop rather than of `url`;
+            // reqwest's error names the first URL, so the hop shows in the host only.
+            let requested_host = url::Url::parse(url.trim())
+                .ok()
+                .and_then(|parsed| parsed.host_str().map(str::to_ascii_lowercase));
+            let reason = if requested_host.as_deref() == Some(refusal.host.as_str()) {
+                refusal.to_string()
+            } else {
+                format!("it redirects to another host, and {refusal}")
+            };
+            return FetchError::forbidden(url, refusal, reason);
+        }
         let url = url.to_owned();
         if error.is_timeout() {
             FetchError::Timeout { url, seconds: self.settings.total_timeout.as_secs() }
@@ -162,6 +359,20 @@ impl Fetcher {
             FetchError::Other { url, message: error.to_string() }
         }
     }
+}
+
+/// The first error of type `T` in the source chain of `error`, `error` included.
+fn find_in_chain<'a, T: std::error::Error + 'static>(
+    error: &'a (dyn std::error::Error + 'static),
+) -> Option<&'a T> {
+    let mut current = Some(error);
+    while let Some(inner) = current {
+        if let Some(found) = inner.downcast_ref::<T>() {
+            return Some(found);
+        }
+        current = inner.source();
+    }
+    None
 }
 
 /// Parses `url` and refuses every scheme but http and https.
@@ -186,6 +397,15 @@ pub fn parse_http_url(url: &str) -> Result<url::Url, FetchError> {
         });
     }
     Ok(parsed)
+}
+
+/// The form of a URL that fetch records and the archive are keyed by: parsed (so host case,
+/// IP spellings, default ports and escapes are normalised) and without its fragment, which is
+/// never sent to the server.
+pub fn normalise_url(url: &str) -> Result<String, FetchError> {
+    let mut parsed = parse_http_url(url)?;
+    parsed.set_fragment(None);
+    Ok(parsed.into())
 }
 
 /// Splits `text/html; charset=ISO-8859-1` into (`text/html`, `iso-8859-1`).
@@ -214,14 +434,30 @@ mod tests {
         Fetcher::new(settings).unwrap()
     }
 
+    /// Short limits, and the loopback test servers allowed.
     fn quick() -> FetchSettings {
         FetchSettings {
             read_timeout: Duration::from_millis(500),
             total_timeout: Duration::from_secs(1),
             max_body_bytes: 1000,
             max_redirects: 2,
+            allow_hosts: vec!["127.0.0.1".into()],
             ..FetchSettings::default()
         }
+    }
+
+    /// Allows only `localhost`, which resolves to the loopback server without asking DNS;
+    /// the server's own address, 127.0.0.1, stays forbidden.
+    fn localhost_only() -> FetchSettings {
+        FetchSettings {
+            allow_hosts: vec!["localhost".into()],
+            resolve: vec![("localhost".into(), "127.0.0.1".parse().unwrap())],
+            ..quick()
+        }
+    }
+
+    fn localhost_url(server: &TestServer, path: &str) -> String {
+        format!("http://localhost:{}{path}", server.address().port())
     }
 
     #[tokio::test]
@@ -236,6 +472,7 @@ mod tests {
         assert_eq!(page.media_type.as_deref(), Some("text/html"));
         assert_eq!(page.charset.as_deref(), Some("iso-8859-1"));
         assert_eq!(page.body, "<p>caf\u{e9}</p>".as_bytes());
+        assert!(!page.via_api && page.title.is_none());
         assert!(server.requests()[0].header("user-agent").unwrap().starts_with("Factdesk/"));
     }
 
@@ -246,6 +483,7 @@ mod tests {
             ("/big", TestResponse::html("x").with_repeat(5000)),
             ("/loop", TestResponse::redirect(302, "/loop")),
             ("/gone", TestResponse::text(404, "no")),
+            ("/file", TestResponse::redirect(302, "file:///etc/passwd")),
         ]);
         let fetcher = fetcher(quick());
         let error = fetcher.fetch(&server.url("/slow")).await.unwrap_err();
@@ -254,9 +492,13 @@ mod tests {
         assert!(matches!(error, FetchError::TooLarge { limit_bytes: 1000, .. }), "{error:?}");
         let error = fetcher.fetch(&server.url("/loop")).await.unwrap_err();
         assert!(matches!(error, FetchError::TooManyRedirects { max: 2, .. }), "{error:?}");
+        assert_eq!(error.kind(), "too_many_redirects");
         let error = fetcher.fetch(&server.url("/gone")).await.unwrap_err();
         assert_eq!(error, FetchError::Status { url: server.url("/gone"), status: 404 });
         assert!(error.to_string().contains("/gone"));
+        // A redirect to another scheme is not followed.
+        let error = fetcher.fetch(&server.url("/file")).await.unwrap_err();
+        assert_eq!(error, FetchError::Status { url: server.url("/file"), status: 302 });
     }
 
     #[tokio::test]
@@ -270,6 +512,178 @@ mod tests {
         assert!(matches!(error, FetchError::UnsupportedScheme { .. }), "{error:?}");
         let error = fetcher.fetch("not a url").await.unwrap_err();
         assert!(matches!(error, FetchError::InvalidUrl { .. }), "{error:?}");
+    }
+
+    #[tokio::test]
+    async fn local_addresses_are_refused_unless_allowed() {
+        let server = TestServer::with_routes(vec![("/", TestResponse::html("<p>hi</p>"))]);
+        let strict = fetcher(FetchSettings { allow_hosts: Vec::new(), ..quick() });
+        let url = server.url("/");
+        let error = strict.fetch(&url).await.unwrap_err();
+        let FetchError::Forbidden { host, class, .. } = &error else { panic!("{error:?}") };
+        assert_eq!((host.as_str(), *class), ("127.0.0.1", AddressClass::Loopback));
+        let message = error.to_string();
+        for part in [url.as_str(), "loopback", "fetch.allow_hosts", "FACTDESK_FETCH_ALLOW_HOSTS"] {
+            assert!(message.contains(part), "{part} missing from: {message}");
+        }
+        let decimal = format!("http://2130706433:{}/", server.address().port());
+        let error = strict.fetch(&decimal).await.unwrap_err();
+        assert!(matches!(error, FetchError::Forbidden { .. }), "{error:?}");
+        assert!(server.requests().is_empty(), "nothing reached the server");
+
+        assert!(fetcher(quick()).fetch(&url).await.is_ok());
+        let allowed_port = format!("127.0.0.1:{}", server.address().port());
+        assert!(
+            fetcher(FetchSettings { allow_hosts: vec![allowed_port], ..quick() })
+                .fetch(&url)
+                .await
+                .is_ok()
+        );
+    }
+
+    #[tokio::test]
+    async fn a_redirect_to_a_forbidden_address_is_refused() {
+        let target = TestServer::with_routes(vec![("/secret", TestResponse::html("<p>s</p>"))]);
+        let secret = target.url("/secret");
+        let start = TestServer::with_routes(vec![("/start", TestResponse::redirect(302, &secret))]);
+        let url = localhost_url(&start, "/start");
+
+        let error = fetcher(localhost_only()).fetch(&url).await.unwrap_err();
+        let FetchError::Forbidden { url: named, host, class, reason } = &error else {
+            panic!("{error:?}")
+        };
+        assert_eq!((named, host.as_str(), *class), (&url, "127.0.0.1", AddressClass::Loopback));
+        assert!(reason.contains(&format!("redirects to {secret}")), "{reason}");
+        assert_eq!(start.requests().len(), 1);
+        assert!(target.requests().is_empty(), "the redirect was not followed");
+
+        // Allowing the target lets it through.
+        let both = FetchSettings {
+            allow_hosts: vec!["localhost".into(), "127.0.0.1".into()],
+            ..localhost_only()
+        };
+        let page = fetcher(both).fetch(&url).await.unwrap();
+        assert_eq!(page.final_url, secret);
+    }
+
+    #[tokio::test]
+    async fn names_resolving_to_forbidden_addresses_are_refused_at_connect_time() {
+        let server = TestServer::with_routes(vec![("/", TestResponse::html("<p>in</p>"))]);
+        let port = server.address().port();
+        let rebind = FetchSettings {
+            allow_hosts: Vec::new(),
+            resolve: vec![("rebind.test".into(), "127.0.0.1".parse().unwrap())],
+            ..quick()
+        };
+        let url = format!("http://rebind.test:{port}/");
+        let error = fetcher(rebind.clone()).fetch(&url).await.unwrap_err();
+        let FetchError::Forbidden { host, reason, .. } = &error else { panic!("{error:?}") };
+        assert_eq!(host, "rebind.test");
+        assert!(reason.contains("rebind.test resolves to 127.0.0.1, a loopback"), "{reason}");
+        assert!(server.requests().is_empty());
+
+        // The same name reached through an allowed redirect is refused too, naming the hop.
+        let start = TestServer::with_routes(vec![("/go", TestResponse::redirect(302, &url))]);
+        let settings = FetchSettings {
+            resolve: [rebind.resolve.clone(), localhost_only().resolve].concat(),
+            ..localhost_only()
+        };
+        let error = fetcher(settings).fetch(&localhost_url(&start, "/go")).await.unwrap_err();
+        let FetchError::Forbidden { reason, .. } = &error else { panic!("{error:?}") };
+        assert!(reason.contains("redirects to another host, and rebind.test resolves"), "{reason}");
+        assert!(server.requests().is_empty());
+
+        // Allowed, the name is fetched from the address it resolves to.
+        let allowed = FetchSettings { allow_hosts: vec!["Rebind.Test".into()], ..rebind };
+        fetcher(allowed).fetch(&url).await.unwrap();
+        assert_eq!(
+            server.requests()[0].header("host"),
+            Some(format!("rebind.test:{port}").as_str())
+        );
+    }
+
+    const OKRA: &str = r#"{"batchcomplete":true,"query":{
+        "normalized":[{"fromencoded":false,"from":"Abelmoschus_esculentus","to":"Abelmoschus esculentus"}],
+        "redirects":[{"from":"Abelmoschus esculentus","to":"Okra"}],
+        "pages":[{"pageid":22545,"ns":0,"title":"Okra",
+          "extract":"Okra (Abelmoschus esculentus) is a flowering plant in the mallow family.\n\n== History ==\nIt was cultivated early.",
+          "fullurl":"https://en.wikipedia.org/wiki/Okra","canonicalurl":"https://en.wikipedia.org/wiki/Okra"}]}}"#;
+
+    fn wikipedia_server() -> TestServer {
+        TestServer::start(|request| {
+            if !request.path.starts_with("/en/w/api.php?") {
+                TestResponse::text(404, "not found")
+            } else if request.path.contains("titles=Abelmoschus+esculentus") {
+                TestResponse::json(200, OKRA)
+            } else {
+                TestResponse::json(
+                    200,
+                    r#"{"query":{"pages":[{"ns":0,"title":"X","missing":true}]}}"#,
+                )
+            }
+        })
+    }
+
+    #[tokio::test]
+    async fn wikipedia_articles_come_through_the_mediawiki_api() {
+        let server = wikipedia_server();
+        let settings = FetchSettings {
+            wikipedia_api: format!("http://{}/{{lang}}/w/api.php", server.address()),
+            ..quick()
+        };
+        let fetcher = fetcher(settings);
+        let url = "https://en.wikipedia.org/wiki/Abelmoschus_esculentus#Uses";
+        let page = fetcher.fetch_page(url).await.unwrap();
+        assert_eq!(page.requested_url, url);
+        assert_eq!(page.final_url, "https://en.wikipedia.org/wiki/Okra");
+        assert_eq!(page.title.as_deref(), Some("Okra"));
+        assert_eq!(page.media_type.as_deref(), Some("text/plain"));
+        assert_eq!((page.status, page.via_api), (200, true));
+        assert!(String::from_utf8(page.body).unwrap().starts_with("Okra (Abelmoschus"));
+        assert_eq!(
+            server.requests()[0].path,
+            "/en/w/api.php?action=query&prop=extracts%7Cinfo&explaintext=1&redirects=1\
+             &inprop=url&titles=Abelmoschus+esculentus&format=json&formatversion=2"
+        );
+
+        let missing = "https://en.m.wikipedia.org/wiki/No_such_article";
+        let error = fetcher.fetch_page(missing).await.unwrap_err();
+        assert_eq!(error, FetchError::NotFound { url: missing.into() });
+        assert_eq!(error.kind(), "not_found");
+
+        // Other URLs are fetched plainly.
+        let plain = fetcher.fetch_page(&server.url("/en/w/api.php?titles=x")).await.unwrap();
+        assert!(!plain.via_api);
+    }
+
+    #[tokio::test]
+    async fn the_wikipedia_api_is_policy_checked_too() {
+        let server = wikipedia_server();
+        let settings = FetchSettings {
+            wikipedia_api: format!("http://{}/{{lang}}/w/api.php", server.address()),
+            allow_hosts: Vec::new(),
+            ..quick()
+        };
+        let error =
+            fetcher(settings).fetch_page("https://en.wikipedia.org/wiki/Okra").await.unwrap_err();
+        assert!(matches!(error, FetchError::Forbidden { .. }), "{error:?}");
+        assert!(server.requests().is_empty());
+    }
+
+    #[test]
+    fn bad_allow_list_entries_stop_the_client() {
+        let settings = FetchSettings { allow_hosts: vec!["http://x/".into()], ..quick() };
+        let error = Fetcher::new(settings).unwrap_err();
+        assert!(error.to_string().contains("fetch.allow_hosts"), "{error}");
+    }
+
+    #[test]
+    fn urls_are_normalised_for_the_archive() {
+        assert_eq!(
+            normalise_url(" HTTPS://Example.COM:443/a%20b?q=1#part ").unwrap(),
+            "https://example.com/a%20b?q=1"
+        );
+        assert!(normalise_url("ftp://example.com/").is_err());
     }
 
     #[test]
