@@ -1,6 +1,6 @@
-//! Factdesk's domain types: corpora, documents, sentences, claim collections, claims and runs,
-//! with their ids and the small enums that the store, the index, the methods and the shells
-//! share. This crate does no I/O and knows nothing about SQL, tantivy or the network; it only
+//! Factdesk's domain types: corpora, documents, sentences, claim collections, claims, runs and
+//! checks (verdicts with their evidence, in [`check`]), with their ids and the small enums that
+//! the store, the index, the methods and the shells share. This crate does no I/O and knows nothing about SQL, tantivy or the network; it only
 //! names things and validates their textual forms.
 
 use std::fmt;
@@ -22,6 +22,14 @@ macro_rules! id_type {
         }
     };
 }
+
+pub mod check;
+pub use check::{
+    Attribution, CheckId, CheckTokens, ClaimCheck, EvidenceSource, PremiseCheck, ProposedUrl,
+    Review, ReviewDecision, ReviewId, StoredCheck, UrlStatus, Verdict,
+};
+pub mod fetch;
+pub use fetch::{ArchivedPage, FetchId, FetchRecord, StoredPage};
 
 id_type!(
     /// A corpus: a named set of documents that searches and checks can be limited to.

@@ -1,0 +1,147 @@
+//! Steps 3–5 of LLM-Cite, shared with the corpus baseline: from each source's ranked sentences
+//! build the cumulative premises s1, s1 s2, …, s1…sl, ask the NLI model about every premise in
+//! one batch, and decide. A claim is verified when any premise entails it with probability at
+//! least the threshold; the entailing premises are the attribution.
+
+use factdesk_llm::{Nli, NliPair};
+use factdesk_model::{Attribution, CheckTokens, EvidenceSource, PremiseCheck, Verdict};
+
+use crate::MethodError;
+
+/// One source and the sentences picked from it, best first.
+#[derive(Debug, Clone)]
+pub struct RankedSource {
+    pub source: EvidenceSource,
+    pub sentences: Vec<String>,
+}
+
+/// How premises are formed from a source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PremiseForm {
+    /// s1, s1 s2, …, s1 … sl (the paper's main method).
+    Cumulative,
+    /// The document itself, its first `max_chars` characters (the paper's §4.4 variant with an
+    /// LLM instructed for NLI).
+    WholeDocument { max_chars: usize },
+}
+
+/// What the judging step concluded.
+#[derive(Debug, Clone)]
+pub struct Judged {
+    pub premises: Vec<PremiseCheck>,
+    pub attributions: Vec<Attribution>,
+    /// The best entailment probability seen (0 when nothing was judged).
+    pub best_entailment: f64,
+    pub tokens: CheckTokens,
+}
+
+impl Judged {
+    pub fn verified(&self) -> bool {
+        !self.attributions.is_empty()
+    }
+
+    pub fn verdict(&self) -> Verdict {
+        if self.verified() { Verdict::Verified } else { Verdict::NotVerified }
+    }
+
+    pub fn confidence(&self) -> Option<f64> {
+        if self.premises.is_empty() {
+            None
+        } else if self.verified() {
+            Some(self.best_entailment)
+        } else {
+            Some(1.0 - self.best_entailment)
+        }
+    }
+}
+
+/// The premises of one source.
+pub fn premises(
+    source: &RankedSource,
+    form: PremiseForm,
+    full_text: Option<&str>,
+) -> Vec<Vec<String>> {
+    match form {
+        PremiseForm::Cumulative => {
+            (1..=source.sentences.len()).map(|count| source.sentences[..count].to_vec()).collect()
+        }
+        PremiseForm::WholeDocument { max_chars } => {
+            let text = full_text.map_or_else(|| source.sentences.join(" "), str::to_owned);
+            let cut: String = text.chars().take(max_chars).collect();
+            if cut.trim().is_empty() { Vec::new() } else { vec![vec![cut]] }
+        }
+    }
+}
+
+/// Judges `claim` against every premise of every source (sources are indexed as given).
+/// `texts[i]` is source i's full text, used by [`PremiseForm::WholeDocument`].
+pub async fn judge(
+    nli: &dyn Nli,
+    claim: &str,
+    sources: &[RankedSource],
+    texts: &[Option<&str>],
+    form: PremiseForm,
+    threshold: f64,
+) -> Result<Judged, MethodError> {
+    let mut slots: Vec<(usize, Vec<String>)> = Vec::new();
+    for (index, source) in sources.iter().enumerate() {
+        let full = texts.get(index).copied().flatten();
+        for sentences in premises(source, form, full) {
+            slots.push((index, sentences));
+        }
+    }
+    let pairs: Vec<NliPair> = slots
+        .iter()
+        .map(|(_, sentences)| NliPair {
+            premise: sentences.join(" "),
+            hypothesis: claim.to_owned(),
+        })
+        .collect();
+    let judgements = if pairs.is_empty() { Vec::new() } else { nli.classify(&pairs).await? };
+    if judgements.len() != pairs.len() {
+        return Err(MethodError::Model(factdesk_llm::LlmError::Backend(format!(
+            "the NLI model answered {} of {} premises",
+            judgements.len(),
+            pairs.len()
+        ))));
+    }
+    let mut judged = Judged {
+        premises: Vec::with_capacity(pairs.len()),
+        attributions: Vec::new(),
+        best_entailment: 0.0,
+        tokens: CheckTokens::default(),
+    };
+    for (((source, sentences), pair), judgement) in slots.into_iter().zip(pairs).zip(judgements) {
+        let scores = judgement.scores;
+        judged.tokens.judge_prompt += u64::from(judgement.usage.prompt_tokens);
+        judged.tokens.judge_completion += u64::from(judgement.usage.completion_tokens);
+        judged.best_entailment = judged.best_entailment.max(scores.entailment);
+        let entails = scores.entailment >= threshold;
+        if entails {
+            // Per source, the shortest entailing premise is the attribution.
+            let already = judged
+                .attributions
+                .iter()
+                .any(|attribution| attribution.source == sources[source].source);
+            if !already {
+                judged.attributions.push(Attribution {
+                    source: sources[source].source.clone(),
+                    sentences: sentences.clone(),
+                    entailment: scores.entailment,
+                });
+            }
+        }
+        judged.premises.push(PremiseCheck {
+            source,
+            sentences,
+            premise: pair.premise,
+            entailment: scores.entailment,
+            neutral: scores.neutral,
+            contradiction: scores.contradiction,
+            entails,
+        });
+    }
+    judged.attributions.sort_by(|a, b| b.entailment.total_cmp(&a.entailment));
+    Ok(judged)
+}

@@ -1,0 +1,28 @@
+//! Factdesk's checking methods, each in its own module and reading like its paper:
+//! [`llm_cite`] (model-proposed citation URLs, fetched, sentences picked, NLI), and its two
+//! baselines, [`p_true`] (the model's own judgement, no evidence) and [`corpus_nli`]
+//! (retrieval from the local corpus + NLI).
+//!
+//! Methods depend on traits only: chat models and NLI from `factdesk-llm`, evidence through
+//! [`evidence::PageSource`] and [`evidence::CorpusRetriever`], which the application implements.
+//! There is no SQL, no tantivy, no HTTP and no Tauri here. Every method returns a
+//! [`factdesk_model::ClaimCheck`].
+
+mod bm25;
+pub mod corpus_nli;
+pub mod evidence;
+pub mod judge;
+pub mod llm_cite;
+pub mod p_true;
+pub mod prompts;
+
+pub use bm25::{rank as bm25_rank, terms as bm25_terms};
+
+/// Why a method could not finish a check.
+#[derive(Debug, thiserror::Error)]
+pub enum MethodError {
+    #[error(transparent)]
+    Model(#[from] factdesk_llm::LlmError),
+    #[error("the evidence source failed: {0}")]
+    Evidence(String),
+}

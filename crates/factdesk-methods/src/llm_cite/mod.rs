@@ -1,0 +1,373 @@
+//! LLM-Cite (shared/seeds/003): verify a claim with citations the model proposes.
+//!
+//! 1. [`generate_urls`]: the chat model proposes up to m Wikipedia URLs (DIVERSE: one prompt,
+//!    a list; CONTROLLED: one URL per sample, m samples; RS: the DIVERSE prompt sampled R times
+//!    at temperature 0.8, keeping the sample with the most valid URLs).
+//! 2. Each URL is fetched through the [`PageSource`] (the application fetches, archives and
+//!    applies the fetch policy; Wikipedia goes through the MediaWiki API).
+//! 3. Each page's sentences are ranked against the claim with BM25; the top l are kept.
+//! 4. Cumulative premises s1, s1 s2, … are judged by the NLI model ([`crate::judge`]).
+//! 5. Verified if any premise entails the claim; otherwise not verified, no valid URL, or
+//!    fetch failed.
+
+pub mod urls;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use factdesk_llm::prompts::PromptLibrary;
+use factdesk_llm::{LanguageModel, Nli};
+use factdesk_model::{CheckTokens, ClaimCheck, EvidenceSource, ProposedUrl, UrlStatus, Verdict};
+use futures_util::future::join_all;
+use serde::{Deserialize, Serialize};
+
+use crate::evidence::{Page, PageError, PageSource};
+use crate::judge::{self, PremiseForm, RankedSource};
+use crate::{MethodError, bm25};
+
+/// The template of the DIVERSE (and RS) prompt.
+pub const DIVERSE_TEMPLATE: &str = "llm_cite/urls_diverse";
+/// The template of the CONTROLLED prompt.
+pub const CONTROLLED_TEMPLATE: &str = "llm_cite/url_controlled";
+pub const METHOD: &str = "llm-cite";
+
+/// How the candidate URLs are generated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UrlStrategy {
+    Diverse,
+    Controlled,
+    /// Rejection sampling over the DIVERSE prompt.
+    Rs,
+}
+
+impl std::str::FromStr for UrlStrategy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "diverse" => Ok(UrlStrategy::Diverse),
+            "controlled" => Ok(UrlStrategy::Controlled),
+            "rs" | "rejection-sampling" => Ok(UrlStrategy::Rs),
+            other => {
+                Err(format!("unknown URL strategy '{other}'; expected diverse, controlled or rs"))
+            }
+        }
+    }
+}
+
+/// LLM-Cite's settings (paper defaults: m = 4, R = 5 at temperature 0.8, l = 6).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LlmCiteConfig {
+    pub strategy: UrlStrategy,
+    /// URLs per claim.
+    pub m: usize,
+    /// Samples for rejection sampling.
+    pub r: u32,
+    /// Sampling temperature for CONTROLLED and RS (DIVERSE decodes greedily).
+    pub temperature: f32,
+    /// Sentences kept per page.
+    pub l: usize,
+    /// Entailment probability at or above which a premise entails the claim.
+    pub threshold: f64,
+    pub premises: PremiseForm,
+    /// Sentence rules for splitting pages.
+    pub language: String,
+    pub seed: u64,
+}
+
+impl Default for LlmCiteConfig {
+    fn default() -> Self {
+        LlmCiteConfig {
+            strategy: UrlStrategy::Diverse,
+            m: 4,
+            r: 5,
+            temperature: 0.8,
+            l: 6,
+            threshold: 0.5,
+            premises: PremiseForm::Cumulative,
+            language: "en".into(),
+            seed: 0,
+        }
+    }
+}
+
+/// What the URL step produced: candidate URLs with the sample they came from, tokens spent,
+/// and the pages already fetched while validating (rejection sampling).
+#[derive(Debug, Default)]
+pub struct GeneratedUrls {
+    pub urls: Vec<(String, u32)>,
+    pub tokens: CheckTokens,
+    /// Valid URLs per sample (rejection sampling only).
+    pub valid_per_sample: Vec<usize>,
+    fetched: HashMap<String, Result<Page, PageError>>,
+}
+
+/// The models and evidence LLM-Cite uses.
+pub struct LlmCite {
+    pub model: Arc<dyn LanguageModel>,
+    pub nli: Arc<dyn Nli>,
+    pub prompts: Arc<PromptLibrary>,
+    pub pages: Arc<dyn PageSource>,
+    pub config: LlmCiteConfig,
+}
+
+impl std::fmt::Debug for LlmCite {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LlmCite").field("config", &self.config).finish_non_exhaustive()
+    }
+}
+
+impl LlmCite {
+    /// Checks one claim.
+    pub async fn check(&self, claim: &str) -> Result<ClaimCheck, MethodError> {
+        let claim = claim.trim();
+        let config = &self.config;
+        let mut generated = self.generate_urls(claim).await?;
+        let mut tokens = generated.tokens;
+
+        // Fetch every URL not fetched yet (at most m; the application bounds concurrency).
+        let missing: Vec<String> = generated
+            .urls
+            .iter()
+            .map(|(url, _)| url.clone())
+            .filter(|url| !generated.fetched.contains_key(url))
+            .collect();
+        let results = join_all(missing.iter().map(|url| self.pages.page(url))).await;
+        generated.fetched.extend(missing.into_iter().zip(results));
+
+        let mut proposed = Vec::with_capacity(generated.urls.len());
+        let mut pages: Vec<&Page> = Vec::new();
+        for (url, sample) in &generated.urls {
+            let outcome = &generated.fetched[url];
+            proposed.push(proposed_url(url, *sample, outcome));
+            if let Ok(page) = outcome {
+                // Two URLs that resolve to the same page are one source.
+                if !pages.iter().any(|seen| seen.content_hash == page.content_hash) {
+                    pages.push(page);
+                }
+            }
+        }
+
+        let mut sources = Vec::with_capacity(pages.len());
+        let mut texts = Vec::with_capacity(pages.len());
+        for page in &pages {
+            let sentences = top_sentences(&page.text, claim, config.l, &config.language);
+            sources.push(RankedSource {
+                source: EvidenceSource {
+                    url: Some(page.final_url.clone()),
+                    title: page.title.clone(),
+                    document_id: None,
+                    fetched_at: Some(page.fetched_at.clone()),
+                    content_hash: Some(page.content_hash.clone()),
+                },
+                sentences,
+            });
+            texts.push(Some(page.text.as_str()));
+        }
+        let judged =
+            judge::judge(&*self.nli, claim, &sources, &texts, config.premises, config.threshold)
+                .await?;
+        tokens.add(judged.tokens);
+
+        let fetched = proposed.iter().filter(|url| url.status.is_valid()).count();
+        let failed = proposed
+            .iter()
+            .filter(|url| matches!(url.status, UrlStatus::Refused | UrlStatus::Failed))
+            .count();
+        let (verdict, confidence, explanation) = if fetched > 0 {
+            let explanation = match judged.attributions.first() {
+                Some(best) => format!(
+                    "{} of {} proposed URLs led to pages; {} entails the claim (P = {:.2}).",
+                    fetched,
+                    proposed.len(),
+                    best.source.url.as_deref().unwrap_or("a page"),
+                    best.entailment
+                ),
+                None => format!(
+                    "{} of {} proposed URLs led to pages; no premise entails the claim (best P = {:.2}).",
+                    fetched,
+                    proposed.len(),
+                    judged.best_entailment
+                ),
+            };
+            (judged.verdict(), judged.confidence(), explanation)
+        } else if failed > 0 {
+            (
+                Verdict::FetchFailed,
+                None,
+                format!(
+                    "None of the {} proposed URLs could be fetched ({failed} refused or failed).",
+                    proposed.len()
+                ),
+            )
+        } else if proposed.is_empty() {
+            (Verdict::NoValidUrl, None, "The model proposed no URL.".to_owned())
+        } else {
+            (
+                Verdict::NoValidUrl,
+                None,
+                format!("None of the {} proposed URLs leads to an existing page.", proposed.len()),
+            )
+        };
+
+        Ok(ClaimCheck {
+            claim: claim.to_owned(),
+            method: METHOD.into(),
+            parameters: serde_json::json!({
+                "urls": config.strategy,
+                "m": config.m,
+                "r": config.r,
+                "temperature": config.temperature,
+                "l": config.l,
+                "threshold": config.threshold,
+                "premises": config.premises,
+                "seed": config.seed,
+                "valid_urls_per_sample": generated.valid_per_sample,
+            }),
+            model: model_name(&*self.model),
+            nli_model: Some(self.nli.name()),
+            verdict,
+            confidence,
+            attributions: judged.attributions,
+            urls: proposed,
+            sources: sources.into_iter().map(|ranked| ranked.source).collect(),
+            premises: judged.premises,
+            tokens,
+            explanation,
+        })
+    }
+
+    /// Step 1: candidate URLs.
+    pub async fn generate_urls(&self, claim: &str) -> Result<GeneratedUrls, MethodError> {
+        let config = &self.config;
+        let m = config.m.max(1);
+        let mut generated = GeneratedUrls::default();
+        match config.strategy {
+            UrlStrategy::Diverse => {
+                let mut request = self.prompts.render_request(
+                    DIVERSE_TEMPLATE,
+                    &serde_json::json!({"claim": claim, "m": m}),
+                )?;
+                request.params.seed = Some(config.seed);
+                let completion = self.model.complete(&request).await?;
+                count_url_tokens(&mut generated.tokens, &completion.usage);
+                generated.urls = urls::parse_urls(completion.text(), m)
+                    .into_iter()
+                    .map(|url| (url, 0))
+                    .collect();
+            }
+            UrlStrategy::Controlled => {
+                let mut request = self
+                    .prompts
+                    .render_request(CONTROLLED_TEMPLATE, &serde_json::json!({"claim": claim}))?;
+                request.params.n = m as u32;
+                request.params.temperature = config.temperature;
+                request.params.seed = Some(config.seed);
+                let completion = self.model.complete(&request).await?;
+                count_url_tokens(&mut generated.tokens, &completion.usage);
+                let mut keys = Vec::new();
+                for (sample, choice) in completion.choices.iter().enumerate() {
+                    if let Some(url) = urls::parse_urls(&choice.text, 1).into_iter().next() {
+                        let key = urls::dedupe_key(&url);
+                        if !keys.contains(&key) {
+                            keys.push(key);
+                            generated.urls.push((url, sample as u32));
+                        }
+                    }
+                }
+            }
+            UrlStrategy::Rs => {
+                let mut request = self.prompts.render_request(
+                    DIVERSE_TEMPLATE,
+                    &serde_json::json!({"claim": claim, "m": m}),
+                )?;
+                request.params.n = config.r.max(1);
+                request.params.temperature = config.temperature;
+                request.params.seed = Some(config.seed);
+                let completion = self.model.complete(&request).await?;
+                count_url_tokens(&mut generated.tokens, &completion.usage);
+                let samples: Vec<Vec<String>> = completion
+                    .choices
+                    .iter()
+                    .map(|choice| urls::parse_urls(&choice.text, m))
+                    .collect();
+                // Validate every distinct URL once.
+                let mut distinct: Vec<String> = Vec::new();
+                for url in samples.iter().flatten() {
+                    if !distinct.contains(url) {
+                        distinct.push(url.clone());
+                    }
+                }
+                let results = join_all(distinct.iter().map(|url| self.pages.page(url))).await;
+                generated.fetched = distinct.into_iter().zip(results).collect();
+                generated.valid_per_sample = samples
+                    .iter()
+                    .map(|sample| {
+                        sample.iter().filter(|url| generated.fetched[*url].is_ok()).count()
+                    })
+                    .collect();
+                // The first sample with the most valid URLs wins.
+                let best = generated
+                    .valid_per_sample
+                    .iter()
+                    .enumerate()
+                    .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(&a.0)))
+                    .map_or(0, |(index, _)| index);
+                if let Some(sample) = samples.get(best) {
+                    generated.urls = sample.iter().map(|url| (url.clone(), best as u32)).collect();
+                }
+            }
+        }
+        Ok(generated)
+    }
+}
+
+fn count_url_tokens(tokens: &mut CheckTokens, usage: &factdesk_llm::TokenUsage) {
+    tokens.url_prompt += u64::from(usage.prompt_tokens);
+    tokens.url_completion += u64::from(usage.completion_tokens);
+}
+
+fn proposed_url(url: &str, sample: u32, outcome: &Result<Page, PageError>) -> ProposedUrl {
+    match outcome {
+        Ok(page) => ProposedUrl {
+            url: url.to_owned(),
+            status: UrlStatus::Fetched,
+            final_url: Some(page.final_url.clone()),
+            title: page.title.clone(),
+            fetched_at: Some(page.fetched_at.clone()),
+            content_hash: Some(page.content_hash.clone()),
+            error: None,
+            sample,
+        },
+        Err(error) => ProposedUrl {
+            url: url.to_owned(),
+            status: error.status,
+            final_url: None,
+            title: None,
+            fetched_at: None,
+            content_hash: None,
+            error: Some(error.message.clone()),
+            sample,
+        },
+    }
+}
+
+/// The name reports show for a chat model: `provider:model`.
+pub fn model_name(model: &dyn LanguageModel) -> String {
+    let info = model.info();
+    format!("{}:{}", info.provider, info.model)
+}
+
+/// Step 3: the `l` sentences of `text` that best match `claim`, best first.
+pub fn top_sentences(text: &str, claim: &str, l: usize, language: &str) -> Vec<String> {
+    let spans = factdesk_text::segment_sentences(text, language);
+    let sentences: Vec<&str> = spans
+        .iter()
+        .map(|span| span.slice(text).trim())
+        .filter(|sentence| !sentence.is_empty())
+        .collect();
+    bm25::rank(claim, &sentences, l)
+        .into_iter()
+        .map(|(index, _)| sentences[index].to_owned())
+        .collect()
+}

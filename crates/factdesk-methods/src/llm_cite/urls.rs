@@ -1,0 +1,287 @@
+//! Step 1 of LLM-Cite: turning a model's answer into candidate citation URLs.
+//!
+//! Models write URLs in many shapes: one per line, in numbered or bulleted lists, inside prose
+//! or Markdown links, with spaces instead of `%20` or `_`, with trailing punctuation, twice.
+//! [`parse_urls`] finds every http(s) URL (and bare `xx.wikipedia.org/wiki/…` links), trims
+//! what is not part of it, keeps balanced parentheses (`Exposition_Universelle_(1889)`), and
+//! drops duplicates, where two Wikipedia links to the same title are the same URL whatever
+//! their spelling.
+
+/// Characters that end a URL in running text.
+const TERMINATORS: &[char] = &['"', '\'', '<', '>', '`', '|', '{', '}', '\\', '^', '[', ']'];
+/// Characters trimmed from the end of a URL (punctuation of the sentence around it).
+const TRAILING: &[char] = &['.', ',', ';', ':', '!', '?', '*', '"', '\''];
+
+/// URLs found in `text`, in order of appearance, without duplicates, at most `limit`.
+pub fn parse_urls(text: &str, limit: usize) -> Vec<String> {
+    let mut urls: Vec<String> = Vec::new();
+    let mut keys: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let mut rest = line;
+        while let Some((start, scheme_len)) = find_url_start(rest) {
+            let candidate = &rest[start..];
+            let end = url_end(candidate, scheme_len);
+            let raw = &candidate[..end];
+            rest = &candidate[end..];
+            let Some(url) = clean(raw) else { continue };
+            let key = dedupe_key(&url);
+            if !keys.contains(&key) {
+                keys.push(key);
+                urls.push(url);
+                if urls.len() == limit {
+                    return urls;
+                }
+            }
+        }
+    }
+    urls
+}
+
+/// Where the next URL starts in `text`, and the length of its scheme prefix (0 for a bare
+/// Wikipedia host).
+fn find_url_start(text: &str) -> Option<(usize, usize)> {
+    let lower = text.to_ascii_lowercase();
+    let scheme = ["https://", "http://"]
+        .iter()
+        .filter_map(|prefix| lower.find(prefix).map(|at| (at, prefix.len())))
+        .min();
+    let bare = lower.find(".wikipedia.org/").and_then(|at| {
+        // Back up over the language code (letters, digits, '-', and an optional "m.").
+        let host_start = lower[..at]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '.'))
+            .map_or(0, |i| i + 1);
+        let preceded_by_scheme = lower[..host_start].ends_with("://");
+        (!preceded_by_scheme && host_start < at).then_some((host_start, 0))
+    });
+    match (scheme, bare) {
+        (Some(a), Some(b)) => Some(if b.0 < a.0 { b } else { a }),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The length of the URL at the start of `text`. Wikipedia article links may contain spaces
+/// (models write titles as text): they run to the end of the line unless a separator such as
+/// " - " or two spaces follows the title.
+fn url_end(text: &str, scheme_len: usize) -> usize {
+    let lower = text.to_ascii_lowercase();
+    let is_wiki_article = lower.contains("wikipedia.org/wiki/")
+        && lower.find("wikipedia.org/wiki/").is_some_and(|at| !lower[scheme_len..at].contains(' '));
+    let mut depth: i32 = 0;
+    let mut end = text.len();
+    for (index, ch) in text.char_indices().skip(scheme_len) {
+        match ch {
+            '(' => depth += 1,
+            ')' => {
+                if depth == 0 {
+                    end = index;
+                    break;
+                }
+                depth -= 1;
+            }
+            c if TERMINATORS.contains(&c) => {
+                end = index;
+                break;
+            }
+            c if c.is_whitespace() && !(is_wiki_article && continues_title(&text[index..])) => {
+                end = index;
+                break;
+            }
+            _ => {}
+        }
+    }
+    end
+}
+
+/// After a space inside a Wikipedia link: does the title go on? It stops at a second URL,
+/// a separator (" - ", " – ", " — ", ": ", two spaces, a tab) or words in parentheses that
+/// explain rather than name.
+fn continues_title(rest: &str) -> bool {
+    if rest.starts_with("  ") || rest.starts_with('\t') {
+        return false;
+    }
+    let next = rest.trim_start();
+    if next.is_empty() {
+        return false;
+    }
+    let lower = next.to_ascii_lowercase();
+    if lower.starts_with("http://")
+        || lower.starts_with("https://")
+        || lower.contains(".wikipedia.org/")
+    {
+        return false;
+    }
+    !(next.starts_with('-')
+        || next.starts_with('–')
+        || next.starts_with('—')
+        || next.starts_with(':'))
+}
+
+/// Trims sentence punctuation and unbalanced brackets; puts a scheme on bare links; spaces in
+/// Wikipedia titles become underscores. `None` when nothing URL-like is left.
+fn clean(raw: &str) -> Option<String> {
+    let mut url = raw.trim().trim_end_matches(TRAILING).to_owned();
+    // A trailing ")" that closes nothing inside the URL belongs to the prose.
+    while url.ends_with(')') && url.matches('(').count() < url.matches(')').count() {
+        url.pop();
+        url = url.trim_end_matches(TRAILING).to_owned();
+    }
+    if !url.contains("://") {
+        url = format!("https://{url}");
+    }
+    if let Some(at) = url.find("/wiki/") {
+        let (head, title) = url.split_at(at + "/wiki/".len());
+        let title = title.trim().replace(' ', "_");
+        if title.is_empty() {
+            return None;
+        }
+        url = format!("{head}{title}");
+    }
+    let parsed = url::Url::parse(&url).ok()?;
+    parsed.host_str().filter(|host| !host.is_empty())?;
+    Some(url)
+}
+
+/// Two URLs with the same key are the same citation: scheme, `www.`/`m.` and case of the host
+/// ignored; for Wikipedia, the title compared decoded, with `_` and spaces alike, first letter
+/// case-insensitive, fragment dropped.
+pub fn dedupe_key(url: &str) -> String {
+    let Ok(parsed) = url::Url::parse(url) else { return url.to_owned() };
+    let host = parsed.host_str().unwrap_or_default().to_ascii_lowercase();
+    let host =
+        host.strip_prefix("www.").unwrap_or(&host).replace(".m.wikipedia.org", ".wikipedia.org");
+    if let Some(title) = parsed.path().strip_prefix("/wiki/")
+        && host.ends_with("wikipedia.org")
+    {
+        let decoded = percent_decode(title).replace(' ', "_");
+        let mut chars = decoded.chars();
+        let normal: String = match chars.next() {
+            Some(first) => first.to_uppercase().chain(chars).collect(),
+            None => String::new(),
+        };
+        return format!("{host}/wiki/{normal}");
+    }
+    let mut key = format!("{host}{}", parsed.path().trim_end_matches('/'));
+    if let Some(query) = parsed.query() {
+        key.push('?');
+        key.push_str(query);
+    }
+    key
+}
+
+/// Decodes `%XX` escapes (invalid UTF-8 replaced).
+pub fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let (Some(high), Some(low)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
+        {
+            out.push(high * 16 + low);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn hex(byte: u8) -> Option<u8> {
+    (byte as char).to_digit(16).map(|digit| digit as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(text: &str, expected: &[&str]) {
+        assert_eq!(parse_urls(text, 10), expected, "input: {text:?}");
+    }
+
+    #[test]
+    fn one_url_per_line() {
+        check(
+            "https://en.wikipedia.org/wiki/Okra\nhttps://en.wikipedia.org/wiki/Malvaceae",
+            &["https://en.wikipedia.org/wiki/Okra", "https://en.wikipedia.org/wiki/Malvaceae"],
+        );
+    }
+
+    #[test]
+    fn numbered_and_bulleted_lists_and_prose() {
+        check(
+            "Here are some URLs:\n1. https://en.wikipedia.org/wiki/Okra.\n2) <https://en.wikipedia.org/wiki/Vegetable>\n- See https://example.org/page?id=3, it helps.",
+            &[
+                "https://en.wikipedia.org/wiki/Okra",
+                "https://en.wikipedia.org/wiki/Vegetable",
+                "https://example.org/page?id=3",
+            ],
+        );
+    }
+
+    #[test]
+    fn markdown_links_and_parentheses() {
+        check(
+            "[Expo](https://en.wikipedia.org/wiki/Exposition_Universelle_(1889)) and (see https://en.wikipedia.org/wiki/Paris).",
+            &[
+                "https://en.wikipedia.org/wiki/Exposition_Universelle_(1889)",
+                "https://en.wikipedia.org/wiki/Paris",
+            ],
+        );
+    }
+
+    #[test]
+    fn spaces_in_wikipedia_titles() {
+        check(
+            "URLs: https://en.wikipedia.org/wiki/Mount Everest\nhttps://en.wikipedia.org/wiki/Eiffel Tower - the tower itself",
+            &[
+                "https://en.wikipedia.org/wiki/Mount_Everest",
+                "https://en.wikipedia.org/wiki/Eiffel_Tower",
+            ],
+        );
+        // Outside Wikipedia a space ends the URL.
+        check("https://example.org/a b", &["https://example.org/a"]);
+    }
+
+    #[test]
+    fn duplicates_in_any_spelling_are_dropped() {
+        check(
+            "https://en.wikipedia.org/wiki/Virat%20Kohli\nhttps://en.wikipedia.org/wiki/Virat_Kohli\nhttp://en.m.wikipedia.org/wiki/virat_Kohli#Career\nhttps://en.wikipedia.org/wiki/Cricket",
+            &[
+                "https://en.wikipedia.org/wiki/Virat%20Kohli",
+                "https://en.wikipedia.org/wiki/Cricket",
+            ],
+        );
+    }
+
+    #[test]
+    fn bare_wikipedia_links_get_a_scheme() {
+        check(
+            "Try en.wikipedia.org/wiki/Penicillin.",
+            &["https://en.wikipedia.org/wiki/Penicillin"],
+        );
+    }
+
+    #[test]
+    fn nothing_url_like_gives_nothing() {
+        check("I am not sure which page would help.", &[]);
+        check("https:// alone", &[]);
+        // Any host is kept here; the fetch policy decides whether it may be fetched.
+        check("see http://localhost:8080/x", &["http://localhost:8080/x"]);
+        check("https://en.wikipedia.org/wiki/", &[]);
+    }
+
+    #[test]
+    fn the_limit_is_kept() {
+        let text = "https://a.org/1 https://a.org/2 https://a.org/3";
+        assert_eq!(parse_urls(text, 2), vec!["https://a.org/1", "https://a.org/2"]);
+    }
+
+    #[test]
+    fn percent_decoding() {
+        assert_eq!(percent_decode("Caf%C3%A9%20au%20lait"), "Café au lait");
+        assert_eq!(percent_decode("100%"), "100%");
+        assert_eq!(percent_decode("%zz"), "%zz");
+    }
+}

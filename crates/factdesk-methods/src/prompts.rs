@@ -1,0 +1,54 @@
+//! The prompt templates Factdesk ships (`assets/prompts/`), built into the binary.
+
+use factdesk_llm::LlmError;
+use factdesk_llm::prompts::PromptLibrary;
+
+macro_rules! builtin {
+    ($($path:literal),* $(,)?) => {
+        &[$(($path, include_str!(concat!("../../../", $path)))),*]
+    };
+}
+
+/// Every shipped template: (path, TOML text).
+pub const BUILTIN: &[(&str, &str)] = builtin![
+    "assets/prompts/nli/true_false.v1.toml",
+    "assets/prompts/llm_cite/urls_diverse.v1.toml",
+    "assets/prompts/llm_cite/url_controlled.v1.toml",
+    "assets/prompts/p_true/true_false.v1.toml",
+];
+
+/// The shipped templates as a library.
+pub fn builtin_library() -> Result<PromptLibrary, LlmError> {
+    PromptLibrary::from_sources(BUILTIN.iter().copied())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_shipped_template_loads_and_renders() {
+        let library = builtin_library().unwrap();
+        let context = serde_json::json!({"claim": "Okra is a vegetable.", "m": 4, "document": "Okra is a flowering plant."});
+        for id in [
+            "nli/true_false",
+            "llm_cite/urls_diverse",
+            "llm_cite/url_controlled",
+            "p_true/true_false",
+        ] {
+            let request = library.render_request(id, &context).unwrap();
+            let text = &request.messages.last().unwrap().content;
+            assert!(text.contains("Okra is a vegetable."), "{id}: {text}");
+            assert_eq!(request.template.unwrap().id, id);
+        }
+        // Every file under assets/prompts is listed.
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/prompts");
+        let mut on_disk = Vec::new();
+        for method in std::fs::read_dir(root).unwrap() {
+            for file in std::fs::read_dir(method.unwrap().path()).unwrap() {
+                on_disk.push(file.unwrap().path());
+            }
+        }
+        assert_eq!(on_disk.len(), BUILTIN.len(), "a template file is not in BUILTIN: {on_disk:?}");
+    }
+}

@@ -1,0 +1,352 @@
+//! LLM-Cite and its baselines end to end over fakes: a scripted chat model, an NLI model that
+//! entails when the premise holds a marker sentence, and in-memory pages and corpus.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use factdesk_llm::scripted::ScriptedModel;
+use factdesk_llm::{LlmError, Nli, NliJudgement, NliPair, NliScores, TokenUsage};
+use factdesk_methods::corpus_nli::{CorpusNli, CorpusNliConfig};
+use factdesk_methods::evidence::{CorpusRetriever, CorpusSentence, Page, PageError, PageSource};
+use factdesk_methods::judge::PremiseForm;
+use factdesk_methods::llm_cite::{LlmCite, LlmCiteConfig, UrlStrategy};
+use factdesk_methods::p_true::PTrue;
+use factdesk_methods::prompts::builtin_library;
+use factdesk_model::{DocumentId, UrlStatus, Verdict};
+
+/// Entails (0.9) when the premise contains `marker`, else neutral.
+struct MarkerNli {
+    marker: &'static str,
+    seen: Mutex<Vec<NliPair>>,
+}
+
+#[async_trait]
+impl Nli for MarkerNli {
+    fn name(&self) -> String {
+        "marker".into()
+    }
+
+    async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError> {
+        self.seen.lock().unwrap().extend_from_slice(pairs);
+        Ok(pairs
+            .iter()
+            .map(|pair| NliJudgement {
+                scores: if pair.premise.contains(self.marker) {
+                    NliScores::normalised(0.9, 0.05, 0.05)
+                } else {
+                    NliScores::normalised(0.1, 0.8, 0.1)
+                },
+                usage: TokenUsage { prompt_tokens: 10, completion_tokens: 1 },
+            })
+            .collect())
+    }
+}
+
+fn nli(marker: &'static str) -> Arc<MarkerNli> {
+    Arc::new(MarkerNli { marker, seen: Mutex::new(Vec::new()) })
+}
+
+#[derive(Default)]
+struct Pages {
+    pages: HashMap<String, Result<Page, PageError>>,
+    asked: Mutex<Vec<String>>,
+}
+
+impl Pages {
+    fn with(mut self, url: &str, final_url: &str, text: &str) -> Pages {
+        self.pages.insert(
+            url.into(),
+            Ok(Page {
+                requested_url: url.into(),
+                final_url: final_url.into(),
+                title: Some(final_url.rsplit('/').next().unwrap().into()),
+                fetched_at: "2026-11-22T08:00:00Z".into(),
+                content_hash: format!("hash-of-{final_url}"),
+                text: text.into(),
+            }),
+        );
+        self
+    }
+
+    fn failing(mut self, url: &str, status: UrlStatus) -> Pages {
+        self.pages
+            .insert(url.into(), Err(PageError { status, message: format!("{url}: {status:?}") }));
+        self
+    }
+}
+
+#[async_trait]
+impl PageSource for Pages {
+    async fn page(&self, url: &str) -> Result<Page, PageError> {
+        self.asked.lock().unwrap().push(url.to_owned());
+        self.pages.get(url).cloned().unwrap_or_else(|| {
+            Err(PageError { status: UrlStatus::NotFound, message: "404".into() })
+        })
+    }
+}
+
+const OKRA: &str = "Okra is a flowering plant in the mallow family. It is valued for its edible green seed pods. \
+    The plant is cultivated in tropical and warm temperate regions. Okra pods contain a mucilage.";
+
+fn cite(
+    model: ScriptedModel,
+    pages: Pages,
+    nli: Arc<MarkerNli>,
+    config: LlmCiteConfig,
+) -> (LlmCite, Arc<ScriptedModel>, Arc<Pages>) {
+    let model = Arc::new(model);
+    let pages = Arc::new(pages);
+    let method = LlmCite {
+        model: model.clone(),
+        nli,
+        prompts: Arc::new(builtin_library().unwrap()),
+        pages: pages.clone(),
+        config,
+    };
+    (method, model, pages)
+}
+
+#[tokio::test]
+async fn diverse_urls_lead_to_a_verified_claim_with_attribution() {
+    let model = ScriptedModel::constant(
+        "1. https://en.wikipedia.org/wiki/Abelmoschus_esculentus\n2. https://en.wikipedia.org/wiki/Nonexistent_page\n3. https://en.wikipedia.org/wiki/Okra - the common name",
+    );
+    let pages = Pages::default()
+        .with(
+            "https://en.wikipedia.org/wiki/Abelmoschus_esculentus",
+            "https://en.wikipedia.org/wiki/Okra",
+            OKRA,
+        )
+        .with("https://en.wikipedia.org/wiki/Okra", "https://en.wikipedia.org/wiki/Okra", OKRA);
+    let marker = nli("edible green seed pods");
+    let (method, model, _) = cite(model, pages, marker.clone(), LlmCiteConfig::default());
+    let check = method.check("Okra has edible green seed pods.").await.unwrap();
+
+    assert_eq!(check.verdict, Verdict::Verified);
+    assert_eq!(check.method, "llm-cite");
+    let statuses: Vec<UrlStatus> = check.urls.iter().map(|url| url.status).collect();
+    assert_eq!(statuses, [UrlStatus::Fetched, UrlStatus::NotFound, UrlStatus::Fetched]);
+    // The alias and the article are the same page: one source, judged once.
+    assert_eq!(check.sources.len(), 1);
+    assert_eq!(check.attributions.len(), 1);
+    let attribution = &check.attributions[0];
+    assert_eq!(attribution.source.url.as_deref(), Some("https://en.wikipedia.org/wiki/Okra"));
+    assert_eq!(attribution.sentences[0], "It is valued for its edible green seed pods.");
+    assert!((check.confidence.unwrap() - 0.9).abs() < 1e-9);
+    // Cumulative premises: s1, s1 s2, … (as many as there are matching sentences, at most l).
+    let premises: Vec<usize> = check.premises.iter().map(|p| p.sentences.len()).collect();
+    assert_eq!(premises, (1..=premises.len()).collect::<Vec<_>>());
+    assert!(check.premises.iter().all(|p| p.entails));
+    // One URL-generation call, rendered from the DIVERSE template with m = 4.
+    let requests = model.requests();
+    assert_eq!(requests.len(), 1);
+    assert_eq!(requests[0].template.as_ref().unwrap().id, "llm_cite/urls_diverse");
+    assert!(requests[0].messages[0].content.contains("up to 4 different"));
+    assert!(check.tokens.url_prompt > 0 && check.tokens.judge_prompt > 0);
+}
+
+#[tokio::test]
+async fn no_entailment_is_not_verified_and_keeps_every_probability() {
+    let model = ScriptedModel::constant("https://en.wikipedia.org/wiki/Okra");
+    let pages = Pages::default().with(
+        "https://en.wikipedia.org/wiki/Okra",
+        "https://en.wikipedia.org/wiki/Okra",
+        OKRA,
+    );
+    let (method, _, _) = cite(model, pages, nli("never present"), LlmCiteConfig::default());
+    let check = method.check("Okra is a kind of fish found in the ocean.").await.unwrap();
+    assert_eq!(check.verdict, Verdict::NotVerified);
+    assert!(check.attributions.is_empty());
+    assert!(!check.premises.is_empty());
+    assert!(
+        check
+            .premises
+            .iter()
+            .all(|p| (p.entailment + p.neutral + p.contradiction - 1.0).abs() < 1e-9)
+    );
+    assert!((check.confidence.unwrap() - 0.9).abs() < 1e-9);
+}
+
+#[tokio::test]
+async fn no_valid_url_and_fetch_failed_are_told_apart() {
+    let (method, _, _) = cite(
+        ScriptedModel::constant("https://en.wikipedia.org/wiki/Nope"),
+        Pages::default(),
+        nli("x"),
+        LlmCiteConfig::default(),
+    );
+    assert_eq!(method.check("A claim.").await.unwrap().verdict, Verdict::NoValidUrl);
+
+    let (method, _, _) = cite(
+        ScriptedModel::constant("I do not know."),
+        Pages::default(),
+        nli("x"),
+        LlmCiteConfig::default(),
+    );
+    let check = method.check("A claim.").await.unwrap();
+    assert_eq!(check.verdict, Verdict::NoValidUrl);
+    assert!(check.urls.is_empty());
+
+    let pages = Pages::default().failing("http://10.0.0.1/secret", UrlStatus::Refused);
+    let (method, _, _) = cite(
+        ScriptedModel::constant("http://10.0.0.1/secret"),
+        pages,
+        nli("x"),
+        LlmCiteConfig::default(),
+    );
+    let check = method.check("A claim.").await.unwrap();
+    assert_eq!(check.verdict, Verdict::FetchFailed);
+    assert_eq!(check.urls[0].status, UrlStatus::Refused);
+    assert!(check.urls[0].error.as_deref().unwrap().contains("10.0.0.1"));
+}
+
+#[tokio::test]
+async fn controlled_samples_m_single_urls() {
+    let model = ScriptedModel::new(|request| {
+        assert_eq!(request.template.as_ref().unwrap().id, "llm_cite/url_controlled");
+        assert_eq!(request.params.n, 3);
+        assert!((request.params.temperature - 0.8).abs() < 1e-6);
+        Ok(vec![
+            "https://en.wikipedia.org/wiki/Okra".into(),
+            "https://en.wikipedia.org/wiki/Okra".into(),
+            "https://en.wikipedia.org/wiki/Mallow_family".into(),
+        ])
+    });
+    let pages = Pages::default().with(
+        "https://en.wikipedia.org/wiki/Okra",
+        "https://en.wikipedia.org/wiki/Okra",
+        OKRA,
+    );
+    let config =
+        LlmCiteConfig { strategy: UrlStrategy::Controlled, m: 3, ..LlmCiteConfig::default() };
+    let (method, _, _) = cite(model, pages, nli("mallow family"), config);
+    let check = method.check("Okra belongs to the mallow family.").await.unwrap();
+    let urls: Vec<(&str, u32)> =
+        check.urls.iter().map(|url| (url.url.as_str(), url.sample)).collect();
+    assert_eq!(
+        urls,
+        [
+            ("https://en.wikipedia.org/wiki/Okra", 0),
+            ("https://en.wikipedia.org/wiki/Mallow_family", 2)
+        ]
+    );
+    assert_eq!(check.verdict, Verdict::Verified);
+}
+
+#[tokio::test]
+async fn rejection_sampling_keeps_the_sample_with_most_valid_urls() {
+    let model = ScriptedModel::new(|request| {
+        assert_eq!(request.params.n, 3);
+        Ok(vec![
+            "https://en.wikipedia.org/wiki/A\nhttps://en.wikipedia.org/wiki/Okra".into(),
+            "https://en.wikipedia.org/wiki/Okra\nhttps://en.wikipedia.org/wiki/Vegetable".into(),
+            "https://en.wikipedia.org/wiki/B".into(),
+        ])
+    });
+    let pages = Pages::default()
+        .with("https://en.wikipedia.org/wiki/Okra", "https://en.wikipedia.org/wiki/Okra", OKRA)
+        .with(
+            "https://en.wikipedia.org/wiki/Vegetable",
+            "https://en.wikipedia.org/wiki/Vegetable",
+            "A vegetable is a plant part eaten as food.",
+        );
+    let config = LlmCiteConfig { strategy: UrlStrategy::Rs, r: 3, ..LlmCiteConfig::default() };
+    let (method, _, pages) = cite(model, pages, nli("mucilage"), config);
+    let check = method.check("Okra pods contain a mucilage.").await.unwrap();
+    assert_eq!(check.parameters["valid_urls_per_sample"], serde_json::json!([1, 2, 0]));
+    assert!(check.urls.iter().all(|url| url.sample == 1 && url.status == UrlStatus::Fetched));
+    assert_eq!(check.verdict, Verdict::Verified);
+    // Every distinct URL is fetched once, even though Okra appears in two samples.
+    let asked = pages.asked.lock().unwrap().clone();
+    assert_eq!(asked.iter().filter(|url| url.ends_with("/Okra")).count(), 1, "{asked:?}");
+}
+
+#[tokio::test]
+async fn whole_document_variant_judges_one_premise_per_page() {
+    let model = ScriptedModel::constant("https://en.wikipedia.org/wiki/Okra");
+    let pages = Pages::default().with(
+        "https://en.wikipedia.org/wiki/Okra",
+        "https://en.wikipedia.org/wiki/Okra",
+        OKRA,
+    );
+    let marker = nli("mucilage");
+    let config = LlmCiteConfig {
+        premises: PremiseForm::WholeDocument { max_chars: 60 },
+        ..LlmCiteConfig::default()
+    };
+    let (method, _, _) = cite(model, pages, marker.clone(), config);
+    let check = method.check("Okra pods contain a mucilage.").await.unwrap();
+    assert_eq!(check.premises.len(), 1);
+    // Only the first 60 characters are read: the mucilage sentence is beyond them.
+    assert_eq!(check.premises[0].premise.chars().count(), 60);
+    assert_eq!(check.verdict, Verdict::NotVerified);
+}
+
+#[tokio::test]
+async fn p_true_reads_the_answer_probability() {
+    let model = Arc::new(ScriptedModel::new(|request| {
+        assert_eq!(request.template.as_ref().unwrap().id, "p_true/true_false");
+        Ok(vec!["True".into(), "True".into(), "False".into(), "True".into()])
+    }));
+    let method = PTrue {
+        model: model.clone(),
+        prompts: Arc::new(builtin_library().unwrap()),
+        samples: 4,
+        seed: 1,
+    };
+    let check = method.check("Canberra is the capital of Australia.").await.unwrap();
+    assert_eq!(check.verdict, Verdict::Verified);
+    assert!((check.confidence.unwrap() - 0.75).abs() < 1e-9, "{check:?}");
+    assert!(check.attributions.is_empty());
+}
+
+struct Corpus(Vec<CorpusSentence>);
+
+#[async_trait]
+impl CorpusRetriever for Corpus {
+    async fn retrieve(&self, _query: &str, limit: usize) -> Result<Vec<CorpusSentence>, String> {
+        Ok(self.0.iter().take(limit).cloned().collect())
+    }
+}
+
+fn sentence(document: i64, text: &str) -> CorpusSentence {
+    CorpusSentence {
+        document_id: DocumentId(document),
+        title: Some(format!("doc {document}")),
+        url: None,
+        text: text.into(),
+        score: 1.0,
+    }
+}
+
+#[tokio::test]
+async fn corpus_nli_groups_hits_by_document() {
+    let corpus = Corpus(vec![
+        sentence(7, "Fleming noticed mould killing bacteria."),
+        sentence(3, "Penicillin was discovered in 1928."),
+        sentence(7, "He named the substance penicillin."),
+        sentence(9, "Unrelated."),
+    ]);
+    let config = CorpusNliConfig { documents: 2, ..CorpusNliConfig::default() };
+    let method = CorpusNli {
+        retriever: Arc::new(corpus),
+        nli: nli("discovered in 1928"),
+        model: "scripted".into(),
+        config,
+    };
+    let check = method.check("Penicillin was discovered in 1928.").await.unwrap();
+    assert_eq!(check.verdict, Verdict::Verified);
+    let documents: Vec<Option<DocumentId>> = check.sources.iter().map(|s| s.document_id).collect();
+    assert_eq!(documents, [Some(DocumentId(7)), Some(DocumentId(3))]);
+    assert_eq!(check.premises.len(), 3, "two cumulative premises for doc 7, one for doc 3");
+    assert_eq!(check.attributions[0].source.document_id, Some(DocumentId(3)));
+
+    let empty = CorpusNli {
+        retriever: Arc::new(Corpus(Vec::new())),
+        nli: nli("x"),
+        model: "scripted".into(),
+        config: CorpusNliConfig::default(),
+    };
+    assert_eq!(empty.check("Anything.").await.unwrap().verdict, Verdict::NoEvidence);
+}

@@ -1,0 +1,297 @@
+//! What a check of one claim produced: the verdict, its confidence, the attribution (which
+//! page and which sentences back it), the URLs the model proposed and what became of them, every
+//! premise with its NLI probabilities, and the tokens it cost. Every method returns a
+//! [`ClaimCheck`]; the store keeps it whole (as JSON) beside its verdict, and reports read it.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{ClaimId, DocumentId, RunId, UnknownValue};
+
+id_type!(
+    /// One stored check of one claim (a claim checked in a run).
+    CheckId
+);
+id_type!(
+    /// A human review of a check.
+    ReviewId
+);
+
+/// The outcome of checking one claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Some evidence entails the claim; the attribution says which.
+    Verified,
+    /// Evidence was read, and none of it entails the claim.
+    NotVerified,
+    /// The model proposed no URL that leads to an existing page.
+    NoValidUrl,
+    /// Pages exist but none could be fetched (refused, timed out, failed).
+    FetchFailed,
+    /// The local corpus returned nothing to check the claim against.
+    NoEvidence,
+}
+
+impl Verdict {
+    pub const ALL: [Verdict; 5] = [
+        Verdict::Verified,
+        Verdict::NotVerified,
+        Verdict::NoValidUrl,
+        Verdict::FetchFailed,
+        Verdict::NoEvidence,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Verified => "verified",
+            Verdict::NotVerified => "not_verified",
+            Verdict::NoValidUrl => "no_valid_url",
+            Verdict::FetchFailed => "fetch_failed",
+            Verdict::NoEvidence => "no_evidence",
+        }
+    }
+
+    /// Words for people: "verified", "not verified", "no valid URL", …
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Verified => "verified",
+            Verdict::NotVerified => "not verified",
+            Verdict::NoValidUrl => "no valid URL",
+            Verdict::FetchFailed => "fetch failed",
+            Verdict::NoEvidence => "no evidence",
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Verdict {
+    type Err = UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let key = s.trim().to_ascii_lowercase().replace([' ', '-'], "_");
+        Verdict::ALL.into_iter().find(|verdict| verdict.as_str() == key).ok_or(UnknownValue {
+            kind: "verdict",
+            value: s.to_owned(),
+            expected: "verified, not_verified, no_valid_url, fetch_failed, no_evidence",
+        })
+    }
+}
+
+/// What happened to one URL the model proposed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UrlStatus {
+    /// Fetched (or served from the archive): a valid URL.
+    Fetched,
+    /// The page does not exist (HTTP 404/410, or no such Wikipedia article): invalid.
+    NotFound,
+    /// Not a fetchable URL (bad syntax, unsupported scheme): invalid.
+    Invalid,
+    /// Refused by the fetch policy (private address, not allow-listed), or offline and not
+    /// archived.
+    Refused,
+    /// The fetch failed for another reason (timeout, too large, not a text page, server error).
+    Failed,
+    /// Not tried (rejection sampling kept another response).
+    Skipped,
+}
+
+impl UrlStatus {
+    /// Whether the URL leads to an existing page (the paper's "valid URL").
+    pub fn is_valid(self) -> bool {
+        self == UrlStatus::Fetched
+    }
+}
+
+/// A URL the model proposed, and what became of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProposedUrl {
+    pub url: String,
+    pub status: UrlStatus,
+    /// The URL after redirects (and Wikipedia title resolution), when fetched.
+    pub final_url: Option<String>,
+    pub title: Option<String>,
+    pub fetched_at: Option<String>,
+    pub content_hash: Option<String>,
+    /// Why it was not fetched.
+    pub error: Option<String>,
+    /// Which sample (rejection sampling) or response it came from.
+    pub sample: u32,
+}
+
+/// Where a premise's sentences come from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EvidenceSource {
+    /// The page URL (after redirects) for fetched pages, or the document's URL if it has one.
+    pub url: Option<String>,
+    pub title: Option<String>,
+    /// A local corpus document, for corpus evidence.
+    pub document_id: Option<DocumentId>,
+    pub fetched_at: Option<String>,
+    pub content_hash: Option<String>,
+}
+
+/// One premise checked against the claim, with the NLI probabilities.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PremiseCheck {
+    /// Index into [`ClaimCheck::sources`].
+    pub source: usize,
+    /// The sentences the premise joins, best first.
+    pub sentences: Vec<String>,
+    /// The text given to the NLI model.
+    pub premise: String,
+    pub entailment: f64,
+    pub neutral: f64,
+    pub contradiction: f64,
+    pub entails: bool,
+}
+
+/// Evidence that backs a verified claim: a source and its entailing sentences.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Attribution {
+    pub source: EvidenceSource,
+    pub sentences: Vec<String>,
+    pub entailment: f64,
+}
+
+/// Tokens a check cost, by purpose.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckTokens {
+    pub url_prompt: u64,
+    pub url_completion: u64,
+    pub judge_prompt: u64,
+    pub judge_completion: u64,
+}
+
+impl CheckTokens {
+    pub fn total(&self) -> u64 {
+        self.url_prompt + self.url_completion + self.judge_prompt + self.judge_completion
+    }
+
+    pub fn add(&mut self, other: CheckTokens) {
+        self.url_prompt += other.url_prompt;
+        self.url_completion += other.url_completion;
+        self.judge_prompt += other.judge_prompt;
+        self.judge_completion += other.judge_completion;
+    }
+}
+
+/// Everything one check of one claim produced.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClaimCheck {
+    pub claim: String,
+    /// `llm-cite`, `p-true` or `corpus-nli`.
+    pub method: String,
+    /// The method's variant and settings, e.g. `{"urls": "diverse", "m": 4, "l": 6}`.
+    pub parameters: serde_json::Value,
+    /// The chat model (provider:model).
+    pub model: String,
+    /// The NLI model, when one judged premises.
+    pub nli_model: Option<String>,
+    pub verdict: Verdict,
+    /// How sure the method is of its verdict, in [0, 1]: for verified, the best entailment
+    /// probability; for not verified, one minus it; none when nothing was judged.
+    pub confidence: Option<f64>,
+    /// The evidence behind a verified verdict.
+    pub attributions: Vec<Attribution>,
+    pub urls: Vec<ProposedUrl>,
+    pub sources: Vec<EvidenceSource>,
+    pub premises: Vec<PremiseCheck>,
+    pub tokens: CheckTokens,
+    /// A sentence for people on how the verdict was reached.
+    pub explanation: String,
+}
+
+/// A stored check: the result plus where it belongs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredCheck {
+    pub id: CheckId,
+    pub run_id: RunId,
+    pub claim_id: Option<ClaimId>,
+    pub checked_at: String,
+    /// Model calls recorded for this run and claim (their audit record ids).
+    pub model_calls: Vec<i64>,
+    pub check: ClaimCheck,
+    /// The latest human review, if any.
+    pub review: Option<Review>,
+}
+
+/// What a person decided about a machine verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReviewDecision {
+    /// The machine verdict stands.
+    Accept,
+    /// The reviewer's verdict replaces it.
+    Override,
+}
+
+impl ReviewDecision {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReviewDecision::Accept => "accept",
+            ReviewDecision::Override => "override",
+        }
+    }
+}
+
+impl FromStr for ReviewDecision {
+    type Err = UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "accept" => Ok(ReviewDecision::Accept),
+            "override" => Ok(ReviewDecision::Override),
+            _ => Err(UnknownValue {
+                kind: "review decision",
+                value: s.to_owned(),
+                expected: "accept, override",
+            }),
+        }
+    }
+}
+
+/// A human review kept beside a machine verdict (never replacing it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Review {
+    pub id: ReviewId,
+    pub check_id: CheckId,
+    pub decision: ReviewDecision,
+    /// The reviewer's verdict: the machine's for `accept`, theirs for `override`.
+    pub verdict: Verdict,
+    pub comment: String,
+    pub reviewer: Option<String>,
+    pub created_at: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_round_trip_and_parse_leniently() {
+        for verdict in Verdict::ALL {
+            assert_eq!(verdict.as_str().parse::<Verdict>(), Ok(verdict));
+            assert_eq!(verdict.label().parse::<Verdict>(), Ok(verdict));
+        }
+        assert_eq!("Not-Verified".parse::<Verdict>(), Ok(Verdict::NotVerified));
+        assert!("maybe".parse::<Verdict>().is_err());
+        assert_eq!(serde_json::to_string(&Verdict::NoValidUrl).unwrap(), "\"no_valid_url\"");
+    }
+
+    #[test]
+    fn only_fetched_urls_are_valid() {
+        assert!(UrlStatus::Fetched.is_valid());
+        for status in
+            [UrlStatus::NotFound, UrlStatus::Invalid, UrlStatus::Refused, UrlStatus::Failed]
+        {
+            assert!(!status.is_valid());
+        }
+    }
+}
