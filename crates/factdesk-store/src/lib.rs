@@ -1,14 +1,16 @@
 //! The Factdesk store: one SQLite database (rusqlite, bundled SQLite) holding corpora,
-//! documents, sentences, claim collections, claims and runs. This is the only crate that
-//! contains SQL. It owns the migrations in `migrations/` and applies them on open; SQLite is
+//! documents, sentences, claim collections, claims, runs, model calls, fetched pages, checks
+//! and reviews. This is the only crate that contains SQL. It owns the migrations in `migrations/` and applies them on open; SQLite is
 //! the source of truth from which the search index is derived.
 //!
 //! Each table has its own module with an `impl Store` block of typed reads and writes; a
 //! write that must be all-or-nothing runs inside one transaction here, never in a caller.
 
+mod checks;
 mod claims;
 mod corpora;
 mod documents;
+mod fetches;
 mod migration;
 mod model_calls;
 mod runs;
@@ -18,8 +20,10 @@ use std::time::Duration;
 
 use rusqlite::Connection;
 
+pub use checks::CheckFilter;
 pub use claims::{ClaimFilter, ClaimInsertOutcome};
 pub use documents::{DocumentFilter, DocumentInsertOutcome, IndexableSentence, NewDocument};
+pub use fetches::{FetchOutcome, NewFetch, NewPage};
 pub use migration::{MIGRATIONS, Migration, apply_migrations, latest_version};
 pub use model_calls::{ModelCallRow, NewModelCall};
 

@@ -25,6 +25,16 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "model_calls",
         sql: include_str!("../../../migrations/0002_model_calls.sql"),
     },
+    Migration {
+        version: 3,
+        name: "fetches",
+        sql: include_str!("../../../migrations/0003_fetches.sql"),
+    },
+    Migration {
+        version: 4,
+        name: "checks",
+        sql: include_str!("../../../migrations/0004_checks.sql"),
+    },
 ];
 
 /// The schema version this binary writes.
@@ -87,6 +97,9 @@ mod tests {
             "claims",
             "corpora",
             "documents",
+            "fetches",
+            "model_calls",
+            "pages",
             "runs",
             "sentences",
         ] {

@@ -38,6 +38,45 @@ impl Store {
         Ok(())
     }
 
+    /// The newest run of `method` over `collection` with exactly these parameters that did not
+    /// complete (pending, running, failed or cancelled): the run a resumed batch continues.
+    pub fn unfinished_run(
+        &self,
+        method: &str,
+        parameters: &serde_json::Value,
+        collection: CollectionId,
+    ) -> Result<Option<RunId>> {
+        let mut statement = self.conn.prepare(
+            "SELECT id, parameters FROM runs
+             WHERE method = ?1 AND collection_id = ?2 AND status != 'completed'
+             ORDER BY id DESC",
+        )?;
+        let rows = statement.query_map(params![method, collection.0], |row| {
+            Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+        })?;
+        for row in rows {
+            let (id, stored) = row?;
+            // Compared as JSON values, so key order and spacing do not matter.
+            if serde_json::from_str::<serde_json::Value>(&stored).ok().as_ref() == Some(parameters)
+            {
+                return Ok(Some(RunId(id)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Runs over `collection` (or every run), newest first.
+    pub fn runs(&self, collection: Option<CollectionId>) -> Result<Vec<Run>> {
+        let ids: Vec<i64> = {
+            let mut statement = self.conn.prepare(
+                "SELECT id FROM runs WHERE ?1 IS NULL OR collection_id = ?1 ORDER BY id DESC",
+            )?;
+            let rows = statement.query_map([collection.map(|c| c.0)], |row| row.get(0))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        ids.into_iter().map(|id| self.run(RunId(id))).collect()
+    }
+
     /// One run.
     pub fn run(&self, id: RunId) -> Result<Run> {
         let row = self
@@ -109,5 +148,26 @@ mod tests {
         assert!(stored.started_at.is_some() && stored.finished_at.is_some());
         assert_eq!(stored.error.as_deref(), Some("model unreachable"));
         assert!(store.set_run_status(RunId(999), RunStatus::Running, None).is_err());
+    }
+
+    #[test]
+    fn an_unfinished_run_with_the_same_parameters_is_found() {
+        let store = Store::open_in_memory().unwrap();
+        let collection = store.ensure_collection("demo").unwrap();
+        let parameters = serde_json::json!({"m": 4, "urls": "diverse"});
+        assert_eq!(store.unfinished_run("llm-cite", &parameters, collection).unwrap(), None);
+        let run = store.create_run("llm-cite", &parameters, None, Some(collection)).unwrap();
+        store.set_run_status(run, RunStatus::Cancelled, None).unwrap();
+        // Key order does not matter; other parameters or methods are other runs.
+        let same = serde_json::json!({"urls": "diverse", "m": 4});
+        assert_eq!(store.unfinished_run("llm-cite", &same, collection).unwrap(), Some(run));
+        assert_eq!(
+            store.unfinished_run("llm-cite", &serde_json::json!({"m": 5}), collection).unwrap(),
+            None
+        );
+        assert_eq!(store.unfinished_run("p-true", &parameters, collection).unwrap(), None);
+        store.set_run_status(run, RunStatus::Completed, None).unwrap();
+        assert_eq!(store.unfinished_run("llm-cite", &parameters, collection).unwrap(), None);
+        assert_eq!(store.runs(Some(collection)).unwrap().len(), 1);
     }
 }

@@ -1,0 +1,357 @@
+//! The `checks`, `check_model_calls` and `reviews` tables: verdicts with their whole result,
+//! the model calls behind each, and human reviews kept beside the machine verdict.
+
+use std::collections::HashSet;
+
+use factdesk_model::{
+    CheckId, ClaimCheck, ClaimId, CollectionId, Review, ReviewDecision, ReviewId, RunId,
+    StoredCheck, Verdict, now_rfc3339,
+};
+use rusqlite::{OptionalExtension, Row, params};
+
+use crate::{Result, Store, StoreError, parse_column};
+
+/// Which checks to list.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CheckFilter {
+    pub run: Option<RunId>,
+    pub collection: Option<CollectionId>,
+    pub claim: Option<ClaimId>,
+    /// Per claim, only the newest check.
+    pub latest_per_claim: bool,
+    pub verdict: Option<Verdict>,
+}
+
+const SELECT: &str = "SELECT c.id, c.run_id, c.claim_id, c.checked_at, c.result,
+        (SELECT json_group_array(model_call_id) FROM check_model_calls m WHERE m.check_id = c.id),
+        r.id, r.decision, r.verdict, r.comment, r.reviewer, r.created_at
+     FROM checks c
+     LEFT JOIN reviews r ON r.id = (SELECT max(id) FROM reviews WHERE check_id = c.id)";
+
+fn row_to_check(row: &Row<'_>) -> rusqlite::Result<(StoredCheckRow, Option<ReviewRow>)> {
+    let check = StoredCheckRow {
+        id: row.get(0)?,
+        run_id: row.get(1)?,
+        claim_id: row.get(2)?,
+        checked_at: row.get(3)?,
+        result: row.get(4)?,
+        calls: row.get(5)?,
+    };
+    let review = match row.get::<_, Option<i64>>(6)? {
+        Some(id) => Some(ReviewRow {
+            id,
+            decision: row.get(7)?,
+            verdict: row.get(8)?,
+            comment: row.get(9)?,
+            reviewer: row.get(10)?,
+            created_at: row.get(11)?,
+        }),
+        None => None,
+    };
+    Ok((check, review))
+}
+
+struct StoredCheckRow {
+    id: i64,
+    run_id: i64,
+    claim_id: Option<i64>,
+    checked_at: String,
+    result: String,
+    calls: String,
+}
+
+struct ReviewRow {
+    id: i64,
+    decision: String,
+    verdict: String,
+    comment: String,
+    reviewer: Option<String>,
+    created_at: String,
+}
+
+fn decode((check, review): (StoredCheckRow, Option<ReviewRow>)) -> Result<StoredCheck> {
+    let result: ClaimCheck = serde_json::from_str(&check.result).map_err(|error| {
+        StoreError::Corrupt { column: "checks.result", message: error.to_string() }
+    })?;
+    let mut model_calls: Vec<i64> = serde_json::from_str(&check.calls).map_err(|error| {
+        StoreError::Corrupt { column: "check_model_calls", message: error.to_string() }
+    })?;
+    model_calls.sort_unstable();
+    let review = review
+        .map(|review| -> Result<Review> {
+            Ok(Review {
+                id: ReviewId(review.id),
+                check_id: CheckId(check.id),
+                decision: parse_column("reviews.decision", &review.decision)?,
+                verdict: parse_column("reviews.verdict", &review.verdict)?,
+                comment: review.comment,
+                reviewer: review.reviewer,
+                created_at: review.created_at,
+            })
+        })
+        .transpose()?;
+    Ok(StoredCheck {
+        id: CheckId(check.id),
+        run_id: RunId(check.run_id),
+        claim_id: check.claim_id.map(ClaimId),
+        checked_at: check.checked_at,
+        model_calls,
+        check: result,
+        review,
+    })
+}
+
+impl Store {
+    /// Stores one check with the model calls behind it, and marks its claim checked, in one
+    /// transaction. Checking a claim twice in one run replaces nothing: it is an error.
+    pub fn insert_check(
+        &mut self,
+        run: RunId,
+        claim: Option<ClaimId>,
+        check: &ClaimCheck,
+        model_calls: &[i64],
+    ) -> Result<CheckId> {
+        let result = serde_json::to_string(check).map_err(|error| StoreError::Corrupt {
+            column: "checks.result",
+            message: error.to_string(),
+        })?;
+        let now = now_rfc3339();
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        tx.execute(
+            "INSERT INTO checks (run_id, claim_id, claim_text, method, verdict, confidence, result,
+                                 tokens, checked_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                run.0,
+                claim.map(|c| c.0),
+                check.claim,
+                check.method,
+                check.verdict.as_str(),
+                check.confidence.map(|c| c.clamp(0.0, 1.0)),
+                result,
+                check.tokens.total() as i64,
+                now,
+            ],
+        )?;
+        let id = tx.last_insert_rowid();
+        {
+            let mut link = tx.prepare_cached(
+                "INSERT INTO check_model_calls (check_id, model_call_id) VALUES (?1, ?2)
+                 ON CONFLICT DO NOTHING",
+            )?;
+            for call in model_calls {
+                link.execute(params![id, call])?;
+            }
+        }
+        if let Some(claim) = claim {
+            tx.execute(
+                "UPDATE claims SET status = 'checked', updated_at = ?2
+                 WHERE id = ?1 AND status = 'unchecked'",
+                params![claim.0, now],
+            )?;
+        }
+        tx.commit()?;
+        Ok(CheckId(id))
+    }
+
+    /// The claims a run has already checked (to resume it without checking them twice).
+    pub fn checked_claims(&self, run: RunId) -> Result<HashSet<ClaimId>> {
+        let mut statement = self
+            .conn
+            .prepare("SELECT claim_id FROM checks WHERE run_id = ?1 AND claim_id IS NOT NULL")?;
+        let rows = statement.query_map([run.0], |row| Ok(ClaimId(row.get(0)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// One check with its latest review.
+    pub fn check(&self, id: CheckId) -> Result<StoredCheck> {
+        let row = self
+            .conn
+            .query_row(&format!("{SELECT} WHERE c.id = ?1"), [id.0], row_to_check)
+            .optional()?
+            .ok_or_else(|| StoreError::NotFound { what: format!("check {id}") })?;
+        decode(row)
+    }
+
+    /// Checks, oldest first.
+    pub fn checks(&self, filter: &CheckFilter) -> Result<Vec<StoredCheck>> {
+        let sql = format!(
+            "{SELECT}
+             WHERE (?1 IS NULL OR c.run_id = ?1)
+               AND (?2 IS NULL OR c.claim_id IN (SELECT id FROM claims WHERE collection_id = ?2))
+               AND (?3 IS NULL OR c.claim_id = ?3)
+               AND (?4 = 0 OR c.claim_id IS NULL
+                    OR c.id = (SELECT max(id) FROM checks n WHERE n.claim_id = c.claim_id))
+               AND (?5 IS NULL OR c.verdict = ?5)
+             ORDER BY c.id"
+        );
+        let mut statement = self.conn.prepare(&sql)?;
+        let rows = statement.query_map(
+            params![
+                filter.run.map(|r| r.0),
+                filter.collection.map(|c| c.0),
+                filter.claim.map(|c| c.0),
+                filter.latest_per_claim,
+                filter.verdict.map(Verdict::as_str),
+            ],
+            row_to_check,
+        )?;
+        rows.map(|row| decode(row?)).collect()
+    }
+
+    /// Records a person's review of a check (the machine verdict stays as it was) and marks
+    /// the claim reviewed, in one transaction.
+    pub fn add_review(
+        &mut self,
+        check: CheckId,
+        decision: ReviewDecision,
+        verdict: Verdict,
+        comment: &str,
+        reviewer: Option<&str>,
+    ) -> Result<Review> {
+        let now = now_rfc3339();
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let claim: Option<Option<i64>> = tx
+            .query_row("SELECT claim_id FROM checks WHERE id = ?1", [check.0], |row| row.get(0))
+            .optional()?;
+        let Some(claim) = claim else {
+            return Err(StoreError::NotFound { what: format!("check {check}") });
+        };
+        tx.execute(
+            "INSERT INTO reviews (check_id, decision, verdict, comment, reviewer, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![check.0, decision.as_str(), verdict.as_str(), comment, reviewer, now],
+        )?;
+        let id = tx.last_insert_rowid();
+        if let Some(claim) = claim {
+            tx.execute(
+                "UPDATE claims SET status = 'reviewed', updated_at = ?2 WHERE id = ?1",
+                params![claim, now],
+            )?;
+        }
+        tx.commit()?;
+        Ok(Review {
+            id: ReviewId(id),
+            check_id: check,
+            decision,
+            verdict,
+            comment: comment.to_owned(),
+            reviewer: reviewer.map(str::to_owned),
+            created_at: now,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use factdesk_model::{CheckTokens, ClaimStatus, NewClaim};
+
+    fn result(claim: &str, verdict: Verdict) -> ClaimCheck {
+        ClaimCheck {
+            claim: claim.into(),
+            method: "llm-cite".into(),
+            parameters: serde_json::json!({"m": 4}),
+            model: "scripted:test".into(),
+            nli_model: None,
+            verdict,
+            confidence: Some(0.8),
+            attributions: Vec::new(),
+            urls: Vec::new(),
+            sources: Vec::new(),
+            premises: Vec::new(),
+            tokens: CheckTokens { url_prompt: 10, ..CheckTokens::default() },
+            explanation: "because".into(),
+        }
+    }
+
+    fn claim(text: &str) -> NewClaim {
+        NewClaim {
+            text: text.into(),
+            origin: None,
+            tags: Vec::new(),
+            notes: None,
+            gold_label: None,
+        }
+    }
+
+    #[test]
+    fn checks_are_stored_listed_and_reviewed() {
+        let mut store = Store::open_in_memory().unwrap();
+        let collection = store.ensure_collection("demo").unwrap();
+        let ids: Vec<ClaimId> = store
+            .insert_claims(collection, &[claim("One."), claim("Two.")])
+            .unwrap()
+            .into_iter()
+            .map(|outcome| match outcome {
+                crate::ClaimInsertOutcome::Inserted(id)
+                | crate::ClaimInsertOutcome::Duplicate(id) => id,
+            })
+            .collect();
+        let run =
+            store.create_run("llm-cite", &serde_json::json!({}), None, Some(collection)).unwrap();
+        let first =
+            store.insert_check(run, Some(ids[0]), &result("One.", Verdict::Verified), &[]).unwrap();
+        assert_eq!(store.checked_claims(run).unwrap(), HashSet::from([ids[0]]));
+        // The same claim twice in one run is refused; nothing is half-written.
+        assert!(
+            store
+                .insert_check(run, Some(ids[0]), &result("One.", Verdict::NotVerified), &[])
+                .is_err()
+        );
+        assert_eq!(
+            store.checks(&CheckFilter { run: Some(run), ..CheckFilter::default() }).unwrap().len(),
+            1
+        );
+
+        let stored = store.check(first).unwrap();
+        assert_eq!(stored.check.verdict, Verdict::Verified);
+        assert_eq!(stored.claim_id, Some(ids[0]));
+        assert!(stored.review.is_none());
+        let claims = store.claims(&crate::ClaimFilter::default()).unwrap();
+        assert_eq!(claims[0].status, ClaimStatus::Checked);
+        assert_eq!(claims[1].status, ClaimStatus::Unchecked);
+
+        let review = store
+            .add_review(
+                first,
+                ReviewDecision::Override,
+                Verdict::NotVerified,
+                "source is satire",
+                Some("ana"),
+            )
+            .unwrap();
+        let stored = store.check(first).unwrap();
+        assert_eq!(stored.review, Some(review));
+        assert_eq!(stored.check.verdict, Verdict::Verified, "the machine verdict is kept");
+        assert_eq!(
+            store.claims(&crate::ClaimFilter::default()).unwrap()[0].status,
+            ClaimStatus::Reviewed
+        );
+        assert!(
+            store
+                .add_review(CheckId(99), ReviewDecision::Accept, Verdict::Verified, "", None)
+                .is_err()
+        );
+
+        // A second run: latest per claim shows only its check.
+        let again =
+            store.create_run("llm-cite", &serde_json::json!({}), None, Some(collection)).unwrap();
+        store
+            .insert_check(again, Some(ids[0]), &result("One.", Verdict::NotVerified), &[])
+            .unwrap();
+        let latest = store
+            .checks(&CheckFilter {
+                collection: Some(collection),
+                latest_per_claim: true,
+                ..CheckFilter::default()
+            })
+            .unwrap();
+        assert_eq!(latest.len(), 1);
+        assert_eq!(latest[0].check.verdict, Verdict::NotVerified);
+        let verified = store
+            .checks(&CheckFilter { verdict: Some(Verdict::Verified), ..CheckFilter::default() })
+            .unwrap();
+        assert_eq!(verified.len(), 1);
+    }
+}
