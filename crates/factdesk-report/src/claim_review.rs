@@ -1,0 +1,240 @@
+//! The ClaimReview export: schema.org `ClaimReview` objects as a JSON-LD array, one per checked
+//! claim (unchecked claims have no review to publish and are skipped).
+//!
+//! # Rating scale
+//!
+//! `reviewRating` uses the usual 1–5 scale (`worstRating` 1 = false, `bestRating` 5 = true), with
+//! `alternateName` naming the verdict. Factdesk's methods look for evidence that *supports* a
+//! claim; none of them ever concludes a claim is false, so the low end is never used:
+//!
+//! | verdict | `ratingValue` | `alternateName` |
+//! | --- | --- | --- |
+//! | verified | 5 | Verified |
+//! | not_verified | 3 | Not verified |
+//! | no_valid_url | (none) | No valid URL |
+//! | fetch_failed | (none) | Fetch failed |
+//! | no_evidence | (none) | No evidence |
+//!
+//! `not_verified` means evidence was read and none of it entails the claim: the claim was
+//! neither shown true nor shown false, which is the middle of the scale. The other three mean no
+//! evidence was read at all, so there is nothing to place on the scale; their `Rating` carries
+//! only its `alternateName` (and no `bestRating`/`worstRating`).
+//!
+//! When a person reviewed the check, the reviewer's verdict sets the rating and `reviewBody` says
+//! so; the machine verdict, its confidence, method, models and explanation stay in `reviewBody`.
+//! `itemReviewed.appearance` lists the attribution sources that are http(s) pages; other URLs
+//! are left out, since consumers may render them as links.
+
+use factdesk_model::{StoredCheck, Verdict};
+use serde::Serialize;
+
+use crate::escape::is_web_link;
+use crate::{Report, format_probability};
+
+/// Where a verdict sits on the ClaimReview 1–5 scale, and its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClaimReviewRating {
+    /// 1 (false) to 5 (true); none when no evidence was judged.
+    pub value: Option<u8>,
+    /// The `alternateName` of the rating.
+    pub name: &'static str,
+}
+
+/// The ClaimReview rating for a verdict (see the module documentation for the reasoning).
+pub fn rating_for(verdict: Verdict) -> ClaimReviewRating {
+    let (value, name) = match verdict {
+        Verdict::Verified => (Some(5), "Verified"),
+        Verdict::NotVerified => (Some(3), "Not verified"),
+        Verdict::NoValidUrl => (None, "No valid URL"),
+        Verdict::FetchFailed => (None, "Fetch failed"),
+        Verdict::NoEvidence => (None, "No evidence"),
+    };
+    ClaimReviewRating { value, name }
+}
+
+const BEST_RATING: u8 = 5;
+const WORST_RATING: u8 = 1;
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ClaimReview<'a> {
+    #[serde(rename = "@context")]
+    context: &'static str,
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    claim_reviewed: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    date_published: Option<&'a str>,
+    author: Organization<'a>,
+    review_rating: Rating,
+    item_reviewed: ReviewedClaim<'a>,
+    review_body: String,
+}
+
+#[derive(Serialize)]
+struct Organization<'a> {
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    name: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Rating {
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rating_value: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    best_rating: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    worst_rating: Option<u8>,
+    alternate_name: &'static str,
+}
+
+#[derive(Serialize)]
+struct ReviewedClaim<'a> {
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    appearance: Vec<Appearance<'a>>,
+}
+
+#[derive(Serialize)]
+struct Appearance<'a> {
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    url: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<&'a str>,
+}
+
+/// One `ClaimReview` per checked claim of the report, in report order.
+pub(crate) fn claim_reviews(report: &Report) -> Vec<ClaimReview<'_>> {
+    report
+        .items
+        .iter()
+        .filter_map(|item| {
+            let stored = item.check.as_ref()?;
+            Some(claim_review(&item.claim_text, stored, &report.generator))
+        })
+        .collect()
+}
+
+fn claim_review<'a>(
+    claim: &'a str,
+    stored: &'a StoredCheck,
+    generator: &'a str,
+) -> ClaimReview<'a> {
+    let rated_verdict =
+        stored.review.as_ref().map_or(stored.check.verdict, |review| review.verdict);
+    let rating = rating_for(rated_verdict);
+    ClaimReview {
+        context: "https://schema.org",
+        kind: "ClaimReview",
+        claim_reviewed: claim,
+        date_published: date_part(&stored.checked_at),
+        author: Organization { kind: "Organization", name: generator },
+        review_rating: Rating {
+            kind: "Rating",
+            rating_value: rating.value,
+            best_rating: rating.value.map(|_| BEST_RATING),
+            worst_rating: rating.value.map(|_| WORST_RATING),
+            alternate_name: rating.name,
+        },
+        item_reviewed: ReviewedClaim { kind: "Claim", appearance: appearances(stored) },
+        review_body: review_body(stored),
+    }
+}
+
+/// The attribution pages, each once, that may be shown as links.
+fn appearances(stored: &StoredCheck) -> Vec<Appearance<'_>> {
+    let mut appearances: Vec<Appearance<'_>> = Vec::new();
+    for attribution in &stored.check.attributions {
+        let Some(url) = attribution.source.url.as_deref() else { continue };
+        if is_web_link(url) && !appearances.iter().any(|appearance| appearance.url == url) {
+            appearances.push(Appearance {
+                kind: "CreativeWork",
+                url,
+                name: attribution.source.title.as_deref(),
+            });
+        }
+    }
+    appearances
+}
+
+/// The `YYYY-MM-DD` part of an RFC 3339 time, if it has one.
+fn date_part(time: &str) -> Option<&str> {
+    let date = time.get(..10)?;
+    let bytes = date.as_bytes();
+    let shaped_like_a_date = bytes.iter().enumerate().all(|(index, byte)| match index {
+        4 | 7 => *byte == b'-',
+        _ => byte.is_ascii_digit(),
+    });
+    shaped_like_a_date.then_some(date)
+}
+
+/// Who decided what: the human review first when there is one (it sets the rating), then the
+/// machine verdict with its confidence, method, models and explanation.
+fn review_body(stored: &StoredCheck) -> String {
+    let check = &stored.check;
+    let mut body = String::new();
+    if let Some(review) = &stored.review {
+        body.push_str(&format!(
+            "Human review ({} by {} at {}): {}; the rating is the reviewer's verdict.",
+            review.decision.as_str(),
+            review.reviewer.as_deref().unwrap_or("an unnamed reviewer"),
+            review.created_at,
+            review.verdict.label()
+        ));
+        if !review.comment.trim().is_empty() {
+            body.push_str(&format!(" Comment: {}", review.comment.trim()));
+        }
+        body.push(' ');
+    }
+    body.push_str(&format!("Machine verdict: {}", check.verdict.label()));
+    if let Some(confidence) = check.confidence {
+        body.push_str(&format!(" (confidence {})", format_probability(confidence)));
+    }
+    body.push_str(&format!(", by {} with {}", check.method, check.model));
+    if let Some(nli_model) = &check.nli_model {
+        body.push_str(&format!(" and NLI model {nli_model}"));
+    }
+    body.push('.');
+    if !check.explanation.trim().is_empty() {
+        body.push(' ');
+        body.push_str(check.explanation.trim());
+    }
+    body
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_date(input: &str, expected: Option<&str>) {
+        assert_eq!(date_part(input), expected, "input {input:?}");
+    }
+
+    #[test]
+    fn dates_are_cut_from_rfc3339_times() {
+        check_date("2026-03-04T05:06:07Z", Some("2026-03-04"));
+        check_date("2026-03-04", Some("2026-03-04"));
+        check_date("yesterday", None);
+        check_date("", None);
+        check_date("2026-3-4T00:00Z", None);
+        check_date("2026-03-0é", None);
+    }
+
+    #[test]
+    fn only_judged_verdicts_have_a_rating_value() {
+        for verdict in Verdict::ALL {
+            let rating = rating_for(verdict);
+            let judged = matches!(verdict, Verdict::Verified | Verdict::NotVerified);
+            assert_eq!(rating.value.is_some(), judged, "{verdict}");
+            if let Some(value) = rating.value {
+                assert!((WORST_RATING..=BEST_RATING).contains(&value));
+            }
+        }
+    }
+}

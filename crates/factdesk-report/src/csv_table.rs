@@ -1,0 +1,120 @@
+//! The CSV export: one row per claim, for spreadsheets. Lists inside a cell are joined (tags with
+//! `;`, URLs, fetch times and hashes with spaces and in the same order, evidence sentences with
+//! ` | `). Every cell passes through [`guard_spreadsheet_cell`], so text from the web or a user
+//! cannot become a spreadsheet formula.
+//!
+//! The columns are [`COLUMNS`]; the first seventeen are the agreed export, and the last four
+//! (NLI model, reviewer, review time, explanation) complete what every format must show.
+
+use std::io::Write;
+
+use factdesk_model::{Attribution, StoredCheck};
+
+use crate::escape::guard_spreadsheet_cell;
+use crate::{Report, ReportItem, UNCHECKED, format_probability};
+
+/// The header row, in order.
+pub const COLUMNS: [&str; 21] = [
+    "claim_id",
+    "claim",
+    "tags",
+    "gold_label",
+    "method",
+    "model",
+    "verdict",
+    "confidence",
+    "review_decision",
+    "review_verdict",
+    "review_comment",
+    "attribution_urls",
+    "attribution_fetched_at",
+    "attribution_hashes",
+    "evidence",
+    "tokens",
+    "checked_at",
+    "nli_model",
+    "reviewer",
+    "reviewed_at",
+    "explanation",
+];
+
+/// Stands in for a missing fetch time or hash, so the space-joined lists stay aligned.
+const MISSING: &str = "unknown";
+
+pub(crate) fn write_csv(report: &Report, out: &mut dyn Write) -> Result<(), csv::Error> {
+    let mut writer = csv::Writer::from_writer(out);
+    writer.write_record(COLUMNS)?;
+    for item in &report.items {
+        let row = row_for(item);
+        writer.write_record(row.iter().map(|cell| guard_spreadsheet_cell(cell).into_owned()))?;
+    }
+    writer.flush()?;
+    Ok(())
+}
+
+fn row_for(item: &ReportItem) -> [String; COLUMNS.len()] {
+    let claim_id = item.claim_id.map(|id| id.to_string()).unwrap_or_default();
+    let tags = item.tags.join(";");
+    let gold_label = item.gold_label.map(|label| label.as_str().to_owned()).unwrap_or_default();
+    let Some(stored) = &item.check else {
+        let mut row: [String; COLUMNS.len()] = Default::default();
+        row[0] = claim_id;
+        row[1] = item.claim_text.clone();
+        row[2] = tags;
+        row[3] = gold_label;
+        row[6] = UNCHECKED.to_owned();
+        return row;
+    };
+    let StoredCheck { check, review, checked_at, .. } = stored;
+    let attributions = &check.attributions;
+    [
+        claim_id,
+        item.claim_text.clone(),
+        tags,
+        gold_label,
+        check.method.clone(),
+        check.model.clone(),
+        check.verdict.as_str().to_owned(),
+        check.confidence.map(format_probability).unwrap_or_default(),
+        review.as_ref().map(|review| review.decision.as_str().to_owned()).unwrap_or_default(),
+        review.as_ref().map(|review| review.verdict.as_str().to_owned()).unwrap_or_default(),
+        review.as_ref().map(|review| review.comment.clone()).unwrap_or_default(),
+        join_attributions(attributions, attribution_url),
+        join_attributions(attributions, |attribution| {
+            attribution.source.fetched_at.clone().unwrap_or_else(|| MISSING.to_owned())
+        }),
+        join_attributions(attributions, |attribution| {
+            attribution.source.content_hash.clone().unwrap_or_else(|| MISSING.to_owned())
+        }),
+        attributions
+            .iter()
+            .flat_map(|attribution| &attribution.sentences)
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(" | "),
+        check.tokens.total().to_string(),
+        checked_at.clone(),
+        check.nli_model.clone().unwrap_or_default(),
+        review.as_ref().and_then(|review| review.reviewer.clone()).unwrap_or_default(),
+        review.as_ref().map(|review| review.created_at.clone()).unwrap_or_default(),
+        check.explanation.clone(),
+    ]
+}
+
+fn join_attributions(
+    attributions: &[Attribution],
+    field: impl Fn(&Attribution) -> String,
+) -> String {
+    attributions.iter().map(field).collect::<Vec<_>>().join(" ")
+}
+
+/// An attribution's URL with any white space encoded (so the space-joined list splits cleanly),
+/// or `document:<id>` for a corpus document without one.
+fn attribution_url(attribution: &Attribution) -> String {
+    let source = &attribution.source;
+    match (&source.url, source.document_id) {
+        (Some(url), _) => url.replace(char::is_whitespace, "%20"),
+        (None, Some(document)) => format!("document:{document}"),
+        (None, None) => MISSING.to_owned(),
+    }
+}

@@ -1,0 +1,232 @@
+//! The HTML export: one standalone page with inline CSS, meant to be opened from disk or mailed.
+//! It carries no scripts and loads nothing (its Content-Security-Policy forbids everything but
+//! the inline style sheet). Every piece of text from the web or a user is escaped with
+//! [`escape_html`]; only http(s) URLs become links, opened without an opener or a referrer;
+//! any other URL (`javascript:`, `data:`, …) is printed as text.
+
+use std::io::{self, Write};
+
+use factdesk_model::{Attribution, StoredCheck};
+
+use crate::escape::{escape_html as h, is_web_link};
+use crate::{Report, ReportItem, UNCHECKED, format_probability, source_location, url_status_label};
+
+const STYLE: &str = "\
+body{font:15px/1.5 system-ui,-apple-system,'Segoe UI',sans-serif;color:#1d232a;margin:0 auto;max-width:60rem;padding:1.5rem}
+h1{font-size:1.6rem;margin-bottom:.2rem}
+h2{font-size:1.2rem;margin:0 0 .6rem}
+h3{font-size:1rem;margin:1rem 0 .4rem}
+.meta,.provenance{color:#5b6570;font-size:.9rem}
+table{border-collapse:collapse;margin:.5rem 0}
+th,td{border:1px solid #cfd5db;padding:.25rem .6rem;text-align:left}
+td.count{text-align:right;font-variant-numeric:tabular-nums}
+article{border:1px solid #cfd5db;border-radius:6px;padding:1rem 1.2rem;margin:1rem 0}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:0}
+dt{font-weight:600}
+dd{margin:0;overflow-wrap:anywhere}
+.verdict{display:inline-block;border-radius:4px;padding:0 .45rem;font-weight:600;background:#e6e9ec}
+.verdict-verified{background:#d5f0dc;color:#14532d}
+.verdict-not_verified{background:#fbe0dc;color:#7f1d1d}
+.verdict-unchecked{background:#eef0f2;color:#4b5563}
+blockquote{margin:.2rem 0;padding-left:.7rem;border-left:3px solid #cfd5db}
+.url{overflow-wrap:anywhere}
+";
+
+pub(crate) fn write_html(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "<!DOCTYPE html>")?;
+    writeln!(out, "<html lang=\"en\">")?;
+    writeln!(out, "<head>")?;
+    writeln!(out, "<meta charset=\"utf-8\">")?;
+    writeln!(
+        out,
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
+    )?;
+    writeln!(out, "<meta name=\"referrer\" content=\"no-referrer\">")?;
+    writeln!(out, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")?;
+    writeln!(out, "<meta name=\"generator\" content=\"{}\">", h(&report.generator))?;
+    writeln!(out, "<title>{}</title>", h(&report.title))?;
+    writeln!(out, "<style>\n{STYLE}</style>")?;
+    writeln!(out, "</head>")?;
+    writeln!(out, "<body>")?;
+    writeln!(out, "<header>")?;
+    writeln!(out, "<h1>{}</h1>", h(&report.title))?;
+    writeln!(
+        out,
+        "<p class=\"meta\">Generated at {} by {}.</p>",
+        h(&report.generated_at),
+        h(&report.generator)
+    )?;
+    writeln!(out, "</header>")?;
+    write_summary(report, out)?;
+    writeln!(out, "<main>")?;
+    for (number, item) in report.items.iter().enumerate() {
+        write_item(number + 1, item, out)?;
+    }
+    writeln!(out, "</main>")?;
+    writeln!(out, "</body>")?;
+    writeln!(out, "</html>")
+}
+
+fn write_summary(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let summary = report.summary();
+    writeln!(out, "<section class=\"summary\">")?;
+    writeln!(out, "<h2>Summary</h2>")?;
+    writeln!(out, "<table>")?;
+    writeln!(out, "<thead><tr><th>Verdict</th><th>Machine</th><th>After review</th></tr></thead>")?;
+    writeln!(out, "<tbody>")?;
+    for ((verdict, machine), (_, after_review)) in
+        summary.machine_verdicts.iter().zip(&summary.verdicts_after_review)
+    {
+        writeln!(
+            out,
+            "<tr><td>{}</td><td class=\"count\">{machine}</td><td class=\"count\">{after_review}</td></tr>",
+            verdict.label()
+        )?;
+    }
+    writeln!(
+        out,
+        "<tr><td>{UNCHECKED}</td><td class=\"count\">{0}</td><td class=\"count\">{0}</td></tr>",
+        summary.unchecked
+    )?;
+    writeln!(
+        out,
+        "<tr><th>total</th><td class=\"count\">{0}</td><td class=\"count\">{0}</td></tr>",
+        summary.claims
+    )?;
+    writeln!(out, "</tbody>")?;
+    writeln!(out, "</table>")?;
+    writeln!(
+        out,
+        "<p>Reviewed by a person: {} of {} checked claims ({} overridden).</p>",
+        summary.reviewed,
+        summary.claims - summary.unchecked,
+        summary.overridden
+    )?;
+    writeln!(out, "</section>")
+}
+
+fn write_item(number: usize, item: &ReportItem, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "<article class=\"claim\" id=\"claim-{number}\">")?;
+    writeln!(out, "<h2>{number}. {}</h2>", h(&item.claim_text))?;
+    writeln!(out, "<dl>")?;
+    if let Some(claim_id) = item.claim_id {
+        writeln!(out, "<dt>Claim ID</dt><dd>{claim_id}</dd>")?;
+    }
+    if !item.tags.is_empty() {
+        let tags: Vec<_> = item.tags.iter().map(|tag| h(tag)).collect();
+        writeln!(out, "<dt>Tags</dt><dd>{}</dd>", tags.join(", "))?;
+    }
+    if let Some(label) = item.gold_label {
+        writeln!(out, "<dt>Gold label</dt><dd>{}</dd>", label.as_str())?;
+    }
+    match &item.check {
+        None => {
+            writeln!(
+                out,
+                "<dt>Verdict</dt><dd><span class=\"verdict verdict-unchecked\">{UNCHECKED}</span></dd>"
+            )?;
+            writeln!(out, "</dl>")?;
+        }
+        Some(stored) => write_check(stored, out)?,
+    }
+    writeln!(out, "</article>")
+}
+
+/// The rest of the item's `<dl>` (which it closes), then its evidence and proposed URLs.
+fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
+    let check = &stored.check;
+    let confidence = check
+        .confidence
+        .map(|confidence| format!(", confidence {}", format_probability(confidence)))
+        .unwrap_or_default();
+    writeln!(
+        out,
+        "<dt>Machine verdict</dt><dd><span class=\"verdict verdict-{}\">{}</span>{confidence}</dd>",
+        check.verdict.as_str(),
+        check.verdict.label()
+    )?;
+    match &stored.review {
+        Some(review) => {
+            writeln!(
+                out,
+                "<dt>Human review</dt><dd>{}: <span class=\"verdict verdict-{}\">{}</span>, by {} at {}</dd>",
+                review.decision.as_str(),
+                review.verdict.as_str(),
+                review.verdict.label(),
+                review.reviewer.as_deref().map_or("an unnamed reviewer".into(), h),
+                h(&review.created_at)
+            )?;
+            if !review.comment.trim().is_empty() {
+                writeln!(out, "<dt>Review comment</dt><dd>{}</dd>", h(&review.comment))?;
+            }
+        }
+        None => writeln!(out, "<dt>Human review</dt><dd>none</dd>")?,
+    }
+    writeln!(out, "<dt>Method</dt><dd>{}</dd>", h(&check.method))?;
+    writeln!(out, "<dt>Model</dt><dd>{}</dd>", h(&check.model))?;
+    if let Some(nli_model) = &check.nli_model {
+        writeln!(out, "<dt>NLI model</dt><dd>{}</dd>", h(nli_model))?;
+    }
+    writeln!(out, "<dt>Checked at</dt><dd>{}</dd>", h(&stored.checked_at))?;
+    writeln!(out, "<dt>Tokens</dt><dd>{}</dd>", check.tokens.total())?;
+    if !check.explanation.trim().is_empty() {
+        writeln!(out, "<dt>Explanation</dt><dd>{}</dd>", h(&check.explanation))?;
+    }
+    writeln!(out, "</dl>")?;
+    if !check.attributions.is_empty() {
+        writeln!(out, "<h3>Evidence</h3>")?;
+        writeln!(out, "<ol class=\"evidence\">")?;
+        for attribution in &check.attributions {
+            write_attribution(attribution, out)?;
+        }
+        writeln!(out, "</ol>")?;
+    }
+    if !check.urls.is_empty() {
+        writeln!(out, "<h3>Proposed URLs</h3>")?;
+        writeln!(out, "<ul class=\"proposed\">")?;
+        for proposed in &check.urls {
+            let error = proposed
+                .error
+                .as_deref()
+                .map(|error| format!(": {}", h(error)))
+                .unwrap_or_default();
+            writeln!(
+                out,
+                "<li><span class=\"url\">{}</span> — {}{error}</li>",
+                h(&proposed.url),
+                url_status_label(proposed.status)
+            )?;
+        }
+        writeln!(out, "</ul>")?;
+    }
+    Ok(())
+}
+
+fn write_attribution(attribution: &Attribution, out: &mut dyn Write) -> io::Result<()> {
+    let source = &attribution.source;
+    let location = source_location(source);
+    let shown_location = if source.url.as_deref().is_some_and(is_web_link) {
+        format!(
+            "<a class=\"url\" href=\"{0}\" rel=\"noopener noreferrer\" target=\"_blank\">{0}</a>",
+            h(&location)
+        )
+    } else {
+        format!("<span class=\"url\">{}</span>", h(&location))
+    };
+    writeln!(out, "<li>")?;
+    match &source.title {
+        Some(title) => writeln!(out, "<p class=\"source\">{}: {shown_location}</p>", h(title))?,
+        None => writeln!(out, "<p class=\"source\">{shown_location}</p>")?,
+    }
+    writeln!(
+        out,
+        "<p class=\"provenance\">fetched at {} · content hash {} · entailment {}</p>",
+        h(source.fetched_at.as_deref().unwrap_or("unknown")),
+        h(source.content_hash.as_deref().unwrap_or("unknown")),
+        format_probability(attribution.entailment)
+    )?;
+    for sentence in &attribution.sentences {
+        writeln!(out, "<blockquote>{}</blockquote>", h(sentence))?;
+    }
+    writeln!(out, "</li>")
+}

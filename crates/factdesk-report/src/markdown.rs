@@ -1,0 +1,172 @@
+//! The Markdown export: a heading, a summary table of verdict counts, then one section per
+//! claim with its machine verdict, the human review beside it, the method and models, the
+//! explanation and the evidence. Every piece of text from the web or a user goes through
+//! [`escape_markdown`], and only http(s) URLs become links, so a page title or a claim cannot
+//! add links, images or HTML of its own.
+
+use std::io::{self, Write};
+
+use factdesk_model::{Attribution, StoredCheck};
+
+use crate::escape::{escape_markdown, is_web_link, markdown_link_destination};
+use crate::{Report, ReportItem, UNCHECKED, format_probability, source_location, url_status_label};
+
+pub(crate) fn write_markdown(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "# {}", escape_markdown(&report.title))?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Generated at {} by {}.",
+        escape_markdown(&report.generated_at),
+        escape_markdown(&report.generator)
+    )?;
+    writeln!(out)?;
+    write_summary(report, out)?;
+    writeln!(out, "## Claims")?;
+    for (number, item) in report.items.iter().enumerate() {
+        writeln!(out)?;
+        write_item(number + 1, item, out)?;
+    }
+    Ok(())
+}
+
+fn write_summary(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let summary = report.summary();
+    writeln!(out, "## Summary")?;
+    writeln!(out)?;
+    writeln!(out, "| Verdict | Machine | After review |")?;
+    writeln!(out, "| --- | ---: | ---: |")?;
+    for ((verdict, machine), (_, after_review)) in
+        summary.machine_verdicts.iter().zip(&summary.verdicts_after_review)
+    {
+        writeln!(out, "| {} | {machine} | {after_review} |", verdict.label())?;
+    }
+    writeln!(out, "| {UNCHECKED} | {} | {} |", summary.unchecked, summary.unchecked)?;
+    writeln!(out, "| **total** | {} | {} |", summary.claims, summary.claims)?;
+    writeln!(out)?;
+    let checked = summary.claims - summary.unchecked;
+    writeln!(
+        out,
+        "Reviewed by a person: {} of {checked} checked claims ({} overridden).",
+        summary.reviewed, summary.overridden
+    )?;
+    writeln!(out)
+}
+
+fn write_item(number: usize, item: &ReportItem, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "### {number}. {}", escape_markdown(&item.claim_text))?;
+    writeln!(out)?;
+    if let Some(claim_id) = item.claim_id {
+        writeln!(out, "- **Claim ID:** {claim_id}")?;
+    }
+    if !item.tags.is_empty() {
+        let tags: Vec<String> = item.tags.iter().map(|tag| escape_markdown(tag)).collect();
+        writeln!(out, "- **Tags:** {}", tags.join(", "))?;
+    }
+    if let Some(label) = item.gold_label {
+        writeln!(out, "- **Gold label:** {}", label.as_str())?;
+    }
+    match &item.check {
+        None => writeln!(out, "- **Verdict:** {UNCHECKED}"),
+        Some(stored) => write_check(stored, out),
+    }
+}
+
+fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
+    let check = &stored.check;
+    let confidence = check
+        .confidence
+        .map(|confidence| format!(" (confidence {})", format_probability(confidence)))
+        .unwrap_or_default();
+    writeln!(out, "- **Machine verdict:** {}{confidence}", check.verdict.label())?;
+    if let Some(review) = &stored.review {
+        let reviewer = review.reviewer.as_deref().map(escape_markdown);
+        writeln!(
+            out,
+            "- **Human review:** {} — reviewer's verdict: {}, by {} at {}",
+            review.decision.as_str(),
+            review.verdict.label(),
+            reviewer.as_deref().unwrap_or("an unnamed reviewer"),
+            escape_markdown(&review.created_at)
+        )?;
+        if !review.comment.trim().is_empty() {
+            writeln!(out, "- **Review comment:** {}", escape_markdown(&review.comment))?;
+        }
+    } else {
+        writeln!(out, "- **Human review:** none")?;
+    }
+    write!(
+        out,
+        "- **Method:** {} · **Model:** {}",
+        escape_markdown(&check.method),
+        escape_markdown(&check.model)
+    )?;
+    match &check.nli_model {
+        Some(nli_model) => writeln!(out, " · **NLI model:** {}", escape_markdown(nli_model))?,
+        None => writeln!(out)?,
+    }
+    writeln!(
+        out,
+        "- **Checked at:** {} · **Tokens:** {}",
+        escape_markdown(&stored.checked_at),
+        check.tokens.total()
+    )?;
+    if !check.explanation.trim().is_empty() {
+        writeln!(out, "- **Explanation:** {}", escape_markdown(&check.explanation))?;
+    }
+    if !check.attributions.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "**Evidence**")?;
+        writeln!(out)?;
+        for (number, attribution) in check.attributions.iter().enumerate() {
+            write_attribution(number + 1, attribution, out)?;
+        }
+    }
+    if !check.urls.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "**Proposed URLs**")?;
+        writeln!(out)?;
+        for proposed in &check.urls {
+            write!(
+                out,
+                "- {} — {}",
+                escape_markdown(&proposed.url),
+                url_status_label(proposed.status)
+            )?;
+            match &proposed.error {
+                Some(error) => writeln!(out, ": {}", escape_markdown(error))?,
+                None => writeln!(out)?,
+            }
+        }
+    }
+    Ok(())
+}
+
+fn write_attribution(
+    number: usize,
+    attribution: &Attribution,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let source = &attribution.source;
+    let location = source_location(source);
+    let shown_location = if source.url.as_deref().is_some_and(is_web_link) {
+        format!("[{}]({})", escape_markdown(&location), markdown_link_destination(&location))
+    } else {
+        escape_markdown(&location)
+    };
+    match &source.title {
+        Some(title) => writeln!(out, "{number}. {}: {shown_location}", escape_markdown(title))?,
+        None => writeln!(out, "{number}. {shown_location}")?,
+    }
+    writeln!(
+        out,
+        "   - fetched at {} · content hash {} · entailment {}",
+        escape_markdown(source.fetched_at.as_deref().unwrap_or("unknown")),
+        escape_markdown(source.content_hash.as_deref().unwrap_or("unknown")),
+        format_probability(attribution.entailment)
+    )?;
+    for sentence in &attribution.sentences {
+        writeln!(out, "   - “{}”", escape_markdown(sentence))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,708 @@
+//! Renders small fixture reports in every format and checks what a reader (or a browser, a
+//! spreadsheet, a JSON-LD consumer) would get: the verdicts and reviews are all there, and
+//! hostile text from the web stays inert.
+
+use factdesk_model::{
+    Attribution, CheckId, CheckTokens, ClaimCheck, ClaimId, ClaimLabel, EvidenceSource,
+    PremiseCheck, ProposedUrl, Review, ReviewDecision, ReviewId, RunId, StoredCheck, UrlStatus,
+    Verdict,
+};
+use factdesk_report::{
+    CSV_COLUMNS, Format, Report, ReportItem, escape_html, render, render_to_string,
+};
+use serde_json::Value;
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures
+// ---------------------------------------------------------------------------------------------
+
+const EIFFEL_URL: &str = "https://en.wikipedia.org/wiki/Eiffel_Tower";
+const EIFFEL_OFFICIAL_URL: &str = "https://www.toureiffel.paris/en/the-monument";
+
+fn source(url: &str, title: &str, hash: &str) -> EvidenceSource {
+    EvidenceSource {
+        url: Some(url.to_owned()),
+        title: Some(title.to_owned()),
+        document_id: None,
+        fetched_at: Some("2026-02-01T10:00:00Z".to_owned()),
+        content_hash: Some(hash.to_owned()),
+    }
+}
+
+fn fetched_url(url: &str, title: &str, hash: &str) -> ProposedUrl {
+    ProposedUrl {
+        url: url.to_owned(),
+        status: UrlStatus::Fetched,
+        final_url: Some(url.to_owned()),
+        title: Some(title.to_owned()),
+        fetched_at: Some("2026-02-01T10:00:00Z".to_owned()),
+        content_hash: Some(hash.to_owned()),
+        error: None,
+        sample: 0,
+    }
+}
+
+fn check(claim: &str, verdict: Verdict, attributions: Vec<Attribution>) -> ClaimCheck {
+    let sources: Vec<EvidenceSource> =
+        attributions.iter().map(|attribution| attribution.source.clone()).collect();
+    let premises = attributions
+        .iter()
+        .enumerate()
+        .map(|(index, attribution)| PremiseCheck {
+            source: index,
+            sentences: attribution.sentences.clone(),
+            premise: attribution.sentences.join(" "),
+            entailment: attribution.entailment,
+            neutral: 0.5 * (1.0 - attribution.entailment),
+            contradiction: 0.5 * (1.0 - attribution.entailment),
+            entails: attribution.entailment > 0.5,
+        })
+        .collect();
+    ClaimCheck {
+        claim: claim.to_owned(),
+        method: "llm-cite".to_owned(),
+        parameters: serde_json::json!({"urls": "diverse", "m": 4, "l": 6}),
+        model: "openai:gpt-4o-mini".to_owned(),
+        nli_model: Some("local:deberta-v3-nli".to_owned()),
+        verdict,
+        confidence: Some(0.75),
+        attributions,
+        urls: Vec::new(),
+        sources,
+        premises,
+        tokens: CheckTokens {
+            url_prompt: 100,
+            url_completion: 20,
+            judge_prompt: 0,
+            judge_completion: 0,
+        },
+        explanation: "Checked with NLI against the proposed pages.".to_owned(),
+    }
+}
+
+fn stored(
+    id: i64,
+    claim_id: Option<i64>,
+    check: ClaimCheck,
+    review: Option<Review>,
+) -> StoredCheck {
+    StoredCheck {
+        id: CheckId(id),
+        run_id: RunId(9),
+        claim_id: claim_id.map(ClaimId),
+        checked_at: "2026-02-01T10:05:00Z".to_owned(),
+        model_calls: vec![11, 12],
+        check,
+        review,
+    }
+}
+
+fn item(id: i64, text: &str, tags: &[&str], check: Option<StoredCheck>) -> ReportItem {
+    ReportItem {
+        claim_id: Some(ClaimId(id)),
+        claim_text: text.to_owned(),
+        tags: tags.iter().map(|tag| (*tag).to_owned()).collect(),
+        gold_label: None,
+        check,
+    }
+}
+
+/// A verified claim with two attributions, a not-verified one a person overrode, an unchecked
+/// one.
+fn fixture() -> Report {
+    let eiffel_claim = "The Eiffel Tower is in Paris.";
+    let mut eiffel = check(
+        eiffel_claim,
+        Verdict::Verified,
+        vec![
+            Attribution {
+                source: source(EIFFEL_URL, "Eiffel Tower - Wikipedia", "blake3:aaa111"),
+                sentences: vec![
+                    "The Eiffel Tower is a wrought-iron lattice tower in Paris, France.".to_owned(),
+                    "It is named after the engineer Gustave Eiffel.".to_owned(),
+                ],
+                entailment: 0.97,
+            },
+            Attribution {
+                source: source(EIFFEL_OFFICIAL_URL, "The monument", "blake3:bbb222"),
+                sentences: vec!["The tower stands on the Champ de Mars in Paris.".to_owned()],
+                entailment: 0.91,
+            },
+        ],
+    );
+    eiffel.confidence = Some(0.97);
+    eiffel.urls = vec![
+        fetched_url(EIFFEL_URL, "Eiffel Tower - Wikipedia", "blake3:aaa111"),
+        fetched_url(EIFFEL_OFFICIAL_URL, "The monument", "blake3:bbb222"),
+        ProposedUrl {
+            url: "https://example.org/made-up".to_owned(),
+            status: UrlStatus::NotFound,
+            final_url: None,
+            title: None,
+            fetched_at: None,
+            content_hash: None,
+            error: Some("HTTP 404".to_owned()),
+            sample: 1,
+        },
+    ];
+
+    let everest_claim = "Mount Everest is 8,849 metres tall.";
+    let everest_review = Review {
+        id: ReviewId(5),
+        check_id: CheckId(2),
+        decision: ReviewDecision::Override,
+        verdict: Verdict::Verified,
+        comment: "The 2020 survey gives 8,848.86 m, which rounds to this.".to_owned(),
+        reviewer: Some("Ada".to_owned()),
+        created_at: "2026-02-02T09:00:00Z".to_owned(),
+    };
+    let mut everest = check(everest_claim, Verdict::NotVerified, Vec::new());
+    everest.confidence = Some(0.62);
+    everest.explanation = "No sentence of the fetched pages entails the claim.".to_owned();
+
+    let mut verified = item(1, eiffel_claim, &["geography", "landmarks"], None);
+    verified.gold_label = Some(ClaimLabel::Supported);
+    verified.check = Some(stored(1, Some(1), eiffel, None));
+    Report {
+        title: "Landmarks".to_owned(),
+        generated_at: "2026-02-03T12:00:00Z".to_owned(),
+        generator: "Factdesk 0.1.0".to_owned(),
+        items: vec![
+            verified,
+            item(2, everest_claim, &[], Some(stored(2, Some(2), everest, Some(everest_review)))),
+            item(3, "Honey never spoils.", &["food"], None),
+        ],
+    }
+}
+
+/// A report whose claim, page title, URLs, sentences and review are all attacks.
+fn hostile_fixture() -> Report {
+    let claim = "<script>alert(1)</script>";
+    let hostile_source = EvidenceSource {
+        url: Some("javascript:alert(1)".to_owned()),
+        title: Some("<img src=x onerror=alert(1)>".to_owned()),
+        document_id: None,
+        fetched_at: Some("2026-02-01T10:00:00Z\"><script>".to_owned()),
+        content_hash: Some("<b>hash</b>".to_owned()),
+    };
+    let quoting_source = EvidenceSource {
+        url: Some("https://evil.example/\"onmouseover=\"alert(1)".to_owned()),
+        title: Some("[click me](javascript:alert(1)) | `code`".to_owned()),
+        ..hostile_source.clone()
+    };
+    let mut hostile = check(
+        claim,
+        Verdict::Verified,
+        vec![
+            Attribution {
+                source: hostile_source,
+                sentences: vec!["</blockquote><script>alert(2)</script>".to_owned()],
+                entailment: 0.9,
+            },
+            Attribution {
+                source: quoting_source,
+                sentences: vec!["<a href=\"javascript:alert(3)\">x</a>".to_owned()],
+                entailment: 0.8,
+            },
+        ],
+    );
+    hostile.explanation = "<iframe src=//evil.example></iframe>".to_owned();
+    hostile.model = "<svg onload=alert(4)>".to_owned();
+    let review = Review {
+        id: ReviewId(1),
+        check_id: CheckId(1),
+        decision: ReviewDecision::Accept,
+        verdict: Verdict::Verified,
+        comment: "<style>body{display:none}</style>".to_owned(),
+        reviewer: Some("<b onclick=alert(5)>".to_owned()),
+        created_at: "2026-02-02T09:00:00Z".to_owned(),
+    };
+    Report {
+        title: "</title><script>alert(0)</script>".to_owned(),
+        generated_at: "2026-02-03T12:00:00Z".to_owned(),
+        generator: "\"><script>alert(6)</script>".to_owned(),
+        items: vec![item(
+            1,
+            claim,
+            &["<i>tag</i>"],
+            Some(stored(1, Some(1), hostile, Some(review))),
+        )],
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every format shows every claim
+// ---------------------------------------------------------------------------------------------
+
+fn check_contains(format: Format, expected: &[&str]) {
+    let output = render_to_string(&fixture(), format).unwrap();
+    for needle in expected {
+        assert!(output.contains(needle), "{format} output lacks {needle:?}:\n{output}");
+    }
+}
+
+#[test]
+fn every_format_renders_the_fixture() {
+    check_contains(
+        Format::Markdown,
+        &[
+            "# Landmarks",
+            "| verified | 1 | 2 |",
+            "| not verified | 1 | 0 |",
+            "| unchecked | 1 | 1 |",
+            "Reviewed by a person: 1 of 2 checked claims (1 overridden).",
+            "### 1. The Eiffel Tower is in Paris.",
+            "- **Machine verdict:** verified (confidence 0.970)",
+            "- **Human review:** none",
+            "**NLI model:** local:deberta-v3-nli",
+            "1. Eiffel Tower - Wikipedia: [https://en.wikipedia.org/wiki/Eiffel\\_Tower](https://en.wikipedia.org/wiki/Eiffel_Tower)",
+            "fetched at 2026-02-01T10:00:00Z · content hash blake3:aaa111 · entailment 0.970",
+            "content hash blake3:bbb222",
+            "   - “The tower stands on the Champ de Mars in Paris.”",
+            "- https://example.org/made-up — not found: HTTP 404",
+            "- **Machine verdict:** not verified (confidence 0.620)",
+            "- **Human review:** override — reviewer's verdict: verified, by Ada at 2026-02-02T09:00:00Z",
+            "- **Review comment:** The 2020 survey gives 8,848.86 m, which rounds to this.",
+            "- **Explanation:** No sentence of the fetched pages entails the claim.",
+            "### 3. Honey never spoils.",
+            "- **Verdict:** unchecked",
+        ],
+    );
+    check_contains(
+        Format::Html,
+        &[
+            "<!DOCTYPE html>",
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">",
+            "<title>Landmarks</title>",
+            "<span class=\"verdict verdict-verified\">verified</span>, confidence 0.970",
+            "<a class=\"url\" href=\"https://en.wikipedia.org/wiki/Eiffel_Tower\" rel=\"noopener noreferrer\"",
+            "href=\"https://www.toureiffel.paris/en/the-monument\"",
+            "fetched at 2026-02-01T10:00:00Z · content hash blake3:bbb222 · entailment 0.910",
+            "<blockquote>It is named after the engineer Gustave Eiffel.</blockquote>",
+            "<dt>NLI model</dt><dd>local:deberta-v3-nli</dd>",
+            "<span class=\"verdict verdict-not_verified\">not verified</span>, confidence 0.620",
+            "<dt>Human review</dt><dd>override: <span class=\"verdict verdict-verified\">verified</span>, by Ada at 2026-02-02T09:00:00Z</dd>",
+            "<dt>Review comment</dt><dd>The 2020 survey gives 8,848.86 m, which rounds to this.</dd>",
+            "<dt>Explanation</dt><dd>No sentence of the fetched pages entails the claim.</dd>",
+            "<h2>3. Honey never spoils.</h2>",
+            "<span class=\"verdict verdict-unchecked\">unchecked</span>",
+            "Reviewed by a person: 1 of 2 checked claims (1 overridden).",
+        ],
+    );
+    check_contains(
+        Format::Json,
+        &[
+            "\"title\": \"Landmarks\"",
+            "\"generator\": \"Factdesk 0.1.0\"",
+            "\"claim\": \"Honey never spoils.\"",
+            "\"check\": null",
+            "\"entailment\": 0.97",
+            "\"contradiction\":",
+            "\"url_prompt\": 100",
+            "\"decision\": \"override\"",
+        ],
+    );
+    check_contains(
+        Format::Csv,
+        &[
+            "claim_id,claim,tags,gold_label,method,model,verdict,confidence,review_decision",
+            "3,Honey never spoils.,food,,,,unchecked,",
+        ],
+    );
+    check_contains(
+        Format::ClaimReview,
+        &["\"@type\": \"ClaimReview\"", "\"claimReviewed\": \"The Eiffel Tower is in Paris.\""],
+    );
+}
+
+#[test]
+fn format_names_parse_and_have_extensions() {
+    let cases = [
+        ("md", Format::Markdown, "md"),
+        ("Markdown", Format::Markdown, "md"),
+        ("html", Format::Html, "html"),
+        ("json", Format::Json, "json"),
+        ("csv", Format::Csv, "csv"),
+        ("claimreview", Format::ClaimReview, "jsonld"),
+    ];
+    for (name, format, extension) in cases {
+        assert_eq!(name.parse::<Format>(), Ok(format), "{name}");
+        assert_eq!(format.file_extension(), extension);
+        assert_eq!(format.as_str().parse::<Format>(), Ok(format));
+    }
+    let error = "pdf".parse::<Format>().unwrap_err();
+    assert!(error.to_string().contains("claimreview"), "{error}");
+}
+
+#[test]
+fn render_writes_to_any_writer() {
+    let mut bytes: Vec<u8> = Vec::new();
+    let out: &mut dyn std::io::Write = &mut bytes;
+    render(&fixture(), Format::Markdown, out).unwrap();
+    assert!(String::from_utf8(bytes).unwrap().starts_with("# Landmarks\n"));
+}
+
+#[test]
+fn an_empty_report_renders_in_every_format() {
+    let report = Report { items: Vec::new(), ..fixture() };
+    for format in Format::ALL {
+        let output = render_to_string(&report, format).unwrap();
+        assert!(!output.is_empty(), "{format}");
+    }
+    assert_eq!(render_to_string(&report, Format::ClaimReview).unwrap().trim(), "[]");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hostile content
+// ---------------------------------------------------------------------------------------------
+
+const RENDERER_TAGS: &[&str] = &[
+    "!doctype",
+    "html",
+    "head",
+    "meta",
+    "title",
+    "style",
+    "body",
+    "header",
+    "h1",
+    "h2",
+    "h3",
+    "p",
+    "section",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "main",
+    "article",
+    "dl",
+    "dt",
+    "dd",
+    "span",
+    "ol",
+    "ul",
+    "li",
+    "blockquote",
+    "a",
+];
+/// `html` is the doctype's word, which the parser below reads as an attribute.
+const RENDERER_ATTRIBUTES: &[&str] = &[
+    "html",
+    "lang",
+    "charset",
+    "http-equiv",
+    "content",
+    "name",
+    "class",
+    "id",
+    "href",
+    "rel",
+    "target",
+];
+
+#[derive(Debug)]
+struct Tag {
+    name: String,
+    attributes: Vec<(String, String)>,
+}
+
+/// The tags of an HTML page: its start and end tags, each with its attributes. Simple on
+/// purpose: it relies on `<` appearing only where a tag starts, which is what escaping must
+/// guarantee; values may be double-quoted or bare.
+fn html_tags(html: &str) -> Vec<Tag> {
+    let mut tags = Vec::new();
+    for piece in html.split('<').skip(1) {
+        let inside = piece.split_once('>').map_or(piece, |(inside, _)| inside);
+        let inside = inside.trim_start_matches('/').trim_end_matches('/');
+        let (name, mut rest) = inside.split_once(char::is_whitespace).unwrap_or((inside, ""));
+        let mut attributes = Vec::new();
+        while !rest.trim_start().is_empty() {
+            rest = rest.trim_start();
+            let name_end =
+                rest.find(|c: char| c == '=' || c.is_whitespace()).unwrap_or(rest.len()).max(1);
+            let attribute = rest[..name_end].to_ascii_lowercase();
+            rest = &rest[name_end..];
+            let mut value = "";
+            if let Some(after_equals) = rest.strip_prefix('=') {
+                let (found, after) = match after_equals.strip_prefix('"') {
+                    Some(quoted) => quoted.split_once('"').unwrap_or((quoted, "")),
+                    None => {
+                        after_equals.split_once(char::is_whitespace).unwrap_or((after_equals, ""))
+                    }
+                };
+                value = found;
+                rest = after;
+            }
+            attributes.push((attribute, value.to_owned()));
+        }
+        tags.push(Tag { name: name.to_ascii_lowercase(), attributes });
+    }
+    tags
+}
+
+#[test]
+fn html_keeps_hostile_content_inert() {
+    let html = render_to_string(&hostile_fixture(), Format::Html).unwrap();
+    // Every tag in the page is one the renderer writes, with only the renderer's attributes, so
+    // no hostile `<script>`, `<img onerror=…>` or `href="javascript:…"` got through; the hostile
+    // text is all in escaped text (where "onerror=" is harmless letters).
+    for tag in html_tags(&html) {
+        assert!(RENDERER_TAGS.contains(&tag.name.as_str()), "tag {tag:?}");
+        for (attribute, value) in &tag.attributes {
+            assert!(RENDERER_ATTRIBUTES.contains(&attribute.as_str()), "{attribute} in {tag:?}");
+            if attribute == "href" {
+                assert!(value.starts_with("https://") || value.starts_with("http://"), "{tag:?}");
+            }
+        }
+    }
+    let lower = html.to_ascii_lowercase();
+    assert!(!lower.contains("<script"), "{html}");
+    assert!(!lower.contains("href=\"javascript:"), "{html}");
+    assert!(!lower.contains("<img"), "{html}");
+    // The only <style> is the document's own style sheet.
+    assert_eq!(lower.matches("<style").count(), 1, "{html}");
+    // The text is still there for the reader, escaped.
+    assert!(html.contains("<h2>1. &lt;script&gt;alert(1)&lt;/script&gt;</h2>"), "{html}");
+    assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;"), "{html}");
+    assert!(html.contains("<span class=\"url\">javascript:alert(1)</span>"), "{html}");
+    // The https URL with a quote in it is a link whose attribute the quote cannot end.
+    assert!(
+        html.contains("href=\"https://evil.example/&quot;onmouseover=&quot;alert(1)\""),
+        "{html}"
+    );
+    // No link with any other scheme.
+    for href in html.split("href=\"").skip(1) {
+        assert!(href.starts_with("https://") || href.starts_with("http://"), "{href}");
+    }
+}
+
+/// How often `needle` occurs in `markdown` without a backslash escaping its first character.
+fn unescaped_occurrences(markdown: &str, needle: &str) -> usize {
+    markdown.match_indices(needle).filter(|(at, _)| !markdown[..*at].ends_with('\\')).count()
+}
+
+#[test]
+fn markdown_keeps_hostile_content_inert() {
+    let markdown = render_to_string(&hostile_fixture(), Format::Markdown).unwrap();
+    for markup in ["<script", "<img", "<iframe", "<a href", "<b", "<i>", "<style", "`code`"] {
+        assert_eq!(unescaped_occurrences(&markdown, markup), 0, "{markup} in {markdown}");
+    }
+    assert!(unescaped_occurrences(&markdown, "[click me]") == 0, "{markdown}");
+    assert!(unescaped_occurrences(&markdown, "](javascript:") == 0, "{markdown}");
+    assert!(markdown.contains(r"\[click me\](javascript:alert(1)) \| \`code\`"), "{markdown}");
+    assert!(markdown.contains(r"\<img src=x onerror=alert(1)\>"), "{markdown}");
+    // The non-web URL is text; the https one is a link whose destination the quote cannot end.
+    assert!(markdown.contains("\n1. \\<img src=x onerror=alert(1)\\>: javascript:alert(1)\n"));
+    assert!(
+        markdown.contains("(https://evil.example/%22onmouseover=%22alert%281%29)"),
+        "{markdown}"
+    );
+}
+
+#[test]
+fn csv_cells_cannot_become_formulas() {
+    let mut report = fixture();
+    report.items[2].claim_text = "=HYPERLINK(\"https://evil.example\",\"click\")".to_owned();
+    report.items[2].tags = vec!["@SUM(A1)".to_owned()];
+    let review = report.items[1].check.as_mut().unwrap().review.as_mut().unwrap();
+    review.comment = "+cmd|' /C calc'!A0".to_owned();
+    review.reviewer = Some("-2+3".to_owned());
+    report.items[1].check.as_mut().unwrap().check.explanation = "\t=1+1".to_owned();
+
+    let rows = csv_rows(&report);
+    let everest = &rows[1];
+    let unchecked = &rows[2];
+    assert_eq!(unchecked["claim"], "'=HYPERLINK(\"https://evil.example\",\"click\")");
+    assert_eq!(unchecked["tags"], "'@SUM(A1)");
+    assert_eq!(everest["review_comment"], "'+cmd|' /C calc'!A0");
+    assert_eq!(everest["reviewer"], "'-2+3");
+    assert_eq!(everest["explanation"], "'\t=1+1");
+    for row in &rows {
+        for (column, cell) in row {
+            assert!(!cell.starts_with(['=', '+', '-', '@', '\t', '\r']), "{column}: {cell:?}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSV, JSON and ClaimReview contents
+// ---------------------------------------------------------------------------------------------
+
+/// The CSV export parsed back, each row as (column, cell) pairs looked up by name.
+fn csv_rows(report: &Report) -> Vec<std::collections::BTreeMap<String, String>> {
+    let output = render_to_string(report, Format::Csv).unwrap();
+    let mut reader = csv::Reader::from_reader(output.as_bytes());
+    let headers = reader.headers().unwrap().clone();
+    assert_eq!(headers.iter().collect::<Vec<_>>(), CSV_COLUMNS);
+    reader
+        .records()
+        .map(|record| {
+            let record = record.unwrap();
+            headers.iter().zip(record.iter()).map(|(h, c)| (h.to_owned(), c.to_owned())).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn csv_has_one_row_per_claim_with_the_review_beside_the_verdict() {
+    let rows = csv_rows(&fixture());
+    assert_eq!(rows.len(), 3);
+    let expected: [&[(&str, &str)]; 3] = [
+        &[
+            ("claim_id", "1"),
+            ("claim", "The Eiffel Tower is in Paris."),
+            ("tags", "geography;landmarks"),
+            ("gold_label", "supported"),
+            ("method", "llm-cite"),
+            ("model", "openai:gpt-4o-mini"),
+            ("nli_model", "local:deberta-v3-nli"),
+            ("verdict", "verified"),
+            ("confidence", "0.970"),
+            ("review_decision", ""),
+            (
+                "attribution_urls",
+                "https://en.wikipedia.org/wiki/Eiffel_Tower https://www.toureiffel.paris/en/the-monument",
+            ),
+            ("attribution_fetched_at", "2026-02-01T10:00:00Z 2026-02-01T10:00:00Z"),
+            ("attribution_hashes", "blake3:aaa111 blake3:bbb222"),
+            (
+                "evidence",
+                "The Eiffel Tower is a wrought-iron lattice tower in Paris, France. | It is named after the engineer Gustave Eiffel. | The tower stands on the Champ de Mars in Paris.",
+            ),
+            ("tokens", "120"),
+            ("checked_at", "2026-02-01T10:05:00Z"),
+            ("explanation", "Checked with NLI against the proposed pages."),
+        ],
+        &[
+            ("verdict", "not_verified"),
+            ("confidence", "0.620"),
+            ("review_decision", "override"),
+            ("review_verdict", "verified"),
+            ("review_comment", "The 2020 survey gives 8,848.86 m, which rounds to this."),
+            ("reviewer", "Ada"),
+            ("reviewed_at", "2026-02-02T09:00:00Z"),
+            ("attribution_urls", ""),
+            ("evidence", ""),
+        ],
+        &[
+            ("claim_id", "3"),
+            ("verdict", "unchecked"),
+            ("method", ""),
+            ("tokens", ""),
+            ("checked_at", ""),
+        ],
+    ];
+    for (row, expected) in rows.iter().zip(expected) {
+        for (column, cell) in expected {
+            assert_eq!(row[*column], *cell, "column {column}");
+        }
+    }
+}
+
+#[test]
+fn json_round_trips_the_report_and_its_checks() {
+    let report = fixture();
+    let json = render_to_string(&report, Format::Json).unwrap();
+    let parsed: Report = serde_json::from_str(&json).unwrap();
+    assert_eq!(parsed, report);
+    let first_check: factdesk_model::StoredCheck = serde_json::from_value(
+        serde_json::from_str::<Value>(&json).unwrap()["items"][0]["check"].clone(),
+    )
+    .unwrap();
+    assert_eq!(Some(&first_check), report.items[0].check.as_ref());
+    assert_eq!(first_check.check.premises.len(), 2);
+    assert_eq!(first_check.check.urls.len(), 3);
+}
+
+fn claim_reviews(report: &Report) -> Vec<Value> {
+    let output = render_to_string(report, Format::ClaimReview).unwrap();
+    match serde_json::from_str(&output).unwrap() {
+        Value::Array(reviews) => reviews,
+        other => panic!("not an array: {other}"),
+    }
+}
+
+#[test]
+fn claim_review_rates_checked_claims_and_skips_unchecked_ones() {
+    let reviews = claim_reviews(&fixture());
+    assert_eq!(reviews.len(), 2, "the unchecked claim has no review");
+    for review in &reviews {
+        assert_eq!(review["@context"], "https://schema.org");
+        assert_eq!(review["@type"], "ClaimReview");
+        assert_eq!(review["author"]["@type"], "Organization");
+        assert_eq!(review["author"]["name"], "Factdesk 0.1.0");
+        assert_eq!(review["datePublished"], "2026-02-01");
+        assert_eq!(review["reviewRating"]["@type"], "Rating");
+        assert_eq!(review["reviewRating"]["bestRating"], 5);
+        assert_eq!(review["reviewRating"]["worstRating"], 1);
+        assert_eq!(review["itemReviewed"]["@type"], "Claim");
+    }
+
+    let eiffel = &reviews[0];
+    assert_eq!(eiffel["claimReviewed"], "The Eiffel Tower is in Paris.");
+    assert_eq!(eiffel["reviewRating"]["ratingValue"], 5);
+    assert_eq!(eiffel["reviewRating"]["alternateName"], "Verified");
+    let appearance = eiffel["itemReviewed"]["appearance"].as_array().unwrap();
+    let urls: Vec<&str> = appearance.iter().map(|work| work["url"].as_str().unwrap()).collect();
+    assert_eq!(urls, [EIFFEL_URL, EIFFEL_OFFICIAL_URL]);
+    assert!(appearance.iter().all(|work| work["@type"] == "CreativeWork"));
+    let body = eiffel["reviewBody"].as_str().unwrap();
+    assert!(body.starts_with("Machine verdict: verified (confidence 0.970)"), "{body}");
+
+    // The reviewer overrode "not verified" with "verified": their verdict takes the rating, and
+    // the machine verdict is kept in the body.
+    let everest = &reviews[1];
+    assert_eq!(everest["reviewRating"]["ratingValue"], 5);
+    assert_eq!(everest["reviewRating"]["alternateName"], "Verified");
+    let body = everest["reviewBody"].as_str().unwrap();
+    assert!(body.contains("Human review (override by Ada"), "{body}");
+    assert!(body.contains("the rating is the reviewer's verdict"), "{body}");
+    assert!(body.contains("Machine verdict: not verified (confidence 0.620)"), "{body}");
+    assert!(everest["itemReviewed"].get("appearance").is_none());
+}
+
+#[test]
+fn claim_review_maps_every_verdict() {
+    let cases = [
+        (Verdict::Verified, Some(5), "Verified"),
+        (Verdict::NotVerified, Some(3), "Not verified"),
+        (Verdict::NoValidUrl, None, "No valid URL"),
+        (Verdict::FetchFailed, None, "Fetch failed"),
+        (Verdict::NoEvidence, None, "No evidence"),
+    ];
+    for (verdict, value, name) in cases {
+        let mut report = fixture();
+        report.items.truncate(1);
+        let stored = report.items[0].check.as_mut().unwrap();
+        stored.check.verdict = verdict;
+        let reviews = claim_reviews(&report);
+        let rating = &reviews[0]["reviewRating"];
+        assert_eq!(rating["alternateName"], name, "{verdict}");
+        match value {
+            Some(value) => {
+                assert_eq!(rating["ratingValue"], value, "{verdict}");
+                assert_eq!(rating["bestRating"], 5);
+            }
+            None => {
+                assert!(rating.get("ratingValue").is_none(), "{verdict}: {rating}");
+                assert!(rating.get("bestRating").is_none(), "{verdict}: {rating}");
+            }
+        }
+    }
+}
+
+#[test]
+fn claim_review_lists_only_web_pages_as_appearances() {
+    let reviews = claim_reviews(&hostile_fixture());
+    let appearance = reviews[0]["itemReviewed"]["appearance"].as_array().unwrap();
+    assert_eq!(appearance.len(), 1);
+    assert_eq!(appearance[0]["url"], "https://evil.example/\"onmouseover=\"alert(1)");
+}
+
+#[test]
+fn escape_html_is_public_for_callers_that_embed_fragments() {
+    assert_eq!(escape_html("<a href='x'>"), "&lt;a href=&#39;x&#39;&gt;");
+}
