@@ -80,6 +80,9 @@ fn importing_again_finds_every_document_present() {
 fn bad_inputs_fail_alone_with_their_names_and_leave_nothing_behind() {
     let mut settings = Settings::default();
     settings.import.max_file_bytes = 4096;
+    // Loopback is allowed so that a closed port fails to connect; other local addresses
+    // stay refused.
+    settings.fetch.allow_hosts = vec!["127.0.0.1".into()];
     let harness = Harness::with_settings(settings);
     let latin1 = harness.write(
         "latin1.txt",
@@ -102,6 +105,7 @@ fn bad_inputs_fail_alone_with_their_names_and_leave_nothing_behind() {
     let missing = harness.path("does-not-exist.txt");
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let unreachable = format!("http://127.0.0.1:{port}/page");
+    let forbidden = "http://169.254.169.254/latest/meta-data/";
 
     let summary = harness.import(
         &[
@@ -117,6 +121,7 @@ fn bad_inputs_fail_alone_with_their_names_and_leave_nothing_behind() {
             &unsupported,
             &missing,
             &unreachable,
+            forbidden,
         ],
         "bad",
     );
@@ -133,6 +138,7 @@ fn bad_inputs_fail_alone_with_their_names_and_leave_nothing_behind() {
     assert!(failure_for(&summary, "scan.pdf").contains("unsupported file type '.pdf'"));
     assert!(failure_for(&summary, "does-not-exist.txt").contains("no such file"));
     assert!(failure_for(&summary, "/page").contains("could not connect"));
+    assert!(failure_for(&summary, "/meta-data/").contains("a link-local address"));
     assert_eq!(summary.failed, summary.failures.len() as u64);
 
     // latin1.txt, broken.html, two JSONL lines and one CSV row made it.
@@ -180,6 +186,8 @@ fn urls_are_fetched_from_a_loopback_server() {
     let mut settings = Settings::default();
     settings.fetch.total_timeout_secs = 1;
     settings.fetch.read_timeout_secs = 1;
+    // The loopback server is a local address, which fetching refuses unless allowed.
+    settings.fetch.allow_hosts = vec!["127.0.0.1".into()];
     let harness = Harness::with_settings(settings);
     let summary = harness.import(
         &[

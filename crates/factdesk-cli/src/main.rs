@@ -15,9 +15,14 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use factdesk_core::claims::ClaimQuery;
 use factdesk_core::import::ImportRequest;
+use factdesk_core::llm::CacheMode;
+use factdesk_core::methods::llm_cite::UrlStrategy;
+use factdesk_core::model::{CheckId, ReviewDecision, RunId, Verdict};
 use factdesk_core::model::{ClaimStatus, DocumentId};
 use factdesk_core::models::AskOptions;
+use factdesk_core::report::Format as ReportFormat;
 use factdesk_core::search::SearchRequest;
+use factdesk_core::verify::{Method, VerifyOptions};
 use factdesk_core::{CancelToken, Factdesk, Settings, env};
 
 #[derive(Debug, Parser)]
@@ -120,6 +125,89 @@ enum Command {
         temperature: Option<f32>,
         #[arg(long)]
         seed: Option<u64>,
+    },
+    /// Check a claim, or every claim of a collection, and store the verdicts
+    Verify {
+        /// The claim to check (or --collection)
+        #[arg(required_unless_present = "collection", conflicts_with = "collection")]
+        claim: Option<String>,
+        /// Check every claim of this collection (resumes an unfinished run with the same settings)
+        #[arg(long)]
+        collection: Option<String>,
+        /// llm-cite, p-true or corpus-nli [default: verify.method]
+        #[arg(long)]
+        method: Option<Method>,
+        /// LLM-Cite URL generation: diverse, controlled or rs [default: verify.urls]
+        #[arg(long)]
+        urls: Option<UrlStrategy>,
+        /// URLs (or corpus documents) per claim [default: verify.m]
+        #[arg(long)]
+        m: Option<usize>,
+        /// Sentences per page [default: verify.l]
+        #[arg(long)]
+        l: Option<usize>,
+        /// Rejection-sampling samples [default: verify.r]
+        #[arg(long)]
+        r: Option<u32>,
+        /// Sampling temperature for controlled and rs [default: verify.temperature]
+        #[arg(long)]
+        temperature: Option<f32>,
+        /// Entailment probability needed [default: verify.threshold]
+        #[arg(long)]
+        threshold: Option<f64>,
+        /// Judge each page's first characters with the chat model instead of cumulative premises
+        #[arg(long)]
+        whole_document: bool,
+        /// NLI model: llm, or cross-encoder:<folder> [default: verify.nli]
+        #[arg(long)]
+        nli: Option<String>,
+        /// corpus-nli: only these corpora (repeatable)
+        #[arg(long)]
+        corpus: Vec<String>,
+        /// Model-call cache: off, read-write or replay-only [default: llm.cache]
+        #[arg(long)]
+        cache: Option<CacheMode>,
+        /// Claims checked at once [default: verify.concurrency]
+        #[arg(long)]
+        concurrency: Option<usize>,
+        /// Start a new run instead of continuing an unfinished one
+        #[arg(long)]
+        restart: bool,
+    },
+    /// Accept or override a machine verdict (kept beside it as a human review)
+    Review {
+        /// The check id (from `verify --json` or `report`)
+        check: i64,
+        /// Accept the machine verdict
+        #[arg(long, conflicts_with = "verdict", required_unless_present = "verdict")]
+        accept: bool,
+        /// Override with this verdict: verified, not_verified, no_valid_url, fetch_failed, no_evidence
+        #[arg(long = "override", value_name = "VERDICT")]
+        verdict: Option<Verdict>,
+        /// Why (required for an override)
+        #[arg(long, default_value = "")]
+        comment: String,
+        #[arg(long)]
+        reviewer: Option<String>,
+    },
+    /// Export a collection's verdicts as md, html, json, csv or claimreview (JSON-LD)
+    Report {
+        #[arg(long)]
+        collection: String,
+        #[arg(long, default_value = "md")]
+        format: ReportFormat,
+        /// Write to this file instead of standard output
+        #[arg(long, short = 'o')]
+        output: Option<PathBuf>,
+    },
+    /// Score a labelled collection's verdicts: accuracy, balanced accuracy, confusion matrix,
+    /// URL figures, tokens per claim
+    Eval {
+        #[arg(long)]
+        collection: String,
+        /// Score this run's checks instead of each claim's newest
+        #[arg(long)]
+        run: Option<i64>,
     },
     /// Show settings: the effective ones, the defaults, or the config file's path
     Config {
@@ -293,6 +381,104 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             let options = AskOptions { system, max_tokens, temperature, seed };
             let answer = runtime.block_on(app.ask(&prompt, options))?;
             output::ask(&answer, json)?;
+            Ok(Outcome::Success)
+        }
+        Command::Verify {
+            claim,
+            collection,
+            method,
+            urls,
+            m,
+            l,
+            r,
+            temperature,
+            threshold,
+            whole_document,
+            nli,
+            corpus,
+            cache,
+            concurrency,
+            restart,
+        } => {
+            let app = open()?;
+            let options = VerifyOptions {
+                method,
+                urls,
+                m,
+                l,
+                r,
+                temperature,
+                threshold,
+                whole_document,
+                nli,
+                corpora: corpus,
+                cache,
+                concurrency,
+                restart,
+            };
+            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+            match (claim, collection) {
+                (_, Some(collection)) => {
+                    let reporter = Arc::new(progress::BarReporter::new(json));
+                    let cancel = CancelToken::new();
+                    let on_interrupt = cancel.clone();
+                    runtime.spawn(async move {
+                        if tokio::signal::ctrl_c().await.is_ok() {
+                            on_interrupt.cancel();
+                        }
+                    });
+                    let summary = runtime.block_on(app.verify_collection(
+                        &collection,
+                        &options,
+                        reporter,
+                        cancel,
+                    ))?;
+                    output::batch(&summary, json)?;
+                    Ok(if summary.failed > 0 || summary.cancelled {
+                        Outcome::SomeFailed
+                    } else {
+                        Outcome::Success
+                    })
+                }
+                (Some(claim), None) => {
+                    let check = runtime.block_on(app.verify_claim(&claim, &options))?;
+                    output::check(&check, json)?;
+                    Ok(Outcome::Success)
+                }
+                (None, None) => anyhow::bail!("give a claim to check, or --collection NAME"),
+            }
+        }
+        Command::Review { check, accept, verdict, comment, reviewer } => {
+            let decision = if accept { ReviewDecision::Accept } else { ReviewDecision::Override };
+            let review = open()?.review_check(
+                CheckId(check),
+                decision,
+                verdict,
+                &comment,
+                reviewer.as_deref(),
+            )?;
+            output::review(&review, json)?;
+            Ok(Outcome::Success)
+        }
+        Command::Report { collection, format, output } => {
+            let app = open()?;
+            match output {
+                Some(path) => {
+                    app.write_report_file(&collection, format, &path)?;
+                    if !json {
+                        eprintln!("Wrote {}", path.display());
+                    }
+                }
+                None => {
+                    let mut stdout = std::io::stdout().lock();
+                    app.write_report(&collection, format, &mut stdout)?;
+                }
+            }
+            Ok(Outcome::Success)
+        }
+        Command::Eval { collection, run } => {
+            let evaluation = open()?.evaluate(&collection, run.map(RunId))?;
+            output::evaluation(&evaluation, json)?;
             Ok(Outcome::Success)
         }
         Command::Config { defaults, path } => {

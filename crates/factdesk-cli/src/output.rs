@@ -4,11 +4,14 @@
 use std::io::IsTerminal;
 
 use factdesk_core::claims::ClaimImportSummary;
+use factdesk_core::eval::Evaluation;
 use factdesk_core::import::ImportSummary;
 use factdesk_core::index_sync::{IndexCheck, ReindexSummary};
 use factdesk_core::model::{Claim, ClaimCollection, Corpus, Document, DocumentSummary};
+use factdesk_core::model::{Review, StoredCheck, Verdict};
 use factdesk_core::models::{AskAnswer, ModelCheck, ModelChoice, ModelListing};
 use factdesk_core::search::SearchHit;
+use factdesk_core::verify::BatchSummary;
 use factdesk_core::{InitReport, Settings};
 use serde::Serialize;
 
@@ -333,6 +336,163 @@ pub fn ask(answer: &AskAnswer, json: bool) -> anyhow::Result<()> {
         answer.latency_ms,
         if answer.replayed { " · replayed from the record" } else { "" },
         if answer.truncated { " · cut at max tokens" } else { "" }
+    );
+    Ok(())
+}
+
+fn percent(value: Option<f64>) -> String {
+    value.map_or_else(|| "n/a".to_owned(), |v| format!("{:.1}%", v * 100.0))
+}
+
+pub fn check(stored: &StoredCheck, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(stored);
+    }
+    let check = &stored.check;
+    println!("Claim:      {}", check.claim);
+    println!(
+        "Verdict:    {}{}",
+        check.verdict.label(),
+        check.confidence.map(|c| format!(" (confidence {c:.2})")).unwrap_or_default()
+    );
+    println!("            {}", check.explanation);
+    println!(
+        "Method:     {} · model {}{}",
+        check.method,
+        check.model,
+        check.nli_model.as_deref().map(|nli| format!(" · NLI {nli}")).unwrap_or_default()
+    );
+    println!("Check id:   {} (run {})", stored.id, stored.run_id);
+    for attribution in &check.attributions {
+        let source = &attribution.source;
+        println!(
+            "Evidence:   {} (P = {:.2})",
+            source.url.as_deref().or(source.title.as_deref()).unwrap_or("(document)"),
+            attribution.entailment
+        );
+        if let (Some(at), Some(hash)) = (&source.fetched_at, &source.content_hash) {
+            println!("            fetched {at}, content {}", &hash[..hash.len().min(16)]);
+        }
+        for sentence in &attribution.sentences {
+            println!("            “{sentence}”");
+        }
+    }
+    if !check.urls.is_empty() {
+        println!("URLs proposed:");
+        for url in &check.urls {
+            let status = serde_json::to_value(url.status)?;
+            println!("  {:<10} {}", status.as_str().unwrap_or_default(), url.url);
+            if let Some(error) = &url.error {
+                println!("             {error}");
+            }
+        }
+    }
+    println!(
+        "Tokens:     {} (URLs {} in + {} out, judging {} in + {} out)",
+        check.tokens.total(),
+        check.tokens.url_prompt,
+        check.tokens.url_completion,
+        check.tokens.judge_prompt,
+        check.tokens.judge_completion
+    );
+    Ok(())
+}
+
+pub fn batch(summary: &BatchSummary, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(summary);
+    }
+    println!(
+        "Run {} ({}) over '{}': {} claim(s); {} checked now, {} checked before{}, {} failed{}.",
+        summary.run_id,
+        summary.method,
+        summary.collection,
+        summary.claims,
+        summary.checked,
+        summary.already_checked,
+        if summary.resumed { " (run resumed)" } else { "" },
+        summary.failed,
+        if summary.cancelled {
+            "; cancelled — run the same command again to continue"
+        } else {
+            ""
+        }
+    );
+    for (verdict, count) in &summary.verdicts {
+        println!("  {:<14} {count}", verdict.label());
+    }
+    if !summary.failures.is_empty() {
+        println!("Failures (run the same command again to retry them):");
+        for failure in &summary.failures {
+            println!("  claim {}: {}", failure.claim_id, failure.message);
+        }
+    }
+    Ok(())
+}
+
+pub fn review(review: &Review, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(review);
+    }
+    println!(
+        "Review {} of check {}: {} → {}{}",
+        review.id,
+        review.check_id,
+        review.decision.as_str(),
+        review.verdict.label(),
+        if review.comment.is_empty() { String::new() } else { format!(" ({})", review.comment) }
+    );
+    Ok(())
+}
+
+pub fn evaluation(evaluation: &Evaluation, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(evaluation);
+    }
+    println!(
+        "Collection '{}': {} claim(s), {} labelled, {} scored (methods: {})",
+        evaluation.collection,
+        evaluation.claims,
+        evaluation.labelled,
+        evaluation.evaluated,
+        if evaluation.methods.is_empty() {
+            "none".to_owned()
+        } else {
+            evaluation.methods.join(", ")
+        }
+    );
+    println!("accuracy             {}", percent(evaluation.accuracy));
+    println!("balanced accuracy    {}", percent(evaluation.balanced_accuracy));
+    println!("true claims verified {}", percent(evaluation.true_positive_rate));
+    println!("false claims not     {}", percent(evaluation.true_negative_rate));
+    println!("Confusion (rows gold label, columns verdict):");
+    print!("  {:<16}", "");
+    for verdict in Verdict::ALL {
+        print!("{:>14}", verdict.label());
+    }
+    println!();
+    for row in &evaluation.confusion {
+        print!("  {:<16}", row.gold.as_str());
+        for (_, count) in &row.verdicts {
+            print!("{count:>14}");
+        }
+        println!();
+    }
+    println!(
+        "URLs proposed        {} ({} invalid, {} fetch failed)",
+        evaluation.urls_proposed,
+        percent(evaluation.invalid_url_rate),
+        percent(evaluation.fetch_failure_rate)
+    );
+    println!("claims with no valid URL {}", percent(evaluation.no_valid_url_rate));
+    let tokens = &evaluation.tokens_per_claim;
+    println!(
+        "tokens per claim     {:.0} (URLs {:.0} in + {:.0} out, judging {:.0} in + {:.0} out)",
+        tokens.total,
+        tokens.url_prompt,
+        tokens.url_completion,
+        tokens.judge_prompt,
+        tokens.judge_completion
     );
     Ok(())
 }

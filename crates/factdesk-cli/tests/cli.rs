@@ -45,7 +45,7 @@ fn text(bytes: &[u8]) -> String {
 fn init_import_search_docs_and_check() {
     let cli = Cli::new();
     let init = cli.json(&["init"]);
-    assert_eq!(init["schema_version"], 2);
+    assert_eq!(init["schema_version"], 4);
     assert!(cli.data.path().join("config.toml").exists());
 
     let corpus = demo_corpus().join("corpus");
@@ -179,4 +179,99 @@ fn data_dir_comes_from_the_environment_and_config_overrides_apply() {
     assert_eq!(settings["search"]["limit"], 2);
     let defaults = run(&["config", "--defaults"]);
     assert!(text(&defaults.stdout).contains("max_file_bytes"));
+}
+
+/// A chat model on loopback that answers every question "True" after `delay`, recording the
+/// prompts it was asked.
+fn slow_true_model(delay: std::time::Duration) -> factdesk_testkit::TestServer {
+    use factdesk_testkit::openai::{chat_request, chat_response};
+    factdesk_testkit::TestServer::start(move |request| match chat_request(request) {
+        Some(chat) => {
+            chat_response(&vec!["True".to_owned(); chat.n.max(1) as usize]).with_delay(delay)
+        }
+        None => factdesk_testkit::TestResponse::text(404, "not a chat request"),
+    })
+}
+
+/// The claims a model server was asked about (the text after the last "Claim: ").
+fn claims_asked(server: &factdesk_testkit::TestServer) -> Vec<String> {
+    server
+        .requests()
+        .iter()
+        .filter_map(factdesk_testkit::openai::chat_request)
+        .filter_map(|chat| {
+            let claim = chat.prompt().rsplit("Claim: ").next()?.lines().next()?.trim().to_owned();
+            Some(claim)
+        })
+        .collect()
+}
+
+#[test]
+fn a_killed_batch_run_resumes_without_checking_a_claim_twice() {
+    let cli = Cli::new();
+    let model = slow_true_model(std::time::Duration::from_millis(250));
+    std::fs::write(
+        cli.data.path().join("config.toml"),
+        format!(
+            "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n\
+             [verify]\nmethod = \"p-true\"\nconcurrency = 1\n",
+            model.url("/v1")
+        ),
+    )
+    .unwrap();
+    let claims = demo_corpus().join("claims.csv");
+    cli.json(&["claims", "import", claims.to_str().unwrap(), "--collection", "demo"]);
+
+    // Start a batch run and kill it once a few claims are stored.
+    let mut child = cli
+        .command()
+        .args(["verify", "--collection", "demo", "--json"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let checked = |cli: &Cli| -> Vec<String> {
+        cli.json(&["claims", "list", "--collection", "demo", "--status", "checked"])
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|claim| claim["text"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let started = std::time::Instant::now();
+    while checked(&cli).len() < 3 {
+        assert!(started.elapsed().as_secs() < 60, "the run made no progress");
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before it was killed");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let done_before = checked(&cli);
+    assert!(done_before.len() < 10, "the run was killed before the end");
+    let asked_before = claims_asked(&model).len();
+
+    // The same command continues the run.
+    let summary = cli.json(&["verify", "--collection", "demo"]);
+    assert_eq!(summary["resumed"], true);
+    assert_eq!(summary["already_checked"], done_before.len());
+    assert_eq!(summary["checked"], 10 - done_before.len());
+    assert_eq!(summary["failed"], 0);
+    let asked_after: Vec<String> = claims_asked(&model)[asked_before..].to_vec();
+    for claim in &done_before {
+        assert!(!asked_after.contains(claim), "{claim} was checked twice");
+    }
+    // Every claim has exactly one check in the run.
+    let report = cli.json(&["report", "--collection", "demo", "--format", "json"]);
+    let items = report["items"].as_array().unwrap();
+    assert_eq!(items.len(), 10);
+    let run = summary["run_id"].as_i64().unwrap();
+    assert!(items.iter().all(|item| item["check"]["run_id"].as_i64() == Some(run)));
+    assert_eq!(checked(&cli).len(), 10);
+
+    // Finished: the next call starts a new run whose model calls all come from the record.
+    let asked = claims_asked(&model).len();
+    let again = cli.json(&["verify", "--collection", "demo"]);
+    assert_eq!(again["resumed"], false);
+    assert_eq!(again["checked"], 10);
+    assert_eq!(claims_asked(&model).len(), asked, "a re-run is served from the model-call record");
 }

@@ -1,6 +1,7 @@
 //! Claim collections: importing claims from CSV, JSONL or plain-text files (one claim per
-//! line), with optional gold labels, tags and notes; listing them. A bad line is reported by
-//! file and line and left out; the good ones are stored in one transaction.
+//! line), with optional gold labels, tags and notes; adding claims typed or split from a
+//! pasted summary; listing them. A bad line is reported by file and line and left out; the
+//! good ones are stored in one transaction.
 
 use std::path::Path;
 
@@ -62,6 +63,56 @@ impl Factdesk {
             collection: collection.to_owned(),
             failed: failures.len() as u64,
             failures,
+            ..ClaimImportSummary::default()
+        };
+        let mut store = self.store()?;
+        let collection_id = store.ensure_collection(collection)?;
+        for outcome in store.insert_claims(collection_id, &claims)? {
+            match outcome {
+                ClaimInsertOutcome::Inserted(_) => summary.imported += 1,
+                ClaimInsertOutcome::Duplicate(_) => summary.duplicates += 1,
+            }
+        }
+        Ok(summary)
+    }
+
+    /// Splits a pasted text (a news summary, a paragraph) into candidate claims, one per
+    /// sentence, for a person to edit before checking.
+    pub fn split_into_claims(&self, text: &str) -> Vec<String> {
+        let language = &self.settings().import.language;
+        factdesk_text::segment_sentences(text, language)
+            .iter()
+            .map(|span| span.slice(text).split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|sentence| sentence.chars().any(char::is_alphabetic))
+            .collect()
+    }
+
+    /// Adds claims written by hand (or split from a summary) to a collection, created if
+    /// missing; a claim the collection already holds is counted as a duplicate.
+    pub fn add_claims(&self, collection: &str, texts: &[String]) -> Result<ClaimImportSummary> {
+        let collection = collection.trim();
+        if collection.is_empty() {
+            return Err(CoreError::InvalidInput("the collection name is empty".into()));
+        }
+        let claims: Vec<NewClaim> = texts
+            .iter()
+            .map(|text| text.trim())
+            .filter(|text| !text.is_empty())
+            .map(|text| NewClaim {
+                text: text.to_owned(),
+                origin: Some("manual".into()),
+                tags: Vec::new(),
+                notes: None,
+                gold_label: None,
+            })
+            .collect();
+        if claims.is_empty() {
+            return Err(CoreError::InvalidInput(
+                "there is no claim to add: every line is empty".into(),
+            ));
+        }
+        let mut summary = ClaimImportSummary {
+            collection: collection.to_owned(),
             ..ClaimImportSummary::default()
         };
         let mut store = self.store()?;

@@ -18,9 +18,23 @@ pub const LLM_API_KEY: &str = "FACTDESK_LLM_API_KEY";
 /// Where model files live (default: `<platform data folder>/factdesk/models`).
 pub const MODELS_DIR: &str = "FACTDESK_MODELS_DIR";
 
+/// Hosts fetched although local or private, comma-separated; added to `fetch.allow_hosts`.
+pub const FETCH_ALLOW_HOSTS: &str = "FACTDESK_FETCH_ALLOW_HOSTS";
+/// `1` serves web pages only from the archive (as `fetch.offline = true`); `0` turns that off.
+pub const OFFLINE: &str = "FACTDESK_OFFLINE";
+
 /// The value of an environment variable, if set and not empty.
 pub fn var(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|value| !value.trim().is_empty())
+}
+
+/// A yes/no value as environment variables spell it: 1/0, true/false, yes/no, on/off.
+pub fn parse_flag(value: &str) -> Option<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Some(true),
+        "0" | "false" | "no" | "off" => Some(false),
+        _ => None,
+    }
 }
 
 /// Where data lives when neither `--data-dir` nor `FACTDESK_DATA_DIR` says:

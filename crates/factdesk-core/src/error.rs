@@ -14,6 +14,13 @@ pub enum CoreError {
     Fetch(#[from] factdesk_fetch::FetchError),
     #[error(transparent)]
     Model(#[from] factdesk_llm::LlmError),
+    #[error(
+        "{url} is not in the page archive, and offline mode is on (fetch.offline or \
+         FACTDESK_OFFLINE), so it was not fetched; fetch it once with offline mode off"
+    )]
+    NotArchived { url: String },
+    #[error("{url} is not a text page Factdesk can read: {reason}")]
+    NotTextPage { url: String, reason: String },
     #[error("settings in {file}: {message}")]
     Config { file: String, message: String },
     #[error("{}: {source}", path.display())]
@@ -30,7 +37,8 @@ pub enum CoreError {
 
 impl CoreError {
     /// A stable code for shells: `not_found`, `invalid_input`, `config`, `database_too_new`,
-    /// `index_busy`, `fetch`, `model`, `io` or `internal`.
+    /// `index_busy`, `fetch`, `forbidden` (a URL refused by the address policy),
+    /// `not_archived` (offline, and the page was never fetched), `model`, `io` or `internal`.
     pub fn code(&self) -> &'static str {
         use factdesk_index::IndexError;
         use factdesk_store::StoreError;
@@ -41,7 +49,9 @@ impl CoreError {
             CoreError::Index(IndexError::WriterBusy { .. }) => "index_busy",
             CoreError::Index(IndexError::EmptyQuery { .. }) => "invalid_input",
             CoreError::Index(_) => "internal",
-            CoreError::Fetch(_) => "fetch",
+            CoreError::Fetch(factdesk_fetch::FetchError::Forbidden { .. }) => "forbidden",
+            CoreError::Fetch(_) | CoreError::NotTextPage { .. } => "fetch",
+            CoreError::NotArchived { .. } => "not_archived",
             CoreError::Model(_) => "model",
             CoreError::Config { .. } => "config",
             CoreError::Io { .. } => "io",

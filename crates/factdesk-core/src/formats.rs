@@ -53,26 +53,17 @@ pub(crate) fn parse_source(
     sink: &mut dyn FnMut(Vec<Parsed>) -> ControlFlow<()>,
 ) {
     let whole_failure = |message: String| Parsed::Failed { item: source.origin.clone(), message };
-    let declared = source.declared_charset.clone().or_else(|| {
-        (source.format == DocumentFormat::Html)
-            .then(|| factdesk_text::sniff_html_charset(&source.bytes))
-            .flatten()
-    });
-    let decoded = match factdesk_text::decode_bytes(&source.bytes, declared.as_deref()) {
-        Ok(decoded) => decoded,
-        Err(error) => {
-            let _ = sink(vec![whole_failure(text_error_message(&error))]);
-            return;
-        }
-    };
+    let decoded =
+        match decode_source(&source.bytes, source.format, source.declared_charset.as_deref()) {
+            Ok(decoded) => decoded,
+            Err(error) => {
+                let _ = sink(vec![whole_failure(text_error_message(&error))]);
+                return;
+            }
+        };
     match source.format {
         DocumentFormat::Text | DocumentFormat::Markdown | DocumentFormat::Html => {
-            let extracted = match source.format {
-                DocumentFormat::Html => factdesk_text::extract_html(&decoded.text),
-                DocumentFormat::Markdown => factdesk_text::extract_markdown(&decoded.text),
-                _ => factdesk_text::extract_plain_text(&decoded.text),
-            };
-            let parsed = match extracted {
+            let parsed = match extract_single(source.format, &decoded.text) {
                 Ok(extracted) => build(
                     source,
                     source.origin.clone(),
@@ -89,6 +80,39 @@ pub(crate) fn parse_source(
         DocumentFormat::Jsonl => parse_jsonl(source, &decoded.text, decoded.charset, options, sink),
         DocumentFormat::Csv => parse_csv(source, &decoded.text, decoded.charset, options, sink),
     }
+}
+
+/// Decodes the bytes of a source: with the charset declared outside them (an HTTP header),
+/// else, for HTML, the one its `<meta>` declares, else a detected one.
+fn decode_source(
+    bytes: &[u8],
+    format: DocumentFormat,
+    declared_charset: Option<&str>,
+) -> Result<factdesk_text::DecodedText, TextError> {
+    let declared = declared_charset.map(str::to_owned).or_else(|| {
+        (format == DocumentFormat::Html).then(|| factdesk_text::sniff_html_charset(bytes)).flatten()
+    });
+    factdesk_text::decode_bytes(bytes, declared.as_deref())
+}
+
+/// The text of a one-document format (plain text, Markdown, HTML).
+fn extract_single(format: DocumentFormat, text: &str) -> Result<ExtractedText, TextError> {
+    match format {
+        DocumentFormat::Html => factdesk_text::extract_html(text),
+        DocumentFormat::Markdown => factdesk_text::extract_markdown(text),
+        _ => factdesk_text::extract_plain_text(text),
+    }
+}
+
+/// The text of a fetched page, the same way an imported file of its format becomes text:
+/// the charset used and what was extracted.
+pub(crate) fn page_text(
+    bytes: &[u8],
+    format: DocumentFormat,
+    declared_charset: Option<&str>,
+) -> Result<(&'static str, ExtractedText), TextError> {
+    let decoded = decode_source(bytes, format, declared_charset)?;
+    Ok((decoded.charset, extract_single(format, &decoded.text)?))
 }
 
 fn text_error_message(error: &TextError) -> String {

@@ -492,7 +492,11 @@ fn format_of_path(path: &Path) -> Option<DocumentFormat> {
 }
 
 /// The format of a fetched page: from its media type, else its URL's extension, else a sniff.
-fn format_of_page(media_type: Option<&str>, url: &str, body: &[u8]) -> Option<DocumentFormat> {
+pub(crate) fn format_of_page(
+    media_type: Option<&str>,
+    url: &str,
+    body: &[u8],
+) -> Option<DocumentFormat> {
     match media_type {
         Some("text/html" | "application/xhtml+xml") => Some(DocumentFormat::Html),
         Some("text/plain") => Some(DocumentFormat::Text),

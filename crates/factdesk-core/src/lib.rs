@@ -1,5 +1,6 @@
 //! The Factdesk application API: one documented function per user action (import a corpus,
-//! search sentences, list documents, import and list claims, rebuild and check the index).
+//! search sentences, list documents, import and list claims, rebuild and check the index,
+//! fetch a web page through the archive).
 //! The CLI and the desktop app call only this crate; they parse input, call a function here,
 //! and map its errors. Long actions take a [`Reporter`] for progress and a [`CancelToken`].
 //!
@@ -11,21 +12,28 @@
 pub mod claims;
 pub mod env;
 mod error;
+pub mod eval;
 mod formats;
 pub mod import;
 pub mod index_sync;
 pub mod models;
 mod progress;
+pub mod report;
 pub mod search;
 pub mod settings;
+pub mod verify;
+pub mod web;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 pub use error::{CoreError, Result};
+pub use factdesk_llm as llm;
+pub use factdesk_methods as methods;
 pub use factdesk_model as model;
 pub use progress::{CancelToken, NoProgress, ProgressUnit, Reporter};
 pub use settings::Settings;
+pub use web::WebPage;
 
 use factdesk_fetch::Fetcher;
 use factdesk_index::SentenceIndex;

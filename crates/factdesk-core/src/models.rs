@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use factdesk_llm::embedded::{EmbeddedModel, EmbeddedSettings};
 use factdesk_llm::openai::{OpenAiCompatible, OpenAiSettings};
 use factdesk_llm::{
-    AuditedModel, CacheMode, CallRecord, CallStore, ChatMessage, CompletionRequest, FinishReason,
-    LanguageModel,
+    AuditedModel, CacheMode, CallCollector, CallRecord, CallStore, ChatMessage, CompletionRequest,
+    FinishReason, LanguageModel,
 };
 use factdesk_model::{RunId, RunStatus};
 use factdesk_store::NewModelCall;
@@ -258,8 +258,28 @@ impl Factdesk {
             Some(mode) => mode,
             None => self.settings().llm.cache.parse().map_err(CoreError::InvalidInput)?,
         };
+        self.collecting_language_model(run, Some(mode), None)
+    }
+
+    /// [`Self::language_model`], also reporting the record id of every answer to `collector`
+    /// (so a check can name the model calls behind it).
+    pub fn collecting_language_model(
+        &self,
+        run: Option<RunId>,
+        cache: Option<CacheMode>,
+        collector: Option<CallCollector>,
+    ) -> Result<Arc<dyn LanguageModel>> {
+        let mode = match cache {
+            Some(mode) => mode,
+            None => self.settings().llm.cache.parse().map_err(CoreError::InvalidInput)?,
+        };
         let log = Arc::new(StoreCallLog { app: self.clone() });
-        Ok(Arc::new(AuditedModel::new(self.raw_language_model()?, log, mode, run.map(|r| r.0))))
+        let mut audited =
+            AuditedModel::new(self.raw_language_model()?, log, mode, run.map(|r| r.0));
+        if let Some(collector) = collector {
+            audited = audited.with_collector(collector);
+        }
+        Ok(Arc::new(audited))
     }
 
     /// Sends one prompt to the selected model, as a run of its own.

@@ -256,3 +256,65 @@ fn reason(status: u16) -> &'static str {
         _ => "Status",
     }
 }
+
+/// Playing an OpenAI-compatible chat server: reading a recorded chat request, and answering
+/// with chosen texts (one choice each; no log-probabilities).
+pub mod openai {
+    use super::{RecordedRequest, TestResponse};
+
+    /// What a chat-completions request asked.
+    #[derive(Debug, Clone)]
+    pub struct ChatRequest {
+        /// Every message's content, in order.
+        pub messages: Vec<String>,
+        pub n: u32,
+        pub body: serde_json::Value,
+    }
+
+    impl ChatRequest {
+        /// The last message (the prompt).
+        pub fn prompt(&self) -> &str {
+            self.messages.last().map_or("", String::as_str)
+        }
+    }
+
+    /// The chat request in `request`, if it is one.
+    pub fn chat_request(request: &RecordedRequest) -> Option<ChatRequest> {
+        if !request.path.ends_with("/chat/completions") {
+            return None;
+        }
+        let body: serde_json::Value = serde_json::from_slice(&request.body).ok()?;
+        let messages = body["messages"]
+            .as_array()?
+            .iter()
+            .map(|message| message["content"].as_str().unwrap_or_default().to_owned())
+            .collect();
+        let n = body["n"].as_u64().unwrap_or(1) as u32;
+        Some(ChatRequest { messages, n, body })
+    }
+
+    /// A chat-completions answer with one choice per text; token counts are word counts.
+    pub fn chat_response(texts: &[String]) -> TestResponse {
+        let choices: Vec<serde_json::Value> = texts
+            .iter()
+            .enumerate()
+            .map(|(index, text)| {
+                serde_json::json!({
+                    "index": index,
+                    "message": {"role": "assistant", "content": text},
+                    "finish_reason": "stop",
+                })
+            })
+            .collect();
+        let completion: usize = texts.iter().map(|t| t.split_whitespace().count()).sum();
+        let body = serde_json::json!({
+            "id": "test",
+            "object": "chat.completion",
+            "model": "mock",
+            "choices": choices,
+            "usage": {"prompt_tokens": 20, "completion_tokens": completion,
+                      "total_tokens": 20 + completion},
+        });
+        TestResponse::json(200, &body.to_string())
+    }
+}

@@ -1,0 +1,181 @@
+//! Evaluation of a labelled collection: how the newest verdict for each claim compares with
+//! its gold label. A claim labelled `supported` should be verified; one labelled `refuted` or
+//! `not_enough_info` should not. Reports accuracy, balanced accuracy (the mean of the rates on
+//! true and on false claims, so a method that says "verified" to everything scores 0.5), the
+//! confusion matrix of gold labels against verdicts, LLM-Cite's URL figures and tokens per claim.
+
+use factdesk_model::{ClaimLabel, RunId, UrlStatus, Verdict};
+use factdesk_store::CheckFilter;
+use serde::Serialize;
+
+use crate::{Factdesk, Result};
+
+/// Evaluation figures. Rates are fractions in [0, 1]; `None` when undefined (no claims of
+/// that kind).
+#[derive(Debug, Clone, Serialize)]
+pub struct Evaluation {
+    pub collection: String,
+    pub run_id: Option<RunId>,
+    pub methods: Vec<String>,
+    pub claims: usize,
+    pub labelled: usize,
+    /// Labelled claims with a check (the ones scored).
+    pub evaluated: usize,
+    pub accuracy: Option<f64>,
+    pub balanced_accuracy: Option<f64>,
+    /// Verified among claims labelled supported.
+    pub true_positive_rate: Option<f64>,
+    /// Not verified among claims labelled refuted or not enough info.
+    pub true_negative_rate: Option<f64>,
+    /// Rows: gold labels; columns: verdicts, in [`Verdict::ALL`] order.
+    pub confusion: Vec<ConfusionRow>,
+    /// Proposed URLs that lead to no page (not found or not a URL), of all proposed URLs.
+    pub invalid_url_rate: Option<f64>,
+    /// Proposed URLs refused by the fetch policy or whose fetch failed, of all proposed URLs.
+    pub fetch_failure_rate: Option<f64>,
+    pub urls_proposed: usize,
+    /// Checked claims none of whose proposed URLs led to a page (LLM-Cite checks only).
+    pub no_valid_url_rate: Option<f64>,
+    pub tokens_per_claim: TokensPerClaim,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ConfusionRow {
+    pub gold: ClaimLabel,
+    pub verdicts: Vec<(Verdict, usize)>,
+}
+
+/// Mean tokens per checked claim, by purpose.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct TokensPerClaim {
+    pub url_prompt: f64,
+    pub url_completion: f64,
+    pub judge_prompt: f64,
+    pub judge_completion: f64,
+    pub total: f64,
+}
+
+fn rate(numerator: usize, denominator: usize) -> Option<f64> {
+    (denominator > 0).then(|| numerator as f64 / denominator as f64)
+}
+
+impl Factdesk {
+    /// Scores the newest check of each claim of `collection` (or the checks of `run`) against
+    /// the gold labels.
+    pub fn evaluate(&self, collection: &str, run: Option<RunId>) -> Result<Evaluation> {
+        let store = self.store()?;
+        let collection_id = store.collection_id(collection)?;
+        let claims = store.claims(&factdesk_store::ClaimFilter {
+            collection: Some(collection_id),
+            ..Default::default()
+        })?;
+        let checks = store.checks(&CheckFilter {
+            collection: Some(collection_id),
+            run,
+            latest_per_claim: run.is_none(),
+            ..CheckFilter::default()
+        })?;
+        drop(store);
+
+        let mut evaluation = Evaluation {
+            collection: collection.to_owned(),
+            run_id: run,
+            methods: Vec::new(),
+            claims: claims.len(),
+            labelled: claims.iter().filter(|claim| claim.gold_label.is_some()).count(),
+            evaluated: 0,
+            accuracy: None,
+            balanced_accuracy: None,
+            true_positive_rate: None,
+            true_negative_rate: None,
+            confusion: [ClaimLabel::Supported, ClaimLabel::Refuted, ClaimLabel::NotEnoughInfo]
+                .into_iter()
+                .map(|gold| ConfusionRow {
+                    gold,
+                    verdicts: Verdict::ALL.iter().map(|verdict| (*verdict, 0)).collect(),
+                })
+                .collect(),
+            invalid_url_rate: None,
+            fetch_failure_rate: None,
+            urls_proposed: 0,
+            no_valid_url_rate: None,
+            tokens_per_claim: TokensPerClaim::default(),
+        };
+        let (mut positives, mut true_positives, mut negatives, mut true_negatives) = (0, 0, 0, 0);
+        let (mut invalid, mut failed) = (0, 0);
+        let (mut cite_checks, mut without_valid_url) = (0, 0);
+        let mut checked = 0usize;
+        for stored in &checks {
+            let check = &stored.check;
+            checked += 1;
+            if !evaluation.methods.contains(&check.method) {
+                evaluation.methods.push(check.method.clone());
+            }
+            let tokens = &mut evaluation.tokens_per_claim;
+            tokens.url_prompt += check.tokens.url_prompt as f64;
+            tokens.url_completion += check.tokens.url_completion as f64;
+            tokens.judge_prompt += check.tokens.judge_prompt as f64;
+            tokens.judge_completion += check.tokens.judge_completion as f64;
+            if check.method == factdesk_methods::llm_cite::METHOD {
+                cite_checks += 1;
+                evaluation.urls_proposed += check.urls.len();
+                invalid += check
+                    .urls
+                    .iter()
+                    .filter(|url| matches!(url.status, UrlStatus::NotFound | UrlStatus::Invalid))
+                    .count();
+                failed += check
+                    .urls
+                    .iter()
+                    .filter(|url| matches!(url.status, UrlStatus::Refused | UrlStatus::Failed))
+                    .count();
+                if !check.urls.iter().any(|url| url.status.is_valid()) {
+                    without_valid_url += 1;
+                }
+            }
+            let gold = claims
+                .iter()
+                .find(|claim| Some(claim.id) == stored.claim_id)
+                .and_then(|claim| claim.gold_label);
+            let Some(gold) = gold else { continue };
+            evaluation.evaluated += 1;
+            if let Some(row) = evaluation.confusion.iter_mut().find(|row| row.gold == gold)
+                && let Some(cell) = row.verdicts.iter_mut().find(|(v, _)| *v == check.verdict)
+            {
+                cell.1 += 1;
+            }
+            let verified = check.verdict == Verdict::Verified;
+            if gold == ClaimLabel::Supported {
+                positives += 1;
+                true_positives += usize::from(verified);
+            } else {
+                negatives += 1;
+                true_negatives += usize::from(!verified);
+            }
+        }
+        evaluation.accuracy = rate(true_positives + true_negatives, evaluation.evaluated);
+        evaluation.true_positive_rate = rate(true_positives, positives);
+        evaluation.true_negative_rate = rate(true_negatives, negatives);
+        evaluation.balanced_accuracy =
+            match (evaluation.true_positive_rate, evaluation.true_negative_rate) {
+                (Some(tpr), Some(tnr)) => Some((tpr + tnr) / 2.0),
+                (one, other) => one.or(other),
+            };
+        evaluation.invalid_url_rate = rate(invalid, evaluation.urls_proposed);
+        evaluation.fetch_failure_rate = rate(failed, evaluation.urls_proposed);
+        evaluation.no_valid_url_rate = rate(without_valid_url, cite_checks);
+        if checked > 0 {
+            let tokens = &mut evaluation.tokens_per_claim;
+            let n = checked as f64;
+            tokens.url_prompt /= n;
+            tokens.url_completion /= n;
+            tokens.judge_prompt /= n;
+            tokens.judge_completion /= n;
+            tokens.total = tokens.url_prompt
+                + tokens.url_completion
+                + tokens.judge_prompt
+                + tokens.judge_completion;
+        }
+        Ok(evaluation)
+    }
+}

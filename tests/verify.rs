@@ -1,0 +1,360 @@
+//! LLM-Cite and its baselines end to end through the core API: a loopback server plays the
+//! chat model (OpenAI-compatible), another plays Wikipedia's MediaWiki API and the web (an
+//! alias that redirects, a missing page, a slow page, an 80 MB page, a binary body, a redirect
+//! to an internal address), and the results go through the store to reports and evaluation.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use factdesk_core::model::{ReviewDecision, UrlStatus, Verdict};
+use factdesk_core::report::Format;
+use factdesk_core::verify::{Method, VerifyOptions};
+use factdesk_core::{CancelToken, NoProgress, Settings};
+use factdesk_testkit::openai::{chat_request, chat_response};
+use factdesk_testkit::{RecordedRequest, TestResponse, TestServer};
+use factdesk_tests::Harness;
+
+const OKRA: &str = "Okra is a flowering plant in the mallow family. It is valued for its edible green seed pods. \
+    The plant is grown in tropical and warm temperate regions.";
+const EIFFEL: &str = "The Eiffel Tower is a wrought-iron lattice tower in Paris, France. \
+    It was completed in 1889 for the World's Fair.";
+
+/// The words of a claim that carry its content.
+fn content_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| word.len() > 3)
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// The chat model: URL lists for URL prompts, True/False for NLI prompts (True when every
+/// content word of the claim is in the document), True for P(True) prompts about Paris.
+fn model_server(web: &str, delay: Duration) -> TestServer {
+    let web = web.to_owned();
+    TestServer::start(move |request: &RecordedRequest| {
+        let Some(chat) = chat_request(request) else {
+            return TestResponse::text(404, "not a chat request");
+        };
+        let prompt = chat.prompt().to_owned();
+        let answer = if prompt.contains("Wikipedia article URLs") {
+            let claim = prompt.rsplit("Sentence: ").next().unwrap_or_default();
+            if claim.contains("Okra") {
+                "1. https://en.wikipedia.org/wiki/Abelmoschus_esculentus\n2. https://en.wikipedia.org/wiki/Nonexistent_vegetable".to_owned()
+            } else if claim.contains("Eiffel") {
+                "https://en.wikipedia.org/wiki/Eiffel_Tower".to_owned()
+            } else if claim.contains("internal") {
+                format!("{web}/to-internal\n{web}/slow\n{web}/huge\n{web}/binary")
+            } else {
+                "I do not know which page would help.".to_owned()
+            }
+        } else if let Some(rest) = prompt.split("Document:").nth(1) {
+            let (document, claim) = rest.split_once("Claim:").unwrap_or((rest, ""));
+            let claim = claim.lines().next().unwrap_or_default();
+            let document = document.to_lowercase();
+            let entails = content_words(claim).iter().all(|word| document.contains(word.as_str()));
+            if entails { "True".to_owned() } else { "False".to_owned() }
+        } else if prompt.contains("Answer with one word, True or False") {
+            if prompt.trim_end().ends_with("Paris.\nAnswer:") {
+                "True".into()
+            } else {
+                "False".into()
+            }
+        } else {
+            "?".to_owned()
+        };
+        let n = chat.n.max(1) as usize;
+        chat_response(&vec![answer; n]).with_delay(delay)
+    })
+}
+
+/// The MediaWiki API and a few web pages.
+fn web_server(internal: &str) -> TestServer {
+    let internal = internal.to_owned();
+    TestServer::start(move |request: &RecordedRequest| {
+        let path = request.path.as_str();
+        if path.starts_with("/w/api.php") {
+            let title = path
+                .split('&')
+                .find_map(|pair| pair.strip_prefix("titles="))
+                .unwrap_or_default()
+                .replace('+', " ");
+            let page = match title.as_str() {
+                "Abelmoschus esculentus" | "Okra" => Some(("Okra", OKRA)),
+                "Eiffel Tower" => Some(("Eiffel Tower", EIFFEL)),
+                _ => None,
+            };
+            let body = match page {
+                Some((title, text)) => serde_json::json!({"query": {"pages": [{
+                    "pageid": 1, "ns": 0, "title": title, "extract": text,
+                    "fullurl": format!("https://en.wikipedia.org/wiki/{}", title.replace(' ', "_")),
+                    "canonicalurl": format!("https://en.wikipedia.org/wiki/{}", title.replace(' ', "_")),
+                }]}}),
+                None => {
+                    serde_json::json!({"query": {"pages": [{"ns": 0, "title": title, "missing": true}]}})
+                }
+            };
+            return TestResponse::json(200, &body.to_string());
+        }
+        match path {
+            "/to-internal" => TestResponse::redirect(302, &format!("{internal}/secret")),
+            "/slow" => TestResponse::html("<p>late</p>").with_delay(Duration::from_secs(5)),
+            "/huge" => TestResponse::html("x").with_repeat(80 << 20),
+            "/binary" => {
+                TestResponse::new(200, "application/octet-stream", vec![0u8, 159, 146, 150])
+            }
+            _ => TestResponse::text(404, "no such page"),
+        }
+    })
+}
+
+struct World {
+    _model: TestServer,
+    web: TestServer,
+    internal: TestServer,
+    harness: Harness,
+}
+
+fn world(allow_internal: bool, model_delay: Duration) -> World {
+    let internal =
+        TestServer::with_routes(vec![("/secret", TestResponse::html("<p>internal secret</p>"))]);
+    let internal_url = internal.url("");
+    let web = web_server(&internal_url);
+    // The web is reached as "localhost" (allow-listed); the internal server as 127.0.0.1.
+    let web_url = format!("http://localhost:{}", web.address().port());
+    let model = model_server(&web_url, model_delay);
+    let mut settings = Settings::default();
+    settings.llm.provider = "openai-compatible".into();
+    settings.llm.base_url = model.url("/v1");
+    settings.llm.model = "mock".into();
+    settings.llm.max_retries = 0;
+    settings.fetch.allow_hosts = vec!["localhost".into()];
+    if allow_internal {
+        settings.fetch.allow_hosts.push("127.0.0.1".into());
+    }
+    settings.fetch.wikipedia_api = format!("{web_url}/w/api.php");
+    settings.fetch.total_timeout_secs = 2;
+    settings.fetch.read_timeout_secs = 1;
+    settings.verify.nli_samples = 3;
+    World { _model: model, web, internal, harness: Harness::with_settings(settings) }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
+}
+
+#[test]
+fn a_claim_is_verified_through_a_wikipedia_alias_with_attribution() {
+    let world = world(false, Duration::ZERO);
+    let check = runtime()
+        .block_on(
+            world
+                .harness
+                .app
+                .verify_claim("Okra has edible green seed pods.", &VerifyOptions::default()),
+        )
+        .unwrap();
+    let result = &check.check;
+    assert_eq!(result.verdict, Verdict::Verified, "{result:#?}");
+    let statuses: Vec<UrlStatus> = result.urls.iter().map(|url| url.status).collect();
+    assert_eq!(statuses, [UrlStatus::Fetched, UrlStatus::NotFound]);
+    assert_eq!(result.urls[0].final_url.as_deref(), Some("https://en.wikipedia.org/wiki/Okra"));
+    let attribution = &result.attributions[0];
+    assert_eq!(attribution.source.url.as_deref(), Some("https://en.wikipedia.org/wiki/Okra"));
+    assert!(attribution.source.fetched_at.is_some());
+    assert_eq!(attribution.source.content_hash.as_ref().unwrap().len(), 64);
+    assert!(attribution.sentences[0].contains("edible green seed pods"));
+    assert!(result.tokens.url_prompt > 0 && result.tokens.judge_prompt > 0);
+    assert!(!check.model_calls.is_empty(), "the model calls behind the verdict are named");
+
+    // A second check of the same claim re-uses the archive and the model-call record.
+    let requests_before = world.web.requests().len();
+    let again = runtime()
+        .block_on(
+            world
+                .harness
+                .app
+                .verify_claim("Okra has edible green seed pods.", &VerifyOptions::default()),
+        )
+        .unwrap();
+    assert_eq!(again.check.verdict, Verdict::Verified);
+    assert_eq!(
+        world.web.requests().len(),
+        requests_before + 1,
+        "only the missing page is asked again"
+    );
+}
+
+#[test]
+fn hostile_and_broken_urls_give_fetch_failed_and_internal_addresses_stay_closed() {
+    let world = world(false, Duration::ZERO);
+    let check = runtime()
+        .block_on(
+            world
+                .harness
+                .app
+                .verify_claim("The internal report is public.", &VerifyOptions::default()),
+        )
+        .unwrap();
+    let result = &check.check;
+    assert_eq!(result.verdict, Verdict::FetchFailed, "{result:#?}");
+    let statuses: Vec<UrlStatus> = result.urls.iter().map(|url| url.status).collect();
+    assert_eq!(
+        statuses,
+        [UrlStatus::Refused, UrlStatus::Failed, UrlStatus::Failed, UrlStatus::Failed]
+    );
+    assert!(result.urls[0].error.as_deref().unwrap().contains("127.0.0.1"), "{:?}", result.urls[0]);
+    assert!(world.internal.requests().is_empty(), "the internal server was never contacted");
+
+    // Allow-listed, the redirect is followed.
+    let open = world_allowing_internal();
+    let check = runtime()
+        .block_on(
+            open.harness
+                .app
+                .verify_claim("The internal report is public.", &VerifyOptions::default()),
+        )
+        .unwrap();
+    assert_eq!(check.check.urls[0].status, UrlStatus::Fetched);
+    assert_eq!(open.internal.requests().len(), 1);
+}
+
+fn world_allowing_internal() -> World {
+    world(true, Duration::ZERO)
+}
+
+#[test]
+fn claims_without_urls_and_false_claims_are_told_apart() {
+    let world = world(false, Duration::ZERO);
+    let runtime = runtime();
+    let unknown = runtime
+        .block_on(
+            world
+                .harness
+                .app
+                .verify_claim("Zorblax won the 1850 election.", &VerifyOptions::default()),
+        )
+        .unwrap();
+    assert_eq!(unknown.check.verdict, Verdict::NoValidUrl);
+    let false_claim = runtime
+        .block_on(
+            world
+                .harness
+                .app
+                .verify_claim("The Eiffel Tower stands in Rome.", &VerifyOptions::default()),
+        )
+        .unwrap();
+    assert_eq!(false_claim.check.verdict, Verdict::NotVerified);
+    assert!(false_claim.check.premises.iter().all(|premise| premise.entailment < 0.5));
+}
+
+const CLAIMS: &str = "claim,label\n\
+    Okra has edible green seed pods.,supported\n\
+    The Eiffel Tower stands in Rome.,refuted\n\
+    The Eiffel Tower was completed in 1889.,supported\n\
+    Zorblax won the 1850 election.,refuted\n";
+
+#[test]
+fn a_collection_is_checked_reported_reviewed_and_evaluated() {
+    let world = world(false, Duration::ZERO);
+    let app = &world.harness.app;
+    let file = world.harness.write("claims.csv", CLAIMS.as_bytes());
+    app.import_claims(std::path::Path::new(&file), "demo").unwrap();
+    let summary = runtime()
+        .block_on(app.verify_collection(
+            "demo",
+            &VerifyOptions::default(),
+            Arc::new(NoProgress),
+            CancelToken::new(),
+        ))
+        .unwrap();
+    assert_eq!(
+        (summary.claims, summary.checked, summary.failed, summary.resumed),
+        (4, 4, 0, false)
+    );
+
+    let evaluation = app.evaluate("demo", None).unwrap();
+    assert_eq!(evaluation.evaluated, 4);
+    assert_eq!(evaluation.accuracy, Some(1.0));
+    assert_eq!(evaluation.balanced_accuracy, Some(1.0));
+    assert_eq!(evaluation.no_valid_url_rate, Some(0.25));
+    assert_eq!(evaluation.urls_proposed, 4);
+    assert_eq!(evaluation.invalid_url_rate, Some(0.25));
+    assert!(evaluation.tokens_per_claim.url_prompt > 0.0);
+
+    // A reviewer overrides one verdict; the machine verdict stays, and reports show both.
+    let entries = app.collection_checks("demo").unwrap();
+    let okra = entries.iter().find(|e| e.claim.text.starts_with("Okra")).unwrap();
+    let check = okra.check.as_ref().unwrap();
+    let review = app
+        .review_check(
+            check.id,
+            ReviewDecision::Override,
+            Some(Verdict::NotVerified),
+            "the page is about another plant",
+            Some("ana"),
+        )
+        .unwrap();
+    assert_eq!(review.verdict, Verdict::NotVerified);
+    assert!(
+        app.review_check(check.id, ReviewDecision::Override, Some(Verdict::NotVerified), " ", None)
+            .is_err()
+    );
+    let stored = app.check(check.id).unwrap();
+    assert_eq!(stored.check.verdict, Verdict::Verified, "the machine verdict is kept");
+
+    for format in Format::ALL {
+        let path = world.harness.path(&format!("report.{}", format.file_extension()));
+        app.write_report_file("demo", format, std::path::Path::new(&path)).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("Okra has edible green seed pods."), "{format:?}");
+        if format != Format::ClaimReview {
+            assert!(
+                text.contains("the page is about another plant"),
+                "{format:?} keeps the review"
+            );
+        }
+    }
+}
+
+#[test]
+fn p_true_and_corpus_nli_run_without_urls() {
+    let world = world(false, Duration::ZERO);
+    let app = &world.harness.app;
+    let runtime = runtime();
+    let options = VerifyOptions { method: Some(Method::PTrue), ..VerifyOptions::default() };
+    let check =
+        runtime.block_on(app.verify_claim("The Eiffel Tower is in Paris.", &options)).unwrap();
+    assert_eq!(check.check.method, "p-true");
+    assert_eq!(check.check.verdict, Verdict::Verified);
+    assert!(check.check.urls.is_empty() && check.check.attributions.is_empty());
+
+    world.harness.import(&[factdesk_tests::demo_corpus().to_str().unwrap()], "demo");
+    let options = VerifyOptions { method: Some(Method::CorpusNli), ..VerifyOptions::default() };
+    let check = runtime
+        .block_on(app.verify_claim("Alexander Fleming discovered penicillin in 1928.", &options))
+        .unwrap();
+    assert_eq!(check.check.method, "corpus-nli");
+    assert!(!check.check.sources.is_empty());
+    assert!(check.check.sources.iter().all(|source| source.document_id.is_some()));
+    assert!(world.web.requests().is_empty(), "corpus-NLI fetches nothing");
+}
+
+#[test]
+fn a_pasted_summary_splits_into_claims_that_can_be_added() {
+    let harness = Harness::new();
+    let claims = harness.app.split_into_claims(
+        "The Eiffel Tower opened in 1889. It is in Paris.\n\nDr. Smith said  the tower is 330 m tall.  ",
+    );
+    assert_eq!(
+        claims,
+        [
+            "The Eiffel Tower opened in 1889.",
+            "It is in Paris.",
+            "Dr. Smith said the tower is 330 m tall."
+        ]
+    );
+    let summary = harness.app.add_claims("pasted", &claims).unwrap();
+    assert_eq!(summary.imported, 3);
+    assert_eq!(harness.app.add_claims("pasted", &claims[..1]).unwrap().duplicates, 1);
+    assert!(harness.app.add_claims("pasted", &["  ".to_owned()]).is_err());
+}
