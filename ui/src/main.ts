@@ -1,8 +1,49 @@
-// The Factdesk window: the data directory, the corpora and a sentence search. Text from the
-// data (titles, snippets, URLs) is always set with `textContent`, never as HTML.
+// The Factdesk window: a navigation of sections and the view of the current location. Each
+// section is one entry of SECTIONS and one or more routes of ROUTES. A claim's detail
+// (`#/claims/<id>`) belongs to the Collections section, a document (`#/documents/<id>`) to the
+// Library. Text from the data is always set as text (see dom.ts), never as HTML.
 
-import { appInfo, listCorpora, searchSentences, type CommandError, type Corpus, type SearchHit } from './api';
-import { appendHighlighted } from './highlight';
+import { appInfo, onFilesDropped } from './api';
+import { el, replace } from './dom';
+import { navigate, startRouter, type Route } from './router';
+import { addImportSources, onImportFinished } from './views/import-panel';
+import { renderCheck } from './views/check';
+import { renderClaim } from './views/claim';
+import { renderCollections } from './views/collections';
+import { describeError } from './views/common';
+import { renderDocument } from './views/document';
+import { renderLibrary } from './views/library';
+import { renderReports } from './views/reports';
+import { renderSearch } from './views/search';
+import { renderSettings } from './views/settings';
+
+interface Section {
+  id: string;
+  label: string;
+  hash: string;
+}
+
+const SECTIONS: Section[] = [
+  { id: 'library', label: 'Library', hash: '#/library' },
+  { id: 'search', label: 'Search', hash: '#/search' },
+  { id: 'check', label: 'Check', hash: '#/check' },
+  { id: 'collections', label: 'Collections', hash: '#/collections' },
+  { id: 'reports', label: 'Reports', hash: '#/reports' },
+  { id: 'settings', label: 'Settings', hash: '#/settings' },
+];
+
+const ROUTES: Route[] = [
+  { pattern: /^\/library$/, section: 'library', render: renderLibrary },
+  { pattern: /^\/library\/([^/]+)$/, section: 'library', render: renderLibrary },
+  { pattern: /^\/documents\/(\d+)$/, section: 'library', render: renderDocument },
+  { pattern: /^\/search$/, section: 'search', render: renderSearch },
+  { pattern: /^\/check$/, section: 'check', render: renderCheck },
+  { pattern: /^\/collections$/, section: 'collections', render: renderCollections },
+  { pattern: /^\/collections\/([^/]+)$/, section: 'collections', render: renderCollections },
+  { pattern: /^\/claims\/(\d+)$/, section: 'collections', render: renderClaim },
+  { pattern: /^\/reports$/, section: 'reports', render: renderReports },
+  { pattern: /^\/settings$/, section: 'settings', render: renderSettings },
+];
 
 function element<T extends HTMLElement>(id: string): T {
   const found = document.getElementById(id);
@@ -10,118 +51,60 @@ function element<T extends HTMLElement>(id: string): T {
   return found as T;
 }
 
-const dataDir = element<HTMLElement>('data-dir');
-const corpusList = element<HTMLUListElement>('corpus-list');
-const corpusStatus = element<HTMLParagraphElement>('corpus-status');
-const searchForm = element<HTMLFormElement>('search-form');
-const searchQuery = element<HTMLInputElement>('search-query');
-const searchStatus = element<HTMLParagraphElement>('search-status');
-const hitList = element<HTMLOListElement>('hit-list');
-
-function describe(error: CommandError): string {
-  return `${error.message} (${error.code})`;
-}
-
-function selectedCorpora(): string[] {
-  return Array.from(corpusList.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked'))
-    .map((box) => box.value);
-}
-
-function renderCorpora(corpora: Corpus[]): void {
-  corpusList.replaceChildren();
-  corpusStatus.textContent = corpora.length === 0
-    ? 'No corpora yet. Import one with the factdesk command line.'
-    : 'Search all corpora, or tick some to search only those.';
-  for (const corpus of corpora) {
-    const item = document.createElement('li');
-    const label = document.createElement('label');
-    const box = document.createElement('input');
-    box.type = 'checkbox';
-    box.value = corpus.name;
-    const name = document.createElement('span');
-    name.className = 'corpus-name';
-    name.textContent = corpus.name;
-    const count = document.createElement('span');
-    count.className = 'corpus-count';
-    count.textContent = `${corpus.document_count} ${corpus.document_count === 1 ? 'document' : 'documents'}`;
-    label.append(box, name, count);
-    if (corpus.description) label.title = corpus.description;
-    item.append(label);
-    corpusList.append(item);
+function buildNavigation(list: HTMLElement): Map<string, HTMLButtonElement> {
+  const buttons = new Map<string, HTMLButtonElement>();
+  for (const section of SECTIONS) {
+    const button = el('button', { type: 'button', 'data-nav': section.id }, section.label);
+    button.addEventListener('click', () => navigate(section.hash));
+    buttons.set(section.id, button);
+    list.append(el('li', {}, button));
   }
-}
-
-function renderHit(hit: SearchHit): HTMLLIElement {
-  const item = document.createElement('li');
-  item.className = 'hit';
-
-  const snippet = document.createElement('p');
-  snippet.className = 'snippet';
-  appendHighlighted(snippet, hit.snippet, hit.highlights);
-
-  const source = document.createElement('p');
-  source.className = 'source';
-  const title = document.createElement('span');
-  title.className = 'title';
-  title.textContent = hit.document_title ?? hit.document_origin;
-  const corpus = document.createElement('span');
-  corpus.className = 'corpus';
-  corpus.textContent = hit.corpus;
-  source.append(title, corpus);
-  // Shown as text, not a link: following it would navigate the app window away.
-  if (hit.document_url) {
-    const url = document.createElement('span');
-    url.className = 'url';
-    url.textContent = hit.document_url;
-    source.append(url);
-  }
-
-  item.append(snippet, source);
-  return item;
-}
-
-let latestSearch = 0;
-
-async function search(query: string): Promise<void> {
-  const ticket = ++latestSearch;
-  if (query.trim() === '') {
-    hitList.replaceChildren();
-    searchStatus.textContent = '';
-    return;
-  }
-  searchStatus.textContent = 'Searching…';
-  try {
-    const hits = await searchSentences(query, { corpora: selectedCorpora() });
-    if (ticket !== latestSearch) return; // a newer search has started
-    hitList.replaceChildren(...hits.map(renderHit));
-    searchStatus.textContent = hits.length === 0
-      ? 'No matching sentences.'
-      : `${hits.length} ${hits.length === 1 ? 'sentence' : 'sentences'}`;
-  } catch (error) {
-    if (ticket !== latestSearch) return;
-    hitList.replaceChildren();
-    searchStatus.textContent = describe(error as CommandError);
-  }
+  return buttons;
 }
 
 async function start(): Promise<void> {
-  searchForm.addEventListener('submit', (event) => {
-    event.preventDefault();
-    void search(searchQuery.value);
+  const buttons = buildNavigation(element('nav-list'));
+  const dropHint = element<HTMLElement>('drop-hint');
+  const dataDir = element<HTMLElement>('data-dir');
+
+  startRouter(element('outlet'), ROUTES, {
+    fallback: '#/library',
+    onSection(current) {
+      for (const [id, button] of buttons) {
+        if (id === current) button.setAttribute('aria-current', 'page');
+        else button.removeAttribute('aria-current');
+      }
+    },
   });
 
+  // Imports change the corpora: show the new counts if the Library is open.
+  onImportFinished(() => {
+    if (location.hash.startsWith('#/library')) navigate(location.hash);
+  });
+
+  // `data-file-drop` says whether dropping files works (the end-to-end tests check it).
   try {
-    const info = await appInfo();
-    dataDir.textContent = info.data_dir;
-    document.title = 'Factdesk';
+    await onFilesDropped({
+      hovering(active) {
+        dropHint.hidden = !active;
+      },
+      dropped(paths) {
+        if (!location.hash.startsWith('#/library')) navigate('#/library');
+        addImportSources(paths);
+      },
+    });
+    document.documentElement.dataset.fileDrop = 'ready';
   } catch (error) {
-    dataDir.textContent = describe(error as CommandError);
+    document.documentElement.dataset.fileDrop = 'unavailable';
+    console.warn(`dropping files on the window will not work: ${describeError(error)}`);
   }
 
   try {
-    renderCorpora(await listCorpora());
+    const info = await appInfo();
+    replace(dataDir, el('span', { class: 'label' }, 'Data'), ' ', el('code', {}, info.data_dir));
+    dataDir.title = info.data_dir;
   } catch (error) {
-    corpusStatus.textContent = describe(error as CommandError);
+    dataDir.textContent = describeError(error);
   }
 }
 

@@ -1,0 +1,384 @@
+//! The commands the web UI calls. Each one adapts a single `factdesk-core` call: it takes the
+//! UI's arguments, calls the core (off the main thread when the call blocks) and turns a
+//! failure into a [`CommandError`]. None of them decides anything of its own; a command that
+//! needs more than that belongs in `factdesk-core`, where the CLI can use it too. The one
+//! exception is [`save_settings`], which after the core has written the settings opens the
+//! data directory again with them: replacing the app's state is the shell's business.
+//!
+//! Every command listed here must also be listed in `command_names.rs`, in `build_app`'s
+//! handler list, and granted in `capabilities/default.json`, or the window is refused when it
+//! calls it.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use factdesk_core::claims::{ClaimImportSummary, ClaimQuery};
+use factdesk_core::eval::Evaluation;
+use factdesk_core::import::{ImportRequest, ImportSummary};
+use factdesk_core::methods::llm_cite::UrlStrategy;
+use factdesk_core::model::{
+    CheckId, Claim, ClaimCollection, ClaimId, ClaimStatus, Corpus, Document, DocumentId,
+    DocumentSummary, Review, ReviewDecision, StoredCheck, Verdict,
+};
+use factdesk_core::models::{ModelCheck, ModelChoice};
+use factdesk_core::report::Format;
+use factdesk_core::search::{SearchHit, SearchRequest};
+use factdesk_core::settings::SettingChange;
+use factdesk_core::verify::{BatchSummary, ClaimWithCheck, Method, VerifyOptions};
+use factdesk_core::{CoreError, Factdesk, Settings};
+use serde::{Deserialize, Serialize};
+use tauri::State;
+use tauri::ipc::Channel;
+
+use crate::state::AppState;
+use crate::tasks::{ChannelReporter, RunningTasks, TaskProgress};
+
+/// For the end-to-end tests only: a folder that Reports exports into without asking, because
+/// WebDriver cannot drive the native save dialog. Unset in normal use.
+pub const E2E_EXPORT_DIR: &str = "FACTDESK_E2E_EXPORT_DIR";
+
+/// What a failed command sends to the UI: a stable code the UI can act on (the core's codes,
+/// plus `internal` for failures of the shell itself) and a message for the user.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CommandError {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl From<CoreError> for CommandError {
+    fn from(error: CoreError) -> Self {
+        CommandError { code: error.code(), message: error.to_string() }
+    }
+}
+
+impl From<tauri::Error> for CommandError {
+    fn from(error: tauri::Error) -> Self {
+        CommandError { code: "internal", message: error.to_string() }
+    }
+}
+
+pub type CommandResult<T> = Result<T, CommandError>;
+
+/// Runs a blocking core call on a worker thread: synchronous commands run on the main thread,
+/// and a database read or a search must not freeze the window.
+async fn off_main_thread<T, F>(state: &AppState, call: F) -> CommandResult<T>
+where
+    T: Send + 'static,
+    F: FnOnce(&Factdesk) -> factdesk_core::Result<T> + Send + 'static,
+{
+    let app = state.current();
+    Ok(tauri::async_runtime::spawn_blocking(move || call(&app)).await??)
+}
+
+/// The app's version and where its files are.
+#[derive(Debug, Clone, Serialize)]
+pub struct AppInfo {
+    pub version: &'static str,
+    pub data_dir: PathBuf,
+    /// The rolling log files of the desktop app.
+    pub log_dir: PathBuf,
+    /// The user's settings file (it may not exist yet).
+    pub config_file: PathBuf,
+    /// `FACTDESK_E2E_EXPORT_DIR`, when the end-to-end tests set it (see [`E2E_EXPORT_DIR`]).
+    pub e2e_export_dir: Option<PathBuf>,
+}
+
+#[tauri::command]
+pub fn app_info(state: State<'_, AppState>) -> AppInfo {
+    let app = state.current();
+    AppInfo {
+        version: env!("CARGO_PKG_VERSION"),
+        data_dir: app.data_dir().to_path_buf(),
+        log_dir: crate::logs::log_dir(app.data_dir()),
+        config_file: Settings::user_config_path(app.data_dir()),
+        e2e_export_dir: factdesk_core::env::var(E2E_EXPORT_DIR).map(PathBuf::from),
+    }
+}
+
+#[tauri::command]
+pub async fn list_corpora(state: State<'_, AppState>) -> CommandResult<Vec<Corpus>> {
+    off_main_thread(&state, Factdesk::corpora).await
+}
+
+/// One page of documents, newest first, of one corpus (or of all).
+#[tauri::command]
+pub async fn list_documents(
+    state: State<'_, AppState>,
+    corpus: Option<String>,
+    limit: u64,
+    offset: u64,
+) -> CommandResult<Vec<DocumentSummary>> {
+    off_main_thread(&state, move |app| app.documents(corpus.as_deref(), Some(limit), offset)).await
+}
+
+/// One document with its text and sentences.
+#[tauri::command]
+pub async fn get_document(state: State<'_, AppState>, id: i64) -> CommandResult<Document> {
+    off_main_thread(&state, move |app| app.document(DocumentId(id))).await
+}
+
+/// Imports files, folders and http(s) URLs into a corpus, sending progress over `on_progress`.
+/// `task_id` is chosen by the UI, so that it can cancel the import (with [`cancel_task`])
+/// before any progress arrives; it must not be the id of a task still running.
+#[tauri::command]
+pub async fn import_sources(
+    state: State<'_, AppState>,
+    tasks: State<'_, RunningTasks>,
+    task_id: u32,
+    corpus: String,
+    sources: Vec<String>,
+    on_progress: Channel<TaskProgress>,
+) -> CommandResult<ImportSummary> {
+    let running = tasks.start(task_id)?;
+    let request = ImportRequest { sources, corpus, ..ImportRequest::default() };
+    let reporter = Arc::new(ChannelReporter::new(on_progress));
+    let summary = state.current().import(request, reporter, running.cancel_token()).await?;
+    Ok(summary)
+}
+
+/// Asks a running import or batch of checks to stop at its next safe point (between
+/// documents or claims, never in the middle of a write). Answers whether a task with that id
+/// was running.
+#[tauri::command]
+pub fn cancel_task(tasks: State<'_, RunningTasks>, task_id: u32) -> bool {
+    tasks.cancel(task_id)
+}
+
+#[tauri::command]
+pub async fn search_sentences(
+    state: State<'_, AppState>,
+    query: String,
+    limit: Option<usize>,
+    corpora: Vec<String>,
+) -> CommandResult<Vec<SearchHit>> {
+    let request = SearchRequest { query, limit, corpora, ..SearchRequest::default() };
+    off_main_thread(&state, move |app| app.search(&request)).await
+}
+
+/// The settings in effect, and the chat model they select.
+#[derive(Debug, Clone, Serialize)]
+pub struct SettingsView {
+    /// Every setting, defaults and the user's overrides merged; `llm.api_key` is left out.
+    pub settings: Settings,
+    /// The chat model the settings and the environment select.
+    pub model: ModelChoice,
+}
+
+/// The settings of `app`, with the API key blanked: the window has no use for it, and
+/// `model.has_api_key` says whether one is set.
+fn settings_view(app: &Factdesk) -> SettingsView {
+    let mut settings = app.settings().clone();
+    settings.llm.api_key = String::new();
+    SettingsView { settings, model: app.model_choice() }
+}
+
+/// The settings in effect (without the API key).
+#[tauri::command]
+pub fn get_settings(state: State<'_, AppState>) -> SettingsView {
+    settings_view(&state.current())
+}
+
+/// Writes `changes` into the user's config file (the core checks them first and refuses an
+/// invalid one, naming its key, with the file untouched), then opens the data directory again
+/// with the new settings so that they take effect, and answers them.
+#[tauri::command]
+pub async fn save_settings(
+    state: State<'_, AppState>,
+    changes: Vec<SettingChange>,
+) -> CommandResult<SettingsView> {
+    let data_dir = state.current().data_dir().to_path_buf();
+    let reopened = tauri::async_runtime::spawn_blocking(move || {
+        let settings = Settings::save_user_overrides(&data_dir, &changes)?;
+        Factdesk::open_with_settings(&data_dir, settings)
+    })
+    .await??;
+    let view = settings_view(&reopened);
+    state.replace(reopened);
+    tracing::info!("settings saved from the window; the data directory was reopened with them");
+    Ok(view)
+}
+
+/// Asks the selected chat model for a one-word answer, to show that it works.
+#[tauri::command]
+pub async fn check_model(state: State<'_, AppState>) -> CommandResult<ModelCheck> {
+    Ok(state.current().check_model().await?)
+}
+
+#[tauri::command]
+pub async fn list_collections(state: State<'_, AppState>) -> CommandResult<Vec<ClaimCollection>> {
+    off_main_thread(&state, Factdesk::collections).await
+}
+
+/// Claims, optionally of one collection, with one status, or with one tag.
+#[tauri::command]
+pub async fn list_claims(
+    state: State<'_, AppState>,
+    collection: Option<String>,
+    status: Option<ClaimStatus>,
+    tag: Option<String>,
+    limit: Option<u64>,
+) -> CommandResult<Vec<Claim>> {
+    let query = ClaimQuery { collection, status, tag, limit };
+    off_main_thread(&state, move |app| app.claims(&query)).await
+}
+
+/// Splits a pasted text into candidate claims, one per sentence, for the user to edit.
+#[tauri::command]
+pub fn split_claims(state: State<'_, AppState>, text: String) -> Vec<String> {
+    state.current().split_into_claims(&text)
+}
+
+/// Adds claims (typed, or split from a text) to a collection, created if missing.
+#[tauri::command]
+pub async fn add_claims(
+    state: State<'_, AppState>,
+    collection: String,
+    claims: Vec<String>,
+) -> CommandResult<ClaimImportSummary> {
+    off_main_thread(&state, move |app| app.add_claims(&collection, &claims)).await
+}
+
+/// Imports a claims file (CSV, JSONL, or one claim per line) into a collection.
+#[tauri::command]
+pub async fn import_claims(
+    state: State<'_, AppState>,
+    path: PathBuf,
+    collection: String,
+) -> CommandResult<ClaimImportSummary> {
+    off_main_thread(&state, move |app| app.import_claims(&path, &collection)).await
+}
+
+/// The choices of a check as the UI sends them; every one is optional, and what is left out
+/// comes from the `[verify]` settings. The same fields as the core's [`VerifyOptions`].
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct VerifyRequest {
+    /// `llm-cite`, `p-true` or `corpus-nli`.
+    pub method: Option<Method>,
+    /// `diverse`, `controlled` or `rs` (LLM-Cite).
+    pub urls: Option<UrlStrategy>,
+    pub m: Option<usize>,
+    pub l: Option<usize>,
+    pub r: Option<u32>,
+    pub temperature: Option<f32>,
+    pub threshold: Option<f64>,
+    pub whole_document: bool,
+    pub nli: Option<String>,
+    /// The corpora corpus-NLI takes its evidence from (all when empty).
+    pub corpora: Vec<String>,
+    /// Start a new run even if an unfinished one could be resumed.
+    pub restart: bool,
+}
+
+impl From<VerifyRequest> for VerifyOptions {
+    fn from(request: VerifyRequest) -> Self {
+        VerifyOptions {
+            method: request.method,
+            urls: request.urls,
+            m: request.m,
+            l: request.l,
+            r: request.r,
+            temperature: request.temperature,
+            threshold: request.threshold,
+            whole_document: request.whole_document,
+            nli: request.nli,
+            corpora: request.corpora,
+            restart: request.restart,
+            ..VerifyOptions::default()
+        }
+    }
+}
+
+/// Checks one claim, not part of a collection, and stores the result.
+#[tauri::command]
+pub async fn verify_claim(
+    state: State<'_, AppState>,
+    claim: String,
+    options: Option<VerifyRequest>,
+) -> CommandResult<StoredCheck> {
+    let options = VerifyOptions::from(options.unwrap_or_default());
+    Ok(state.current().verify_claim(&claim, &options).await?)
+}
+
+/// Checks every claim of a collection, sending progress over `on_progress`; an unfinished run
+/// with the same method and parameters is resumed (the summary says so). Cancel it with
+/// [`cancel_task`] and `task_id`, which the UI chooses.
+#[tauri::command]
+pub async fn verify_collection(
+    state: State<'_, AppState>,
+    tasks: State<'_, RunningTasks>,
+    task_id: u32,
+    collection: String,
+    options: Option<VerifyRequest>,
+    on_progress: Channel<TaskProgress>,
+) -> CommandResult<BatchSummary> {
+    let running = tasks.start(task_id)?;
+    let options = VerifyOptions::from(options.unwrap_or_default());
+    let reporter = Arc::new(ChannelReporter::new(on_progress));
+    let app = state.current();
+    let summary =
+        app.verify_collection(&collection, &options, reporter, running.cancel_token()).await?;
+    Ok(summary)
+}
+
+/// The claims of a collection, each with its newest check and that check's latest review.
+#[tauri::command]
+pub async fn collection_checks(
+    state: State<'_, AppState>,
+    collection: String,
+) -> CommandResult<Vec<ClaimWithCheck>> {
+    off_main_thread(&state, move |app| app.collection_checks(&collection)).await
+}
+
+/// One stored check.
+#[tauri::command]
+pub async fn get_check(state: State<'_, AppState>, id: i64) -> CommandResult<StoredCheck> {
+    off_main_thread(&state, move |app| app.check(CheckId(id))).await
+}
+
+/// Every check of a claim, oldest first.
+#[tauri::command]
+pub async fn checks_of_claim(
+    state: State<'_, AppState>,
+    id: i64,
+) -> CommandResult<Vec<StoredCheck>> {
+    off_main_thread(&state, move |app| app.checks_of_claim(ClaimId(id))).await
+}
+
+/// Records a person's review of a check: accept its verdict, or override it with `verdict`
+/// and a `comment` saying why. The machine verdict is kept beside it.
+#[tauri::command]
+pub async fn review_check(
+    state: State<'_, AppState>,
+    check_id: i64,
+    decision: ReviewDecision,
+    verdict: Option<Verdict>,
+    comment: String,
+    reviewer: Option<String>,
+) -> CommandResult<Review> {
+    off_main_thread(&state, move |app| {
+        app.review_check(CheckId(check_id), decision, verdict, &comment, reviewer.as_deref())
+    })
+    .await
+}
+
+/// Writes the report of a collection in `format` (`md`, `html`, `json`, `csv` or
+/// `claimreview`) to `path`, which the user chose in the save dialog.
+#[tauri::command]
+pub async fn export_report(
+    state: State<'_, AppState>,
+    collection: String,
+    format: String,
+    path: PathBuf,
+) -> CommandResult<()> {
+    let format: Format = format.parse().map_err(|error: factdesk_core::model::UnknownValue| {
+        CommandError { code: "invalid_input", message: error.to_string() }
+    })?;
+    off_main_thread(&state, move |app| app.write_report_file(&collection, format, &path)).await
+}
+
+/// Scores the newest check of each labelled claim of a collection against its gold label.
+#[tauri::command]
+pub async fn evaluate(state: State<'_, AppState>, collection: String) -> CommandResult<Evaluation> {
+    off_main_thread(&state, move |app| app.evaluate(&collection, None)).await
+}

@@ -1,0 +1,686 @@
+// End-to-end tests of the Factdesk window: the real debug binary, in a real WebKitGTK webview,
+// driven through tauri-driver (WebDriver). One app session runs every test in order on a fresh
+// data directory: import a fixture corpus by typing its path, search it, open a document,
+// import hostile pages and check that their markup shows as text and runs nothing, check the
+// model from Settings, and cancel a long import. Then claim checking, against a scripted
+// OpenAI-compatible model and a MediaWiki-like API served by this test on loopback: point the
+// model at it from Settings, split a pasted text into claims and check them, open a claim and
+// override its verdict, import labelled claims and check them from Collections, cancel and
+// resume a batch, export a report and evaluate, and save an invalid setting (refused, nothing
+// written). Screenshots go to FACTDESK_E2E_SCREENSHOTS (default: ./screenshots, ignored by git).
+//
+// Run by scripts/e2e.sh, which installs what this needs, builds the app and starts a virtual
+// display. Environment: FACTDESK_APP_BINARY (required: the app to launch), TAURI_DRIVER (default:
+// tauri-driver on PATH), FACTDESK_E2E_REQUIRE_MODEL=1 (the model check must succeed).
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Builder, By, Capabilities, Key, until } from 'selenium-webdriver';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fixtures = path.join(here, 'fixtures');
+const application = process.env.FACTDESK_APP_BINARY;
+const screenshots = process.env.FACTDESK_E2E_SCREENSHOTS ?? path.join(here, 'screenshots');
+const requireModel = process.env.FACTDESK_E2E_REQUIRE_MODEL === '1';
+
+/** Seconds-scale waits for UI updates; imports and the model get longer ones. */
+const UI_WAIT = 20_000;
+
+let driver;
+let tauriDriver;
+let dataDir;
+let exportDir;
+let scriptedServer;
+
+const PENICILLIN_CLAIM = 'Penicillin was discovered by Alexander Fleming in 1928.';
+const MOON_CLAIM = 'The Moon is made of green cheese.';
+const PENICILLIN_ARTICLE =
+  'Penicillin is a group of antibiotics. Penicillin was discovered in 1928 by Alexander Fleming, ' +
+  'a Scottish physician. It came into wide use during the Second World War.';
+
+/** The long words of a text, which a document must hold for the scripted judge to say True. */
+function contentWords(text) {
+  return text
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length > 3)
+    .map((word) => word.toLowerCase());
+}
+
+/** A chat-completions answer with `n` copies of `text` (token counts are word counts). */
+function chatCompletion(text, n) {
+  const words = text.split(/\s+/).filter(Boolean).length;
+  return {
+    id: 'scripted',
+    object: 'chat.completion',
+    model: 'mock',
+    choices: Array.from({ length: n }, (_, index) => ({
+      index,
+      message: { role: 'assistant', content: text },
+      finish_reason: 'stop',
+    })),
+    usage: { prompt_tokens: 20, completion_tokens: words * n, total_tokens: 20 + words * n },
+  };
+}
+
+/** What the scripted model says to a prompt, and how long it takes to say it. */
+function scriptedAnswer(prompt) {
+  if (/Wikipedia article URL/.test(prompt)) {
+    // LLM-Cite's URL prompts end with the claim after the last "Sentence: ".
+    const claim = prompt.split('Sentence: ').pop() ?? '';
+    const url = claim.includes('Penicillin') ? 'https://en.wikipedia.org/wiki/Penicillin' : 'https://en.wikipedia.org/wiki/No_such_article';
+    // Claims that say "slowly" keep the model busy, so that a batch can be cancelled midway.
+    return { text: url, delayMs: claim.includes('slowly') ? 1500 : 0 };
+  }
+  const documentAt = prompt.indexOf('Document:');
+  if (documentAt >= 0) {
+    // NLI: True when the document holds every long word of the claim.
+    const rest = prompt.slice(documentAt + 'Document:'.length);
+    const claimAt = rest.indexOf('Claim:');
+    const document = (claimAt >= 0 ? rest.slice(0, claimAt) : rest).toLowerCase();
+    const claim = claimAt >= 0 ? rest.slice(claimAt + 'Claim:'.length).split('\n')[0] : '';
+    return { text: contentWords(claim).every((word) => document.includes(word)) ? 'True' : 'False', delayMs: 0 };
+  }
+  return { text: 'OK', delayMs: 0 };
+}
+
+/**
+ * A loopback server playing an OpenAI-compatible chat model (`POST /v1/chat/completions`) and
+ * Wikipedia's MediaWiki API (`GET /w/api.php?titles=...`): Penicillin has an article, nothing
+ * else does. Resolves to the server, with `url(path)` and the list of requests it answered.
+ */
+function startScriptedServer() {
+  const requests = [];
+  const server = http.createServer((request, response) => {
+    const address = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const send = (status, body) => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body));
+    };
+    if (request.method === 'GET' && address.pathname === '/w/api.php') {
+      const title = address.searchParams.get('titles') ?? '';
+      requests.push(`wiki ${title}`);
+      send(
+        200,
+        title === 'Penicillin'
+          ? { query: { pages: [{ title: 'Penicillin', extract: PENICILLIN_ARTICLE, canonicalurl: 'https://en.wikipedia.org/wiki/Penicillin' }] } }
+          : { query: { pages: [{ title, missing: true }] } },
+      );
+      return;
+    }
+    if (request.method === 'POST' && address.pathname === '/v1/chat/completions') {
+      const chunks = [];
+      request.on('data', (chunk) => chunks.push(chunk));
+      request.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const messages = Array.isArray(body.messages) ? body.messages : [];
+        const prompt = String(messages.at(-1)?.content ?? '');
+        const { text, delayMs } = scriptedAnswer(prompt);
+        requests.push(`chat ${text}`);
+        setTimeout(() => send(200, chatCompletion(text, Math.max(1, Number(body.n ?? 1)))), delayMs);
+      });
+      return;
+    }
+    send(404, { error: { message: `no ${request.method} ${address.pathname} here` } });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.requests = requests;
+      server.url = (pathname) => `http://127.0.0.1:${port}${pathname}`;
+      resolve(server);
+    });
+  });
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const open = await new Promise((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`tauri-driver did not listen on port ${port} within ${timeoutMs} ms`);
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const find = (css) => driver.findElement(By.css(css));
+const findAll = (css) => driver.findElements(By.css(css));
+const waitFor = (css, timeout = UI_WAIT) => driver.wait(until.elementLocated(By.css(css)), timeout, `no ${css}`);
+
+/** Waits until the element `css` exists and its text matches `pattern`; returns the text. */
+async function waitForText(css, pattern, timeout = UI_WAIT) {
+  let last = '(missing)';
+  try {
+    await driver.wait(
+      async () => {
+        try {
+          const elements = await findAll(css);
+          if (elements.length === 0) return false;
+          last = await elements[0].getText();
+        } catch (error) {
+          // The view was drawn again while the element was being found or read: look again.
+          if (error.name === 'StaleElementReferenceError' || /stale|not found/i.test(error.message)) return false;
+          throw error;
+        }
+        return pattern.test(last);
+      },
+      timeout,
+    );
+  } catch (error) {
+    throw new Error(`${css} never matched ${pattern}; last text: ${JSON.stringify(last)} (${error.message})`);
+  }
+  return last;
+}
+
+/** Saves a screenshot; with `scrollTo`, first scrolls that element into view (its top, or with
+ * `block: 'end'` its bottom, at the edge of the window). */
+async function screenshot(name, scrollTo, block = 'start') {
+  if (scrollTo) {
+    await driver.executeScript('arguments[0].scrollIntoView({ block: arguments[1] });', await find(scrollTo), block);
+  }
+  const png = await driver.takeScreenshot();
+  await writeFile(path.join(screenshots, name), png, 'base64');
+}
+
+async function type(css, text) {
+  const field = await find(css);
+  await field.clear();
+  await field.sendKeys(text);
+}
+
+/** Chooses the option `value` of the select `css` as a user would, and checks it took. */
+async function choose(css, value) {
+  await (await find(`${css} option[value="${value}"]`)).click();
+  await driver.wait(async () => (await find(css).getAttribute('value')) === value, UI_WAIT, `${css} is not ${value}`);
+}
+
+/** The values of the claim editors of the Check view. */
+async function claimEditorValues() {
+  return Promise.all((await findAll('#check-claims textarea.claim-input')).map((box) => box.getAttribute('value')));
+}
+
+async function openSection(id) {
+  await (await find(`[data-nav="${id}"]`)).click();
+  await driver.wait(async () => (await find(`[data-nav="${id}"]`).getAttribute('aria-current')) === 'page', UI_WAIT);
+}
+
+/** Types a corpus name and sources into the import panel and starts the import. */
+async function startImport(corpus, sources) {
+  await openSection('library');
+  await waitFor('#import-corpus');
+  await type('#import-corpus', corpus);
+  await type('#import-sources', sources.join('\n'));
+  await (await find('#import-start')).click();
+}
+
+/** Elements in the view that text from a page could have turned into something live. */
+function liveElementsInView() {
+  return driver.executeScript(
+    "return Array.from(document.querySelectorAll('#outlet script, #outlet img, #outlet a, #outlet iframe, " +
+      "#outlet svg, #outlet object, #outlet embed')).map((e) => e.outerHTML);",
+  );
+}
+
+/** What the hostile fixtures would have set, had any of their markup run. */
+function hostileTraces() {
+  return driver.executeScript('return { global: window.__factdeskHostile ?? null, title: document.title };');
+}
+
+describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
+  before(async () => {
+    assert.ok(application, 'set FACTDESK_APP_BINARY to the debug binary of factdesk-app');
+    assert.ok(existsSync(application), `${application} does not exist; build it with cargo build -p factdesk-app`);
+    await mkdir(screenshots, { recursive: true });
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'factdesk-e2e-'));
+    exportDir = path.join(dataDir, 'exports');
+    await mkdir(exportDir);
+
+    // Web pages for claim checks come from the scripted MediaWiki API, on a loopback address the
+    // fetch policy refuses unless it is allowed. The chat model stays the default (embedded)
+    // until the claim-checking tests point it at the scripted server from the Settings form.
+    scriptedServer = await startScriptedServer();
+    await writeFile(
+      path.join(dataDir, 'config.toml'),
+      `[fetch]\nallow_hosts = ["127.0.0.1"]\nwikipedia_api = "${scriptedServer.url('/w/api.php')}"\n`,
+    );
+
+    const port = await freePort();
+    const nativePort = await freePort();
+    const log = createWriteStream(path.join(screenshots, 'tauri-driver.log'));
+    tauriDriver = spawn(process.env.TAURI_DRIVER ?? 'tauri-driver', ['--port', String(port), '--native-port', String(nativePort)], {
+      // tauri-driver starts WebKitWebDriver, which starts the app with this environment.
+      env: { ...process.env, FACTDESK_DATA_DIR: dataDir, FACTDESK_E2E_EXPORT_DIR: exportDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    tauriDriver.stdout.pipe(log);
+    tauriDriver.stderr.pipe(log);
+    await waitForPort(port, 30_000);
+
+    const capabilities = new Capabilities();
+    capabilities.set('browserName', 'wry');
+    capabilities.set('tauri:options', { application });
+    driver = await new Builder().withCapabilities(capabilities).usingServer(`http://127.0.0.1:${port}/`).build();
+  });
+
+  after(async () => {
+    await driver?.quit().catch(() => {});
+    tauriDriver?.kill();
+    // The app's HTTP client may keep connections open; they must not keep this process alive.
+    scriptedServer?.close();
+    scriptedServer?.closeAllConnections();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  test('opens on an empty library, titled Factdesk, logging to the data directory', async () => {
+    await waitForText('#corpus-status', /No corpora yet/);
+    assert.equal(await driver.getTitle(), 'Factdesk');
+    const dataDirLine = await waitForText('#data-dir', /factdesk-e2e-/);
+    assert.ok(dataDirLine.includes(dataDir), `the window shows ${dataDirLine}, not ${dataDir}`);
+    // The listener for files dropped on the window is in place (the capability allows it).
+    await driver.wait(
+      async () => (await driver.executeScript('return document.documentElement.dataset.fileDrop ?? null;')) !== null,
+      UI_WAIT,
+    );
+    assert.equal(await driver.executeScript('return document.documentElement.dataset.fileDrop;'), 'ready');
+    const logs = await readdir(path.join(dataDir, 'logs'));
+    assert.ok(logs.some((name) => /^factdesk-app\.\d{4}-\d{2}-\d{2}\.log$/.test(name)), `log files: ${logs}`);
+  });
+
+  test('imports a fixture corpus from a typed folder path', async () => {
+    await startImport('fixtures', [path.join(fixtures, 'corpus')]);
+    await waitForText('#import-summary', /Done\. 3 documents imported into “fixtures” \(\d+ sentences\)/, 120_000);
+    // The corpus list is refreshed after the import.
+    await waitForText('[data-corpus="fixtures"]', /3 documents/);
+    await screenshot('01-library-import.png');
+
+    await (await find('[data-corpus="fixtures"]')).click();
+    await waitForText('#documents-status', /Documents 1–3 of 3/);
+    const titles = await Promise.all((await findAll('#document-table .document-link')).map((link) => link.getText()));
+    assert.deepEqual(titles.toSorted(), ['How penicillin was found', 'Where coffee comes from', 'moon'].toSorted(), `titles: ${titles}`);
+    await screenshot('02-corpus-documents.png');
+  });
+
+  test('searches with filters and shows the matched words highlighted', async () => {
+    await openSection('search');
+    await waitFor('#search-corpora input[value="fixtures"]');
+    await type('#search-query', 'penicillin Fleming');
+    await (await find('#search-corpora input[value="fixtures"]')).click();
+    await type('#search-limit', '1');
+    await (await find('#search-submit')).click();
+    await waitForText('#search-status', /^1 sentence$/);
+    assert.equal((await findAll('#hit-list .hit')).length, 1);
+
+    await type('#search-limit', '5');
+    await (await find('#search-submit')).click();
+    await waitForText('#search-status', /^[2-5] sentences$/);
+    const hash = await driver.executeScript('return location.hash;');
+    assert.match(hash, /q=penicillin\+Fleming/);
+    assert.match(hash, /corpus=fixtures/);
+    assert.match(hash, /limit=5/);
+
+    const marks = await Promise.all((await findAll('#hit-list .hit mark')).map((mark) => mark.getText()));
+    assert.ok(marks.length > 0, 'no highlighted words');
+    for (const word of marks) assert.match(word, /penicillin|fleming/i);
+    await screenshot('03-search.png');
+  });
+
+  test('opens a hit at its sentence and goes back to the results', async () => {
+    const firstHit = await find('#hit-list .hit');
+    const sentenceId = await firstHit.getAttribute('data-sentence-id');
+    await (await firstHit.findElement(By.css('.title'))).click();
+    await waitFor('#document-title');
+    const focused = await waitForText('.sentence.focused', /penicillin|Fleming/i);
+    assert.equal(await find('.sentence.focused').getAttribute('data-sentence-id'), sentenceId);
+    assert.ok(focused.length > 0);
+    assert.equal(await find('#document-title').getText(), 'How penicillin was found');
+    assert.ok((await findAll('#sentence-list .sentence')).length >= 5);
+    await screenshot('04-document.png');
+
+    await (await find('#back-to-search')).click();
+    await waitForText('#search-status', /^[2-5] sentences$/);
+  });
+
+  test('shows hostile markup from imported pages as text and runs none of it', async () => {
+    assert.deepEqual(await hostileTraces(), { global: null, title: 'Factdesk' });
+    await startImport('hostile', [path.join(fixtures, 'hostile')]);
+    await waitForText('#import-summary', /Done\. 2 documents imported into “hostile”/, 120_000);
+
+    await (await waitFor('[data-corpus="hostile"]')).click();
+    await waitForText('#documents-status', /Documents 1–2 of 2/);
+    const documentCount = (await findAll('#document-table .document-link')).length;
+    assert.equal(documentCount, 2);
+    const shown = [];
+    for (let index = 0; index < documentCount; index += 1) {
+      await (await findAll('#document-table .document-link'))[index].click();
+      await waitFor('#sentence-list');
+      const title = await find('#document-title').getText();
+      const sentences = await find('#sentence-list').getText();
+      shown.push(`${title}\n${sentences}`);
+      assert.deepEqual(await liveElementsInView(), [], `live elements in “${title}”`);
+      if (title.includes('onerror')) await screenshot('05-hostile-document.png');
+      await (await find('#back-to-corpus')).click();
+      await waitFor('#document-table');
+    }
+    const all = shown.join('\n');
+    // The markup is there, character for character, as text.
+    for (const literal of [
+      '<img src=x onerror="window.__factdeskHostile=\'title\'">',
+      "<script>window.__factdeskHostile = 'script'; document.title = 'owned';</script>",
+      '<img src=x onerror="window.__factdeskHostile=\'img\'">',
+      '<a href="javascript:window.__factdeskHostile=\'link\'">click me</a>',
+      '<svg onload="window.__factdeskHostile=\'svg\'"></svg>',
+      "<script>window.__factdeskHostile = 'txt-script'; document.title = 'owned';</script>",
+      '<iframe srcdoc=',
+    ]) {
+      assert.ok(all.includes(literal), `not shown as text: ${literal}\n---\n${all}`);
+    }
+
+    // Search snippets: text and <mark> only.
+    await openSection('search');
+    await waitFor('#search-corpora input[value="hostile"]');
+    await type('#search-query', 'onerror');
+    await (await find('#search-corpora input[value="hostile"]')).click();
+    await (await find('#search-submit')).click();
+    await waitForText('#search-status', /sentence/);
+    const snippetTags = await driver.executeScript(
+      "return Array.from(document.querySelectorAll('#hit-list .snippet *')).map((e) => e.tagName);",
+    );
+    assert.ok(snippetTags.length > 0 && snippetTags.every((tag) => tag === 'MARK'), `snippet elements: ${snippetTags}`);
+    assert.ok((await find('#hit-list').getText()).includes('<img src=x onerror='));
+    assert.deepEqual(await liveElementsInView(), []);
+    await screenshot('06-hostile-search.png');
+
+    // An image's error handler would run asynchronously: give it time to (not) happen.
+    await sleep(1000);
+    assert.deepEqual(await hostileTraces(), { global: null, title: 'Factdesk' });
+    assert.equal(await driver.getTitle(), 'Factdesk');
+  });
+
+  test('shows the model settings and checks the model', async (t) => {
+    await openSection('settings');
+    await waitForText('#model-heading', /Chat model/);
+    const settingsText = await find('#outlet').getText();
+    assert.match(settingsText, /Provider/);
+    assert.match(settingsText, /offline/i);
+    assert.ok(settingsText.includes(dataDir), 'the data directory is shown');
+
+    await (await find('#check-model')).click();
+    await driver.wait(
+      async () => ['ok', 'failed'].includes(await find('#model-check-result').getAttribute('class')),
+      300_000,
+      'the model check did not finish',
+    );
+    const outcome = await find('#model-check-result').getText();
+    t.diagnostic(`model check: ${outcome.replace(/\s+/g, ' ')}`);
+    await screenshot('07-settings-model-check.png');
+    if (requireModel) assert.equal(await find('#model-check-result').getAttribute('class'), 'ok', outcome);
+  });
+
+  test('cancels a long import and keeps what was imported', async () => {
+    const lines = 150_000;
+    const bulk = path.join(dataDir, 'bulk.jsonl');
+    const rows = [];
+    for (let i = 0; i < lines; i += 1) {
+      rows.push(JSON.stringify({ title: `Harbour log ${i}`, text: `Entry ${i} records a ship in the harbour. The tide was ${i % 7} metres.` }));
+    }
+    await writeFile(bulk, `${rows.join('\n')}\n`);
+
+    await startImport('bulk', [bulk]);
+    // Wait for the first batch to be stored, then cancel.
+    await driver.wait(
+      async () => Number((await find('#import-progress').getAttribute('value')) ?? 0) > 0,
+      120_000,
+      'the import made no progress',
+    );
+    assert.equal(await find('.import-progress .phase').getText(), 'Importing');
+    await screenshot('08-import-progress.png');
+    await (await find('#import-cancel')).click();
+
+    const summary = await waitForText('#import-summary', /Cancelled\./, 120_000);
+    const imported = Number(/([\d,.\s]+) documents? imported/.exec(summary)?.[1].replace(/\D/g, ''));
+    assert.ok(imported > 0 && imported < lines, `imported ${imported} of ${lines}: ${summary}`);
+    const listed = await waitForText('[data-corpus="bulk"]', /documents?/);
+    assert.equal(Number(/([\d,.\s]+) documents?/.exec(listed)?.[1].replace(/\D/g, '')), imported, listed);
+    assert.equal(await find('#import-cancel').isDisplayed(), false);
+    await screenshot('09-import-cancelled.png');
+  });
+  test('points the chat model at a server from the Settings form', async () => {
+    await openSection('settings');
+    await waitFor('#settings-form');
+    // The allow-list written in config.toml is shown in the form.
+    assert.equal(await find('#settings-allow-hosts').getAttribute('value'), '127.0.0.1');
+    await choose('#settings-provider', 'openai-compatible');
+    await type('#settings-base-url', scriptedServer.url('/v1'));
+    await type('#settings-model', 'mock');
+    await (await find('#settings-save')).click();
+    await waitForText('#settings-status', /^Saved to .*config\.toml\. The new settings are in effect\.$/);
+    const modelPanel = await find('#model-heading').findElement(By.xpath('..')).getText();
+    assert.ok(modelPanel.includes(scriptedServer.url('/v1')), modelPanel);
+    assert.match(modelPanel, /Model\s*mock/);
+    const config = await readFile(path.join(dataDir, 'config.toml'), 'utf8');
+    assert.match(config, /provider = "openai-compatible"/);
+    assert.match(config, /wikipedia_api = /, 'the keys the form did not change are kept');
+  });
+
+  test('splits a pasted text into claims, edits them and checks them', async () => {
+    await openSection('check');
+    await waitFor('#check-text');
+    await type('#check-text', `${PENICILLIN_CLAIM}  The Moon is made of ${Key.ENTER} green cheese.`);
+    await (await find('#check-split')).click();
+    await waitForText('#check-split-status', /^Split into 2 claims\.$/);
+    assert.deepEqual(await claimEditorValues(), [PENICILLIN_CLAIM, MOON_CLAIM]);
+
+    // Add a claim, then remove it again.
+    await (await find('#check-add-claim')).click();
+    const editors = await findAll('#check-claims textarea.claim-input');
+    assert.equal(editors.length, 3);
+    await editors[2].sendKeys('A claim that is taken out again.');
+    assert.equal(await editors[2].getAttribute('aria-label'), 'Claim 3');
+    await (await findAll('#check-claims .remove-claim'))[2].click();
+    assert.deepEqual(await claimEditorValues(), [PENICILLIN_CLAIM, MOON_CLAIM]);
+
+    await type('#check-collection', 'desk');
+    await waitForText('#check-collection-hint', /new collection “desk”/);
+    // The options start from the [verify] settings.
+    await driver.wait(async () => (await find('#check-m').getAttribute('value')) === '4', UI_WAIT, 'the defaults were not loaded');
+    await choose('#check-method', 'llm-cite');
+    await choose('#check-urls', 'diverse');
+    await (await find('#check-start')).click();
+
+    await waitForText('#check-results-status', /^2 claims of 2 checked in “desk”/, 120_000);
+    const results = {};
+    for (const item of await findAll('#check-results .result')) {
+      results[await item.findElement(By.css('.claim-link')).getText()] = await item.getAttribute('data-verdict');
+    }
+    assert.deepEqual(results, { [PENICILLIN_CLAIM]: 'verified', [MOON_CLAIM]: 'no_valid_url' });
+    const summary = await find('#batch-summary').getText();
+    assert.match(summary, /^Done\. 2 claims of 2 checked \(run \d+, llm-cite\); /);
+    assert.match(summary, /\b1 verified\b/);
+    assert.match(summary, /\b1 no valid URL\b/);
+    assert.ok(scriptedServer.requests.includes('wiki Penicillin'), scriptedServer.requests.join('\n'));
+    await screenshot('10-check.png', '#check-run-heading');
+  });
+
+  test('shows a claim with its evidence and keeps an override beside the machine verdict', async () => {
+    const link = await driver.findElement(By.xpath(`//ol[@id="check-results"]//button[normalize-space(.)="${PENICILLIN_CLAIM}"]`));
+    await link.click();
+    await waitForText('#claim-text', new RegExp(`^${PENICILLIN_CLAIM}$`));
+    assert.match(await find('#machine-verdict').getText(), /Verified/);
+    assert.match(await find('#verdict-confidence').getText(), /^confidence \d+%$/);
+    assert.match(await find('#review-shown').getText(), /Not reviewed yet/);
+    const attribution = await find('#attribution').getText();
+    assert.ok(attribution.includes('https://en.wikipedia.org/wiki/Penicillin'), attribution);
+    assert.match(attribution, /Content hash\s*[0-9a-f]{16,}/);
+    assert.match(attribution, /Fetched\s*\d{4}-\d{2}-\d{2}/);
+    const backing = await Promise.all((await findAll('#evidence li.backing mark')).map((mark) => mark.getText()));
+    assert.ok(backing.some((sentence) => sentence.includes('Penicillin was discovered in 1928')), `marked: ${backing}`);
+    assert.ok((await findAll('#premise-table tbody tr')).length >= 1);
+    assert.match(await find('#premise-table tbody tr.entails').getText(), /\d\.\d\d/);
+    assert.equal((await findAll('#url-table tr[data-status="fetched"]')).length, 1);
+    assert.match(await find('#model-call-ids').getText(), /^\d+(, \d+)*$/);
+    // URLs from the model are text, never links.
+    assert.deepEqual(await liveElementsInView(), []);
+    await screenshot('11-claim-detail.png');
+    await screenshot('11b-claim-evidence.png', '#attribution');
+    await screenshot('11c-claim-urls-and-history.png', '#check-history', 'end');
+
+    await (await find('#review-override')).click();
+    await choose('#review-verdict', 'not_verified');
+    await (await find('#review-submit')).click();
+    await waitForText('#review-status', /Say why the machine verdict is wrong/);
+    const comment = 'The 1928 date is for the discovery, not the claim’s wording.';
+    await type('#review-comment-input', comment);
+    await type('#review-reviewer', 'ana');
+    await (await find('#review-submit')).click();
+    await waitForText('#review-shown', /Not verified\s*Overridden by ana/);
+    assert.equal(await find('#review-comment').getText(), comment);
+    assert.match(await find('#machine-verdict').getText(), /Verified/, 'the machine verdict is kept');
+    assert.equal(await find('#claim-status-badge').getText(), 'reviewed');
+    await screenshot('12-claim-reviewed.png', '#claim-text');
+  });
+
+  test('lists a collection’s verdicts, imports labelled claims and checks them', async () => {
+    await (await find('#back-to-collection')).click();
+    await waitForText('#claims-status', /^2 claims$/);
+    const penicillinRow = await driver.findElement(By.xpath(`//table[@id="claim-table"]//tr[.//button[normalize-space(.)="${PENICILLIN_CLAIM}"]]`));
+    assert.match(await penicillinRow.getText(), /reviewed[\s\S]*Verified[\s\S]*Overridden by ana: Not verified/);
+    await screenshot('13-collection-claims.png', '#claim-filter');
+
+    // Filter by verdict: the reviewer's verdict counts.
+    await choose('#claim-verdict', 'no_valid_url');
+    await (await find('#claim-filter button[type="submit"]')).click();
+    await waitForText('#claims-status', /^1 claim of 2$/);
+    assert.match(await find('#claim-table').getText(), /green cheese/);
+    await choose('#claim-verdict', 'not_verified');
+    await (await find('#claim-filter button[type="submit"]')).click();
+    await waitForText('#claims-status', /^1 claim of 2$/);
+    assert.match(await find('#claim-table').getText(), /Penicillin/);
+
+    const labelled = path.join(dataDir, 'labelled.csv');
+    await writeFile(labelled, `claim,label,tags,notes\n"${PENICILLIN_CLAIM}",true,medicine,From the quiz\n"${MOON_CLAIM}",false,space,\n`);
+    await type('#claims-import-path', labelled);
+    await type('#claims-import-collection', 'labelled');
+    await (await find('#claims-import-start')).click();
+    await waitForText('#claims-import-status', /^2 claims imported into “labelled”\.$/);
+    await waitForText('#claims-status', /^2 claims$/);
+    assert.match(await find('#claim-table').getText(), /From the quiz/);
+
+    await (await find('#run-checks')).click();
+    await waitForText('#batch-summary', /^Done\. 2 claims of 2 checked/, 120_000);
+    await waitForText('#claim-table', /Verified[\s\S]*No valid URL|No valid URL[\s\S]*Verified/);
+    await screenshot('13b-collection-checked.png');
+  });
+
+  test('cancels a batch of checks and resumes it', async () => {
+    const slow = path.join(dataDir, 'slow.txt');
+    await writeFile(slow, [1, 2, 3, 4, 5, 6].map((n) => `Claim number ${n} is slowly checked against nothing.`).join('\n'));
+    await type('#claims-import-path', slow);
+    await type('#claims-import-collection', 'slow');
+    await (await find('#claims-import-start')).click();
+    await waitForText('#claims-import-status', /^6 claims imported into “slow”\.$/);
+    await waitForText('#claims-status', /^6 claims$/);
+
+    await (await find('#run-checks')).click();
+    // The phase starts once the run is registered, so Cancel reaches it; the first claims are
+    // then waiting for the (slow) model.
+    await waitForText('#batch-run .phase', /^Checking claims$/, 60_000);
+    await (await find('#batch-cancel')).click();
+    const cancelled = await waitForText('#batch-summary', /^Cancelled\./, 60_000);
+    const checked = Number(/(\d+) claims? of 6 checked/.exec(cancelled)?.[1]);
+    assert.ok(checked >= 0 && checked < 6, cancelled);
+
+    await (await waitFor('#run-checks')).click();
+    const resumed = await waitForText('#batch-summary', /^Done\. Resumed run/, 120_000);
+    assert.match(resumed, new RegExp(`${checked} claims? checked before, ${6 - checked} now`));
+    await waitForText('#claims-status', /^6 claims$/);
+    assert.equal((await findAll('#claim-table [data-verdict="no_valid_url"]')).length, 6);
+  });
+
+  test('exports a report and evaluates a labelled collection', async () => {
+    await openSection('reports');
+    await waitFor('#report-collection');
+    await choose('#report-collection', 'desk');
+    await waitFor('#report-format');
+    await choose('#report-format', 'md');
+    await (await find('#report-export')).click();
+    await waitForText('#report-export-status', /saved to/);
+    const reportPath = await find('#report-path').getText();
+    await screenshot('14a-reports-export.png');
+    assert.equal(reportPath, path.join(exportDir, 'desk.md'));
+    const markdown = await readFile(reportPath, 'utf8');
+    assert.ok(markdown.includes('not the claim’s wording'), markdown);
+    assert.ok(markdown.includes('https://en.wikipedia.org/wiki/Penicillin'), markdown);
+
+    await choose('#report-format', 'claimreview');
+    await (await find('#report-export')).click();
+    await waitForText('#report-export-status', /desk\.jsonld/);
+    const claimReview = JSON.parse(await readFile(path.join(exportDir, 'desk.jsonld'), 'utf8'));
+    assert.ok(JSON.stringify(claimReview).includes('ClaimReview'));
+
+    await choose('#report-collection', 'labelled');
+    await waitFor('#report-evaluate');
+    await (await find('#report-evaluate')).click();
+    await waitFor('#evaluation-figures');
+    const figure = async (key) => find(`#evaluation-figures [data-figure="${key}"]`).getText();
+    assert.equal(await figure('evaluated'), '2');
+    assert.equal(await figure('accuracy'), '100.0%');
+    assert.equal(await figure('balanced_accuracy'), '100.0%');
+    assert.equal(await figure('true_positive_rate'), '100.0%');
+    assert.equal(await figure('true_negative_rate'), '100.0%');
+    assert.equal(await figure('urls_proposed'), '2');
+    assert.equal(await figure('invalid_url_rate'), '50.0%');
+    assert.equal(await figure('no_valid_url_rate'), '50.0%');
+    assert.equal(await find('#confusion-matrix tr[data-gold="supported"] td[data-verdict="verified"]').getText(), '1');
+    assert.equal(await find('#confusion-matrix tr[data-gold="refuted"] td[data-verdict="no_valid_url"]').getText(), '1');
+    await screenshot('14-reports.png', '#evaluate-heading');
+  });
+
+  test('refuses an invalid setting, shows why next to the form and changes nothing', async () => {
+    const configFile = path.join(dataDir, 'config.toml');
+    const before = await readFile(configFile);
+    await openSection('settings');
+    await waitFor('#settings-allow-hosts');
+    await (await find('#settings-allow-hosts')).sendKeys(Key.END, Key.ENTER, 'http://x/');
+    await type('#settings-model', 'another-model');
+    await (await find('#settings-save')).click();
+    const error = await waitForText('#settings-form-status', /^Not saved/);
+    assert.match(error, /fetch\.allow_hosts/);
+    assert.match(error, /\(config\)$/);
+    assert.equal(await find('#settings-form-status').getAttribute('class'), 'status error');
+    // What the user typed stays in the form; nothing reached the file or the app.
+    assert.equal(await find('#settings-model').getAttribute('value'), 'another-model');
+    assert.deepEqual(await readFile(configFile), before);
+    await screenshot('15-settings-invalid.png', '#edit-heading');
+
+    await openSection('reports');
+    await openSection('settings');
+    await waitFor('#settings-allow-hosts');
+    assert.equal(await find('#settings-allow-hosts').getAttribute('value'), '127.0.0.1');
+    assert.equal(await find('#settings-model').getAttribute('value'), 'mock');
+    assert.equal(await find('#settings-provider').getAttribute('value'), 'openai-compatible');
+  });
+});

@@ -1,0 +1,157 @@
+// The running batch of checks (one at a time in the window): its progress bar, the claim being
+// checked, the claims that failed, a Cancel button and the summary once it ends. Like the
+// import panel, the box is built once and kept, so a batch started in Check or in Collections
+// goes on showing its progress when the user comes back; a view shows it only when it is
+// about the collection being checked.
+
+import { verifyCollection, type BatchSummary, type RunningTask, type TaskProgress, type VerifyRequest } from '../api';
+import { count, el, replace } from '../dom';
+import { describeError } from './common';
+import { verdictPhrase } from './checks';
+
+let running: RunningTask<BatchSummary> | null = null;
+/** The collection of the running batch, or of the last one. */
+let shownCollection: string | null = null;
+const finishedListeners = new Set<(summary: BatchSummary) => void>();
+
+const phaseLabel = el('span', { class: 'phase' });
+const amountLabel = el('span', { class: 'amount' });
+const progressBar = el('progress', { id: 'batch-progress' });
+const itemLabel = el('p', { class: 'current-item', id: 'batch-item' });
+const cancelButton = el('button', { type: 'button', id: 'batch-cancel' }, 'Cancel');
+const progressBox = el(
+  'div',
+  { class: 'import-progress', hidden: true },
+  el('p', {}, phaseLabel, ' ', amountLabel),
+  progressBar,
+  itemLabel,
+  el('div', { class: 'buttons' }, cancelButton),
+);
+const failureList = el('ul', { class: 'failures', id: 'batch-failures' });
+const summaryBox = el('div', { class: 'import-summary', id: 'batch-summary', role: 'status' });
+const box = el('div', { class: 'batch-run', id: 'batch-run' }, progressBox, failureList, summaryBox);
+
+let phaseTotal: number | null = null;
+
+function amountText(done: number): string {
+  return phaseTotal === null ? count(done, 'claim') : `${done.toLocaleString()} of ${count(phaseTotal, 'claim')}`;
+}
+
+function onProgress(message: TaskProgress): void {
+  switch (message.event) {
+    case 'phase':
+      phaseTotal = message.total;
+      phaseLabel.textContent = message.name.charAt(0).toUpperCase() + message.name.slice(1);
+      amountLabel.textContent = amountText(0);
+      if (message.total === null || message.total === 0) {
+        progressBar.removeAttribute('value');
+      } else {
+        progressBar.max = message.total;
+        progressBar.value = 0;
+      }
+      break;
+    case 'progress':
+      if (phaseTotal) progressBar.value = Math.min(message.done, phaseTotal);
+      amountLabel.textContent = amountText(message.done);
+      if (message.item !== null) itemLabel.textContent = message.item;
+      break;
+    case 'item_failed':
+      failureList.append(el('li', {}, el('span', { class: 'item' }, message.item), ': ', message.message));
+      break;
+    case 'finished':
+      itemLabel.textContent = '';
+      break;
+  }
+}
+
+/** The summary of a finished batch in words. */
+export function describeBatch(summary: BatchSummary): string {
+  const parts: string[] = [];
+  if (summary.resumed) {
+    parts.push(`Resumed run ${summary.run_id}: ${count(summary.already_checked, 'claim')} checked before, ${summary.checked.toLocaleString()} now`);
+  } else {
+    parts.push(`${count(summary.checked, 'claim')} of ${summary.claims.toLocaleString()} checked (run ${summary.run_id}, ${summary.method})`);
+  }
+  if (summary.verdicts.length > 0) {
+    parts.push(summary.verdicts.map(([verdict, n]) => `${n.toLocaleString()} ${verdictPhrase(verdict)}`).join(', '));
+  }
+  if (summary.failed > 0) parts.push(`${summary.failed.toLocaleString()} failed`);
+  return `${parts.join('; ')}.`;
+}
+
+function showSummary(summary: BatchSummary): void {
+  replace(
+    summaryBox,
+    el('p', { class: summary.cancelled ? 'cancelled' : summary.failed > 0 ? 'failed' : 'done' }, summary.cancelled ? 'Cancelled. ' : 'Done. ', describeBatch(summary)),
+    summary.cancelled || summary.failed > 0
+      ? el('p', { class: 'hint' }, 'Run the checks again with the same options to resume: claims already checked are skipped.')
+      : null,
+  );
+}
+
+function setRunning(active: boolean): void {
+  progressBox.hidden = !active;
+  cancelButton.hidden = !active;
+  cancelButton.disabled = false;
+}
+
+/** The collection a batch is running for, or null. */
+export function runningBatch(): string | null {
+  return running ? shownCollection : null;
+}
+
+/** The progress box, when the running (or last) batch is of `collection`; else null. */
+export function batchBox(collection: string): HTMLElement | null {
+  return shownCollection === collection ? box : null;
+}
+
+/** Calls `listener` after each batch that ran to its end (finished or cancelled). */
+export function onBatchFinished(listener: (summary: BatchSummary) => void): () => void {
+  finishedListeners.add(listener);
+  return () => finishedListeners.delete(listener);
+}
+
+/**
+ * Checks the claims of `collection`, showing progress in the box. Answers the summary, or
+ * null if a batch is already running; rejects if the batch could not run at all (the box
+ * shows why as well).
+ */
+export async function runBatch(collection: string, options: VerifyRequest): Promise<BatchSummary | null> {
+  if (running) return null;
+  shownCollection = collection;
+  failureList.replaceChildren();
+  summaryBox.replaceChildren();
+  phaseTotal = null;
+  phaseLabel.textContent = 'Starting';
+  amountLabel.textContent = '';
+  itemLabel.textContent = '';
+  progressBar.removeAttribute('value');
+  setRunning(true);
+  const current = verifyCollection(collection, options, onProgress);
+  running = current;
+  let summary: BatchSummary;
+  try {
+    summary = await current.done;
+  } catch (error) {
+    replace(summaryBox, el('p', { class: 'status error' }, `The checks stopped: ${describeError(error)}`));
+    throw error;
+  } finally {
+    running = null;
+    setRunning(false);
+  }
+  showSummary(summary);
+  // After `running` is cleared, so that views drawn again offer to run checks.
+  for (const listener of finishedListeners) listener(summary);
+  return summary;
+}
+
+cancelButton.addEventListener('click', async () => {
+  if (!running) return;
+  cancelButton.disabled = true;
+  phaseLabel.textContent = 'Stopping: claims being checked finish, no new one starts';
+  try {
+    await running.cancel();
+  } catch (error) {
+    replace(summaryBox, el('p', { class: 'status error' }, describeError(error)));
+  }
+});

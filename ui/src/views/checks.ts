@@ -1,0 +1,261 @@
+// Pieces the claim-checking views share: verdict and URL status names and badges, number
+// formats, and the form of a check's method and evidence options (the Check view and a
+// collection's "Run checks" both use it).
+
+import {
+  METHODS,
+  URL_STRATEGIES,
+  type Claim,
+  type Corpus,
+  type Method,
+  type Review,
+  type StoredCheck,
+  type UrlStatus,
+  type UrlStrategy,
+  type Verdict,
+  type VerifyRequest,
+  type VerifySettings,
+} from '../api';
+import { el, replace } from '../dom';
+import { href } from '../router';
+
+export const VERDICT_NAMES: Record<Verdict, string> = {
+  verified: 'Verified',
+  not_verified: 'Not verified',
+  no_valid_url: 'No valid URL',
+  fetch_failed: 'Fetch failed',
+  no_evidence: 'No evidence',
+};
+
+export const URL_STATUS_NAMES: Record<UrlStatus, string> = {
+  fetched: 'fetched',
+  not_found: 'not found',
+  invalid: 'not a URL',
+  refused: 'refused',
+  failed: 'fetch failed',
+  skipped: 'not tried',
+};
+
+const METHOD_NAMES: Record<Method, string> = {
+  'llm-cite': 'LLM-Cite (Wikipedia pages)',
+  'p-true': 'P(True) (the model alone)',
+  'corpus-nli': 'Corpus NLI (your corpora)',
+};
+
+const METHOD_HINTS: Record<Method, string> = {
+  'llm-cite': 'The model proposes Wikipedia articles; their best sentences are judged against the claim with NLI.',
+  'p-true': 'The model judges the claim from what it knows, with no evidence to show for it.',
+  'corpus-nli': 'Sentences found in your imported documents are judged against the claim with NLI; works offline.',
+};
+
+const URL_STRATEGY_NAMES: Record<UrlStrategy, string> = {
+  diverse: 'Diverse',
+  controlled: 'Controlled',
+  rs: 'Rejection sampling',
+};
+
+const URL_STRATEGY_HINTS: Record<UrlStrategy, string> = {
+  diverse: 'One prompt asks for up to m different URLs.',
+  controlled: 'One URL per sample, m samples.',
+  rs: 'The diverse prompt sampled several times; the answer whose URLs lead to most pages is kept.',
+};
+
+/** Verdicts inside a sentence: "2 verified, 1 no valid URL". */
+const VERDICT_PHRASES: Record<Verdict, string> = {
+  verified: 'verified',
+  not_verified: 'not verified',
+  no_valid_url: 'no valid URL',
+  fetch_failed: 'fetch failed',
+  no_evidence: 'no evidence',
+};
+
+export function verdictPhrase(verdict: Verdict): string {
+  return VERDICT_PHRASES[verdict] ?? verdict;
+}
+
+export function verdictName(verdict: string): string {
+  return VERDICT_NAMES[verdict as Verdict] ?? verdict;
+}
+
+/** A verdict as a badge; `data-verdict` carries the raw value. */
+export function verdictBadge(verdict: Verdict, extraClass = ''): HTMLSpanElement {
+  return el('span', { class: `badge verdict verdict-${verdict} ${extraClass}`.trim(), 'data-verdict': verdict }, verdictName(verdict));
+}
+
+/** A fraction in [0, 1] as a percentage ("87%"), or a dash when there is none. */
+export function percent(value: number | null | undefined, digits = 0): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  return `${(value * 100).toFixed(digits)}%`;
+}
+
+/** A probability with two decimals. */
+export function probability(value: number): string {
+  return Number.isFinite(value) ? value.toFixed(2) : '—';
+}
+
+/** The verdict that stands: the reviewer's when there is a review, else the machine's. */
+export function standingVerdict(check: StoredCheck): Verdict {
+  return check.review?.verdict ?? check.check.verdict;
+}
+
+/** "Accepted by ana" / "Overridden: Not verified (ana)". */
+export function reviewSummary(review: Review): string {
+  const who = review.reviewer ? ` by ${review.reviewer}` : '';
+  return review.decision === 'accept' ? `Accepted${who}` : `Overridden${who}: ${verdictName(review.verdict)}`;
+}
+
+/** The hash of a claim's detail view. */
+export function claimHash(claim: Pick<Claim, 'id' | 'collection'>, check?: number): string {
+  return href(`/claims/${claim.id}`, { collection: claim.collection, check });
+}
+
+/** The method and evidence options of a check, as a group of form fields. */
+export interface VerifyOptionsForm {
+  element: HTMLElement;
+  /** The options chosen, or a message saying which field is wrong. */
+  read(): { options: VerifyRequest } | { error: string; field: HTMLElement };
+  /** Fills the fields from the `[verify]` settings (the values a check uses by default). */
+  setDefaults(settings: VerifySettings): void;
+  /** The corpora corpus-NLI may take evidence from. */
+  setCorpora(corpora: Corpus[]): void;
+}
+
+function isMethod(value: string): value is Method {
+  return (METHODS as string[]).includes(value);
+}
+
+function isUrlStrategy(value: string): value is UrlStrategy {
+  return (URL_STRATEGIES as string[]).includes(value);
+}
+
+/** A labelled row of the options grid. */
+function row(label: string, id: string, control: HTMLElement, hint?: string): HTMLDivElement {
+  return el(
+    'div',
+    { class: 'option-row' },
+    el('label', { for: id }, label),
+    el('div', { class: 'option-control' }, control, hint ? el('p', { class: 'hint' }, hint) : null),
+  );
+}
+
+/** The options form; `prefix` keeps the element ids of two forms apart. */
+export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
+  const id = (name: string) => `${prefix}-${name}`;
+  const method = el('select', { id: id('method'), name: 'method' }, ...METHODS.map((value) => el('option', { value }, METHOD_NAMES[value])));
+  const urls = el('select', { id: id('urls'), name: 'urls' }, ...URL_STRATEGIES.map((value) => el('option', { value }, URL_STRATEGY_NAMES[value])));
+  const m = el('input', { id: id('m'), name: 'm', type: 'number', min: 1, max: 50, step: 1, required: true });
+  const l = el('input', { id: id('l'), name: 'l', type: 'number', min: 1, max: 100, step: 1, required: true });
+  const threshold = el('input', { id: id('threshold'), name: 'threshold', type: 'number', min: 0, max: 1, step: 0.05, required: true });
+  const wholeDocument = el('input', { id: id('whole-document'), name: 'whole_document', type: 'checkbox' });
+  const corpusBoxes = el('div', { class: 'corpus-choices' });
+  const corpora = el('fieldset', { class: 'corpus-filter', id: id('corpora') }, el('legend', {}, 'Corpora to search'), corpusBoxes);
+
+  const methodHint = el('p', { class: 'hint' });
+  const urlsHint = el('p', { class: 'hint' });
+  const urlsRow = el('div', { class: 'option-row' }, el('label', { for: id('urls') }, 'URL strategy'), el('div', { class: 'option-control' }, urls, urlsHint));
+  const mLabel = el('label', { for: id('m') }, 'Pages per claim (m)');
+  const mRow = el('div', { class: 'option-row' }, mLabel, el('div', { class: 'option-control' }, m));
+  const wholeRow = el(
+    'div',
+    { class: 'option-row' },
+    el('span', {}, ''),
+    el('label', { class: 'checkbox' }, wholeDocument, ' Judge each page’s beginning as a whole (LLM-instructed NLI) instead of sentence premises'),
+  );
+  const corporaRow = el('div', { class: 'option-row' }, el('span', {}, ''), el('div', { class: 'option-control' }, corpora));
+  const evidence = el(
+    'details',
+    { class: 'evidence-options', id: id('evidence') },
+    el('summary', {}, 'Evidence options'),
+    el(
+      'div',
+      { class: 'options-grid' },
+      mRow,
+      row('Sentences per page (l)', id('l'), l, 'The best sentences by BM25 against the claim.'),
+      row('Entailment threshold', id('threshold'), threshold, 'A premise backs the claim when P(entailment) reaches this.'),
+      wholeRow,
+      corporaRow,
+    ),
+  );
+
+  const showFor = () => {
+    const chosen = method.value;
+    urlsRow.hidden = chosen !== 'llm-cite';
+    wholeRow.hidden = chosen !== 'llm-cite';
+    corporaRow.hidden = chosen !== 'corpus-nli';
+    evidence.hidden = chosen === 'p-true';
+    mLabel.textContent = chosen === 'corpus-nli' ? 'Documents per claim (m)' : 'Pages per claim (m)';
+    methodHint.textContent = isMethod(chosen) ? METHOD_HINTS[chosen] : '';
+    urlsHint.textContent = isUrlStrategy(urls.value) ? URL_STRATEGY_HINTS[urls.value] : '';
+  };
+  method.addEventListener('change', showFor);
+  urls.addEventListener('change', showFor);
+  showFor();
+
+  const element = el(
+    'div',
+    { class: 'verify-options' },
+    el(
+      'div',
+      { class: 'options-grid' },
+      el('div', { class: 'option-row' }, el('label', { for: id('method') }, 'Method'), el('div', { class: 'option-control' }, method, methodHint)),
+      urlsRow,
+    ),
+    evidence,
+  );
+
+  const wholeNumber = (input: HTMLInputElement, name: string): number | string => {
+    const value = Number(input.value);
+    if (input.value.trim() === '' || !Number.isInteger(value) || value < 1) return `${name} must be a whole number of at least 1.`;
+    return value;
+  };
+
+  return {
+    element,
+    read() {
+      const chosen = method.value;
+      if (!isMethod(chosen)) return { error: 'Choose a method.', field: method };
+      const options: VerifyRequest = { method: chosen };
+      if (chosen === 'p-true') return { options };
+      const mValue = wholeNumber(m, mLabel.textContent ?? 'm');
+      if (typeof mValue === 'string') return { error: mValue, field: m };
+      const lValue = wholeNumber(l, 'Sentences per page');
+      if (typeof lValue === 'string') return { error: lValue, field: l };
+      const thresholdValue = Number(threshold.value);
+      if (threshold.value.trim() === '' || !(thresholdValue >= 0 && thresholdValue <= 1)) {
+        return { error: 'The entailment threshold must be between 0 and 1.', field: threshold };
+      }
+      options.m = mValue;
+      options.l = lValue;
+      options.threshold = thresholdValue;
+      if (chosen === 'llm-cite') {
+        if (isUrlStrategy(urls.value)) options.urls = urls.value;
+        if (wholeDocument.checked) options.whole_document = true;
+      }
+      if (chosen === 'corpus-nli') {
+        options.corpora = Array.from(corpusBoxes.querySelectorAll<HTMLInputElement>('input:checked')).map((box) => box.value);
+      }
+      return { options };
+    },
+    setDefaults(settings) {
+      const chosen = settings.method.trim().toLowerCase().replace(/_/g, '-');
+      if (isMethod(chosen)) method.value = chosen;
+      if (isUrlStrategy(settings.urls)) urls.value = settings.urls;
+      m.value = String(settings.m);
+      l.value = String(settings.l);
+      threshold.value = String(settings.threshold);
+      wholeDocument.checked = settings.premises === 'whole-document';
+      showFor();
+    },
+    setCorpora(list) {
+      const ticked = new Set(Array.from(corpusBoxes.querySelectorAll<HTMLInputElement>('input:checked')).map((box) => box.value));
+      replace(
+        corpusBoxes,
+        list.length === 0 ? el('p', { class: 'hint' }, 'No corpora yet: import documents in the Library first.') : null,
+        ...list.map((corpus) =>
+          el('label', {}, el('input', { type: 'checkbox', name: 'corpus', value: corpus.name, checked: ticked.has(corpus.name) }), ` ${corpus.name}`),
+        ),
+        list.length > 0 ? el('p', { class: 'hint' }, 'None ticked: all of them.') : null,
+      );
+    },
+  };
+}

@@ -1,0 +1,404 @@
+// One claim: its latest verdict (or the check chosen with `?check=<id>`) and the human review
+// beside it, where the verdict comes from (attribution, the evidence sentences with the backing
+// ones marked, every premise with its NLI probabilities, the URLs the model proposed and what
+// became of them, the model calls), a review form, and the claim's earlier checks. Route:
+// `#/claims/<id>?collection=<name>&check=<id>`. Everything from the web (URLs, titles,
+// sentences) is set as text; URLs are never links.
+
+import {
+  VERDICTS,
+  checksOfClaim,
+  listClaims,
+  reviewCheck,
+  type Claim,
+  type ClaimCheck,
+  type EvidenceSource,
+  type Review,
+  type StoredCheck,
+  type Verdict,
+} from '../api';
+import { append, el, replace, shortTime } from '../dom';
+import { href, refresh, type RouteContext } from '../router';
+import {
+  URL_STATUS_NAMES,
+  VERDICT_NAMES,
+  claimHash,
+  percent,
+  probability,
+  reviewSummary,
+  verdictBadge,
+  verdictName,
+} from './checks';
+import { facts, linkButton, showError, statusLine } from './common';
+
+const LABEL_NAMES: Record<string, string> = {
+  supported: 'Supported',
+  refuted: 'Refuted',
+  not_enough_info: 'Not enough info',
+};
+
+/** The reviewer name typed last, offered again in the next review. */
+let lastReviewer = '';
+
+function sourceName(source: EvidenceSource): string {
+  return source.title ?? source.url ?? (source.document_id !== null ? `Document ${source.document_id}` : 'Unknown source');
+}
+
+/** Where a source's text came from: its address (as text), fetch time and content hash. */
+function sourceFacts(source: EvidenceSource): HTMLDListElement {
+  return facts([
+    ['Title', source.title],
+    // Shown, never followed: a link would take the app window away.
+    ['URL', source.url ? el('span', { class: 'url' }, source.url) : null],
+    ['Document', source.document_id !== null ? linkButton(`Document ${source.document_id}`, `#/documents/${source.document_id}`) : null],
+    ['Fetched', shortTime(source.fetched_at)],
+    ['Content hash', source.content_hash ? el('code', { class: 'hash' }, source.content_hash) : null],
+  ]);
+}
+
+function machineVerdict(stored: StoredCheck): HTMLElement {
+  const check = stored.check;
+  return el(
+    'section',
+    { class: 'verdict-card machine', id: 'machine-verdict', 'aria-labelledby': 'machine-heading' },
+    el('h2', { id: 'machine-heading' }, 'Machine verdict'),
+    el('p', { class: 'verdict-line' }, verdictBadge(check.verdict, 'large'), check.confidence !== null ? el('span', { class: 'confidence', id: 'verdict-confidence' }, `confidence ${percent(check.confidence)}`) : null),
+    check.explanation ? el('p', { class: 'explanation' }, check.explanation) : null,
+    facts([
+      ['Method', check.method],
+      ['Model', check.model],
+      ['NLI model', check.nli_model],
+      ['Checked', shortTime(stored.checked_at)],
+      ['Run', String(stored.run_id)],
+    ]),
+  );
+}
+
+function humanReview(review: Review | null): HTMLElement {
+  return el(
+    'section',
+    { class: `verdict-card human ${review ? review.decision : 'none'}`, id: 'review-shown', 'aria-labelledby': 'review-heading' },
+    el('h2', { id: 'review-heading' }, 'Human review'),
+    review
+      ? el(
+          'p',
+          { class: 'verdict-line' },
+          verdictBadge(review.verdict, 'large'),
+          el('span', { class: 'decision' }, `${review.decision === 'accept' ? 'Accepted' : 'Overridden'}${review.reviewer ? ` by ${review.reviewer}` : ''}`),
+        )
+      : el('p', { class: 'hint' }, 'Not reviewed yet. Accept the verdict or override it below.'),
+    review && review.comment ? el('blockquote', { class: 'comment', id: 'review-comment' }, review.comment) : null,
+    review ? facts([['Reviewed', shortTime(review.created_at)]]) : null,
+  );
+}
+
+function attributionPanel(check: ClaimCheck): HTMLElement | null {
+  if (check.attributions.length === 0) return null;
+  return el(
+    'section',
+    { class: 'panel', id: 'attribution', 'aria-labelledby': 'attribution-heading' },
+    el('h2', { id: 'attribution-heading' }, 'Attribution'),
+    ...check.attributions.map((attribution) =>
+      el(
+        'div',
+        { class: 'attribution' },
+        sourceFacts(attribution.source),
+        el('p', { class: 'hint' }, `P(entailment) ${probability(attribution.entailment)}`),
+        el('blockquote', { class: 'backing' }, ...attribution.sentences.map((sentence) => el('mark', {}, sentence, ' '))),
+      ),
+    ),
+  );
+}
+
+/** The sentences judged for each source, the ones backing the verdict marked. */
+function evidencePanel(check: ClaimCheck): HTMLElement | null {
+  if (check.sources.length === 0) return null;
+  const backing = new Set(check.attributions.flatMap((attribution) => attribution.sentences));
+  return el(
+    'section',
+    { class: 'panel', id: 'evidence', 'aria-labelledby': 'evidence-heading' },
+    el('h2', { id: 'evidence-heading' }, 'Evidence'),
+    el('p', { class: 'hint' }, backing.size > 0 ? 'Sentences read from each source, best first; marked sentences back the verdict.' : 'Sentences read from each source, best first; none backs the claim.'),
+    ...check.sources.map((source, index) => {
+      const seen = new Set<string>();
+      const sentences = check.premises
+        .filter((premise) => premise.source === index)
+        .flatMap((premise) => premise.sentences)
+        .filter((sentence) => (seen.has(sentence) ? false : (seen.add(sentence), true)));
+      return el(
+        'div',
+        { class: 'evidence-source', 'data-source': index },
+        el('h3', { class: 'source-name' }, `${index + 1}. ${sourceName(source)}`),
+        sourceFacts(source),
+        sentences.length === 0
+          ? el('p', { class: 'hint' }, 'The whole page was judged; no single sentences.')
+          : el(
+              'ol',
+              { class: 'evidence-sentences' },
+              ...sentences.map((sentence) =>
+                backing.has(sentence)
+                  ? el('li', { class: 'backing' }, el('mark', {}, sentence))
+                  : el('li', {}, sentence),
+              ),
+            ),
+      );
+    }),
+  );
+}
+
+function premiseTable(check: ClaimCheck): HTMLElement | null {
+  if (check.premises.length === 0) return null;
+  return el(
+    'section',
+    { class: 'panel', id: 'premises', 'aria-labelledby': 'premises-heading' },
+    el('h2', { id: 'premises-heading' }, 'Premises and NLI'),
+    el(
+      'table',
+      { class: 'premises', id: 'premise-table' },
+      el(
+        'thead',
+        {},
+        el('tr', {}, ...['#', 'Source', 'Premise', 'Entailment', 'Neutral', 'Contradiction', 'Entails'].map((name) => el('th', { scope: 'col' }, name))),
+      ),
+      el(
+        'tbody',
+        {},
+        ...check.premises.map((premise, index) => {
+          const source = check.sources[premise.source];
+          return el(
+            'tr',
+            { class: premise.entails ? 'entails' : undefined },
+            el('td', { class: 'number' }, String(index + 1)),
+            el('td', { class: 'origin' }, source ? sourceName(source) : String(premise.source)),
+            el('td', { class: 'premise' }, premise.premise),
+            el('td', { class: 'number' }, probability(premise.entailment)),
+            el('td', { class: 'number' }, probability(premise.neutral)),
+            el('td', { class: 'number' }, probability(premise.contradiction)),
+            el('td', {}, premise.entails ? 'yes' : 'no'),
+          );
+        }),
+      ),
+    ),
+  );
+}
+
+function urlTable(check: ClaimCheck): HTMLElement | null {
+  if (check.urls.length === 0) return null;
+  return el(
+    'section',
+    { class: 'panel', id: 'proposed-urls', 'aria-labelledby': 'urls-heading' },
+    el('h2', { id: 'urls-heading' }, 'URLs the model proposed'),
+    el(
+      'table',
+      { class: 'urls', id: 'url-table' },
+      el('thead', {}, el('tr', {}, ...['URL', 'Status', 'Page', 'Sample'].map((name) => el('th', { scope: 'col' }, name)))),
+      el(
+        'tbody',
+        {},
+        ...check.urls.map((url) =>
+          el(
+            'tr',
+            { 'data-status': url.status },
+            el('td', { class: 'url' }, url.url),
+            el('td', {}, el('span', { class: `badge url-${url.status}` }, URL_STATUS_NAMES[url.status] ?? url.status), url.error ? el('p', { class: 'hint' }, url.error) : null),
+            el(
+              'td',
+              { class: 'origin' },
+              url.title ?? '',
+              url.final_url && url.final_url !== url.url ? el('p', { class: 'url' }, url.final_url) : null,
+              url.fetched_at ? el('p', { class: 'hint' }, `fetched ${shortTime(url.fetched_at)}`) : null,
+            ),
+            el('td', { class: 'number' }, String(url.sample)),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function costPanel(stored: StoredCheck): HTMLElement {
+  const tokens = stored.check.tokens;
+  return el(
+    'section',
+    { class: 'panel', id: 'model-calls', 'aria-labelledby': 'calls-heading' },
+    el('h2', { id: 'calls-heading' }, 'Model calls'),
+    facts([
+      ['Call ids', stored.model_calls.length > 0 ? el('span', { id: 'model-call-ids' }, stored.model_calls.join(', ')) : 'none recorded'],
+      ['URL tokens', `${tokens.url_prompt.toLocaleString()} in, ${tokens.url_completion.toLocaleString()} out`],
+      ['Judge tokens', `${tokens.judge_prompt.toLocaleString()} in, ${tokens.judge_completion.toLocaleString()} out`],
+    ]),
+  );
+}
+
+/** Accept the machine verdict, or override it with a verdict and a comment. */
+function reviewForm(stored: StoredCheck): HTMLElement {
+  const machine = stored.check.verdict;
+  const accept = el('input', { type: 'radio', name: 'decision', value: 'accept', id: 'review-accept', checked: true });
+  const override = el('input', { type: 'radio', name: 'decision', value: 'override', id: 'review-override' });
+  const verdict = el(
+    'select',
+    { id: 'review-verdict', name: 'verdict', disabled: true, 'aria-label': 'The reviewer’s verdict' },
+    ...VERDICTS.filter((value) => value !== machine).map((value) => el('option', { value }, VERDICT_NAMES[value])),
+  );
+  const comment = el('textarea', { id: 'review-comment-input', name: 'comment', rows: 3, placeholder: 'Why (required to override)' });
+  const reviewer = el('input', { id: 'review-reviewer', name: 'reviewer', type: 'text', value: lastReviewer, autocomplete: 'name' });
+  const submit = el('button', { type: 'submit', id: 'review-submit', class: 'primary' }, 'Save review');
+  const status = statusLine('review-status');
+  const sync = () => {
+    verdict.disabled = !override.checked;
+    submit.textContent = override.checked ? 'Override' : 'Accept';
+  };
+  accept.addEventListener('change', sync);
+  override.addEventListener('change', sync);
+  sync();
+
+  const form = el(
+    'form',
+    { class: 'review-form', id: 'review-form' },
+    el('span', { class: 'row-label', id: 'review-decision-label' }, 'Decision'),
+    el(
+      'div',
+      { class: 'decision', role: 'radiogroup', 'aria-labelledby': 'review-decision-label' },
+      el('label', {}, accept, ` Accept “${verdictName(machine)}”`),
+      el('label', {}, override, ' Override with'),
+      verdict,
+    ),
+    el('label', { for: 'review-comment-input' }, 'Comment'),
+    comment,
+    el('label', { for: 'review-reviewer' }, 'Reviewer'),
+    reviewer,
+    el('div', { class: 'buttons' }, submit),
+    status,
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    status.classList.remove('error');
+    const overriding = override.checked;
+    if (overriding && comment.value.trim() === '') {
+      showError(status, { code: 'invalid_input', message: 'Say why the machine verdict is wrong' });
+      comment.focus();
+      return;
+    }
+    submit.disabled = true;
+    status.textContent = 'Saving…';
+    lastReviewer = reviewer.value.trim();
+    try {
+      await reviewCheck(stored.id, {
+        decision: overriding ? 'override' : 'accept',
+        verdict: overriding ? (verdict.value as Verdict) : undefined,
+        comment: comment.value.trim(),
+        reviewer: lastReviewer || undefined,
+      });
+      refresh();
+    } catch (error) {
+      showError(status, error);
+      submit.disabled = false;
+    }
+  });
+  return el(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'review-form-heading' },
+    el('h2', { id: 'review-form-heading' }, stored.review ? 'Review again' : 'Review'),
+    el('p', { class: 'hint' }, 'The machine verdict is kept either way; the review is shown beside it and in reports.'),
+    form,
+  );
+}
+
+function historyPanel(claim: Pick<Claim, 'id' | 'collection'>, checks: StoredCheck[], shown: StoredCheck): HTMLElement {
+  return el(
+    'section',
+    { class: 'panel', id: 'check-history', 'aria-labelledby': 'history-heading' },
+    el('h2', { id: 'history-heading' }, checks.length > 1 ? `All ${checks.length} checks of this claim` : 'Checks of this claim'),
+    el(
+      'table',
+      { class: 'history' },
+      el('thead', {}, el('tr', {}, ...['Checked', 'Method', 'Verdict', 'Confidence', 'Review', ''].map((name) => el('th', { scope: 'col' }, name)))),
+      el(
+        'tbody',
+        {},
+        ...[...checks].reverse().map((check) =>
+          el(
+            'tr',
+            { class: check.id === shown.id ? 'current' : undefined, 'data-check-id': check.id },
+            el('td', {}, shortTime(check.checked_at)),
+            el('td', {}, check.check.method),
+            el('td', {}, verdictBadge(check.check.verdict)),
+            el('td', { class: 'number' }, percent(check.check.confidence)),
+            el('td', {}, check.review ? reviewSummary(check.review) : ''),
+            el('td', {}, check.id === shown.id ? el('span', { class: 'hint' }, 'shown') : linkButton('Show', claimHash(claim, check.id))),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+export async function renderClaim({ outlet, params, query, signal }: RouteContext): Promise<void> {
+  const id = Number(params[0]);
+  const collectionName = query.get('collection') ?? '';
+  const wantedCheck = query.has('check') ? Number(query.get('check')) : null;
+  const status = statusLine('claim-status');
+  replace(outlet, status);
+  status.textContent = 'Loading…';
+
+  let checks: StoredCheck[];
+  let claim: Claim | undefined;
+  try {
+    const [found, claims] = await Promise.all([checksOfClaim(id), listClaims(collectionName ? { collection: collectionName } : {})]);
+    checks = found;
+    claim = claims.find((candidate) => candidate.id === id);
+  } catch (error) {
+    if (!signal.aborted) showError(status, error);
+    return;
+  }
+  if (signal.aborted) return;
+  if (!claim && checks.length === 0) {
+    showError(status, { code: 'not_found', message: `There is no claim ${id}` });
+    return;
+  }
+  const collection = claim?.collection ?? collectionName;
+  const shown = (wantedCheck !== null ? checks.find((check) => check.id === wantedCheck) : undefined) ?? checks[checks.length - 1];
+  const text = claim?.text ?? shown?.check.claim ?? '';
+
+  replace(
+    outlet,
+    el(
+      'nav',
+      { class: 'crumbs', 'aria-label': 'Back' },
+      collection ? linkButton(`← ${collection}`, href(`/collections/${encodeURIComponent(collection)}`), { id: 'back-to-collection' }) : null,
+    ),
+    el('h1', { id: 'claim-text', class: 'claim-heading' }, text),
+    claim
+      ? facts([
+          ['Collection', claim.collection],
+          ['Status', el('span', { class: `badge status-${claim.status}`, id: 'claim-status-badge' }, claim.status)],
+          ['Gold label', claim.gold_label ? el('span', { class: `badge label-${claim.gold_label}` }, LABEL_NAMES[claim.gold_label] ?? claim.gold_label) : null],
+          ['Tags', claim.tags.length > 0 ? el('span', {}, ...claim.tags.map((tag) => el('span', { class: 'tag' }, tag))) : null],
+          ['Notes', claim.notes],
+          ['Origin', claim.origin],
+        ])
+      : null,
+  );
+  if (!shown) {
+    outlet.append(el('p', { class: 'status', id: 'claim-unchecked' }, 'This claim has not been checked yet. Run checks from its collection.'));
+    return;
+  }
+  const latest = checks[checks.length - 1];
+  append(
+    outlet,
+    shown !== latest
+      ? el('p', { class: 'status', id: 'older-check-note' }, `An earlier check (${shortTime(shown.checked_at)}) is shown. `, linkButton('Show the latest', claimHash({ id, collection })))
+      : null,
+    el('div', { class: 'verdict-pair' }, machineVerdict(shown), humanReview(shown.review)),
+    reviewForm(shown),
+    attributionPanel(shown.check),
+    evidencePanel(shown.check),
+    premiseTable(shown.check),
+    urlTable(shown.check),
+    costPanel(shown),
+    historyPanel({ id, collection }, checks, shown),
+  );
+  if (shown.check.sources.length === 0 && shown.check.urls.length === 0 && shown.check.premises.length === 0) {
+    outlet.append(el('p', { class: 'hint' }, 'No evidence was read for this check.'));
+  }
+}

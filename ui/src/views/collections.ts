@@ -1,0 +1,383 @@
+// Claim collections: the list, an "Import claims" form (a CSV, JSONL or text file, typed or
+// chosen in the file dialog), and for the chosen collection a "Run checks" action (progress,
+// Cancel; running again resumes an unfinished run) and its claims with their newest verdict,
+// review, tags and notes, filtered by status, verdict and tag. A claim opens its detail view.
+// Routes: `#/collections` and `#/collections/<name>?status=&verdict=&tag=`.
+
+import {
+  VERDICTS,
+  chooseClaimsFile,
+  collectionChecks,
+  getSettings,
+  importClaims,
+  listCollections,
+  listCorpora,
+  type ClaimCollection,
+  type ClaimStatus,
+  type ClaimWithCheck,
+  type Verdict,
+} from '../api';
+import { count, el, replace } from '../dom';
+import { href, navigate, type RouteContext } from '../router';
+import { batchBox, onBatchFinished, runBatch, runningBatch } from './batch-run';
+import { VERDICT_NAMES, claimHash, percent, reviewSummary, standingVerdict, verdictBadge, verifyOptionsForm } from './checks';
+import { describeError, linkButton, showError, statusLine } from './common';
+
+/** Claims shown at most. */
+const SHOWN_CLAIMS = 500;
+
+const STATUSES: ClaimStatus[] = ['unchecked', 'checked', 'reviewed'];
+const LABEL_NAMES: Record<string, string> = {
+  supported: 'Supported',
+  refuted: 'Refuted',
+  not_enough_info: 'Not enough info',
+};
+
+/** A verdict filter: one verdict (the reviewer's when reviewed), or claims with no check. */
+type VerdictFilter = Verdict | 'none' | undefined;
+
+interface ClaimFilter {
+  status: ClaimStatus | undefined;
+  verdict: VerdictFilter;
+  tag: string;
+}
+
+/** A message to show once after the view is drawn again (the outcome of a claims import). */
+let flash: { collection: string; message: string } | null = null;
+
+// A finished batch changes verdicts: show them if the collection is open.
+onBatchFinished((summary) => {
+  const [path] = location.hash.split('?');
+  if (path === href(`/collections/${encodeURIComponent(summary.collection)}`)) navigate(location.hash);
+});
+
+function collectionItem(collection: ClaimCollection, selected: boolean): HTMLLIElement {
+  const button = linkButton(
+    [el('span', { class: 'name' }, collection.name), el('span', { class: 'count' }, count(collection.claim_count, 'claim'))],
+    href(`/collections/${encodeURIComponent(collection.name)}`),
+    { 'data-collection': collection.name },
+  );
+  if (selected) button.setAttribute('aria-current', 'true');
+  if (collection.description) button.title = collection.description;
+  return el('li', { class: selected ? 'selected' : undefined }, button);
+}
+
+function verdictCell(entry: ClaimWithCheck): HTMLTableCellElement {
+  const check = entry.check;
+  if (!check) return el('td', { class: 'verdict-cell' }, el('span', { class: 'hint' }, 'not checked'));
+  return el(
+    'td',
+    { class: 'verdict-cell' },
+    verdictBadge(check.check.verdict),
+    check.review ? el('p', { class: `review-note ${check.review.decision}` }, reviewSummary(check.review)) : null,
+  );
+}
+
+function claimRow(entry: ClaimWithCheck): HTMLTableRowElement {
+  const { claim, check } = entry;
+  return el(
+    'tr',
+    { 'data-claim-id': claim.id },
+    el(
+      'td',
+      { class: 'claim-text' },
+      linkButton(claim.text, claimHash(claim), { class: 'link claim-link' }),
+      claim.notes ? el('p', { class: 'notes' }, claim.notes) : null,
+    ),
+    el('td', {}, el('span', { class: `badge status-${claim.status}` }, claim.status)),
+    verdictCell(entry),
+    el('td', { class: 'number' }, check ? percent(check.check.confidence) : ''),
+    el('td', {}, claim.gold_label ? el('span', { class: `badge label-${claim.gold_label}` }, LABEL_NAMES[claim.gold_label] ?? claim.gold_label) : ''),
+    el('td', { class: 'tags' }, ...claim.tags.map((tag) => el('span', { class: 'tag' }, tag))),
+  );
+}
+
+function matches(entry: ClaimWithCheck, filter: ClaimFilter): boolean {
+  if (filter.status && entry.claim.status !== filter.status) return false;
+  if (filter.tag && !entry.claim.tags.includes(filter.tag)) return false;
+  if (filter.verdict === 'none') return entry.check === null;
+  if (filter.verdict) return entry.check !== null && standingVerdict(entry.check) === filter.verdict;
+  return true;
+}
+
+/** The "Run checks" panel: method and evidence options, the button, and the batch's progress. */
+async function runPanel(collection: ClaimCollection, signal: AbortSignal): Promise<HTMLElement> {
+  const options = verifyOptionsForm('run');
+  const button = el('button', { type: 'submit', id: 'run-checks', class: 'primary' }, 'Run checks');
+  const restart = el('input', { type: 'checkbox', id: 'run-restart', name: 'restart' });
+  const status = statusLine('run-status');
+  const slot = el('div', { class: 'batch-slot' }, batchBox(collection.name));
+  const form = el(
+    'form',
+    { class: 'check-form', id: 'run-form' },
+    options.element,
+    el('label', { class: 'checkbox' }, restart, ' Start over (check every claim again, even if an unfinished run could resume)'),
+    el('div', { class: 'buttons' }, button),
+  );
+  const busy = runningBatch();
+  if (busy !== null) {
+    button.disabled = true;
+    status.textContent = busy === collection.name ? 'Checks of this collection are running.' : `Checks of “${busy}” are running.`;
+  }
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    status.classList.remove('error');
+    const chosen = options.read();
+    if ('error' in chosen) {
+      showError(status, { code: 'invalid_input', message: chosen.error });
+      chosen.field.focus();
+      return;
+    }
+    if (restart.checked) chosen.options.restart = true;
+    button.disabled = true;
+    status.textContent = '';
+    const run = runBatch(collection.name, chosen.options);
+    replace(slot, batchBox(collection.name));
+    try {
+      const summary = await run;
+      if (summary === null) showError(status, { code: 'invalid_input', message: `Checks of “${runningBatch() ?? ''}” are running; wait for them or cancel them` });
+    } catch (error) {
+      showError(status, error);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  try {
+    const [settings, corpora] = await Promise.all([getSettings(), listCorpora()]);
+    if (!signal.aborted) {
+      options.setDefaults(settings.settings.verify);
+      options.setCorpora(corpora);
+    }
+  } catch (error) {
+    if (!signal.aborted) status.textContent = `The default options could not be read: ${describeError(error)}`;
+  }
+  return el(
+    'section',
+    { class: 'run-checks', 'aria-labelledby': 'run-heading' },
+    el('h3', { id: 'run-heading' }, 'Run checks'),
+    el('p', { class: 'hint' }, 'Checks every claim of the collection. If an earlier run with the same options stopped before the end, it resumes and skips the claims it checked.'),
+    form,
+    status,
+    slot,
+  );
+}
+
+async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filter: ClaimFilter, signal: AbortSignal): Promise<void> {
+  const statusSelect = el(
+    'select',
+    { name: 'status', id: 'claim-status', 'aria-label': 'Status' },
+    el('option', { value: '' }, 'Any status'),
+    ...STATUSES.map((status) => el('option', { value: status, selected: status === filter.status }, status)),
+  );
+  const verdictSelect = el(
+    'select',
+    { name: 'verdict', id: 'claim-verdict', 'aria-label': 'Verdict' },
+    el('option', { value: '' }, 'Any verdict'),
+    el('option', { value: 'none', selected: filter.verdict === 'none' }, 'Not checked'),
+    ...VERDICTS.map((verdict) => el('option', { value: verdict, selected: verdict === filter.verdict }, VERDICT_NAMES[verdict])),
+  );
+  const tagInput = el('input', { type: 'text', name: 'tag', id: 'claim-tag', value: filter.tag, placeholder: 'Tag', 'aria-label': 'Tag' });
+  const form = el('form', { class: 'claim-filter', id: 'claim-filter' }, statusSelect, verdictSelect, tagInput, el('button', { type: 'submit' }, 'Filter'));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    navigate(
+      href(`/collections/${encodeURIComponent(collection.name)}`, {
+        status: statusSelect.value,
+        verdict: verdictSelect.value,
+        tag: tagInput.value.trim(),
+      }),
+    );
+  });
+  const status = statusLine('claims-status');
+  const tableSlot = el('div', { class: 'table-slot' });
+  replace(
+    pane,
+    el('h2', { id: 'claims-heading' }, collection.name),
+    collection.description ? el('p', { class: 'hint' }, collection.description) : null,
+    el(
+      'nav',
+      { class: 'crumbs', 'aria-label': 'Collection actions' },
+      linkButton('Export or evaluate in Reports', href('/reports', { collection: collection.name }), { id: 'collection-reports' }),
+    ),
+    el('div', { class: 'run-slot' }),
+    el('h3', {}, 'Claims'),
+    form,
+    status,
+    tableSlot,
+  );
+  status.textContent = 'Loading…';
+  const runSlot = pane.querySelector<HTMLElement>('.run-slot');
+  const [outcome, panel] = await Promise.all([
+    collectionChecks(collection.name).then(
+      (entries) => ({ entries }),
+      (error: unknown) => ({ error }),
+    ),
+    runPanel(collection, signal),
+  ]);
+  if (signal.aborted) return;
+  if (runSlot) replace(runSlot, panel);
+  if ('error' in outcome) {
+    showError(status, outcome.error);
+    return;
+  }
+  const entries = outcome.entries;
+  const matching = entries.filter((entry) => matches(entry, filter));
+  const shown = matching.slice(0, SHOWN_CLAIMS);
+  const filtered = filter.status !== undefined || filter.verdict !== undefined || filter.tag !== '';
+  status.textContent =
+    entries.length === 0
+      ? 'No claims in this collection yet.'
+      : matching.length === 0
+        ? 'No claims match the filter.'
+        : matching.length > SHOWN_CLAIMS
+          ? `The first ${count(SHOWN_CLAIMS, 'claim')} of ${matching.length.toLocaleString()}; narrow the filter to see others.`
+          : filtered
+            ? `${count(matching.length, 'claim')} of ${entries.length.toLocaleString()}`
+            : count(matching.length, 'claim');
+  if (shown.length === 0) return;
+  replace(
+    tableSlot,
+    el(
+      'table',
+      { class: 'claims', id: 'claim-table' },
+      el('thead', {}, el('tr', {}, ...['Claim', 'Status', 'Verdict', 'Confidence', 'Gold label', 'Tags'].map((name) => el('th', { scope: 'col' }, name)))),
+      el('tbody', {}, ...shown.map(claimRow)),
+    ),
+  );
+}
+
+/** The "Import claims" form: a file (typed, or chosen in the dialog) and a collection name. */
+function importForm(selected: string | null): HTMLElement {
+  const collectionInput = el('input', {
+    id: 'claims-import-collection',
+    type: 'text',
+    value: selected ?? '',
+    required: true,
+    autocomplete: 'off',
+    placeholder: 'Collection',
+  });
+  const pathInput = el('input', { id: 'claims-import-path', type: 'text', spellcheck: 'false', placeholder: 'Path of a .csv, .jsonl or .txt file' });
+  const choose = el('button', { type: 'button', id: 'claims-import-choose' }, 'Choose file…');
+  const submit = el('button', { type: 'submit', id: 'claims-import-start', class: 'primary' }, 'Import');
+  const status = statusLine('claims-import-status');
+  choose.addEventListener('click', async () => {
+    try {
+      const picked = await chooseClaimsFile();
+      if (picked) {
+        pathInput.value = picked;
+        (collectionInput.value.trim() ? submit : collectionInput).focus();
+      }
+    } catch (error) {
+      showError(status, error);
+    }
+  });
+  const form = el(
+    'form',
+    { class: 'claims-import', id: 'claims-import-form' },
+    el('label', { for: 'claims-import-path' }, 'File'),
+    pathInput,
+    choose,
+    el('label', { for: 'claims-import-collection' }, 'Into collection'),
+    collectionInput,
+    submit,
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    status.classList.remove('error');
+    const path = pathInput.value.trim();
+    const collection = collectionInput.value.trim();
+    if (!path) {
+      showError(status, { code: 'invalid_input', message: 'Choose or type the claims file to import' });
+      pathInput.focus();
+      return;
+    }
+    if (!collection) {
+      showError(status, { code: 'invalid_input', message: 'Name the collection (a new name creates it)' });
+      collectionInput.focus();
+      return;
+    }
+    submit.disabled = true;
+    status.textContent = 'Importing…';
+    try {
+      const summary = await importClaims(path, collection);
+      const parts = [`${count(summary.imported, 'claim')} imported into “${summary.collection}”`];
+      if (summary.duplicates > 0) parts.push(`${summary.duplicates.toLocaleString()} already there`);
+      if (summary.failed > 0) parts.push(`${summary.failed.toLocaleString()} failed (${summary.failures.slice(0, 3).map((failure) => `${failure.item}: ${failure.message}`).join('; ')})`);
+      const message = `${parts.join('; ')}.`;
+      flash = { collection: summary.collection, message };
+      navigate(href(`/collections/${encodeURIComponent(summary.collection)}`));
+    } catch (error) {
+      showError(status, error);
+      submit.disabled = false;
+    }
+  });
+  return el(
+    'section',
+    { class: 'import-claims', 'aria-labelledby': 'claims-import-heading' },
+    el('h2', { id: 'claims-import-heading' }, 'Import claims'),
+    el('p', { class: 'hint' }, 'CSV or JSONL (a claim column, optional label, tags and notes) or one claim per line.'),
+    form,
+    status,
+  );
+}
+
+export async function renderCollections({ outlet, params, query, signal }: RouteContext): Promise<void> {
+  const selectedName = params[0] ?? null;
+  const list = el('ul', { class: 'corpus-list', id: 'collection-list' });
+  const listStatus = statusLine('collections-status');
+  const pane = el('div', { class: 'claims-pane' });
+  const message = flash;
+  flash = null;
+  replace(
+    outlet,
+    el('h1', {}, 'Collections'),
+    el(
+      'div',
+      { class: 'library' },
+      el(
+        'div',
+        { class: 'collections-side' },
+        el('section', { class: 'panel corpora' }, el('h2', {}, 'Claim collections'), list, listStatus),
+        el('div', { class: 'panel' }, importForm(selectedName)),
+      ),
+      el('section', { class: 'panel library-main' }, pane),
+    ),
+  );
+  if (message) {
+    const line = outlet.querySelector<HTMLElement>('#claims-import-status');
+    if (line) {
+      line.classList.add('ok');
+      line.textContent = message.message;
+    }
+  }
+  listStatus.textContent = 'Loading…';
+  let collections: ClaimCollection[];
+  try {
+    collections = await listCollections();
+  } catch (error) {
+    if (!signal.aborted) showError(listStatus, error);
+    return;
+  }
+  if (signal.aborted) return;
+  listStatus.textContent = collections.length === 0 ? 'No collections yet: check a text in Check, or import a claims file.' : '';
+  replace(list, ...collections.map((collection) => collectionItem(collection, collection.name === selectedName)));
+
+  const selected = collections.find((collection) => collection.name === selectedName);
+  if (!selected) {
+    replace(
+      pane,
+      selectedName === null
+        ? el('p', { class: 'hint' }, collections.length > 0 ? 'Choose a collection to see its claims.' : '')
+        : el('p', { class: 'status error' }, `There is no collection named “${selectedName}”.`),
+    );
+    return;
+  }
+  const statusParam = query.get('status');
+  const verdictParam = query.get('verdict');
+  const filter: ClaimFilter = {
+    status: STATUSES.find((status) => status === statusParam),
+    verdict: verdictParam === 'none' ? 'none' : VERDICTS.find((verdict) => verdict === verdictParam),
+    tag: query.get('tag') ?? '',
+  };
+  await renderClaims(pane, selected, filter, signal);
+}

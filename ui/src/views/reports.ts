@@ -1,0 +1,234 @@
+// Reports: export a collection's checks (Markdown, HTML, JSON, CSV or ClaimReview JSON-LD) to a
+// file chosen in the save dialog, and evaluate a labelled collection (accuracy, balanced
+// accuracy, true positive and negative rates, the confusion matrix, the URL figures and the
+// tokens per claim). Route: `#/reports?collection=<name>`.
+
+import {
+  VERDICTS,
+  appInfo,
+  chooseReportPath,
+  evaluate,
+  exportReport,
+  listCollections,
+  type ClaimCollection,
+  type Evaluation,
+  type ReportFormat,
+} from '../api';
+import { count, el, replace } from '../dom';
+import { href, type RouteContext } from '../router';
+import { VERDICT_NAMES, percent } from './checks';
+import { showError, statusLine } from './common';
+
+const FORMATS: Array<{ value: ReportFormat; label: string; extension: string }> = [
+  { value: 'md', label: 'Markdown', extension: 'md' },
+  { value: 'html', label: 'HTML page', extension: 'html' },
+  { value: 'json', label: 'JSON (checks as stored)', extension: 'json' },
+  { value: 'csv', label: 'CSV (one row per claim)', extension: 'csv' },
+  { value: 'claimreview', label: 'ClaimReview JSON-LD', extension: 'jsonld' },
+];
+
+const GOLD_NAMES: Record<string, string> = {
+  supported: 'Supported',
+  refuted: 'Refuted',
+  not_enough_info: 'Not enough info',
+};
+
+/** A file name from a collection name: letters, digits, `-` and `_` kept. */
+function fileStem(collection: string): string {
+  const stem = collection.replace(/[^\p{L}\p{N}_-]+/gu, '-').replace(/^-+|-+$/g, '');
+  return stem || 'report';
+}
+
+/** Joins a folder and a file name with the folder's own separator. */
+function joinPath(folder: string, name: string): string {
+  const separator = folder.includes('\\') && !folder.includes('/') ? '\\' : '/';
+  return folder.endsWith(separator) ? `${folder}${name}` : `${folder}${separator}${name}`;
+}
+
+function figureRow(label: string, key: string, value: string, hint?: string): HTMLTableRowElement {
+  return el(
+    'tr',
+    {},
+    el('th', { scope: 'row' }, label),
+    el('td', { class: 'number', 'data-figure': key }, value),
+    el('td', { class: 'hint' }, hint ?? ''),
+  );
+}
+
+function evaluationView(evaluation: Evaluation): HTMLElement {
+  const tokens = evaluation.tokens_per_claim;
+  const round = (n: number) => n.toLocaleString(undefined, { maximumFractionDigits: 1 });
+  const figures = el(
+    'table',
+    { class: 'figures', id: 'evaluation-figures' },
+    el(
+      'tbody',
+      {},
+      figureRow('Claims', 'claims', evaluation.claims.toLocaleString()),
+      figureRow('Labelled', 'labelled', evaluation.labelled.toLocaleString()),
+      figureRow('Scored', 'evaluated', evaluation.evaluated.toLocaleString(), 'labelled claims with a check'),
+      figureRow('Accuracy', 'accuracy', percent(evaluation.accuracy, 1)),
+      figureRow('Balanced accuracy', 'balanced_accuracy', percent(evaluation.balanced_accuracy, 1), 'the mean of the two rates below'),
+      figureRow('True positive rate', 'true_positive_rate', percent(evaluation.true_positive_rate, 1), 'verified among claims labelled supported'),
+      figureRow('True negative rate', 'true_negative_rate', percent(evaluation.true_negative_rate, 1), 'not verified among the others'),
+      figureRow('URLs proposed', 'urls_proposed', evaluation.urls_proposed.toLocaleString()),
+      figureRow('Invalid URL rate', 'invalid_url_rate', percent(evaluation.invalid_url_rate, 1), 'no such page, or not a URL'),
+      figureRow('Fetch failure rate', 'fetch_failure_rate', percent(evaluation.fetch_failure_rate, 1), 'refused or failed fetches'),
+      figureRow('No valid URL rate', 'no_valid_url_rate', percent(evaluation.no_valid_url_rate, 1), 'LLM-Cite claims none of whose URLs led to a page'),
+      figureRow('Tokens per claim', 'tokens_total', round(tokens.total), `URLs ${round(tokens.url_prompt)} in, ${round(tokens.url_completion)} out; judge ${round(tokens.judge_prompt)} in, ${round(tokens.judge_completion)} out`),
+    ),
+  );
+  const confusion = el(
+    'table',
+    { class: 'confusion', id: 'confusion-matrix' },
+    el('caption', {}, 'Gold labels (rows) against machine verdicts (columns)'),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Gold'), ...VERDICTS.map((verdict) => el('th', { scope: 'col' }, VERDICT_NAMES[verdict])))),
+    el(
+      'tbody',
+      {},
+      ...evaluation.confusion.map((row) =>
+        el(
+          'tr',
+          { 'data-gold': row.gold },
+          el('th', { scope: 'row' }, GOLD_NAMES[row.gold] ?? row.gold),
+          ...VERDICTS.map((verdict) => {
+            const cell = row.verdicts.find(([value]) => value === verdict);
+            const n = cell ? cell[1] : 0;
+            return el('td', { class: n > 0 ? 'number filled' : 'number', 'data-verdict': verdict }, n.toLocaleString());
+          }),
+        ),
+      ),
+    ),
+  );
+  return el(
+    'div',
+    { class: 'evaluation', id: 'evaluation' },
+    evaluation.labelled === 0
+      ? el('p', { class: 'status', id: 'evaluation-note' }, 'No claim of this collection has a gold label, so there is no accuracy to show. Import claims with a label column to evaluate.')
+      : evaluation.evaluated === 0
+        ? el('p', { class: 'status', id: 'evaluation-note' }, 'No labelled claim has been checked yet: run checks first.')
+        : null,
+    evaluation.methods.length > 0 ? el('p', { class: 'hint' }, `Methods: ${evaluation.methods.join(', ')}`) : null,
+    el('div', { class: 'evaluation-tables' }, figures, confusion),
+  );
+}
+
+export async function renderReports({ outlet, query, signal }: RouteContext): Promise<void> {
+  const status = statusLine('reports-status');
+  replace(outlet, el('h1', {}, 'Reports'), status);
+  status.textContent = 'Loading…';
+  let collections: ClaimCollection[];
+  let exportDir: string | null;
+  try {
+    const [list, info] = await Promise.all([listCollections(), appInfo()]);
+    collections = list;
+    exportDir = info.e2e_export_dir;
+  } catch (error) {
+    if (!signal.aborted) showError(status, error);
+    return;
+  }
+  if (signal.aborted) return;
+  if (collections.length === 0) {
+    status.textContent = 'No collections yet: check a text in Check, or import claims in Collections.';
+    return;
+  }
+  status.textContent = '';
+  const wanted = query.get('collection');
+  const chosen = collections.find((collection) => collection.name === wanted) ?? collections[0];
+  const collectionSelect = el(
+    'select',
+    { id: 'report-collection', name: 'collection' },
+    ...collections.map((collection) =>
+      el('option', { value: collection.name, selected: collection === chosen }, `${collection.name} (${count(collection.claim_count, 'claim')})`),
+    ),
+  );
+  const formatSelect = el('select', { id: 'report-format', name: 'format' }, ...FORMATS.map((format) => el('option', { value: format.value }, format.label)));
+  const exportButton = el('button', { type: 'submit', id: 'report-export', class: 'primary' }, 'Export…');
+  const exportStatus = statusLine('report-export-status');
+  const exportForm = el(
+    'form',
+    { class: 'report-form', id: 'report-form' },
+    el('label', { for: 'report-format' }, 'Format'),
+    formatSelect,
+    exportButton,
+  );
+  exportForm.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    exportStatus.classList.remove('error', 'ok');
+    const format = FORMATS.find((candidate) => candidate.value === formatSelect.value) ?? FORMATS[0]!;
+    const collection = collectionSelect.value;
+    const fileName = `${fileStem(collection)}.${format.extension}`;
+    exportButton.disabled = true;
+    try {
+      // The end-to-end tests cannot drive the native save dialog; they name a folder instead.
+      const path = exportDir ? joinPath(exportDir, fileName) : await chooseReportPath(fileName, format.extension);
+      if (path === null) {
+        exportStatus.textContent = 'Not exported: no file was chosen.';
+        return;
+      }
+      exportStatus.textContent = 'Writing the report…';
+      await exportReport(collection, format.value, path);
+      exportStatus.classList.add('ok');
+      replace(exportStatus, `${format.label} report of “${collection}” saved to `, el('code', { id: 'report-path' }, path));
+    } catch (error) {
+      showError(exportStatus, error);
+    } finally {
+      exportButton.disabled = false;
+    }
+  });
+
+  const evaluateButton = el('button', { type: 'button', id: 'report-evaluate', class: 'primary' }, 'Evaluate');
+  const evaluateStatus = statusLine('report-evaluate-status');
+  const evaluationSlot = el('div', { class: 'evaluation-slot' });
+  evaluateButton.addEventListener('click', async () => {
+    evaluateButton.disabled = true;
+    evaluateStatus.classList.remove('error');
+    evaluateStatus.textContent = 'Scoring…';
+    evaluationSlot.replaceChildren();
+    try {
+      const evaluation = await evaluate(collectionSelect.value);
+      if (signal.aborted) return;
+      evaluateStatus.textContent = `Newest check of each claim of “${evaluation.collection}”.`;
+      replace(evaluationSlot, evaluationView(evaluation));
+    } catch (error) {
+      showError(evaluateStatus, error);
+    } finally {
+      evaluateButton.disabled = false;
+    }
+  });
+
+  // The choice goes into the address (for the back button) without drawing the view again.
+  collectionSelect.addEventListener('change', () => {
+    history.replaceState(null, '', href('/reports', { collection: collectionSelect.value }));
+    exportStatus.classList.remove('error', 'ok');
+    exportStatus.textContent = '';
+    evaluateStatus.classList.remove('error');
+    evaluateStatus.textContent = '';
+    evaluationSlot.replaceChildren();
+  });
+
+  outlet.append(
+    el(
+      'section',
+      { class: 'panel' },
+      el('div', { class: 'report-collection' }, el('label', { for: 'report-collection' }, 'Collection'), collectionSelect),
+    ),
+    el(
+      'section',
+      { class: 'panel', 'aria-labelledby': 'export-heading' },
+      el('h2', { id: 'export-heading' }, 'Export'),
+      el('p', { class: 'hint' }, 'Every claim with its newest check and review. The HTML page has no scripts and links only to http(s) addresses.'),
+      exportForm,
+      exportStatus,
+    ),
+    el(
+      'section',
+      { class: 'panel', 'aria-labelledby': 'evaluate-heading' },
+      el('h2', { id: 'evaluate-heading' }, 'Evaluate'),
+      el('p', { class: 'hint' }, 'Compares the newest verdict of each claim with its gold label: supported claims should be verified, refuted ones not.'),
+      el('div', { class: 'buttons' }, evaluateButton),
+      evaluateStatus,
+      evaluationSlot,
+    ),
+  );
+}

@@ -1,0 +1,289 @@
+// Settings: which chat model answers (and whether that works offline) with a "Check model"
+// button, a form for the settings people change most (the model's provider, server and name,
+// offline mode, the local hosts pages may be fetched from), where the app keeps its files, and
+// every setting in effect. Saving writes only the changed keys into the settings file; the
+// backend checks them first and refuses an invalid value (shown next to the form) without
+// writing anything. Other settings are changed in the file or with FACTDESK_* variables.
+
+import {
+  appInfo,
+  checkModel,
+  getSettings,
+  saveSettings,
+  type AppInfo,
+  type ModelChoice,
+  type SettingChange,
+  type SettingsView,
+} from '../api';
+import { el, replace } from '../dom';
+import type { RouteContext } from '../router';
+import { describeError, facts, showError, statusLine } from './common';
+
+const PROVIDERS: Array<{ value: string; label: string }> = [
+  { value: 'auto', label: 'Automatic — the server below when a base URL is set, else the embedded model' },
+  { value: 'embedded', label: 'Embedded model (llama.cpp, inside this app)' },
+  { value: 'openai-compatible', label: 'OpenAI-compatible server (Ollama, llama.cpp server, vLLM, OpenAI…)' },
+];
+
+const CACHE_MODES: Record<string, string> = {
+  'read-write': 'read-write — an identical request is answered from the record of the earlier call',
+  off: 'off — every request goes to the model',
+  'replay-only': 'replay-only — answers come only from recorded calls; the model is never asked',
+};
+
+function modelFacts(model: ModelChoice, settings: SettingsView['settings']): HTMLDListElement {
+  const cache = settings.llm.cache;
+  if (model.provider === 'embedded') {
+    return facts([
+      ['Provider', 'Embedded (llama.cpp, inside this app)'],
+      ['Model file', model.path],
+      ['Runs offline', 'Yes: the model runs on this computer.'],
+      ['Recorded calls', CACHE_MODES[cache] ?? cache],
+    ]);
+  }
+  return facts([
+    ['Provider', 'OpenAI-compatible server'],
+    ['Server', model.base_url || '(none set)'],
+    ['Model', model.model || '(none set)'],
+    ['API key', model.has_api_key ? 'set (not shown)' : 'not set'],
+    ['Runs offline', 'Only if this server runs on this computer or your own network.'],
+    ['Recorded calls', CACHE_MODES[cache] ?? cache],
+  ]);
+}
+
+/** A setting's value as text: lists joined with commas, nested tables as `key: value` pairs. */
+function settingText(value: unknown): string {
+  if (Array.isArray(value)) return value.map(settingText).join(', ');
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value as Record<string, unknown>)
+      .map(([key, inner]) => `${key}: ${settingText(inner)}`)
+      .join('; ');
+  }
+  if (value === '') return '""';
+  return String(value);
+}
+
+function allSettings(settings: SettingsView['settings']): HTMLElement {
+  return el(
+    'div',
+    { class: 'all-settings' },
+    ...Object.entries(settings).map(([section, values]) =>
+      el(
+        'section',
+        {},
+        el('h3', {}, `[${section}]`),
+        facts(
+          Object.entries(values).map(([key, value]): [string, string] => [key, settingText(value)]),
+          'facts settings-table',
+        ),
+      ),
+    ),
+  );
+}
+
+function checkPanel(): HTMLElement {
+  const button = el('button', { type: 'button', id: 'check-model', class: 'primary' }, 'Check model');
+  const result = el('div', { id: 'model-check-result', role: 'status' });
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    result.className = 'checking';
+    replace(result, el('p', { class: 'status' }, 'Asking the model for a one-word answer… (a model file may take a while to load)'));
+    try {
+      const check = await checkModel();
+      result.className = 'ok';
+      replace(
+        result,
+        el('p', { class: 'status ok' }, 'The model answered.'),
+        facts([
+          ['Answer', check.answer || '(empty)'],
+          ['Time', `${check.latency_ms.toLocaleString()} ms`],
+          ['Tokens', `${check.prompt_tokens} in, ${check.completion_tokens} out`],
+        ]),
+      );
+    } catch (error) {
+      result.className = 'failed';
+      replace(result, el('p', { class: 'status error' }, `The model did not answer: ${describeError(error)}`));
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return el('div', { class: 'check-model' }, button, result);
+}
+
+/** The lines of a text box, trimmed, empty ones left out. */
+function lines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+function sameList(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
+}
+
+/**
+ * The settings form. `saved` is called with the settings in effect after a successful save;
+ * after a refused one the form keeps what the user typed and shows why next to it.
+ */
+function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): HTMLElement {
+  const { llm, fetch } = view.settings;
+  const hasKey = view.model.provider === 'openai-compatible' && view.model.has_api_key;
+  const provider = el(
+    'select',
+    { id: 'settings-provider', name: 'provider' },
+    ...PROVIDERS.map((choice) => el('option', { value: choice.value, selected: choice.value === llm.provider }, choice.label)),
+  );
+  if (!PROVIDERS.some((choice) => choice.value === llm.provider)) {
+    provider.append(el('option', { value: llm.provider, selected: true }, llm.provider));
+  }
+  const baseUrl = el('input', { id: 'settings-base-url', name: 'base_url', type: 'text', value: llm.base_url, spellcheck: 'false', placeholder: 'e.g. http://localhost:11434/v1' });
+  const model = el('input', { id: 'settings-model', name: 'model', type: 'text', value: llm.model, spellcheck: 'false', placeholder: 'e.g. llama3.2' });
+  const apiKey = el('input', {
+    id: 'settings-api-key',
+    name: 'api_key',
+    type: 'password',
+    autocomplete: 'off',
+    placeholder: hasKey ? 'A key is saved (not shown); type a new one to replace it' : 'None; only if the server needs one',
+  });
+  const forgetKey = el('input', { id: 'settings-forget-key', type: 'checkbox', name: 'forget_key' });
+  const offline = el('input', { id: 'settings-offline', name: 'offline', type: 'checkbox', checked: fetch.offline });
+  const allowHosts = el('textarea', { id: 'settings-allow-hosts', name: 'allow_hosts', rows: 3, spellcheck: 'false', placeholder: 'One per line, e.g. localhost or 10.0.0.5:8080' });
+  allowHosts.value = fetch.allow_hosts.join('\n');
+  const save = el('button', { type: 'submit', id: 'settings-save', class: 'primary' }, 'Save');
+  const reset = el('button', { type: 'reset', id: 'settings-reset' }, 'Undo changes');
+  const status = el('p', { class: 'status', id: 'settings-form-status', role: 'status', 'aria-live': 'polite' });
+
+  const changes = (): SettingChange[] => {
+    const list: SettingChange[] = [];
+    if (provider.value !== llm.provider) list.push({ key: 'llm.provider', value: provider.value });
+    if (baseUrl.value.trim() !== llm.base_url) list.push({ key: 'llm.base_url', value: baseUrl.value.trim() });
+    if (model.value.trim() !== llm.model) list.push({ key: 'llm.model', value: model.value.trim() });
+    if (apiKey.value !== '') list.push({ key: 'llm.api_key', value: apiKey.value });
+    else if (forgetKey.checked) list.push({ key: 'llm.api_key', value: null });
+    if (offline.checked !== fetch.offline) list.push({ key: 'fetch.offline', value: offline.checked });
+    const hosts = lines(allowHosts.value);
+    if (!sameList(hosts, fetch.allow_hosts)) list.push({ key: 'fetch.allow_hosts', value: hosts });
+    return list;
+  };
+
+  const row = (label: string, id: string, control: HTMLElement, hint?: string) =>
+    el('div', { class: 'option-row' }, el('label', { for: id }, label), el('div', { class: 'option-control' }, control, hint ? el('p', { class: 'hint' }, hint) : null));
+
+  const form = el(
+    'form',
+    { class: 'settings-form', id: 'settings-form', 'aria-describedby': 'settings-form-status' },
+    el(
+      'div',
+      { class: 'options-grid' },
+      row('Provider', 'settings-provider', provider),
+      row('Server base URL', 'settings-base-url', baseUrl, 'The OpenAI-compatible API, ending in /v1. FACTDESK_LLM_BASE_URL overrides it.'),
+      row('Model', 'settings-model', model),
+      row('API key', 'settings-api-key', apiKey),
+      hasKey
+        ? el('div', { class: 'option-row' }, el('span', {}, ''), el('label', { class: 'checkbox' }, forgetKey, ' Remove the saved key'))
+        : null,
+      el(
+        'div',
+        { class: 'option-row' },
+        el('span', { class: 'row-label' }, 'Web pages'),
+        el(
+          'div',
+          { class: 'option-control' },
+          el('label', { class: 'checkbox' }, offline, ' Offline: serve pages only from the archive of pages fetched before; fetch nothing'),
+        ),
+      ),
+      row(
+        'Local hosts allowed',
+        'settings-allow-hosts',
+        allowHosts,
+        'Pages on this computer or private networks are refused unless their host is listed here (host or address, optionally :port).',
+      ),
+    ),
+    el('div', { class: 'buttons' }, save, reset),
+    status,
+  );
+  form.addEventListener('reset', () => {
+    status.classList.remove('error', 'ok');
+    status.textContent = '';
+  });
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    status.classList.remove('error', 'ok');
+    const list = changes();
+    if (list.length === 0) {
+      status.textContent = 'Nothing has changed.';
+      return;
+    }
+    save.disabled = true;
+    status.textContent = 'Saving…';
+    try {
+      const updated = await saveSettings(list);
+      saved(updated);
+    } catch (error) {
+      status.setAttribute('role', 'alert');
+      showError(status, error);
+      status.prepend('Not saved — nothing was changed: ');
+      save.disabled = false;
+    }
+  });
+  return form;
+}
+
+function draw(outlet: HTMLElement, info: AppInfo, view: SettingsView, message: string): void {
+  const status = statusLine('settings-status');
+  const form = settingsForm(view, (updated) => {
+    draw(outlet, info, updated, `Saved to ${info.config_file}. The new settings are in effect.`);
+  });
+  if (message) {
+    status.classList.add('ok');
+    status.textContent = message;
+  }
+  replace(
+    outlet,
+    el('h1', {}, 'Settings'),
+    status,
+    el(
+      'section',
+      { class: 'panel', 'aria-labelledby': 'model-heading' },
+      el('h2', { id: 'model-heading' }, 'Chat model'),
+      modelFacts(view.model, view.settings),
+      checkPanel(),
+    ),
+    el('section', { class: 'panel', 'aria-labelledby': 'edit-heading' }, el('h2', { id: 'edit-heading' }, 'Change settings'), form),
+    el(
+      'section',
+      { class: 'panel' },
+      el('h2', {}, 'Files'),
+      facts([
+        ['Version', info.version],
+        ['Data directory', info.data_dir],
+        ['Settings file', info.config_file],
+        ['Logs', info.log_dir],
+      ]),
+      el(
+        'p',
+        { class: 'hint' },
+        'The form above writes only what you change into the settings file. Other settings go in that file by hand (then restart the app). ',
+        'FACTDESK_LLM_BASE_URL, FACTDESK_LLM_MODEL and FACTDESK_LLM_API_KEY override the model settings.',
+      ),
+    ),
+    el('section', { class: 'panel' }, el('h2', {}, 'Every setting in effect'), allSettings(view.settings)),
+  );
+}
+
+export async function renderSettings({ outlet, signal }: RouteContext): Promise<void> {
+  const status = statusLine('settings-status');
+  replace(outlet, el('h1', {}, 'Settings'), status);
+  status.textContent = 'Loading…';
+  let info: AppInfo;
+  let view: SettingsView;
+  try {
+    [info, view] = await Promise.all([appInfo(), getSettings()]);
+  } catch (error) {
+    if (!signal.aborted) showError(status, error);
+    return;
+  }
+  if (signal.aborted) return;
+  draw(outlet, info, view, '');
+}
