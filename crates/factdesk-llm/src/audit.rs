@@ -228,6 +228,10 @@ impl LanguageModel for AuditedModel {
         self.inner.info()
     }
 
+    fn supports_grammar(&self) -> bool {
+        self.inner.supports_grammar()
+    }
+
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError> {
         let key = request_key(&self.inner.info(), CallKind::Completion, request, &[]);
         if let Some((id, record)) = self.lookup(&key)? {

@@ -292,6 +292,10 @@ impl LanguageModel for EmbeddedModel {
         }
     }
 
+    fn supports_grammar(&self) -> bool {
+        true
+    }
+
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError> {
         if let Some(OutputConstraint::JsonSchema(_)) = &request.constraint {
             return Err(LlmError::Unsupported {

@@ -36,6 +36,13 @@ pub trait LanguageModel: Send + Sync {
     /// Which provider and model answer.
     fn info(&self) -> ModelInfo;
 
+    /// Whether requests may carry [`OutputConstraint::Grammar`] (a GBNF grammar) and have it
+    /// enforced. Callers that only want a grammar where it is honoured ask first; the default
+    /// is no.
+    fn supports_grammar(&self) -> bool {
+        false
+    }
+
     /// One request, `request.params.n` completions.
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError>;
 
