@@ -6,7 +6,10 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use factdesk_llm::scripted::ScriptedModel;
-use factdesk_llm::{LlmError, Nli, NliJudgement, NliPair, NliScores, TokenUsage};
+use factdesk_llm::{
+    Completion, CompletionRequest, LanguageModel, LlmError, ModelInfo, Nli, NliJudgement, NliPair,
+    NliScores, OutputConstraint, TokenUsage,
+};
 use factdesk_methods::corpus_nli::{CorpusNli, CorpusNliConfig};
 use factdesk_methods::evidence::{CorpusRetriever, CorpusSentence, Page, PageError, PageSource};
 use factdesk_methods::judge::PremiseForm;
@@ -232,6 +235,60 @@ async fn controlled_samples_m_single_urls() {
         ]
     );
     assert_eq!(check.verdict, Verdict::Verified);
+}
+
+/// A scripted model that says it enforces grammars (as the embedded llama.cpp model does).
+struct GrammarAware(ScriptedModel);
+
+#[async_trait]
+impl LanguageModel for GrammarAware {
+    fn info(&self) -> ModelInfo {
+        self.0.info()
+    }
+
+    fn supports_grammar(&self) -> bool {
+        true
+    }
+
+    async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError> {
+        self.0.complete(request).await
+    }
+}
+
+#[tokio::test]
+async fn url_answers_are_held_to_a_grammar_only_where_the_model_enforces_one() {
+    let answer = "https://en.wikipedia.org/wiki/Okra";
+    for (strategy, urls_per_answer) in
+        [(UrlStrategy::Diverse, 3), (UrlStrategy::Controlled, 1), (UrlStrategy::Rs, 3)]
+    {
+        let config = LlmCiteConfig { strategy, m: 3, r: 2, ..LlmCiteConfig::default() };
+        let aware = Arc::new(GrammarAware(ScriptedModel::constant(answer)));
+        let method = LlmCite {
+            model: aware.clone(),
+            nli: nli("edible"),
+            prompts: Arc::new(builtin_library().unwrap()),
+            pages: Arc::new(Pages::default()),
+            config: config.clone(),
+        };
+        let generated = method.generate_urls("Okra is a plant.").await.unwrap();
+        assert_eq!(generated.urls[0].0, answer, "{strategy:?}");
+        let requests = aware.0.requests();
+        let Some(OutputConstraint::Grammar(grammar)) = &requests[0].constraint else {
+            panic!("{strategy:?}: no grammar in {:?}", requests[0].constraint);
+        };
+        let root = grammar.lines().next().unwrap();
+        assert_eq!(
+            root.matches(r#""\n" url"#).count(),
+            urls_per_answer - 1,
+            "{strategy:?}: {root}"
+        );
+
+        // A model that does not enforce grammars is sent none (an OpenAI server may reject one).
+        let (plain, model, _) =
+            cite(ScriptedModel::constant(answer), Pages::default(), nli("edible"), config);
+        plain.generate_urls("Okra is a plant.").await.unwrap();
+        assert_eq!(model.requests()[0].constraint, None, "{strategy:?}");
+    }
 }
 
 #[tokio::test]

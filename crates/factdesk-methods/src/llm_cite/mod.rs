@@ -3,6 +3,8 @@
 //! 1. [`generate_urls`]: the chat model proposes up to m Wikipedia URLs (DIVERSE: one prompt,
 //!    a list; CONTROLLED: one URL per sample, m samples; RS: the DIVERSE prompt sampled R times
 //!    at temperature 0.8, keeping the sample with the most valid URLs).
+//!    Where the model enforces grammars, its answer is held to Wikipedia URLs
+//!    ([`urls::wikipedia_url_grammar`]).
 //! 2. Each URL is fetched through the [`PageSource`] (the application fetches, archives and
 //!    applies the fetch policy; Wikipedia goes through the MediaWiki API).
 //! 3. Each page's sentences are ranked against the claim with BM25; the top l are kept.
@@ -16,7 +18,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use factdesk_llm::prompts::PromptLibrary;
-use factdesk_llm::{LanguageModel, Nli};
+use factdesk_llm::{LanguageModel, Nli, OutputConstraint};
 use factdesk_model::{CheckTokens, ClaimCheck, EvidenceSource, ProposedUrl, UrlStatus, Verdict};
 use futures_util::future::join_all;
 use serde::{Deserialize, Serialize};
@@ -249,6 +251,7 @@ impl LlmCite {
                     &serde_json::json!({"claim": claim, "m": m}),
                 )?;
                 request.params.seed = Some(config.seed);
+                self.hold_to_urls(&mut request, m);
                 let completion = self.model.complete(&request).await?;
                 count_url_tokens(&mut generated.tokens, &completion.usage);
                 generated.urls = urls::parse_urls(completion.text(), m)
@@ -263,6 +266,7 @@ impl LlmCite {
                 request.params.n = m as u32;
                 request.params.temperature = config.temperature;
                 request.params.seed = Some(config.seed);
+                self.hold_to_urls(&mut request, 1);
                 let completion = self.model.complete(&request).await?;
                 count_url_tokens(&mut generated.tokens, &completion.usage);
                 let mut keys = Vec::new();
@@ -284,6 +288,7 @@ impl LlmCite {
                 request.params.n = config.r.max(1);
                 request.params.temperature = config.temperature;
                 request.params.seed = Some(config.seed);
+                self.hold_to_urls(&mut request, m);
                 let completion = self.model.complete(&request).await?;
                 count_url_tokens(&mut generated.tokens, &completion.usage);
                 let samples: Vec<Vec<String>> = completion
@@ -319,6 +324,14 @@ impl LlmCite {
             }
         }
         Ok(generated)
+    }
+
+    /// Holds the answer to at most `max_urls` Wikipedia URLs where the model enforces grammars.
+    fn hold_to_urls(&self, request: &mut factdesk_llm::CompletionRequest, max_urls: usize) {
+        if self.model.supports_grammar() {
+            request.constraint =
+                Some(OutputConstraint::Grammar(urls::wikipedia_url_grammar(max_urls)));
+        }
     }
 }
 

@@ -6,11 +6,38 @@
 //! what is not part of it, keeps balanced parentheses (`Exposition_Universelle_(1889)`), and
 //! drops duplicates, where two Wikipedia links to the same title are the same URL whatever
 //! their spelling.
+//!
+//! Where the model honours a grammar (the embedded llama.cpp model), [`wikipedia_url_grammar`]
+//! holds its answer to that shape from the first token: small local models otherwise tend to
+//! repeat the claim instead of writing URLs.
 
 /// Characters that end a URL in running text.
 const TERMINATORS: &[char] = &['"', '\'', '<', '>', '`', '|', '{', '}', '\\', '^', '[', ']'];
 /// Characters trimmed from the end of a URL (punctuation of the sentence around it).
 const TRAILING: &[char] = &['.', ',', ';', ':', '!', '?', '*', '"', '\''];
+
+/// The longest title [`wikipedia_url_grammar`] lets a model write, in characters.
+pub const MAX_TITLE_CHARS: usize = 100;
+
+/// A GBNF grammar whose sentences are 1 to `max_urls` Wikipedia article URLs, one per line:
+/// `https://<language>.wikipedia.org/wiki/<title>`, the title without spaces or the characters
+/// [`parse_urls`] treats as the end of a URL, and at most [`MAX_TITLE_CHARS`] long (a small
+/// model caught in a loop otherwise spends its whole token budget on one title).
+pub fn wikipedia_url_grammar(max_urls: usize) -> String {
+    // For three: root ::= url ("\n" url ("\n" url)?)?
+    let mut list = String::from("url");
+    for _ in 1..max_urls.max(1) {
+        list = format!("url (\"\\n\" {list})?");
+    }
+    format!(
+        "root ::= {list}\n\
+         url ::= \"https://\" lang \".wikipedia.org/wiki/\" title\n\
+         lang ::= [a-z] [a-z] [a-z]?\n\
+         title ::= tchar tchar{{0,{rest}}}\n\
+         tchar ::= [^ \\t\\r\\n\\\"'<>`|{{}}\\\\^\\[\\]]\n",
+        rest = MAX_TITLE_CHARS - 1
+    )
+}
 
 /// URLs found in `text`, in order of appearance, without duplicates, at most `limit`.
 pub fn parse_urls(text: &str, limit: usize) -> Vec<String> {
@@ -198,6 +225,25 @@ mod tests {
 
     fn check(text: &str, expected: &[&str]) {
         assert_eq!(parse_urls(text, 10), expected, "input: {text:?}");
+    }
+
+    #[test]
+    fn the_url_grammar_allows_one_to_m_urls_one_per_line() {
+        let root = |m: usize| wikipedia_url_grammar(m).lines().next().unwrap().to_owned();
+        assert_eq!(root(1), "root ::= url");
+        assert_eq!(root(3), r#"root ::= url ("\n" url ("\n" url)?)?"#);
+        assert_eq!(root(0), root(1));
+        let grammar = wikipedia_url_grammar(2);
+        assert!(grammar.contains(r#"url ::= "https://" lang ".wikipedia.org/wiki/" title"#));
+        assert!(grammar.contains("title ::= tchar tchar{0,99}\n"), "{grammar}");
+        // The title excludes whitespace and every character that ends a URL when parsed.
+        let tchar = grammar.lines().find(|line| line.starts_with("tchar ::= [^")).unwrap();
+        for terminator in TERMINATORS.iter().filter(|c| !matches!(c, '"' | '\\' | '[' | ']')) {
+            assert!(tchar.contains(*terminator), "{terminator} missing from {tchar}");
+        }
+        for escaped in [r"\t", r"\n", r#"\""#, r"\\", r"\[", r"\]"] {
+            assert!(tchar.contains(escaped), "{escaped} missing from {tchar}");
+        }
     }
 
     #[test]
