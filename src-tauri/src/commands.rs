@@ -15,7 +15,6 @@ use std::sync::Arc;
 use factdesk_core::claims::{ClaimImportSummary, ClaimQuery};
 use factdesk_core::eval::Evaluation;
 use factdesk_core::import::{ImportRequest, ImportSummary};
-use factdesk_core::methods::llm_cite::UrlStrategy;
 use factdesk_core::model::{
     CheckId, Claim, ClaimCollection, ClaimId, ClaimStatus, Corpus, Document, DocumentId,
     DocumentSummary, Review, ReviewDecision, StoredCheck, Verdict,
@@ -24,7 +23,7 @@ use factdesk_core::models::{ModelCheck, ModelChoice};
 use factdesk_core::report::Format;
 use factdesk_core::search::{SearchHit, SearchRequest};
 use factdesk_core::settings::SettingChange;
-use factdesk_core::verify::{BatchSummary, ClaimWithCheck, Method, VerifyOptions};
+use factdesk_core::verify::{BatchSummary, ClaimWithCheck, VerifyOptions};
 use factdesk_core::{CoreError, Factdesk, Settings};
 use serde::{Deserialize, Serialize};
 use tauri::State;
@@ -248,55 +247,14 @@ pub async fn import_claims(
     off_main_thread(&state, move |app| app.import_claims(&path, &collection)).await
 }
 
-/// The choices of a check as the UI sends them; every one is optional, and what is left out
-/// comes from the `[verify]` settings. The same fields as the core's [`VerifyOptions`].
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct VerifyRequest {
-    /// `llm-cite`, `p-true` or `corpus-nli`.
-    pub method: Option<Method>,
-    /// `diverse`, `controlled` or `rs` (LLM-Cite).
-    pub urls: Option<UrlStrategy>,
-    pub m: Option<usize>,
-    pub l: Option<usize>,
-    pub r: Option<u32>,
-    pub temperature: Option<f32>,
-    pub threshold: Option<f64>,
-    pub whole_document: bool,
-    pub nli: Option<String>,
-    /// The corpora corpus-NLI takes its evidence from (all when empty).
-    pub corpora: Vec<String>,
-    /// Start a new run even if an unfinished one could be resumed.
-    pub restart: bool,
-}
-
-impl From<VerifyRequest> for VerifyOptions {
-    fn from(request: VerifyRequest) -> Self {
-        VerifyOptions {
-            method: request.method,
-            urls: request.urls,
-            m: request.m,
-            l: request.l,
-            r: request.r,
-            temperature: request.temperature,
-            threshold: request.threshold,
-            whole_document: request.whole_document,
-            nli: request.nli,
-            corpora: request.corpora,
-            restart: request.restart,
-            ..VerifyOptions::default()
-        }
-    }
-}
-
 /// Checks one claim, not part of a collection, and stores the result.
 #[tauri::command]
 pub async fn verify_claim(
     state: State<'_, AppState>,
     claim: String,
-    options: Option<VerifyRequest>,
+    options: Option<VerifyOptions>,
 ) -> CommandResult<StoredCheck> {
-    let options = VerifyOptions::from(options.unwrap_or_default());
+    let options = options.unwrap_or_default();
     Ok(state.current().verify_claim(&claim, &options).await?)
 }
 
@@ -309,11 +267,11 @@ pub async fn verify_collection(
     tasks: State<'_, RunningTasks>,
     task_id: u32,
     collection: String,
-    options: Option<VerifyRequest>,
+    options: Option<VerifyOptions>,
     on_progress: Channel<TaskProgress>,
 ) -> CommandResult<BatchSummary> {
     let running = tasks.start(task_id)?;
-    let options = VerifyOptions::from(options.unwrap_or_default());
+    let options = options.unwrap_or_default();
     let reporter = Arc::new(ChannelReporter::new(on_progress));
     let app = state.current();
     let summary =

@@ -344,7 +344,7 @@ export const METHODS: Method[] = ['llm-cite', 'p-true', 'corpus-nli'];
 export type UrlStrategy = 'diverse' | 'controlled' | 'rs';
 export const URL_STRATEGIES: UrlStrategy[] = ['diverse', 'controlled', 'rs'];
 
-/** The choices of a check; what is left out comes from the `[verify]` settings. */
+/** The choices of a check (the core's `VerifyOptions`); what is left out comes from the `[verify]` settings. */
 export interface VerifyRequest {
   method?: Method;
   urls?: UrlStrategy;

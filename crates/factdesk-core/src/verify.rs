@@ -91,8 +91,10 @@ impl FromStr for Method {
     }
 }
 
-/// Per-run choices that override `[verify]`.
-#[derive(Debug, Clone, Default)]
+/// Per-run choices that override `[verify]`; what is left out comes from the settings. The
+/// desktop app receives these from the UI as JSON (unknown fields are refused).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct VerifyOptions {
     pub method: Option<Method>,
     pub urls: Option<UrlStrategy>,
