@@ -65,14 +65,7 @@ impl Factdesk {
             failures,
             ..ClaimImportSummary::default()
         };
-        let mut store = self.store()?;
-        let collection_id = store.ensure_collection(collection)?;
-        for outcome in store.insert_claims(collection_id, &claims)? {
-            match outcome {
-                ClaimInsertOutcome::Inserted(_) => summary.imported += 1,
-                ClaimInsertOutcome::Duplicate(_) => summary.duplicates += 1,
-            }
-        }
+        self.store_claims(&claims, &mut summary)?;
         Ok(summary)
     }
 
@@ -115,15 +108,22 @@ impl Factdesk {
             collection: collection.to_owned(),
             ..ClaimImportSummary::default()
         };
+        self.store_claims(&claims, &mut summary)?;
+        Ok(summary)
+    }
+
+    /// Adds `claims` to `summary.collection` (created if missing), counting what was new and
+    /// what the collection already held.
+    fn store_claims(&self, claims: &[NewClaim], summary: &mut ClaimImportSummary) -> Result<()> {
         let mut store = self.store()?;
-        let collection_id = store.ensure_collection(collection)?;
-        for outcome in store.insert_claims(collection_id, &claims)? {
+        let collection_id = store.ensure_collection(&summary.collection)?;
+        for outcome in store.insert_claims(collection_id, claims)? {
             match outcome {
                 ClaimInsertOutcome::Inserted(_) => summary.imported += 1,
                 ClaimInsertOutcome::Duplicate(_) => summary.duplicates += 1,
             }
         }
-        Ok(summary)
+        Ok(())
     }
 
     /// Lists claims.
