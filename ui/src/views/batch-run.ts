@@ -4,65 +4,35 @@
 // goes on showing its progress when the user comes back; a view shows it only when it is
 // about the collection being checked.
 
-import { verifyCollection, type BatchSummary, type RunningTask, type TaskProgress, type VerifyRequest } from '../api';
+import { verifyCollection, type BatchSummary, type RunningTask, type VerifyRequest } from '../api';
 import { count, el, replace } from '../dom';
 import { describeError } from './common';
 import { verdictPhrase } from './checks';
+import { TaskProgressView } from './task-progress';
 
 let running: RunningTask<BatchSummary> | null = null;
 /** The collection of the running batch, or of the last one. */
 let shownCollection: string | null = null;
 const finishedListeners = new Set<(summary: BatchSummary) => void>();
 
-const phaseLabel = el('span', { class: 'phase' });
-const amountLabel = el('span', { class: 'amount' });
-const progressBar = el('progress', { id: 'batch-progress' });
-const itemLabel = el('p', { class: 'current-item', id: 'batch-item' });
+const progress = new TaskProgressView({
+  barId: 'batch-progress',
+  itemId: 'batch-item',
+  failuresId: 'batch-failures',
+  amount: (done, total) => (total === null ? count(done, 'claim') : `${done.toLocaleString()} of ${count(total, 'claim')}`),
+  phaseName: (name) => name.charAt(0).toUpperCase() + name.slice(1),
+});
 const cancelButton = el('button', { type: 'button', id: 'batch-cancel' }, 'Cancel');
 const progressBox = el(
   'div',
   { class: 'import-progress', hidden: true },
-  el('p', {}, phaseLabel, ' ', amountLabel),
-  progressBar,
-  itemLabel,
+  el('p', {}, progress.phase, ' ', progress.amount),
+  progress.bar,
+  progress.item,
   el('div', { class: 'buttons' }, cancelButton),
 );
-const failureList = el('ul', { class: 'failures', id: 'batch-failures' });
 const summaryBox = el('div', { class: 'import-summary', id: 'batch-summary', role: 'status' });
-const box = el('div', { class: 'batch-run', id: 'batch-run' }, progressBox, failureList, summaryBox);
-
-let phaseTotal: number | null = null;
-
-function amountText(done: number): string {
-  return phaseTotal === null ? count(done, 'claim') : `${done.toLocaleString()} of ${count(phaseTotal, 'claim')}`;
-}
-
-function onProgress(message: TaskProgress): void {
-  switch (message.event) {
-    case 'phase':
-      phaseTotal = message.total;
-      phaseLabel.textContent = message.name.charAt(0).toUpperCase() + message.name.slice(1);
-      amountLabel.textContent = amountText(0);
-      if (message.total === null || message.total === 0) {
-        progressBar.removeAttribute('value');
-      } else {
-        progressBar.max = message.total;
-        progressBar.value = 0;
-      }
-      break;
-    case 'progress':
-      if (phaseTotal) progressBar.value = Math.min(message.done, phaseTotal);
-      amountLabel.textContent = amountText(message.done);
-      if (message.item !== null) itemLabel.textContent = message.item;
-      break;
-    case 'item_failed':
-      failureList.append(el('li', {}, el('span', { class: 'item' }, message.item), ': ', message.message));
-      break;
-    case 'finished':
-      itemLabel.textContent = '';
-      break;
-  }
-}
+const box = el('div', { class: 'batch-run', id: 'batch-run' }, progressBox, progress.failures, summaryBox);
 
 /** The summary of a finished batch in words. */
 export function describeBatch(summary: BatchSummary): string {
@@ -119,15 +89,10 @@ export function onBatchFinished(listener: (summary: BatchSummary) => void): () =
 export async function runBatch(collection: string, options: VerifyRequest): Promise<BatchSummary | null> {
   if (running) return null;
   shownCollection = collection;
-  failureList.replaceChildren();
   summaryBox.replaceChildren();
-  phaseTotal = null;
-  phaseLabel.textContent = 'Starting';
-  amountLabel.textContent = '';
-  itemLabel.textContent = '';
-  progressBar.removeAttribute('value');
+  progress.start();
   setRunning(true);
-  const current = verifyCollection(collection, options, onProgress);
+  const current = verifyCollection(collection, options, progress.onProgress);
   running = current;
   let summary: BatchSummary;
   try {
@@ -148,7 +113,7 @@ export async function runBatch(collection: string, options: VerifyRequest): Prom
 cancelButton.addEventListener('click', async () => {
   if (!running) return;
   cancelButton.disabled = true;
-  phaseLabel.textContent = 'Stopping: claims being checked finish, no new one starts';
+  progress.stopping('Stopping: claims being checked finish, no new one starts');
   try {
     await running.cancel();
   } catch (error) {

@@ -6,12 +6,12 @@
 import {
   chooseImportSources,
   importSources,
-  type TaskProgress,
   type ImportSummary,
   type RunningTask,
 } from '../api';
 import { bytes, count, el, replace } from '../dom';
 import { describeError, linkButton } from './common';
+import { TaskProgressView } from './task-progress';
 
 let panel: HTMLElement | null = null;
 let running: RunningTask<ImportSummary> | null = null;
@@ -38,49 +38,22 @@ const startButton = el('button', { type: 'submit', id: 'import-start', class: 'p
 const cancelButton = el('button', { type: 'button', id: 'import-cancel', hidden: true }, 'Cancel');
 const formStatus = el('p', { class: 'status', id: 'import-status', role: 'status' });
 
-const progressBar = el('progress', { id: 'import-progress' });
-const phaseLabel = el('span', { class: 'phase' });
-const amountLabel = el('span', { class: 'amount' });
-const itemLabel = el('p', { class: 'current-item' });
-const progressBox = el('div', { class: 'import-progress', hidden: true }, el('p', {}, phaseLabel, ' ', amountLabel), progressBar, itemLabel);
-const failureList = el('ul', { class: 'failures', id: 'import-failures' });
+const progress = new TaskProgressView({
+  barId: 'import-progress',
+  failuresId: 'import-failures',
+  amount: (done, total, unit) => {
+    const show = (n: number) => (unit === 'bytes' ? bytes(n) : n.toLocaleString());
+    return total === null ? show(done) : `${show(done)} of ${show(total)}`;
+  },
+});
+const progressBox = el(
+  'div',
+  { class: 'import-progress', hidden: true },
+  el('p', {}, progress.phase, ' ', progress.amount),
+  progress.bar,
+  progress.item,
+);
 const summaryBox = el('div', { class: 'import-summary', id: 'import-summary' });
-
-let phaseTotal: number | null = null;
-let phaseUnit: 'items' | 'bytes' = 'items';
-
-function amountText(done: number): string {
-  const show = (n: number) => (phaseUnit === 'bytes' ? bytes(n) : n.toLocaleString());
-  return phaseTotal === null ? show(done) : `${show(done)} of ${show(phaseTotal)}`;
-}
-
-function onProgress(message: TaskProgress): void {
-  switch (message.event) {
-    case 'phase':
-      phaseTotal = message.total;
-      phaseUnit = message.unit;
-      phaseLabel.textContent = message.name;
-      amountLabel.textContent = amountText(0);
-      if (message.total === null || message.total === 0) {
-        progressBar.removeAttribute('value'); // indeterminate
-      } else {
-        progressBar.max = message.total;
-        progressBar.value = 0;
-      }
-      break;
-    case 'progress':
-      if (phaseTotal) progressBar.value = Math.min(message.done, phaseTotal);
-      amountLabel.textContent = amountText(message.done);
-      if (message.item !== null) itemLabel.textContent = message.item;
-      break;
-    case 'item_failed':
-      failureList.append(el('li', {}, el('span', { class: 'item' }, message.item), ': ', message.message));
-      break;
-    case 'finished':
-      itemLabel.textContent = '';
-      break;
-  }
-}
 
 function sources(): string[] {
   return sourcesBox.value
@@ -172,15 +145,11 @@ async function startImport(): Promise<void> {
     sourcesBox.focus();
     return;
   }
-  failureList.replaceChildren();
   summaryBox.replaceChildren();
-  phaseLabel.textContent = 'Starting';
-  amountLabel.textContent = '';
-  itemLabel.textContent = '';
-  progressBar.removeAttribute('value');
+  progress.start();
   formStatus.textContent = `Importing ${count(list.length, 'source')} into “${corpus}”…`;
   setRunning(true);
-  const current = importSources(corpus, list, onProgress);
+  const current = importSources(corpus, list, progress.onProgress);
   running = current;
   try {
     const summary = await current.done;
@@ -200,7 +169,7 @@ async function startImport(): Promise<void> {
 async function cancelImport(): Promise<void> {
   if (!running) return;
   cancelButton.disabled = true;
-  phaseLabel.textContent = 'Stopping after the current document';
+  progress.stopping('Stopping after the current document');
   try {
     await running.cancel();
   } catch (error) {
@@ -252,7 +221,7 @@ export function importPanel(): HTMLElement {
     form,
     formStatus,
     progressBox,
-    failureList,
+    progress.failures,
     summaryBox,
   );
   return panel;
