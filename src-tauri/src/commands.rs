@@ -25,7 +25,7 @@ use factdesk_core::search::{SearchHit, SearchRequest};
 use factdesk_core::settings::SettingChange;
 use factdesk_core::verify::{BatchSummary, ClaimWithCheck, VerifyOptions};
 use factdesk_core::{CoreError, Factdesk, Settings};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use tauri::State;
 use tauri::ipc::Channel;
 
