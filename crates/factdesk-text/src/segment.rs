@@ -14,14 +14,42 @@ pub const MAX_SENTENCE_CHARS: usize = 1000;
 pub fn segment_sentences(text: &str, language: &str) -> Vec<SentenceSpan> {
     let mut byte_spans: Vec<(usize, usize)> = Vec::new();
     for (paragraph_start, paragraph) in paragraphs(text) {
-        for boundary in sentencex::get_sentence_boundaries(language, paragraph) {
-            let (start, end) = trim_span(paragraph, boundary.start_byte, boundary.end_byte);
+        let boundaries = sentencex::get_sentence_boundaries(language, paragraph)
+            .into_iter()
+            .map(|boundary| (boundary.start_byte, boundary.end_byte.min(paragraph.len())));
+        for (start, end) in join_mid_word_cuts(paragraph, boundaries) {
+            let (start, end) = trim_span(paragraph, start, end);
             if start < end {
                 split_long(paragraph, start, end, paragraph_start, &mut byte_spans);
             }
         }
     }
     with_char_offsets(text, &byte_spans)
+}
+
+/// Joins spans that the segmenter cut inside a word: a sentence ends before white space, so
+/// a cut with no white space on either side (`window.__state`, `os.Path`, `2.0.Beta`) is not
+/// a sentence boundary.
+fn join_mid_word_cuts(
+    paragraph: &str,
+    spans: impl Iterator<Item = (usize, usize)>,
+) -> Vec<(usize, usize)> {
+    let mut joined: Vec<(usize, usize)> = Vec::new();
+    for (start, end) in spans {
+        if let Some(last) = joined.last_mut() {
+            let before = paragraph[..last.1].chars().next_back();
+            let after = paragraph[start..].chars().next();
+            let mid_word = last.1 == start
+                && before.is_some_and(|c| !c.is_whitespace())
+                && after.is_some_and(|c| !c.is_whitespace());
+            if mid_word {
+                last.1 = end;
+                continue;
+            }
+        }
+        joined.push((start, end));
+    }
+    joined
 }
 
 /// Paragraphs with their byte offsets: maximal runs of text between blank lines.
@@ -125,6 +153,18 @@ mod tests {
         check(
             "The U.S. economy grew. Europe's did not.",
             &["The U.S. economy grew.", "Europe's did not."],
+        );
+    }
+
+    #[test]
+    fn periods_inside_words_names_and_code_do_not_split() {
+        check(
+            "See www.example.com/page.html for more. The variable window.__state holds it.",
+            &["See www.example.com/page.html for more.", "The variable window.__state holds it."],
+        );
+        check(
+            "It calls document.Title and os.Path here. Version 2.0.Beta shipped.",
+            &["It calls document.Title and os.Path here.", "Version 2.0.Beta shipped."],
         );
     }
 
