@@ -169,7 +169,26 @@ async function waitForPort(port, timeoutMs) {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const find = (css) => driver.findElement(By.css(css));
 const findAll = (css) => driver.findElements(By.css(css));
-const waitFor = (css, timeout = UI_WAIT) => driver.wait(until.elementLocated(By.css(css)), timeout, `no ${css}`);
+/** What the window shows, for a failure message: its location and the text of its view. */
+async function windowState() {
+  try {
+    const { hash, view } = await driver.executeScript(
+      "return { hash: location.hash, view: document.getElementById('outlet')?.innerText ?? '' };",
+    );
+    return `at ${hash || '(no hash)'}, showing: ${JSON.stringify(view.slice(0, 600))}`;
+  } catch (error) {
+    return `(the window could not be read: ${error.message})`;
+  }
+}
+
+/** Waits until an element matches `css` and returns it; a failure says what the window shows. */
+async function waitFor(css, timeout = UI_WAIT) {
+  try {
+    return await driver.wait(until.elementLocated(By.css(css)), timeout);
+  } catch (error) {
+    throw new Error(`no ${css} within ${timeout} ms; the window is ${await windowState()} (${error.message})`);
+  }
+}
 
 /** Waits until the element `css` exists and its text matches `pattern`; returns the text. */
 async function waitForText(css, pattern, timeout = UI_WAIT) {
@@ -191,7 +210,7 @@ async function waitForText(css, pattern, timeout = UI_WAIT) {
       timeout,
     );
   } catch (error) {
-    throw new Error(`${css} never matched ${pattern}; last text: ${JSON.stringify(last)} (${error.message})`);
+    throw new Error(`${css} never matched ${pattern}; last text: ${JSON.stringify(last)}; the window is ${await windowState()} (${error.message})`);
   }
   return last;
 }
@@ -204,6 +223,32 @@ async function screenshot(name, scrollTo, block = 'start') {
   }
   const png = await driver.takeScreenshot();
   await writeFile(path.join(screenshots, name), png, 'base64');
+}
+
+/** Waits up to `timeout` ms for the window's location hash to match `pattern`; answers whether it did. */
+async function hashBecomes(pattern, timeout) {
+  try {
+    await driver.wait(async () => pattern.test(await driver.executeScript('return location.hash;')), timeout);
+    return true;
+  } catch (error) {
+    if (error.name === 'TimeoutError') return false;
+    throw error;
+  }
+}
+
+/**
+ * Clicks the element `locate()` finds and waits for the window to go to a location matching
+ * `hashPattern`. A click that lands while the view is being drawn again can hit nothing; then the
+ * element is found again and clicked once more, and the test's output says so (`t.diagnostic`).
+ */
+async function clickToOpen(t, locate, hashPattern) {
+  await (await locate()).click();
+  if (await hashBecomes(hashPattern, 5_000)) return;
+  t.diagnostic(`a click did not open ${hashPattern}; the window is ${await windowState()}; clicking again`);
+  await (await locate()).click();
+  if (!(await hashBecomes(hashPattern, UI_WAIT))) {
+    throw new Error(`clicking twice did not open ${hashPattern}; the window is ${await windowState()}`);
+  }
 }
 
 async function type(css, text) {
@@ -275,6 +320,8 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
       // tauri-driver starts WebKitWebDriver, which starts the app with this environment.
       env: { ...process.env, FACTDESK_DATA_DIR: dataDir, FACTDESK_E2E_EXPORT_DIR: exportDir },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, so that WebKitWebDriver and the app end with it (see `after`).
+      detached: true,
     });
     tauriDriver.stdout.pipe(log);
     tauriDriver.stderr.pipe(log);
@@ -288,7 +335,14 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
 
   after(async () => {
     await driver?.quit().catch(() => {});
-    tauriDriver?.kill();
+    // The whole group: killing tauri-driver alone would leave WebKitWebDriver running.
+    if (tauriDriver?.pid) {
+      try {
+        process.kill(-tauriDriver.pid, 'SIGTERM');
+      } catch (error) {
+        if (error.code !== 'ESRCH') throw error;
+      }
+    }
     // The app's HTTP client may keep connections open; they must not keep this process alive.
     scriptedServer?.close();
     scriptedServer?.closeAllConnections();
@@ -310,14 +364,14 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.ok(logs.some((name) => /^factdesk-app\.\d{4}-\d{2}-\d{2}\.log$/.test(name)), `log files: ${logs}`);
   });
 
-  test('imports a fixture corpus from a typed folder path', async () => {
+  test('imports a fixture corpus from a typed folder path', async (t) => {
     await startImport('fixtures', [path.join(fixtures, 'corpus')]);
     await waitForText('#import-summary', /Done\. 3 documents imported into “fixtures” \(\d+ sentences\)/, 120_000);
     // The corpus list is refreshed after the import.
     await waitForText('[data-corpus="fixtures"]', /3 documents/);
     await screenshot('01-library-import.png');
 
-    await (await find('[data-corpus="fixtures"]')).click();
+    await clickToOpen(t, () => find('[data-corpus="fixtures"]'), /^#\/library\/fixtures$/);
     await waitForText('#documents-status', /Documents 1–3 of 3/);
     const titles = await Promise.all((await findAll('#document-table .document-link')).map((link) => link.getText()));
     assert.deepEqual(titles.toSorted(), ['How penicillin was found', 'Where coffee comes from', 'moon'].toSorted(), `titles: ${titles}`);
@@ -364,25 +418,27 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     await waitForText('#search-status', /^[2-5] sentences$/);
   });
 
-  test('shows hostile markup from imported pages as text and runs none of it', async () => {
+  test('shows hostile markup from imported pages as text and runs none of it', async (t) => {
     assert.deepEqual(await hostileTraces(), { global: null, title: 'Factdesk' });
     await startImport('hostile', [path.join(fixtures, 'hostile')]);
     await waitForText('#import-summary', /Done\. 2 documents imported into “hostile”/, 120_000);
 
-    await (await waitFor('[data-corpus="hostile"]')).click();
+    await clickToOpen(t, () => waitFor('[data-corpus="hostile"]'), /^#\/library\/hostile$/);
     await waitForText('#documents-status', /Documents 1–2 of 2/);
     const documentCount = (await findAll('#document-table .document-link')).length;
     assert.equal(documentCount, 2);
     const shown = [];
     for (let index = 0; index < documentCount; index += 1) {
-      await (await findAll('#document-table .document-link'))[index].click();
+      const row = async () => (await findAll('#document-table tr[data-document-id]'))[index];
+      const documentId = await (await row()).getAttribute('data-document-id');
+      await clickToOpen(t, async () => (await row()).findElement(By.css('.document-link')), new RegExp(`^#/documents/${documentId}$`));
       await waitFor('#sentence-list');
       const title = await find('#document-title').getText();
       const sentences = await find('#sentence-list').getText();
       shown.push(`${title}\n${sentences}`);
       assert.deepEqual(await liveElementsInView(), [], `live elements in “${title}”`);
       if (title.includes('onerror')) await screenshot('05-hostile-document.png');
-      await (await find('#back-to-corpus')).click();
+      await clickToOpen(t, () => find('#back-to-corpus'), /^#\/library\/hostile$/);
       await waitFor('#document-table');
     }
     const all = shown.join('\n');
