@@ -317,6 +317,49 @@ fn a_collection_is_checked_reported_reviewed_and_evaluated() {
 }
 
 #[test]
+fn skip_checked_leaves_out_claims_checked_the_same_way_before() {
+    let world = world(false, Duration::ZERO);
+    let app = &world.harness.app;
+    let runtime = runtime();
+    let batch = |options: &VerifyOptions| {
+        runtime
+            .block_on(app.verify_collection(
+                "desk",
+                options,
+                Arc::new(NoProgress),
+                CancelToken::new(),
+            ))
+            .unwrap()
+    };
+    let texts = |claims: &[&str]| claims.iter().map(|claim| claim.to_string()).collect::<Vec<_>>();
+    app.add_claims("desk", &texts(&["Okra has edible green seed pods.", "Zorblax won."])).unwrap();
+    let skip = VerifyOptions { skip_checked: true, ..VerifyOptions::default() };
+    let first = batch(&skip);
+    assert_eq!((first.claims, first.already_checked, first.checked), (2, 0, 2));
+
+    // A pasted summary adds one new claim: only that one is checked, in a new run.
+    app.add_claims("desk", &texts(&["The Eiffel Tower was completed in 1889."])).unwrap();
+    let second = batch(&skip);
+    assert_ne!(second.run_id, first.run_id);
+    assert_eq!((second.claims, second.already_checked, second.checked), (3, 2, 1));
+    let checked: Vec<String> = app
+        .collection_checks("desk")
+        .unwrap()
+        .into_iter()
+        .filter(|entry| entry.check.as_ref().is_some_and(|check| check.run_id == second.run_id))
+        .map(|entry| entry.claim.text)
+        .collect();
+    assert_eq!(checked, ["The Eiffel Tower was completed in 1889."]);
+
+    // Other parameters are another way of checking: every claim again.
+    let other = VerifyOptions { m: Some(2), skip_checked: true, ..VerifyOptions::default() };
+    assert_eq!(batch(&other).checked, 3);
+    // Without skip_checked, a finished run is not resumed: every claim again.
+    let again = batch(&VerifyOptions::default());
+    assert_eq!((again.already_checked, again.checked), (0, 3));
+}
+
+#[test]
 fn p_true_and_corpus_nli_run_without_urls() {
     let world = world(false, Duration::ZERO);
     let app = &world.harness.app;

@@ -113,6 +113,9 @@ pub struct VerifyOptions {
     pub concurrency: Option<usize>,
     /// Start a new run even if an unfinished one with the same parameters exists.
     pub restart: bool,
+    /// Leave out the claims that already hold a check made with the same method and
+    /// parameters (model included) by any earlier run, finished or not.
+    pub skip_checked: bool,
 }
 
 /// The method and parameters of a run, resolved from settings and options.
@@ -151,7 +154,8 @@ pub struct BatchSummary {
     /// True when an unfinished run was continued.
     pub resumed: bool,
     pub claims: usize,
-    /// Checked in earlier attempts of this run.
+    /// Checked in earlier attempts of this run (with `skip_checked`, also by earlier runs
+    /// with the same method and parameters), and so left out.
     pub already_checked: usize,
     pub checked: usize,
     pub failed: usize,
@@ -435,7 +439,8 @@ impl Factdesk {
 
     /// Checks every claim of a collection, a few at a time (`verify.concurrency`), storing each
     /// result as it comes. Continues the newest unfinished run with the same method and
-    /// parameters unless `options.restart`; claims that run already checked are skipped. A
+    /// parameters unless `options.restart`; claims that run already checked are skipped, and
+    /// with `options.skip_checked` so are claims any run checked the same way. A
     /// claim whose check fails is reported and left unchecked (the run then ends `failed`,
     /// and the next call retries just those claims). Cancelling stops starting new claims.
     #[tracing::instrument(skip(self, options, reporter, cancel))]
@@ -472,7 +477,14 @@ impl Factdesk {
                     false,
                 ),
             };
-            let done: HashSet<ClaimId> = store.checked_claims(run)?;
+            let mut done: HashSet<ClaimId> = store.checked_claims(run)?;
+            if options.skip_checked {
+                done.extend(store.claims_checked_with(
+                    collection_id,
+                    plan.method.as_str(),
+                    &parameters,
+                )?);
+            }
             store.set_run_status(run, RunStatus::Running, None)?;
             (claims, run, resumed, done)
         };

@@ -163,6 +163,35 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// The claims of `collection` that hold a check from a run of `method` with exactly these
+    /// `parameters` (compared as JSON values), whatever became of that run. Lets a batch skip
+    /// claims that were already checked the same way.
+    pub fn claims_checked_with(
+        &self,
+        collection: CollectionId,
+        method: &str,
+        parameters: &serde_json::Value,
+    ) -> Result<HashSet<ClaimId>> {
+        let mut statement = self.conn.prepare(
+            "SELECT c.claim_id, r.parameters FROM checks c
+             JOIN runs r ON r.id = c.run_id
+             JOIN claims k ON k.id = c.claim_id
+             WHERE k.collection_id = ?1 AND r.method = ?2",
+        )?;
+        let rows = statement.query_map(params![collection.0, method], |row| {
+            Ok((ClaimId(row.get(0)?), row.get::<_, String>(1)?))
+        })?;
+        let mut checked = HashSet::new();
+        for row in rows {
+            let (claim, stored) = row?;
+            if serde_json::from_str::<serde_json::Value>(&stored).ok().as_ref() == Some(parameters)
+            {
+                checked.insert(claim);
+            }
+        }
+        Ok(checked)
+    }
+
     /// One check with its latest review.
     pub fn check(&self, id: CheckId) -> Result<StoredCheck> {
         let row = self
@@ -273,6 +302,51 @@ mod tests {
             notes: None,
             gold_label: None,
         }
+    }
+
+    #[test]
+    fn claims_checked_with_the_same_method_and_parameters_are_found_across_runs() {
+        let mut store = Store::open_in_memory().unwrap();
+        let collection = store.ensure_collection("demo").unwrap();
+        let other = store.ensure_collection("other").unwrap();
+        let id = |outcome: crate::ClaimInsertOutcome| match outcome {
+            crate::ClaimInsertOutcome::Inserted(id) | crate::ClaimInsertOutcome::Duplicate(id) => {
+                id
+            }
+        };
+        let ids: Vec<ClaimId> = store
+            .insert_claims(collection, &[claim("One."), claim("Two."), claim("Three.")])
+            .unwrap()
+            .into_iter()
+            .map(id)
+            .collect();
+        let elsewhere = id(store.insert_claims(other, &[claim("One.")]).unwrap().remove(0));
+        let same = serde_json::json!({"m": 4, "model": "a"});
+        // Key order does not matter; a different value, method or collection does.
+        let same_reordered: serde_json::Value =
+            serde_json::from_str(r#"{"model": "a", "m": 4}"#).unwrap();
+        let cancelled = store.create_run("llm-cite", &same, None, Some(collection)).unwrap();
+        store
+            .insert_check(cancelled, Some(ids[0]), &result("One.", Verdict::Verified), &[])
+            .unwrap();
+        store.set_run_status(cancelled, factdesk_model::RunStatus::Cancelled, None).unwrap();
+        let other_model = serde_json::json!({"m": 4, "model": "b"});
+        let run = store.create_run("llm-cite", &other_model, None, Some(collection)).unwrap();
+        store.insert_check(run, Some(ids[1]), &result("Two.", Verdict::Verified), &[]).unwrap();
+        let run = store.create_run("p-true", &same, None, Some(collection)).unwrap();
+        store.insert_check(run, Some(ids[2]), &result("Three.", Verdict::Verified), &[]).unwrap();
+        let run = store.create_run("llm-cite", &same, None, Some(other)).unwrap();
+        store.insert_check(run, Some(elsewhere), &result("One.", Verdict::Verified), &[]).unwrap();
+
+        assert_eq!(
+            store.claims_checked_with(collection, "llm-cite", &same_reordered).unwrap(),
+            HashSet::from([ids[0]])
+        );
+        assert_eq!(
+            store.claims_checked_with(collection, "llm-cite", &other_model).unwrap(),
+            HashSet::from([ids[1]])
+        );
+        assert!(store.claims_checked_with(collection, "corpus-nli", &same).unwrap().is_empty());
     }
 
     #[test]
