@@ -173,6 +173,10 @@ enum Command {
         /// Start a new run instead of continuing an unfinished one
         #[arg(long)]
         restart: bool,
+        /// Leave out claims that an earlier run already checked with the same method,
+        /// parameters and model
+        #[arg(long, requires = "collection", conflicts_with = "claim")]
+        skip_checked: bool,
     },
     /// Accept or override a machine verdict (kept beside it as a human review)
     Review {
@@ -399,6 +403,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             cache,
             concurrency,
             restart,
+            skip_checked,
         } => {
             let app = open()?;
             let options = VerifyOptions {
@@ -415,6 +420,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 cache,
                 concurrency,
                 restart,
+                skip_checked,
             };
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             match (claim, collection) {

@@ -120,6 +120,10 @@ fn usage_and_fatal_errors_give_exit_code_2() {
     assert_eq!(cli.run(&["import"]).status.code(), Some(2));
     assert_eq!(cli.run(&["no-such-command"]).status.code(), Some(2));
     assert_eq!(cli.run(&["--help"]).status.code(), Some(0));
+    // --skip-checked is about collections: with a single claim it is a usage error.
+    let output = cli.run(&["verify", "Okra is a plant.", "--skip-checked"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("--skip-checked"), "{}", text(&output.stderr));
 
     std::fs::create_dir_all(cli.data.path()).unwrap();
     std::fs::write(cli.data.path().join("config.toml"), "[search]\nlimt = 3\n").unwrap();
