@@ -649,6 +649,13 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     await waitForText('#batch-summary', /^Done\. 2 claims of 2 checked/, 120_000);
     await waitForText('#claim-table', /Verified[\s\S]*No valid URL|No valid URL[\s\S]*Verified/);
     await screenshot('13b-collection-checked.png');
+
+    // Checking again with the same options, only claims without such a check: none.
+    const skip = await find('#run-skip-checked');
+    await skip.click();
+    assert.ok(await skip.isSelected());
+    await (await find('#run-checks')).click();
+    await waitForText('#batch-summary', /^Done\. 0 claims of 2 checked \(run \d+, llm-cite\); 2 claims already checked with these options\.$/, 60_000);
   });
 
   test('cancels a batch of checks and resumes it', async () => {

@@ -362,6 +362,8 @@ export interface VerifyRequest {
   corpora?: string[];
   /** Start a new run even if an unfinished one could be resumed. */
   restart?: boolean;
+  /** Leave out claims an earlier run checked with the same method, parameters and model. */
+  skip_checked?: boolean;
 }
 
 export interface ClaimFailure {

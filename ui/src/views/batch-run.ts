@@ -41,6 +41,8 @@ export function describeBatch(summary: BatchSummary): string {
     parts.push(`Resumed run ${summary.run_id}: ${count(summary.already_checked, 'claim')} checked before, ${summary.checked.toLocaleString()} now`);
   } else {
     parts.push(`${count(summary.checked, 'claim')} of ${summary.claims.toLocaleString()} checked (run ${summary.run_id}, ${summary.method})`);
+    // Only with skip_checked: claims earlier runs checked the same way.
+    if (summary.already_checked > 0) parts.push(`${count(summary.already_checked, 'claim')} already checked with these options`);
   }
   if (summary.verdicts.length > 0) {
     parts.push(summary.verdicts.map(([verdict, n]) => `${n.toLocaleString()} ${verdictPhrase(verdict)}`).join(', '));

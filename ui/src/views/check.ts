@@ -1,6 +1,6 @@
 // Check: paste a text (a summary, a paragraph), split it into claims, edit them, then check
-// them as a collection — the claims are added to it (created if new) and the whole collection is
-// checked with the chosen method, with progress and Cancel. The results link to each claim's
+// them as a collection — the claims are added to it (created if new) and every claim of it
+// without a check made with the chosen method and options is checked, with progress and Cancel. The results link to each claim's
 // detail. Route: `#/check`. The view is built once and kept, so the text, the claims and a
 // running check are still there when the user comes back.
 
@@ -131,7 +131,7 @@ function updateCollectionHint(): void {
     name === ''
       ? 'A new name starts a new collection; an existing one adds these claims to it.'
       : existing
-        ? `“${name}” holds ${count(existing.claim_count, 'claim')}: the new claims are added and every claim of it is checked (an unfinished run with the same options resumes, skipping the claims it checked).`
+        ? `“${name}” holds ${count(existing.claim_count, 'claim')}: the new claims are added, and every claim of it without a check made with these options is checked.`
         : `A new collection “${name}” will hold just these claims.`;
 }
 
@@ -207,7 +207,8 @@ async function startCheck(): Promise<void> {
       (added.duplicates > 0 ? ` (${added.duplicates.toLocaleString()} already there)` : '') +
       '. Checking…';
     void refreshCollections();
-    const run = runBatch(collection, chosen.options);
+    // Claims of the collection that were already checked this way keep their check.
+    const run = runBatch(collection, { ...chosen.options, skip_checked: true });
     replace(batchSlot, batchBox(collection));
     const summary = await run;
     checkStatus.textContent = summary?.cancelled ? 'The check was cancelled.' : '';

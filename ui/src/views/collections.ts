@@ -105,6 +105,14 @@ async function runPanel(collection: ClaimCollection, signal: AbortSignal): Promi
   const options = verifyOptionsForm('run');
   const button = el('button', { type: 'submit', id: 'run-checks', class: 'primary' }, 'Run checks');
   const restart = el('input', { type: 'checkbox', id: 'run-restart', name: 'restart' });
+  const skipChecked = el('input', { type: 'checkbox', id: 'run-skip-checked', name: 'skip_checked' });
+  // "Every claim again" and "only claims not checked yet" exclude each other.
+  restart.addEventListener('change', () => {
+    if (restart.checked) skipChecked.checked = false;
+  });
+  skipChecked.addEventListener('change', () => {
+    if (skipChecked.checked) restart.checked = false;
+  });
   const status = statusLine('run-status');
   const slot = el('div', { class: 'batch-slot' }, batchBox(collection.name));
   const form = el(
@@ -112,6 +120,7 @@ async function runPanel(collection: ClaimCollection, signal: AbortSignal): Promi
     { class: 'check-form', id: 'run-form' },
     options.element,
     el('label', { class: 'checkbox' }, restart, ' Start over (check every claim again, even if an unfinished run could resume)'),
+    el('label', { class: 'checkbox' }, skipChecked, ' Only claims without a check made with these options (method, parameters and model)'),
     el('div', { class: 'buttons' }, button),
   );
   const busy = runningBatch();
@@ -129,6 +138,7 @@ async function runPanel(collection: ClaimCollection, signal: AbortSignal): Promi
       return;
     }
     if (restart.checked) chosen.options.restart = true;
+    if (skipChecked.checked) chosen.options.skip_checked = true;
     button.disabled = true;
     status.textContent = '';
     const run = runBatch(collection.name, chosen.options);
