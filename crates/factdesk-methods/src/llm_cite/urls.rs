@@ -109,7 +109,11 @@ fn url_end(text: &str, scheme_len: usize) -> usize {
                 end = index;
                 break;
             }
-            c if c.is_whitespace() && !(is_wiki_article && continues_title(&text[index..])) => {
+            c if c.is_whitespace()
+                && !(is_wiki_article
+                    && !written_as_url(&lower[..index])
+                    && continues_title(&text[index..])) =>
+            {
                 end = index;
                 break;
             }
@@ -117,6 +121,15 @@ fn url_end(text: &str, scheme_len: usize) -> usize {
         }
     }
     end
+}
+
+/// Is the Wikipedia title at the end of `link` spelled as in a URL (`Eiffel_Tower`,
+/// `Caf%C3%A9`)? Then it has no spaces, and a space ends it.
+fn written_as_url(link: &str) -> bool {
+    link.rfind("/wiki/").is_some_and(|at| {
+        let title = &link[at + "/wiki/".len()..];
+        title.contains('_') || title.contains('%')
+    })
 }
 
 /// After a space inside a Wikipedia link: does the title go on? It stops at a second URL,
@@ -284,6 +297,14 @@ mod tests {
             &[
                 "https://en.wikipedia.org/wiki/Mount_Everest",
                 "https://en.wikipedia.org/wiki/Eiffel_Tower",
+            ],
+        );
+        // A title spelled as in a URL has no spaces: the prose after it is not part of it.
+        check(
+            "See https://en.wikipedia.org/wiki/Eiffel_Tower which covers it, and https://de.wikipedia.org/wiki/K%C3%B6ln for the city",
+            &[
+                "https://en.wikipedia.org/wiki/Eiffel_Tower",
+                "https://de.wikipedia.org/wiki/K%C3%B6ln",
             ],
         );
         // Outside Wikipedia a space ends the URL.
