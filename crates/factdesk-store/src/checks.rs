@@ -9,6 +9,7 @@ use factdesk_model::{
 };
 use rusqlite::{OptionalExtension, Row, params};
 
+use crate::runs::same_parameters;
 use crate::{Result, Store, StoreError, parse_column};
 
 /// Which checks to list.
@@ -184,8 +185,7 @@ impl Store {
         let mut checked = HashSet::new();
         for row in rows {
             let (claim, stored) = row?;
-            if serde_json::from_str::<serde_json::Value>(&stored).ok().as_ref() == Some(parameters)
-            {
+            if same_parameters(&stored, parameters) {
                 checked.insert(claim);
             }
         }

@@ -56,9 +56,7 @@ impl Store {
         })?;
         for row in rows {
             let (id, stored) = row?;
-            // Compared as JSON values, so key order and spacing do not matter.
-            if serde_json::from_str::<serde_json::Value>(&stored).ok().as_ref() == Some(parameters)
-            {
+            if same_parameters(&stored, parameters) {
                 return Ok(Some(RunId(id)));
             }
         }
@@ -128,6 +126,12 @@ impl Store {
             error,
         })
     }
+}
+
+/// Whether a run's stored parameters are `parameters`, compared as JSON values (so key order
+/// and spacing do not matter; unreadable stored JSON matches nothing).
+pub(crate) fn same_parameters(stored: &str, parameters: &serde_json::Value) -> bool {
+    serde_json::from_str::<serde_json::Value>(stored).ok().as_ref() == Some(parameters)
 }
 
 #[cfg(test)]
