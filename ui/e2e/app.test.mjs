@@ -152,7 +152,8 @@ function freePort() {
   });
 }
 
-async function waitForPort(port, timeoutMs) {
+/** Waits until something listens on the loopback `port`; `what` names it in the error. */
+async function waitForPort(port, timeoutMs, what) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const open = await new Promise((resolve) => {
@@ -163,7 +164,7 @@ async function waitForPort(port, timeoutMs) {
     if (open) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`tauri-driver did not listen on port ${port} within ${timeoutMs} ms`);
+  throw new Error(`${what} did not listen on port ${port} within ${timeoutMs} ms (see ${path.join(screenshots, 'tauri-driver.log')})`);
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -325,7 +326,10 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     });
     tauriDriver.stdout.pipe(log);
     tauriDriver.stderr.pipe(log);
-    await waitForPort(port, 30_000);
+    await waitForPort(port, 30_000, 'tauri-driver');
+    // tauri-driver passes the new session on to WebKitWebDriver, which it starts on the native
+    // port: a session asked for before that port listens fails with "connection refused".
+    await waitForPort(nativePort, 30_000, 'WebKitWebDriver (started by tauri-driver)');
 
     const capabilities = new Capabilities();
     capabilities.set('browserName', 'wry');
