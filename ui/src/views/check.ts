@@ -1,8 +1,9 @@
 // Check: paste a text (a summary, a paragraph), split it into claims, edit them, then check
 // them as a collection — the claims are added to it (created if new) and every claim of it
-// without a check made with the chosen method and options is checked, with progress and Cancel. The results link to each claim's
-// detail. Route: `#/check`. The view is built once and kept, so the text, the claims and a
-// running check are still there when the user comes back.
+// without a check made with the chosen method and options is checked, with progress and
+// Cancel. The results link to each claim's detail. Route: `#/check`. The view is built once
+// and kept, so the text, the claims and a running check are still there when the user comes
+// back.
 
 import {
   addClaims,
