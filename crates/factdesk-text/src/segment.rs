@@ -27,9 +27,10 @@ pub fn segment_sentences(text: &str, language: &str) -> Vec<SentenceSpan> {
     with_char_offsets(text, &byte_spans)
 }
 
-/// Joins spans that the segmenter cut inside a word: a sentence ends before white space, so
-/// a cut with no white space on either side (`window.__state`, `os.Path`, `2.0.Beta`) is not
-/// a sentence boundary.
+/// Joins spans that the segmenter cut inside a word: after a full stop `.`, a sentence ends
+/// before white space, so a cut right after `.` with a word character next (`window.__state`,
+/// `os.Path`, `2.0.Beta`) is not a sentence boundary. Scripts that end sentences with their
+/// own marks and no space (`。`) are left as the segmenter cut them.
 fn join_mid_word_cuts(
     paragraph: &str,
     spans: impl Iterator<Item = (usize, usize)>,
@@ -40,8 +41,8 @@ fn join_mid_word_cuts(
             let before = paragraph[..last.1].chars().next_back();
             let after = paragraph[start..].chars().next();
             let mid_word = last.1 == start
-                && before.is_some_and(|c| !c.is_whitespace())
-                && after.is_some_and(|c| !c.is_whitespace());
+                && before == Some('.')
+                && after.is_some_and(|c| c.is_alphanumeric() || c == '_');
             if mid_word {
                 last.1 = end;
                 continue;
@@ -166,6 +167,13 @@ mod tests {
             "It calls document.Title and os.Path here. Version 2.0.Beta shipped.",
             &["It calls document.Title and os.Path here.", "Version 2.0.Beta shipped."],
         );
+        // Without a space after their own full stop, Chinese sentences still split.
+        let text = "我们昨天去了北京。天气很好。";
+        let got: Vec<&str> = segment_sentences(text, "zh")
+            .iter()
+            .map(|span| &text[span.start_byte as usize..span.end_byte as usize])
+            .collect();
+        assert_eq!(got, ["我们昨天去了北京。", "天气很好。"]);
     }
 
     #[test]
