@@ -23,14 +23,7 @@ const progress = new TaskProgressView({
   phaseName: (name) => name.charAt(0).toUpperCase() + name.slice(1),
 });
 const cancelButton = el('button', { type: 'button', id: 'batch-cancel' }, 'Cancel');
-const progressBox = el(
-  'div',
-  { class: 'import-progress', hidden: true },
-  el('p', {}, progress.phase, ' ', progress.amount),
-  progress.bar,
-  progress.item,
-  el('div', { class: 'buttons' }, cancelButton),
-);
+const progressBox = progress.panel(el('div', { class: 'buttons' }, cancelButton));
 const summaryBox = el('div', { class: 'import-summary', id: 'batch-summary', role: 'status' });
 const box = el('div', { class: 'batch-run', id: 'batch-run' }, progressBox, progress.failures, summaryBox);
 

@@ -46,13 +46,7 @@ const progress = new TaskProgressView({
     return total === null ? show(done) : `${show(done)} of ${show(total)}`;
   },
 });
-const progressBox = el(
-  'div',
-  { class: 'import-progress', hidden: true },
-  el('p', {}, progress.phase, ' ', progress.amount),
-  progress.bar,
-  progress.item,
-);
+const progressBox = progress.panel();
 const summaryBox = el('div', { class: 'import-summary', id: 'import-summary' });
 
 function sources(): string[] {

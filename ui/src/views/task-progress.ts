@@ -3,7 +3,7 @@
 // failed. The import panel and the batch of checks each keep one.
 
 import type { TaskProgress } from '../api';
-import { el } from '../dom';
+import { el, type Child } from '../dom';
 
 type Unit = 'items' | 'bytes';
 
@@ -31,6 +31,14 @@ export class TaskProgressView {
     this.bar = el('progress', { id: options.barId });
     this.item = el('p', { class: 'current-item', id: options.itemId });
     this.failures = el('ul', { class: 'failures', id: options.failuresId });
+  }
+
+  /**
+   * The box that shows the task while it runs (hidden until then): phase and amount, the bar,
+   * the current item, then `extra` (a Cancel button). The failures list is placed by the caller.
+   */
+  panel(...extra: Child[]): HTMLDivElement {
+    return el('div', { class: 'import-progress', hidden: true }, el('p', {}, this.phase, ' ', this.amount), this.bar, this.item, ...extra);
   }
 
   /** Empties the view for a task about to start. */
