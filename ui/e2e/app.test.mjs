@@ -21,7 +21,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Builder, By, Capabilities, Key, until } from 'selenium-webdriver';
 
@@ -226,6 +226,17 @@ async function screenshot(name, scrollTo, block = 'start') {
   await writeFile(path.join(screenshots, name), png, 'base64');
 }
 
+/**
+ * Fails if the window scrolls sideways: a view wider than the window hides its right edge, and a
+ * horizontal scroll bar at the bottom swallows clicks aimed at whatever is drawn under it.
+ */
+async function assertNoSidewaysScroll() {
+  const { scrollWidth, clientWidth, hash } = await driver.executeScript(
+    'const root = document.scrollingElement; return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, hash: location.hash };',
+  );
+  assert.ok(scrollWidth <= clientWidth, `the window scrolls sideways at ${hash}: ${scrollWidth} px of content in ${clientWidth} px`);
+}
+
 /** Waits up to `timeout` ms for the window's location hash to match `pattern`; answers whether it did. */
 async function hashBecomes(pattern, timeout) {
   try {
@@ -337,6 +348,10 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     driver = await new Builder().withCapabilities(capabilities).usingServer(`http://127.0.0.1:${port}/`).build();
   });
 
+  afterEach(async () => {
+    if (driver) await assertNoSidewaysScroll();
+  });
+
   after(async () => {
     await driver?.quit().catch(() => {});
     // The whole group: killing tauri-driver alone would leave WebKitWebDriver running.
@@ -429,6 +444,7 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
 
     await clickToOpen(t, () => waitFor('[data-corpus="hostile"]'), /^#\/library\/hostile$/);
     await waitForText('#documents-status', /Documents 1–2 of 2/);
+    await assertNoSidewaysScroll();
     const documentCount = (await findAll('#document-table .document-link')).length;
     assert.equal(documentCount, 2);
     const shown = [];

@@ -75,7 +75,9 @@ async function renderDocuments(pane: HTMLElement, corpus: Corpus, page: number, 
     page > 1 ? linkButton('← Newer', pageHash(page - 1), { id: 'page-previous' }) : null,
     last < corpus.document_count ? linkButton('Older →', pageHash(page + 1), { id: 'page-next' }) : null,
   );
-  pane.append(table, pager);
+  // A table wider than the panel (long unbroken words in a title) scrolls inside the panel
+  // rather than widening the whole window.
+  pane.append(el('div', { class: 'table-scroll' }, table), pager);
 }
 
 export async function renderLibrary({ outlet, params, query, signal }: RouteContext): Promise<void> {
