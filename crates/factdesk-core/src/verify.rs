@@ -222,9 +222,8 @@ fn url_status(error: &CoreError) -> UrlStatus {
         CoreError::Fetch(FetchError::InvalidUrl { .. } | FetchError::UnsupportedScheme { .. }) => {
             UrlStatus::Invalid
         }
-        CoreError::Fetch(FetchError::Forbidden { .. }) | CoreError::NotArchived { .. } => {
-            UrlStatus::Refused
-        }
+        CoreError::Fetch(FetchError::Forbidden { .. } | FetchError::RedirectScheme { .. })
+        | CoreError::NotArchived { .. } => UrlStatus::Refused,
         _ => UrlStatus::Failed,
     }
 }

@@ -115,6 +115,11 @@ pub enum FetchError {
     Timeout { url: String, seconds: u64 },
     #[error("{url} redirected more than {max} times")]
     TooManyRedirects { url: String, max: usize },
+    #[error(
+        "{url} redirects to {target}, which uses the {scheme}: scheme; only http and https URLs \
+         are fetched, so the redirect was not followed"
+    )]
+    RedirectScheme { url: String, target: String, scheme: String },
     #[error("{url} is larger than the {limit_bytes}-byte fetch limit (fetch.max_body_bytes)")]
     TooLarge { url: String, limit_bytes: u64 },
     #[error("{url} answered HTTP {status}")]
@@ -128,7 +133,7 @@ pub enum FetchError {
 impl FetchError {
     /// A stable code for the kind of failure, as fetch records keep it: `invalid_url`,
     /// `unsupported_scheme`, `forbidden`, `not_found`, `connect`, `timeout`,
-    /// `too_many_redirects`, `too_large`, `status`, `settings` or `other`.
+    /// `too_many_redirects`, `redirect_scheme`, `too_large`, `status`, `settings` or `other`.
     pub fn kind(&self) -> &'static str {
         match self {
             FetchError::InvalidUrl { .. } => "invalid_url",
@@ -138,6 +143,7 @@ impl FetchError {
             FetchError::Connect { .. } => "connect",
             FetchError::Timeout { .. } => "timeout",
             FetchError::TooManyRedirects { .. } => "too_many_redirects",
+            FetchError::RedirectScheme { .. } => "redirect_scheme",
             FetchError::TooLarge { .. } => "too_large",
             FetchError::Status { .. } => "status",
             FetchError::Settings { .. } => "settings",
@@ -272,6 +278,14 @@ impl Fetcher {
         let status = response.status().as_u16();
         let final_url = response.url().to_string();
         if !response.status().is_success() {
+            // The client follows only http(s) redirects; any other Location ends up here.
+            if let Some(target) = redirect_target(&response) {
+                return Err(FetchError::RedirectScheme {
+                    url: url.to_owned(),
+                    scheme: target.scheme().to_owned(),
+                    target: target.to_string(),
+                });
+            }
             return Err(FetchError::Status { url: url.to_owned(), status });
         }
         let content_type = response
@@ -319,9 +333,11 @@ impl Fetcher {
                     url: url.to_owned(),
                     max: self.settings.max_redirects,
                 },
-                RedirectStop::Scheme { target, scheme } => {
-                    FetchError::UnsupportedScheme { url: target.clone(), scheme: scheme.clone() }
-                }
+                RedirectStop::Scheme { target, scheme } => FetchError::RedirectScheme {
+                    url: url.to_owned(),
+                    target: target.clone(),
+                    scheme: scheme.clone(),
+                },
                 RedirectStop::Refused { target, refusal } => FetchError::forbidden(
                     url,
                     refusal,
@@ -406,6 +422,17 @@ pub fn normalise_url(url: &str) -> Result<String, FetchError> {
     let mut parsed = parse_http_url(url)?;
     parsed.set_fragment(None);
     Ok(parsed.into())
+}
+
+/// Where a redirect response points, when that is not an http(s) URL (such redirects are
+/// left unfollowed by the client and arrive as the 3xx response itself).
+fn redirect_target(response: &reqwest::Response) -> Option<url::Url> {
+    if !response.status().is_redirection() {
+        return None;
+    }
+    let location = response.headers().get(reqwest::header::LOCATION)?.to_str().ok()?;
+    let target = response.url().join(location.trim()).ok()?;
+    (!matches!(target.scheme(), "http" | "https")).then_some(target)
 }
 
 /// Splits `text/html; charset=ISO-8859-1` into (`text/html`, `iso-8859-1`).
@@ -496,9 +523,18 @@ mod tests {
         let error = fetcher.fetch(&server.url("/gone")).await.unwrap_err();
         assert_eq!(error, FetchError::Status { url: server.url("/gone"), status: 404 });
         assert!(error.to_string().contains("/gone"));
-        // A redirect to another scheme is not followed.
+        // A redirect to another scheme is not followed, and the error says where it led.
         let error = fetcher.fetch(&server.url("/file")).await.unwrap_err();
-        assert_eq!(error, FetchError::Status { url: server.url("/file"), status: 302 });
+        assert_eq!(
+            error,
+            FetchError::RedirectScheme {
+                url: server.url("/file"),
+                target: "file:///etc/passwd".into(),
+                scheme: "file".into(),
+            }
+        );
+        assert_eq!(error.kind(), "redirect_scheme");
+        assert!(error.to_string().contains("redirects to file:///etc/passwd"), "{error}");
     }
 
     #[tokio::test]

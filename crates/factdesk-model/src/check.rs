@@ -94,8 +94,8 @@ pub enum UrlStatus {
     NotFound,
     /// Not a fetchable URL (bad syntax, unsupported scheme): invalid.
     Invalid,
-    /// Refused by the fetch policy (private address, not allow-listed), or offline and not
-    /// archived.
+    /// Refused by the fetch policy (private address, not allow-listed; a redirect to a
+    /// non-http(s) URL), or offline and not archived.
     Refused,
     /// The fetch failed for another reason (timeout, too large, not a text page, server error).
     Failed,
