@@ -60,6 +60,18 @@ export function shortTime(value: string | null | undefined): string {
   return match ? `${match[1]} ${match[2]}` : value;
 }
 
+/**
+ * `shortTime` for a table cell: the line may break between the date and the time, never inside
+ * the date.
+ */
+export function shortTimeCell(value: string | null | undefined): Child[] {
+  const shown = shortTime(value);
+  if (!shown) return [];
+  const space = shown.indexOf(' ');
+  if (space < 0) return [el('span', { class: 'nowrap' }, shown)];
+  return [el('span', { class: 'nowrap' }, shown.slice(0, space)), shown.slice(space)];
+}
+
 /** A byte count in B, KB, MB or GB. */
 export function bytes(n: number): string {
   const units = ['B', 'KB', 'MB', 'GB'];

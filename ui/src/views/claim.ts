@@ -17,7 +17,7 @@ import {
   type StoredCheck,
   type Verdict,
 } from '../api';
-import { append, el, replace, shortTime } from '../dom';
+import { append, el, replace, shortTime, shortTimeCell } from '../dom';
 import { href, refresh, type RouteContext } from '../router';
 import {
   URL_STATUS_NAMES,
@@ -320,7 +320,7 @@ function historyPanel(claim: Pick<Claim, 'id' | 'collection'>, checks: StoredChe
           el(
             'tr',
             { class: check.id === shown.id ? 'current' : undefined, 'data-check-id': check.id },
-            el('td', {}, shortTime(check.checked_at)),
+            el('td', {}, ...shortTimeCell(check.checked_at)),
             el('td', {}, check.check.method),
             el('td', {}, verdictBadge(check.check.verdict)),
             el('td', { class: 'number' }, percent(check.check.confidence)),

@@ -2,7 +2,7 @@
 // page at a time, and the import panel. Routes: `#/library` and `#/library/<corpus>?page=N`.
 
 import { listCorpora, listDocuments, type Corpus, type DocumentSummary } from '../api';
-import { count, el, replace, shortTime } from '../dom';
+import { count, el, replace, shortTimeCell } from '../dom';
 import { href, type RouteContext } from '../router';
 import { importPanel, setImportCorpora, suggestImportCorpus } from './import-panel';
 import { linkButton, showError, statusLine } from './common';
@@ -30,8 +30,8 @@ function documentRow(document: DocumentSummary): HTMLTableRowElement {
     el('td', { class: 'origin' }, document.url ?? document.origin),
     el('td', { class: 'number' }, document.sentence_count.toLocaleString()),
     el('td', {}, document.format),
-    el('td', {}, shortTime(document.published_at)),
-    el('td', {}, shortTime(document.acquired_at)),
+    el('td', {}, ...shortTimeCell(document.published_at)),
+    el('td', {}, ...shortTimeCell(document.acquired_at)),
   );
 }
 
