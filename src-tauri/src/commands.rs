@@ -247,17 +247,6 @@ pub async fn import_claims(
     off_main_thread(&state, move |app| app.import_claims(&path, &collection)).await
 }
 
-/// Checks one claim, not part of a collection, and stores the result.
-#[tauri::command]
-pub async fn verify_claim(
-    state: State<'_, AppState>,
-    claim: String,
-    options: Option<VerifyOptions>,
-) -> CommandResult<StoredCheck> {
-    let options = options.unwrap_or_default();
-    Ok(state.current().verify_claim(&claim, &options).await?)
-}
-
 /// Checks every claim of a collection, sending progress over `on_progress`; an unfinished run
 /// with the same method and parameters is resumed (the summary says so). Cancel it with
 /// [`cancel_task`] and `task_id`, which the UI chooses.
@@ -286,12 +275,6 @@ pub async fn collection_checks(
     collection: String,
 ) -> CommandResult<Vec<ClaimWithCheck>> {
     off_main_thread(&state, move |app| app.collection_checks(&collection)).await
-}
-
-/// One stored check.
-#[tauri::command]
-pub async fn get_check(state: State<'_, AppState>, id: i64) -> CommandResult<StoredCheck> {
-    off_main_thread(&state, move |app| app.check(CheckId(id))).await
 }
 
 /// Every check of a claim, oldest first.

@@ -46,10 +46,8 @@ pub fn build_app<R: tauri::Runtime>(
             commands::split_claims,
             commands::add_claims,
             commands::import_claims,
-            commands::verify_claim,
             commands::verify_collection,
             commands::collection_checks,
-            commands::get_check,
             commands::checks_of_claim,
             commands::review_check,
             commands::export_report,
@@ -323,6 +321,25 @@ mod tests {
         }
     }
 
+    /// The commands are the ones the UI calls, no more and no fewer: the capability grants
+    /// every command, so a command the UI does not call would be reachable for no reason.
+    #[test]
+    fn the_commands_are_the_ones_the_ui_calls() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../ui/src/api.ts");
+        let api = std::fs::read_to_string(path).expect("read ui/src/api.ts");
+        // Every call goes through `call<T>('name', …)` or `startTask<T>('name', …)`.
+        let mut called: Vec<&str> = api
+            .split(">('")
+            .skip(1)
+            .filter_map(|rest| rest.split_once('\'').map(|(name, _)| name))
+            .collect();
+        called.sort_unstable();
+        called.dedup();
+        let mut commands = COMMANDS.to_vec();
+        commands.sort_unstable();
+        assert_eq!(called, commands, "commands the UI calls (left) and the app's (right)");
+    }
+
     /// Builds the app with the real `tauri.conf.json` and `capabilities/`, as the window runs
     /// it, and checks that the capability grants every command and nothing of the dialog
     /// plugin but `open` and `save`.
@@ -522,14 +539,14 @@ mod tests {
 
         let check_id = check["id"].clone();
         let claim_id = verified["claim"]["id"].clone();
-        let fetched = invoke(&window, "get_check", json!({"id": check_id})).expect("get_check");
-        assert_eq!(
-            fetched["check"]["claim"],
-            "Penicillin was discovered by Alexander Fleming in 1928."
-        );
         let history =
             invoke(&window, "checks_of_claim", json!({"id": claim_id})).expect("checks_of_claim");
         assert_eq!(history.as_array().map(Vec::len), Some(1), "{history}");
+        assert_eq!(history[0]["id"], check_id);
+        assert_eq!(
+            history[0]["check"]["claim"],
+            "Penicillin was discovered by Alexander Fleming in 1928."
+        );
 
         // An override needs a comment; with one, the machine verdict is kept beside it.
         let refused = invoke(
@@ -550,9 +567,11 @@ mod tests {
             (review["decision"].clone(), review["verdict"].clone()),
             (json!("override"), json!("not_verified"))
         );
-        let reviewed = invoke(&window, "get_check", json!({"id": check_id})).expect("get_check");
+        let history =
+            invoke(&window, "checks_of_claim", json!({"id": claim_id})).expect("checks_of_claim");
+        let reviewed = &history[0];
         assert_eq!(reviewed["check"]["verdict"], "verified", "the machine verdict is kept");
-        assert_eq!(reviewed["review"]["verdict"], "not_verified");
+        assert_eq!(reviewed["review"]["verdict"], "not_verified", "{reviewed}");
         let checks = invoke(&window, "collection_checks", json!({"collection": "desk"}))
             .expect("collection_checks answers");
         assert_eq!(entry_for(&checks, "Penicillin")["claim"]["status"], "reviewed");
@@ -606,18 +625,6 @@ mod tests {
         assert_eq!(evaluation["evaluated"], 2, "{evaluation}");
         assert_eq!(evaluation["accuracy"], 1.0, "{evaluation}");
         assert_eq!(evaluation["balanced_accuracy"], 1.0, "{evaluation}");
-
-        // One claim on its own, kept in no collection.
-        let single = invoke(
-            &window,
-            "verify_claim",
-            json!({"claim": "Penicillin was discovered by Alexander Fleming in 1928.", "options": {"method": "llm-cite"}}),
-        )
-        .expect("verify_claim answers");
-        assert_eq!(single["claim_id"], Value::Null);
-        assert_eq!(single["check"]["verdict"], "verified");
-        let empty = invoke(&window, "verify_claim", json!({"claim": "  "})).expect_err("no claim");
-        assert_eq!(empty["code"], "invalid_input");
     }
 
     #[test]

@@ -544,11 +544,6 @@ export function importClaims(path: string, collection: string): Promise<ClaimImp
   return call<ClaimImportSummary>('import_claims', { path, collection });
 }
 
-/** Checks one claim on its own (kept in no collection) and answers the stored check. */
-export function verifyClaim(claim: string, options: VerifyRequest = {}): Promise<StoredCheck> {
-  return call<StoredCheck>('verify_claim', { claim, options });
-}
-
 /**
  * Checks every claim of `collection`; an unfinished run with the same method and parameters is
  * resumed, skipping the claims it already checked. Progress arrives at `onProgress`.
@@ -564,10 +559,6 @@ export function verifyCollection(
 /** The claims of a collection, each with its newest check and that check's latest review. */
 export function collectionChecks(collection: string): Promise<ClaimWithCheck[]> {
   return call<ClaimWithCheck[]>('collection_checks', { collection });
-}
-
-export function getCheck(id: number): Promise<StoredCheck> {
-  return call<StoredCheck>('get_check', { id });
 }
 
 /** Every check of a claim, oldest first. */
