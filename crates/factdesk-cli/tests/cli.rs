@@ -45,7 +45,7 @@ fn text(bytes: &[u8]) -> String {
 fn init_import_search_docs_and_check() {
     let cli = Cli::new();
     let init = cli.json(&["init"]);
-    assert_eq!(init["schema_version"], 4);
+    assert_eq!(init["schema_version"], 5);
     assert!(cli.data.path().join("config.toml").exists());
 
     let corpus = demo_corpus().join("corpus");

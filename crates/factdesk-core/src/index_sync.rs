@@ -1,7 +1,7 @@
 //! Keeping the search index in step with SQLite, the source of truth.
 //!
-//! The protocol: a batch of documents is committed to SQLite with `indexed_at` NULL; its
-//! sentences are then committed to the index; then the documents are marked. Adding a
+//! The protocol: a batch of documents is committed to SQLite, each marked pending; its
+//! sentences are then committed to the index; then the pending marks are removed. Adding a
 //! document to the index first deletes whatever the index holds for its id, so indexing the
 //! same document twice is harmless. A crash between the steps leaves documents pending, and
 //! every write (import, reindex) indexes pending documents first. [`Factdesk::check_index`]

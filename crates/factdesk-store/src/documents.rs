@@ -1,10 +1,11 @@
 //! The `documents` and `sentences` tables, and the write-ahead protocol with the search index:
-//! documents are committed here first with `indexed_at` NULL, and marked once the index has
-//! committed their sentences. A crash in between leaves them pending, never lost.
+//! documents are committed here first together with a row in `documents_pending_index`, which
+//! is deleted once the index has committed their sentences. A crash in between leaves them
+//! pending, never lost.
 
 use factdesk_model::{
     CorpusId, Document, DocumentFormat, DocumentId, DocumentSummary, OriginKind, Sentence,
-    SentenceId, SentenceSpan, now_rfc3339,
+    SentenceId, SentenceSpan,
 };
 use rusqlite::{OptionalExtension, Row, params, params_from_iter};
 
@@ -90,6 +91,8 @@ impl Store {
                      published_at, acquired_at, content_hash, raw, charset, text)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
             )?;
+            let mut insert_pending =
+                tx.prepare_cached("INSERT INTO documents_pending_index (document_id) VALUES (?1)")?;
             let mut insert_sentence = tx.prepare_cached(
                 "INSERT INTO sentences (document_id, ordinal, start_char, end_char, start_byte, end_byte)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -117,6 +120,7 @@ impl Store {
                     document.text,
                 ])?;
                 let document_id = tx.last_insert_rowid();
+                insert_pending.execute([document_id])?;
                 let mut sentence_ids = Vec::with_capacity(document.sentences.len());
                 for (ordinal, span) in document.sentences.iter().enumerate() {
                     insert_sentence.execute(params![
@@ -141,13 +145,12 @@ impl Store {
 
     /// Records that the index has committed these documents' sentences.
     pub fn mark_indexed(&mut self, documents: &[DocumentId]) -> Result<()> {
-        let now = now_rfc3339();
         let tx = self.conn.transaction()?;
         {
-            let mut update =
-                tx.prepare_cached("UPDATE documents SET indexed_at = ?1 WHERE id = ?2")?;
+            let mut delete =
+                tx.prepare_cached("DELETE FROM documents_pending_index WHERE document_id = ?1")?;
             for document in documents {
-                update.execute(params![now, document.0])?;
+                delete.execute([document.0])?;
             }
         }
         tx.commit()?;
@@ -156,7 +159,10 @@ impl Store {
 
     /// Forgets every index mark, before the index is rebuilt from scratch.
     pub fn clear_index_marks(&mut self) -> Result<()> {
-        self.conn.execute("UPDATE documents SET indexed_at = NULL", [])?;
+        self.conn.execute(
+            "INSERT OR IGNORE INTO documents_pending_index (document_id) SELECT id FROM documents",
+            [],
+        )?;
         Ok(())
     }
 
@@ -175,8 +181,9 @@ impl Store {
 
     /// Documents stored but not yet marked as indexed, oldest first.
     pub fn documents_pending_index(&self) -> Result<Vec<DocumentId>> {
-        let mut statement =
-            self.conn.prepare("SELECT id FROM documents WHERE indexed_at IS NULL ORDER BY id")?;
+        let mut statement = self
+            .conn
+            .prepare("SELECT document_id FROM documents_pending_index ORDER BY document_id")?;
         let ids = statement.query_map([], |row| row.get(0).map(DocumentId))?;
         Ok(ids.collect::<rusqlite::Result<_>>()?)
     }
@@ -225,8 +232,10 @@ impl Store {
     /// The ids of all sentences of documents marked as indexed, ascending.
     pub fn indexed_sentence_ids(&self) -> Result<Vec<SentenceId>> {
         let mut statement = self.conn.prepare(
-            "SELECT s.id FROM sentences s JOIN documents d ON d.id = s.document_id
-             WHERE d.indexed_at IS NOT NULL ORDER BY s.id",
+            "SELECT s.id FROM sentences s
+             WHERE NOT EXISTS
+                 (SELECT 1 FROM documents_pending_index p WHERE p.document_id = s.document_id)
+             ORDER BY s.id",
         )?;
         let ids = statement.query_map([], |row| row.get(0).map(SentenceId))?;
         Ok(ids.collect::<rusqlite::Result<_>>()?)
@@ -385,6 +394,8 @@ fn summary_from_row_at(
 
 #[cfg(test)]
 mod tests {
+    use factdesk_model::now_rfc3339;
+
     use super::*;
 
     pub(crate) fn new_document(text: &str, spans: &[(u32, u32)]) -> NewDocument {

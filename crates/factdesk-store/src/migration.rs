@@ -35,6 +35,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "checks",
         sql: include_str!("../../../migrations/0004_checks.sql"),
     },
+    Migration {
+        version: 5,
+        name: "pending_index",
+        sql: include_str!("../../../migrations/0005_pending_index.sql"),
+    },
 ];
 
 /// The schema version this binary writes.
@@ -76,6 +81,8 @@ pub fn apply_migrations(
 
 #[cfg(test)]
 mod tests {
+    use factdesk_model::{DocumentId, SentenceId};
+
     use super::*;
     use crate::Store;
 
@@ -173,6 +180,45 @@ mod tests {
             assert_eq!(store.schema_version().unwrap(), latest_version(MIGRATIONS));
             assert_eq!(store.corpus_id("kept").unwrap().0, 1, "data of version {version} kept");
         }
+    }
+
+    /// Version 5 moved the pending-index marks out of `documents`: what was pending stays
+    /// pending, what was indexed stays indexed, and the documents themselves are untouched.
+    #[test]
+    fn pending_index_marks_survive_the_move_to_their_own_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v4.sqlite3");
+        {
+            let mut conn = Connection::open(&path).unwrap();
+            let older: Vec<Migration> =
+                MIGRATIONS.iter().copied().filter(|m| m.version <= 4).collect();
+            apply_migrations(&mut conn, &older, "v4").unwrap();
+            conn.execute_batch(
+                "INSERT INTO corpora (id, name, created_at) VALUES (1, 'c', '2024-01-01T00:00:00Z');
+                 INSERT INTO documents (id, corpus_id, origin, origin_kind, format, acquired_at,
+                     content_hash, raw, text, indexed_at)
+                 VALUES (1, 1, 'a.txt', 'file', 'text', '2024-01-01T00:00:00Z', 'h1', x'41', 'A.',
+                         '2024-01-01T00:00:01Z'),
+                        (2, 1, 'b.txt', 'file', 'text', '2024-01-01T00:00:00Z', 'h2', x'42', 'B.',
+                         NULL);
+                 INSERT INTO sentences (document_id, ordinal, start_char, end_char, start_byte, end_byte)
+                 VALUES (1, 0, 0, 2, 0, 2), (2, 0, 0, 2, 0, 2);",
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.documents_pending_index().unwrap(), [DocumentId(2)]);
+        assert_eq!(store.indexed_sentence_ids().unwrap(), [SentenceId(1)]);
+        assert_eq!(store.document(DocumentId(2)).unwrap().text, "B.");
+        let columns: Vec<String> = store
+            .conn
+            .prepare("SELECT name FROM pragma_table_info('documents')")
+            .unwrap()
+            .query_map([], |row| row.get(0))
+            .unwrap()
+            .map(|name| name.unwrap())
+            .collect();
+        assert!(!columns.iter().any(|c| c == "indexed_at"), "{columns:?}");
     }
 
     #[test]
