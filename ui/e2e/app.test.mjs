@@ -238,6 +238,27 @@ async function assertNoSidewaysScroll() {
   assert.ok(scrollWidth <= clientWidth, `the window scrolls sideways at ${hash}: ${scrollWidth} px of content in ${clientWidth} px`);
 }
 
+/** The time zone the app runs in (see `before`). */
+const WINDOW_TIME_ZONE = 'Asia/Tokyo';
+
+/** `date` as the window shows times: "YYYY-MM-DD HH:MM" in WINDOW_TIME_ZONE. */
+function windowMinute(date) {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: WINDOW_TIME_ZONE,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(date)
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+}
+
 /** Waits up to `timeout` ms for the window's location hash to match `pattern`; answers whether it did. */
 async function hashBecomes(pattern, timeout) {
   try {
@@ -344,7 +365,9 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     const log = createWriteStream(path.join(screenshots, 'tauri-driver.log'));
     tauriDriver = spawn(process.env.TAURI_DRIVER ?? 'tauri-driver', ['--port', String(port), '--native-port', String(nativePort)], {
       // tauri-driver starts WebKitWebDriver, which starts the app with this environment.
-      env: { ...process.env, FACTDESK_DATA_DIR: dataDir, FACTDESK_E2E_EXPORT_DIR: exportDir },
+      // A time zone far from UTC (which the store keeps), so that the window's times are
+      // seen to be shown in local time.
+      env: { ...process.env, FACTDESK_DATA_DIR: dataDir, FACTDESK_E2E_EXPORT_DIR: exportDir, TZ: WINDOW_TIME_ZONE },
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, so that WebKitWebDriver and the app end with it (see `after`).
       detached: true,
@@ -398,8 +421,10 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
   });
 
   test('imports a fixture corpus from a typed folder path', async () => {
+    const started = new Date();
     await startImport('fixtures', [path.join(fixtures, 'corpus')]);
     await waitForText('#import-summary', /Done\. 3 documents imported into “fixtures” \(\d+ sentences\)/, 120_000);
+    const ended = new Date();
     // The corpus list is refreshed after the import.
     await waitForText('[data-corpus="fixtures"]', /3 documents/);
     await screenshot('01-library-import.png');
@@ -408,6 +433,10 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     await waitForText('#documents-status', /Documents 1–3 of 3/);
     const titles = await Promise.all((await findAll('#document-table .document-link')).map((link) => link.getText()));
     assert.deepEqual(titles.toSorted(), ['How penicillin was found', 'Where coffee comes from', 'moon'].toSorted(), `titles: ${titles}`);
+    // The import time, stored in UTC, is shown in the window's time zone.
+    const imported = await find('#document-table tbody tr td:nth-child(6)').getText();
+    const expected = new Set([windowMinute(started), windowMinute(ended)]);
+    assert.ok(expected.has(imported.replace(/\s+/g, ' ')), `imported at ${JSON.stringify(imported)}, expected one of ${[...expected]}`);
     await screenshot('02-corpus-documents.png');
   });
 
@@ -772,6 +801,10 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.equal(await find('#settings-model').getAttribute('value'), 'another-model');
     assert.deepEqual(await readFile(configFile), before);
     await screenshot('15-settings-invalid.png', '#edit-heading');
+    // "Undo changes" puts back what is saved, the hosts included.
+    await (await find('#settings-reset')).click();
+    assert.equal(await find('#settings-allow-hosts').getAttribute('value'), '127.0.0.1');
+    assert.equal(await find('#settings-model').getAttribute('value'), 'mock');
 
     await openSection('reports');
     await openSection('settings');

@@ -53,11 +53,22 @@ export function count(n: number, singular: string, plural = `${singular}s`): str
   return `${n.toLocaleString()} ${n === 1 ? singular : plural}`;
 }
 
-/** A timestamp (RFC 3339) as "YYYY-MM-DD HH:MM", or the value as it is if it is not one. */
+/**
+ * A timestamp (RFC 3339) as "YYYY-MM-DD HH:MM" in this computer's time zone (the store keeps
+ * UTC); a timestamp without a zone as it is written; anything else (a date) unchanged.
+ */
 export function shortTime(value: string | null | undefined): string {
   if (!value) return '';
-  const match = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})/.exec(value);
-  return match ? `${match[1]} ${match[2]}` : value;
+  const match = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/i.exec(value);
+  if (!match) return value;
+  // Seconds kept, fractions dropped: engines differ on more than three fraction digits.
+  const instant = match[5] ? new Date(`${match[1]}T${match[2]}${(match[3] ?? ':00').slice(0, 3)}${match[5]}`) : null;
+  if (!instant || Number.isNaN(instant.getTime())) return `${match[1]} ${match[2]}`;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return (
+    `${instant.getFullYear()}-${two(instant.getMonth() + 1)}-${two(instant.getDate())} ` +
+    `${two(instant.getHours())}:${two(instant.getMinutes())}`
+  );
 }
 
 /**

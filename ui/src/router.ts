@@ -34,6 +34,13 @@ export function href(path: string, query: Record<string, string | number | strin
   return `#${path}${tail ? `?${tail}` : ''}`;
 }
 
+/** A thrown value as text: an Error's or a command error's message, not "[object Object]". */
+function describeFailure(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'object' && error !== null && 'message' in error) return String(error.message);
+  return String(error);
+}
+
 /** Goes to a hash (the router renders it). */
 export function navigate(hash: string): void {
   if (location.hash === hash) {
@@ -72,7 +79,7 @@ export function refresh(): void {
       route.render({ outlet: view, params, query: new URLSearchParams(search), signal: controller.signal }),
     ).catch((error: unknown) => {
       if (controller.signal.aborted) return;
-      view.replaceChildren(document.createTextNode(`This view failed: ${String(error)}`));
+      view.replaceChildren(document.createTextNode(`This view failed: ${describeFailure(error)}`));
     });
     return;
   }

@@ -149,7 +149,8 @@ function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): 
   const forgetKey = el('input', { id: 'settings-forget-key', type: 'checkbox', name: 'forget_key' });
   const offline = el('input', { id: 'settings-offline', name: 'offline', type: 'checkbox', checked: fetch.offline });
   const allowHosts = el('textarea', { id: 'settings-allow-hosts', name: 'allow_hosts', rows: 3, spellcheck: 'false', placeholder: 'One per line, e.g. localhost or 10.0.0.5:8080' });
-  allowHosts.value = fetch.allow_hosts.join('\n');
+  // The default value (not just the value), so that "Undo changes" puts the saved list back.
+  allowHosts.defaultValue = fetch.allow_hosts.join('\n');
   const save = el('button', { type: 'submit', id: 'settings-save', class: 'primary' }, 'Save');
   const reset = el('button', { type: 'reset', id: 'settings-reset' }, 'Undo changes');
   const status = el('p', { class: 'status', id: 'settings-form-status', role: 'status', 'aria-live': 'polite' });
