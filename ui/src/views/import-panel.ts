@@ -15,7 +15,9 @@ import { TaskProgressView } from './task-progress';
 
 let panel: HTMLElement | null = null;
 let running: RunningTask<ImportSummary> | null = null;
-let finishedListener: (summary: ImportSummary) => void = () => {};
+let finishedListener: (summary: ImportSummary | null) => void = () => {};
+/** Sources added (dropped or chosen) while an import runs: they wait for the next one. */
+let waiting: string[] = [];
 
 const corpusInput = el('input', {
   id: 'import-corpus',
@@ -37,6 +39,7 @@ const addFoldersButton = el('button', { type: 'button', id: 'import-add-folders'
 const startButton = el('button', { type: 'submit', id: 'import-start', class: 'primary' }, 'Import');
 const cancelButton = el('button', { type: 'button', id: 'import-cancel', hidden: true }, 'Cancel');
 const formStatus = el('p', { class: 'status', id: 'import-status', role: 'status' });
+const waitingNote = el('p', { class: 'hint', id: 'import-waiting', hidden: true });
 
 const progress = new TaskProgressView({
   barId: 'import-progress',
@@ -47,7 +50,7 @@ const progress = new TaskProgressView({
   },
 });
 const progressBox = progress.panel();
-const summaryBox = el('div', { class: 'import-summary', id: 'import-summary' });
+const summaryBox = el('div', { class: 'import-summary', id: 'import-summary', role: 'status' });
 
 function sources(): string[] {
   return sourcesBox.value
@@ -56,16 +59,40 @@ function sources(): string[] {
     .filter((line) => line !== '');
 }
 
-/** Adds paths to the list of sources (skipping ones already there). */
+/** Adds paths to the list of sources (skipping ones already there). While an import runs,
+ * they wait and join the list when it ends. */
 export function addImportSources(paths: string[]): void {
-  const present = new Set(sources());
-  const added = paths.filter((path) => !present.has(path));
+  if (running) {
+    const present = new Set(waiting);
+    waiting.push(...paths.filter((path) => !present.has(path)));
+    waitingNote.textContent = `${count(waiting.length, 'more source')} will be listed here for the next import when this one ends.`;
+    waitingNote.hidden = false;
+    return;
+  }
+  const added = appendSources(paths);
   if (added.length === 0) return;
-  const current = sourcesBox.value.replace(/\s+$/, '');
-  sourcesBox.value = (current ? `${current}\n` : '') + added.join('\n');
   formStatus.classList.remove('error');
   formStatus.textContent = `${count(added.length, 'source')} added. Name the corpus and press Import.`;
   (corpusInput.value.trim() ? startButton : corpusInput).focus();
+}
+
+/** Appends the paths not listed yet to the sources box; answers those. */
+function appendSources(paths: string[]): string[] {
+  const present = new Set(sources());
+  const added = paths.filter((path) => !present.has(path));
+  if (added.length > 0) {
+    const current = sourcesBox.value.replace(/\s+$/, '');
+    sourcesBox.value = (current ? `${current}\n` : '') + added.join('\n');
+  }
+  return added;
+}
+
+/** After an import: the sources that waited for it join the list, and the note says so. */
+function takeWaiting(): void {
+  const added = appendSources(waiting);
+  waiting = [];
+  waitingNote.textContent = `${count(added.length, 'source')} added while the import ran: press Import to import them.`;
+  waitingNote.hidden = added.length === 0;
 }
 
 /** Offers the existing corpus names in the corpus field. */
@@ -78,8 +105,9 @@ export function suggestImportCorpus(name: string): void {
   if (!corpusInput.value.trim() && !running) corpusInput.value = name;
 }
 
-/** Calls `listener` after each import that ran to its end (finished or cancelled). */
-export function onImportFinished(listener: (summary: ImportSummary) => void): void {
+/** Calls `listener` after each import: with its summary when it ran to its end (finished or
+ * cancelled), with `null` when it stopped on an error (part of it may be stored). */
+export function onImportFinished(listener: (summary: ImportSummary | null) => void): void {
   finishedListener = listener;
 }
 
@@ -140,6 +168,7 @@ async function startImport(): Promise<void> {
     return;
   }
   summaryBox.replaceChildren();
+  waitingNote.hidden = true;
   progress.start();
   formStatus.textContent = `Importing ${count(list.length, 'source')} into “${corpus}”…`;
   setRunning(true);
@@ -154,9 +183,11 @@ async function startImport(): Promise<void> {
   } catch (error) {
     formStatus.classList.add('error');
     formStatus.textContent = `The import stopped: ${describeError(error)}`;
+    finishedListener(null);
   } finally {
     running = null;
     setRunning(false);
+    takeWaiting();
   }
 }
 
@@ -214,6 +245,7 @@ export function importPanel(): HTMLElement {
     ),
     form,
     formStatus,
+    waitingNote,
     progressBox,
     progress.failures,
     summaryBox,
