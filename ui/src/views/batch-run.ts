@@ -13,7 +13,7 @@ import { TaskProgressView } from './task-progress';
 let running: RunningTask<BatchSummary> | null = null;
 /** The collection of the running batch, or of the last one. */
 let shownCollection: string | null = null;
-const finishedListeners = new Set<(summary: BatchSummary) => void>();
+const finishedListeners = new Set<(collection: string, summary: BatchSummary | null) => void>();
 
 const progress = new TaskProgressView({
   barId: 'batch-progress',
@@ -70,8 +70,9 @@ export function batchBox(collection: string): HTMLElement | null {
   return shownCollection === collection ? box : null;
 }
 
-/** Calls `listener` after each batch that ran to its end (finished or cancelled). */
-export function onBatchFinished(listener: (summary: BatchSummary) => void): () => void {
+/** Calls `listener` after each batch: with its summary when it ran to its end (finished or
+ * cancelled), with `null` when it stopped on an error (some claims may be checked). */
+export function onBatchFinished(listener: (collection: string, summary: BatchSummary | null) => void): () => void {
   finishedListeners.add(listener);
   return () => finishedListeners.delete(listener);
 }
@@ -89,20 +90,25 @@ export async function runBatch(collection: string, options: VerifyRequest): Prom
   setRunning(true);
   const current = verifyCollection(collection, options, progress.onProgress);
   running = current;
-  let summary: BatchSummary;
+  let outcome: { summary: BatchSummary } | { error: unknown };
   try {
-    summary = await current.done;
+    outcome = { summary: await current.done };
   } catch (error) {
-    replace(summaryBox, el('p', { class: 'status error' }, `The checks stopped: ${describeError(error)}`));
-    throw error;
+    outcome = { error };
   } finally {
     running = null;
     setRunning(false);
   }
-  showSummary(summary);
+  if ('error' in outcome) {
+    replace(summaryBox, el('p', { class: 'status error' }, `The checks stopped: ${describeError(outcome.error)}`));
+  } else {
+    showSummary(outcome.summary);
+  }
   // After `running` is cleared, so that views drawn again offer to run checks.
-  for (const listener of finishedListeners) listener(summary);
-  return summary;
+  const summary = 'summary' in outcome ? outcome.summary : null;
+  for (const listener of finishedListeners) listener(collection, summary);
+  if ('error' in outcome) throw outcome.error;
+  return outcome.summary;
 }
 
 cancelButton.addEventListener('click', async () => {

@@ -24,6 +24,8 @@ import { describeError, linkButton, showError, statusLine } from './common';
 let view: HTMLElement | null = null;
 let collections: ClaimCollection[] = [];
 let defaultsLoaded = false;
+/** The claims of the last check run from this view, whose results it shows. */
+let lastRun: { collection: string; texts: string[] } | null = null;
 
 const textBox = el('textarea', {
   id: 'check-text',
@@ -208,6 +210,7 @@ async function startCheck(): Promise<void> {
       (added.duplicates > 0 ? ` (${added.duplicates.toLocaleString()} already there)` : '') +
       '. Checking…';
     void refreshCollections();
+    lastRun = { collection, texts: claims };
     // Claims of the collection that were already checked this way keep their check.
     const run = runBatch(collection, { ...chosen.options, skip_checked: true });
     replace(batchSlot, batchBox(collection));
@@ -242,7 +245,9 @@ function build(): HTMLElement {
   collectionInput.addEventListener('input', updateCollectionHint);
   const form = el(
     'form',
-    { class: 'check-form', id: 'check-form' },
+    // The fields are checked by startCheck with messages; the browser's own check would stop
+    // the form silently on a field inside the closed evidence options.
+    { class: 'check-form', id: 'check-form', novalidate: true },
     el('div', { class: 'options-grid' }, el('div', { class: 'option-row' }, el('label', { for: 'check-collection' }, 'Collection'), el('div', { class: 'option-control' }, collectionInput, collectionNames, collectionHint))),
     options.element,
     el('div', { class: 'buttons' }, checkButton),
@@ -288,9 +293,12 @@ function build(): HTMLElement {
 export async function renderCheck({ outlet, signal }: RouteContext): Promise<void> {
   view ??= build();
   replace(outlet, view);
-  const collection = collectionInput.value.trim();
+  // The progress box of this view's last run, even if the collection field changed since.
+  const collection = lastRun?.collection ?? collectionInput.value.trim();
   replace(batchSlot, collection ? batchBox(collection) : null);
   if (!runningBatch() && !defaultsLoaded) textBox.focus();
+  // Verdicts and reviews may have changed elsewhere since the results were drawn.
+  if (lastRun && runningBatch() === null) void showResults(lastRun.collection, lastRun.texts);
   await refreshCollections();
   try {
     const [settings, corpora] = await Promise.all([defaultsLoaded ? null : getSettings(), listCorpora()]);

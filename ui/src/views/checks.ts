@@ -145,7 +145,8 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
   const urls = el('select', { id: id('urls'), name: 'urls' }, ...URL_STRATEGIES.map((value) => el('option', { value }, URL_STRATEGY_NAMES[value])));
   const m = el('input', { id: id('m'), name: 'm', type: 'number', min: 1, max: 50, step: 1, required: true });
   const l = el('input', { id: id('l'), name: 'l', type: 'number', min: 1, max: 100, step: 1, required: true });
-  const threshold = el('input', { id: id('threshold'), name: 'threshold', type: 'number', min: 0, max: 1, step: 0.05, required: true });
+  // `step: 'any'`: a configured threshold such as 0.33 is as valid as one on a 0.05 grid.
+  const threshold = el('input', { id: id('threshold'), name: 'threshold', type: 'number', min: 0, max: 1, step: 'any', required: true });
   const wholeDocument = el('input', { id: id('whole-document'), name: 'whole_document', type: 'checkbox' });
   const corpusBoxes = el('div', { class: 'corpus-choices' });
   const corpora = el('fieldset', { class: 'corpus-filter', id: id('corpora') }, el('legend', {}, 'Corpora to search'), corpusBoxes);
@@ -203,10 +204,20 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
     evidence,
   );
 
+  /** The field's whole number within its `min`..`max`, or a message naming the range. */
   const wholeNumber = (input: HTMLInputElement, name: string): number | string => {
     const value = Number(input.value);
-    if (input.value.trim() === '' || !Number.isInteger(value) || value < 1) return `${name} must be a whole number of at least 1.`;
+    const max = Number(input.max);
+    if (input.value.trim() === '' || !Number.isInteger(value) || value < 1 || value > max) {
+      return `${name} must be a whole number from 1 to ${max}.`;
+    }
     return value;
+  };
+
+  /** An error in a field of the evidence options: they open, so that the field shows. */
+  const evidenceError = (error: string, field: HTMLInputElement) => {
+    evidence.open = true;
+    return { error, field };
   };
 
   return {
@@ -217,12 +228,12 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
       const options: VerifyRequest = { method: chosen };
       if (chosen === 'p-true') return { options };
       const mValue = wholeNumber(m, mLabel.textContent ?? 'm');
-      if (typeof mValue === 'string') return { error: mValue, field: m };
+      if (typeof mValue === 'string') return evidenceError(mValue, m);
       const lValue = wholeNumber(l, 'Sentences per page');
-      if (typeof lValue === 'string') return { error: lValue, field: l };
+      if (typeof lValue === 'string') return evidenceError(lValue, l);
       const thresholdValue = Number(threshold.value);
       if (threshold.value.trim() === '' || !(thresholdValue >= 0 && thresholdValue <= 1)) {
-        return { error: 'The entailment threshold must be between 0 and 1.', field: threshold };
+        return evidenceError('The entailment threshold must be between 0 and 1.', threshold);
       }
       options.m = mValue;
       options.l = lValue;

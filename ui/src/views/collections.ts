@@ -45,10 +45,10 @@ interface ClaimFilter {
 /** A message to show once after the view is drawn again (the outcome of a claims import). */
 let flash: { collection: string; message: string } | null = null;
 
-// A finished batch changes verdicts: show them if the collection is open.
-onBatchFinished((summary) => {
-  const [path] = location.hash.split('?');
-  if (path === href(`/collections/${encodeURIComponent(summary.collection)}`)) navigate(location.hash);
+// A batch that ended changed verdicts and frees the Run checks button of every collection:
+// draw the open collection again, whichever it is.
+onBatchFinished(() => {
+  if (location.hash.startsWith('#/collections')) navigate(location.hash);
 });
 
 function collectionItem(collection: ClaimCollection, selected: boolean): HTMLLIElement {
@@ -117,7 +117,8 @@ async function runPanel(collection: ClaimCollection, signal: AbortSignal): Promi
   const slot = el('div', { class: 'batch-slot' }, batchBox(collection.name));
   const form = el(
     'form',
-    { class: 'check-form', id: 'run-form' },
+    // Checked by options.read() with messages (see the Check view's form).
+    { class: 'check-form', id: 'run-form', novalidate: true },
     options.element,
     el('label', { class: 'checkbox' }, restart, ' Start over (check every claim again, even if an unfinished run could resume)'),
     el('label', { class: 'checkbox' }, skipChecked, ' Only claims without a check made with these options (method, parameters and model)'),
