@@ -11,8 +11,10 @@
 //! holds its answer to that shape from the first token: small local models otherwise tend to
 //! repeat the claim instead of writing URLs.
 
-/// Characters that end a URL in running text.
-const TERMINATORS: &[char] = &['"', '\'', '<', '>', '`', '|', '{', '}', '\\', '^', '[', ']'];
+/// Characters that end a URL in running text (typographic quotes included: models put links
+/// in “…” or «…»).
+const TERMINATORS: &[char] =
+    &['"', '\'', '<', '>', '`', '|', '{', '}', '\\', '^', '[', ']', '“', '”', '«', '»', '「', '」'];
 /// Characters trimmed from the end of a URL (punctuation of the sentence around it).
 const TRAILING: &[char] = &['.', ',', ';', ':', '!', '?', '*', '"', '\''];
 
@@ -34,7 +36,7 @@ pub fn wikipedia_url_grammar(max_urls: usize) -> String {
          url ::= \"https://\" lang \".wikipedia.org/wiki/\" title\n\
          lang ::= [a-z] [a-z] [a-z]?\n\
          title ::= tchar tchar{{0,{rest}}}\n\
-         tchar ::= [^ \\t\\r\\n\\\"'<>`|{{}}\\\\^\\[\\]]\n",
+         tchar ::= [^ \\t\\r\\n\\\"'<>`|{{}}\\\\^\\[\\]“”«»「」]\n",
         rest = MAX_TITLE_CHARS - 1
     )
 }
@@ -74,9 +76,11 @@ fn find_url_start(text: &str) -> Option<(usize, usize)> {
         .min();
     let bare = lower.find(".wikipedia.org/").and_then(|at| {
         // Back up over the language code (letters, digits, '-', and an optional "m.").
+        // The character found may be several bytes long (“, →, 见): start after all of it.
         let host_start = lower[..at]
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '.'))
-            .map_or(0, |i| i + 1);
+            .char_indices()
+            .rfind(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '-' || c == '.'))
+            .map_or(0, |(i, c)| i + c.len_utf8());
         let preceded_by_scheme = lower[..host_start].ends_with("://");
         (!preceded_by_scheme && host_start < at).then_some((host_start, 0))
     });
@@ -132,9 +136,9 @@ fn written_as_url(link: &str) -> bool {
     })
 }
 
-/// After a space inside a Wikipedia link: does the title go on? It stops at a second URL,
-/// a separator (" - ", " – ", " — ", ": ", two spaces, a tab) or words in parentheses that
-/// explain rather than name.
+/// After a space inside a Wikipedia link: does the title go on? It stops at a second URL or
+/// a separator (" - ", " – ", " — ", " :", two spaces, a tab). Punctuation attached to the
+/// title (a comma or colon) does not stop it, since titles have them ("Paris, Texas").
 fn continues_title(rest: &str) -> bool {
     if rest.starts_with("  ") || rest.starts_with('\t') {
         return false;
@@ -327,6 +331,17 @@ mod tests {
         check(
             "Try en.wikipedia.org/wiki/Penicillin.",
             &["https://en.wikipedia.org/wiki/Penicillin"],
+        );
+    }
+
+    #[test]
+    fn bare_links_after_characters_of_several_bytes() {
+        check("“en.wikipedia.org/wiki/Paris”", &["https://en.wikipedia.org/wiki/Paris"]);
+        check("→en.wikipedia.org/wiki/Okra", &["https://en.wikipedia.org/wiki/Okra"]);
+        check("参见zh.wikipedia.org/wiki/北京", &["https://zh.wikipedia.org/wiki/北京"]);
+        check(
+            "https://en.wikipedia.org/wiki/Paris — «fr.wikipedia.org/wiki/Lyon»",
+            &["https://en.wikipedia.org/wiki/Paris", "https://fr.wikipedia.org/wiki/Lyon"],
         );
     }
 
