@@ -1,7 +1,8 @@
 //! Evaluation of a labelled collection: how the newest verdict for each claim compares with
 //! its gold label. A claim labelled `supported` should be verified; one labelled `refuted` or
 //! `not_enough_info` should not. Reports accuracy, balanced accuracy (the mean of the rates on
-//! true and on false claims, so a method that says "verified" to everything scores 0.5), the
+//! true and on false claims, so a method that says "verified" to everything scores 0.5; none
+//! when the collection holds claims of one kind only), the
 //! confusion matrix of gold labels against verdicts, LLM-Cite's URL figures and tokens per claim.
 
 use factdesk_model::{ClaimLabel, RunId, UrlStatus, Verdict};
@@ -53,6 +54,15 @@ pub struct TokensPerClaim {
     pub judge_prompt: f64,
     pub judge_completion: f64,
     pub total: f64,
+}
+
+/// The mean of the two rates; undefined unless both are (a collection with claims of one
+/// kind only says nothing about the other, and one rate alone would read as balanced).
+fn balanced_accuracy(
+    true_positive_rate: Option<f64>,
+    true_negative_rate: Option<f64>,
+) -> Option<f64> {
+    Some((true_positive_rate? + true_negative_rate?) / 2.0)
 }
 
 fn rate(numerator: usize, denominator: usize) -> Option<f64> {
@@ -157,10 +167,7 @@ impl Factdesk {
         evaluation.true_positive_rate = rate(true_positives, positives);
         evaluation.true_negative_rate = rate(true_negatives, negatives);
         evaluation.balanced_accuracy =
-            match (evaluation.true_positive_rate, evaluation.true_negative_rate) {
-                (Some(tpr), Some(tnr)) => Some((tpr + tnr) / 2.0),
-                (one, other) => one.or(other),
-            };
+            balanced_accuracy(evaluation.true_positive_rate, evaluation.true_negative_rate);
         evaluation.invalid_url_rate = rate(invalid, evaluation.urls_proposed);
         evaluation.fetch_failure_rate = rate(failed, evaluation.urls_proposed);
         evaluation.no_valid_url_rate = rate(without_valid_url, cite_checks);
@@ -177,5 +184,20 @@ impl Factdesk {
                 + tokens.judge_completion;
         }
         Ok(evaluation)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn balanced_accuracy_needs_claims_of_both_kinds() {
+        assert_eq!(balanced_accuracy(Some(1.0), Some(0.0)), Some(0.5));
+        assert_eq!(balanced_accuracy(Some(0.75), Some(0.25)), Some(0.5));
+        // Only true claims, all verified: 100% on them says nothing about false claims.
+        assert_eq!(balanced_accuracy(Some(1.0), None), None);
+        assert_eq!(balanced_accuracy(None, Some(1.0)), None);
+        assert_eq!(balanced_accuracy(None, None), None);
     }
 }
