@@ -195,10 +195,11 @@ struct WebPages {
 #[async_trait]
 impl PageSource for WebPages {
     async fn page(&self, url: &str) -> std::result::Result<Page, PageError> {
-        let _permit = self.permits.acquire().await.map_err(|_| PageError {
-            status: UrlStatus::Failed,
-            message: "the fetch pool is closed".into(),
-        })?;
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| PageError::local("the fetch pool is closed"))?;
         match self.app.fetch_page(url, Some(self.run)).await {
             Ok(page) => Ok(Page {
                 requested_url: page.requested_url,
@@ -208,7 +209,14 @@ impl PageSource for WebPages {
                 content_hash: page.content_hash,
                 text: page.text,
             }),
-            Err(error) => Err(PageError { status: url_status(&error), message: error.to_string() }),
+            // The database or the archive failing is not the URL's fault.
+            Err(
+                error @ (CoreError::Store(_)
+                | CoreError::Index(_)
+                | CoreError::Io { .. }
+                | CoreError::Internal(_)),
+            ) => Err(PageError::local(format!("{url}: {error}"))),
+            Err(error) => Err(PageError::of_url(url_status(&error), error.to_string())),
         }
     }
 }
@@ -423,14 +431,25 @@ impl Factdesk {
             None,
         )?;
         self.store()?.set_run_status(run, RunStatus::Running, None)?;
-        match self.check_one(&plan, claim, run, options.cache, self.fetch_permits()).await {
-            Ok((check, calls)) => {
-                let id = self.store()?.insert_check(run, None, &check, &calls)?;
+        let stored =
+            match self.check_one(&plan, claim, run, options.cache, self.fetch_permits()).await {
+                Ok((check, calls)) => self
+                    .store()
+                    .and_then(|mut store| Ok(store.insert_check(run, None, &check, &calls)?)),
+                Err(error) => Err(error),
+            };
+        match stored {
+            Ok(id) => {
                 self.store()?.set_run_status(run, RunStatus::Completed, None)?;
                 Ok(self.store()?.check(id)?)
             }
             Err(error) => {
-                self.store()?.set_run_status(run, RunStatus::Failed, Some(&error.to_string()))?;
+                // The run must not stay "running"; the check's own error is the one to report.
+                if let Err(marking) = self.store().and_then(|store| {
+                    Ok(store.set_run_status(run, RunStatus::Failed, Some(&error.to_string()))?)
+                }) {
+                    tracing::warn!(%run, error = %marking, "could not mark the run failed");
+                }
                 Err(error)
             }
         }

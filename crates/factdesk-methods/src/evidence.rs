@@ -23,6 +23,21 @@ pub struct Page {
 pub struct PageError {
     pub status: UrlStatus,
     pub message: String,
+    /// The failure is Factdesk's own (its database or archive), not the URL's: the claim
+    /// cannot be judged now, and no verdict is given, so that a later run checks it again.
+    pub local: bool,
+}
+
+impl PageError {
+    /// A failure of the URL (not found, refused, unreachable, …).
+    pub fn of_url(status: UrlStatus, message: impl Into<String>) -> PageError {
+        PageError { status, message: message.into(), local: false }
+    }
+
+    /// A failure of Factdesk itself while getting the page.
+    pub fn local(message: impl Into<String>) -> PageError {
+        PageError { status: UrlStatus::Failed, message: message.into(), local: true }
+    }
 }
 
 /// Pages by URL: fetched on the fly, or from the archive.

@@ -21,7 +21,7 @@ struct NoPages;
 #[async_trait]
 impl PageSource for NoPages {
     async fn page(&self, url: &str) -> Result<Page, PageError> {
-        Err(PageError { status: UrlStatus::NotFound, message: format!("{url}: not here") })
+        Err(PageError::of_url(UrlStatus::NotFound, format!("{url}: not here")))
     }
 }
 

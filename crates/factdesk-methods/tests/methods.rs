@@ -10,6 +10,7 @@ use factdesk_llm::{
     Completion, CompletionRequest, LanguageModel, LlmError, ModelInfo, Nli, NliJudgement, NliPair,
     NliScores, OutputConstraint, TokenUsage,
 };
+use factdesk_methods::MethodError;
 use factdesk_methods::corpus_nli::{CorpusNli, CorpusNliConfig};
 use factdesk_methods::evidence::{CorpusRetriever, CorpusSentence, Page, PageError, PageSource};
 use factdesk_methods::judge::PremiseForm;
@@ -73,8 +74,7 @@ impl Pages {
     }
 
     fn failing(mut self, url: &str, status: UrlStatus) -> Pages {
-        self.pages
-            .insert(url.into(), Err(PageError { status, message: format!("{url}: {status:?}") }));
+        self.pages.insert(url.into(), Err(PageError::of_url(status, format!("{url}: {status:?}"))));
         self
     }
 }
@@ -83,9 +83,10 @@ impl Pages {
 impl PageSource for Pages {
     async fn page(&self, url: &str) -> Result<Page, PageError> {
         self.asked.lock().unwrap().push(url.to_owned());
-        self.pages.get(url).cloned().unwrap_or_else(|| {
-            Err(PageError { status: UrlStatus::NotFound, message: "404".into() })
-        })
+        self.pages
+            .get(url)
+            .cloned()
+            .unwrap_or_else(|| Err(PageError::of_url(UrlStatus::NotFound, "404")))
     }
 }
 
@@ -202,6 +203,26 @@ async fn no_valid_url_and_fetch_failed_are_told_apart() {
     assert_eq!(check.verdict, Verdict::FetchFailed);
     assert_eq!(check.urls[0].status, UrlStatus::Refused);
     assert!(check.urls[0].error.as_deref().unwrap().contains("10.0.0.1"));
+}
+
+#[tokio::test]
+async fn a_page_lost_to_factdesks_own_failure_gives_no_verdict() {
+    let url = "https://en.wikipedia.org/wiki/Okra";
+    let mut pages = Pages::default().with(
+        "https://en.wikipedia.org/wiki/Mallow",
+        "https://en.wikipedia.org/wiki/Mallow",
+        OKRA,
+    );
+    pages.pages.insert(url.into(), Err(PageError::local(format!("{url}: database is locked"))));
+    let (method, _, _) = cite(
+        ScriptedModel::constant(&format!("{url}\nhttps://en.wikipedia.org/wiki/Mallow")),
+        pages,
+        nli("edible"),
+        LlmCiteConfig::default(),
+    );
+    let error = method.check("Okra has edible pods.").await.unwrap_err();
+    assert!(matches!(error, MethodError::Evidence(_)), "{error:?}");
+    assert!(error.to_string().contains("database is locked"), "{error}");
 }
 
 #[tokio::test]

@@ -135,6 +135,7 @@ impl LlmCite {
             .filter(|url| !generated.fetched.contains_key(url))
             .collect();
         let results = join_all(missing.iter().map(|url| self.pages.page(url))).await;
+        stop_on_local_failure(&results)?;
         generated.fetched.extend(missing.into_iter().zip(results));
 
         let mut proposed = Vec::with_capacity(generated.urls.len());
@@ -304,6 +305,7 @@ impl LlmCite {
                     }
                 }
                 let results = join_all(distinct.iter().map(|url| self.pages.page(url))).await;
+                stop_on_local_failure(&results)?;
                 generated.fetched = distinct.into_iter().zip(results).collect();
                 generated.valid_per_sample = samples
                     .iter()
@@ -338,6 +340,15 @@ impl LlmCite {
 fn count_url_tokens(tokens: &mut CheckTokens, usage: &factdesk_llm::TokenUsage) {
     tokens.url_prompt += u64::from(usage.prompt_tokens);
     tokens.url_completion += u64::from(usage.completion_tokens);
+}
+
+/// A page that failed for Factdesk's own reasons (its database, its archive) leaves the claim
+/// without a verdict rather than counting as a URL that failed.
+fn stop_on_local_failure(results: &[Result<Page, PageError>]) -> Result<(), MethodError> {
+    match results.iter().find_map(|result| result.as_ref().err().filter(|error| error.local)) {
+        Some(error) => Err(MethodError::Evidence(error.message.clone())),
+        None => Ok(()),
+    }
 }
 
 fn proposed_url(url: &str, sample: u32, outcome: &Result<Page, PageError>) -> ProposedUrl {
