@@ -22,13 +22,15 @@ impl Store {
         Ok(RunId(self.conn.last_insert_rowid()))
     }
 
-    /// Moves a run to `status`, stamping the start or finish time and keeping `error`.
+    /// Moves a run to `status`, stamping the start or finish time and keeping `error`. A run
+    /// that runs again (resumed) loses its earlier finish time.
     pub fn set_run_status(&self, run: RunId, status: RunStatus, error: Option<&str>) -> Result<()> {
         let now = now_rfc3339();
         let changed = self.conn.execute(
             "UPDATE runs SET status = ?2, error = ?3,
                  started_at = CASE WHEN ?2 = 'running' AND started_at IS NULL THEN ?4 ELSE started_at END,
-                 finished_at = CASE WHEN ?2 IN ('completed', 'failed', 'cancelled') THEN ?4 ELSE finished_at END
+                 finished_at = CASE WHEN ?2 IN ('completed', 'failed', 'cancelled') THEN ?4
+                                    WHEN ?2 = 'running' THEN NULL ELSE finished_at END
              WHERE id = ?1",
             params![run.0, status.as_str(), error, now],
         )?;
@@ -38,8 +40,9 @@ impl Store {
         Ok(())
     }
 
-    /// The newest run of `method` over `collection` with exactly these parameters that did not
-    /// complete (pending, running, failed or cancelled): the run a resumed batch continues.
+    /// The newest run of `method` over `collection` with exactly these parameters, if it did
+    /// not complete (pending, running, failed or cancelled): the run a resumed batch continues.
+    /// An older unfinished run behind a completed one is not: the completed run came later.
     pub fn unfinished_run(
         &self,
         method: &str,
@@ -47,17 +50,17 @@ impl Store {
         collection: CollectionId,
     ) -> Result<Option<RunId>> {
         let mut statement = self.conn.prepare(
-            "SELECT id, parameters FROM runs
-             WHERE method = ?1 AND collection_id = ?2 AND status != 'completed'
+            "SELECT id, parameters, status FROM runs
+             WHERE method = ?1 AND collection_id = ?2
              ORDER BY id DESC",
         )?;
         let rows = statement.query_map(params![method, collection.0], |row| {
-            Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+            Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?, row.get::<_, String>(2)?))
         })?;
         for row in rows {
-            let (id, stored) = row?;
+            let (id, stored, status) = row?;
             if same_parameters(&stored, parameters) {
-                return Ok(Some(RunId(id)));
+                return Ok((status != RunStatus::Completed.as_str()).then_some(RunId(id)));
             }
         }
         Ok(None)
@@ -151,6 +154,11 @@ mod tests {
         assert_eq!(stored.parameters, parameters);
         assert!(stored.started_at.is_some() && stored.finished_at.is_some());
         assert_eq!(stored.error.as_deref(), Some("model unreachable"));
+        // Resumed: running again, with its first start kept and no finish time.
+        store.set_run_status(run, RunStatus::Running, None).unwrap();
+        let resumed = store.run(run).unwrap();
+        assert_eq!(resumed.started_at, stored.started_at);
+        assert_eq!(resumed.finished_at, None);
         assert!(store.set_run_status(RunId(999), RunStatus::Running, None).is_err());
     }
 
@@ -173,5 +181,16 @@ mod tests {
         store.set_run_status(run, RunStatus::Completed, None).unwrap();
         assert_eq!(store.unfinished_run("llm-cite", &parameters, collection).unwrap(), None);
         assert_eq!(store.runs(Some(collection)).unwrap().len(), 1);
+
+        // A failed run, then a completed one (started over): nothing is left to resume.
+        let failed = store.create_run("llm-cite", &parameters, None, Some(collection)).unwrap();
+        store.set_run_status(failed, RunStatus::Failed, Some("model unreachable")).unwrap();
+        assert_eq!(
+            store.unfinished_run("llm-cite", &parameters, collection).unwrap(),
+            Some(failed)
+        );
+        let over = store.create_run("llm-cite", &parameters, None, Some(collection)).unwrap();
+        store.set_run_status(over, RunStatus::Completed, None).unwrap();
+        assert_eq!(store.unfinished_run("llm-cite", &parameters, collection).unwrap(), None);
     }
 }
