@@ -317,6 +317,34 @@ fn a_collection_is_checked_reported_reviewed_and_evaluated() {
 }
 
 #[test]
+fn a_cross_encoder_that_cannot_load_stops_the_batch_before_it_starts() {
+    let folder = tempfile::tempdir().unwrap();
+    let missing = folder.path().join("no-such-model");
+    let mut world = world(false, Duration::ZERO);
+    let mut settings = world.harness.app.settings().clone();
+    settings.verify.nli = format!("cross-encoder:{}", missing.display());
+    world.harness = Harness::with_settings(settings);
+    let app = &world.harness.app;
+    app.add_claims("desk", &["Okra has edible green seed pods.".to_owned()]).unwrap();
+    let error = runtime()
+        .block_on(app.verify_collection(
+            "desk",
+            &VerifyOptions::default(),
+            Arc::new(NoProgress),
+            CancelToken::new(),
+        ))
+        .unwrap_err();
+    assert!(error.to_string().contains("no-such-model"), "{error}");
+    // No run was started, so nothing is left to resume and the claim is still unchecked.
+    let checks = app.collection_checks("desk").unwrap();
+    assert!(checks.iter().all(|entry| entry.check.is_none()), "{checks:?}");
+    let store =
+        factdesk_store::Store::open(&world.harness.dir.path().join(factdesk_core::DATABASE_FILE))
+            .unwrap();
+    assert_eq!(store.runs(None).unwrap().len(), 0);
+}
+
+#[test]
 fn skip_checked_leaves_out_claims_checked_the_same_way_before() {
     let world = world(false, Duration::ZERO);
     let app = &world.harness.app;

@@ -60,6 +60,9 @@ struct Inner {
     fetcher: Fetcher,
     /// The embedded chat model, loaded on first use and kept (with the file it came from).
     embedded: Mutex<Option<(PathBuf, Arc<dyn factdesk_llm::LanguageModel>)>>,
+    /// The cross-encoder NLI model, loaded on first use and kept (with its folder): a batch
+    /// checks several claims at once, and each would otherwise load its own copy.
+    cross_encoder: Mutex<Option<(PathBuf, Arc<dyn factdesk_llm::Nli>)>>,
 }
 
 impl std::fmt::Debug for Factdesk {
@@ -116,6 +119,7 @@ impl Factdesk {
                 index,
                 fetcher,
                 embedded: Mutex::new(None),
+                cross_encoder: Mutex::new(None),
             }),
         };
         if rebuild {

@@ -11,7 +11,7 @@
 //! audit record, so a resumed claim costs no repeated calls either.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
 
@@ -341,13 +341,29 @@ impl Factdesk {
             return Ok(Arc::new(nli));
         }
         if let Some(folder) = plan.nli.strip_prefix("cross-encoder:") {
-            let folder = PathBuf::from(folder.trim());
-            return Ok(Arc::new(CrossEncoderNli::load(&folder)?));
+            return self.cross_encoder(&PathBuf::from(folder.trim()));
         }
         Err(CoreError::InvalidInput(format!(
             "verify.nli is '{}'; expected llm or cross-encoder:<model folder>",
             plan.nli
         )))
+    }
+
+    /// The cross-encoder in `folder`, loaded once and shared by every check.
+    fn cross_encoder(&self, folder: &Path) -> Result<Arc<dyn Nli>> {
+        let mut slot = self
+            .inner
+            .cross_encoder
+            .lock()
+            .map_err(|_| CoreError::Internal("the NLI model lock is poisoned".into()))?;
+        if let Some((loaded, model)) = slot.as_ref()
+            && loaded == folder
+        {
+            return Ok(model.clone());
+        }
+        let model: Arc<dyn Nli> = Arc::new(CrossEncoderNli::load(folder)?);
+        *slot = Some((folder.to_path_buf(), model.clone()));
+        Ok(model)
     }
 
     /// Checks one claim with the plan's method, its model calls recorded for `run`.
@@ -470,6 +486,13 @@ impl Factdesk {
         cancel: CancelToken,
     ) -> Result<BatchSummary> {
         let plan = self.plan(options)?;
+        // A cross-encoder that cannot be loaded stops the batch before it starts, rather than
+        // failing every claim in turn.
+        if plan.method != Method::PTrue
+            && let Some(folder) = plan.nli.strip_prefix("cross-encoder:")
+        {
+            self.cross_encoder(Path::new(folder.trim()))?;
+        }
         let parameters = plan.parameters();
         let (claims, run, resumed, done) = {
             let store = self.store()?;
