@@ -282,6 +282,7 @@ function reviewForm(stored: StoredCheck): HTMLElement {
     submit.disabled = true;
     status.textContent = 'Saving…';
     lastReviewer = reviewer.value.trim();
+    const shownAt = location.hash;
     try {
       await reviewCheck(stored.id, {
         decision: overriding ? 'override' : 'accept',
@@ -289,7 +290,8 @@ function reviewForm(stored: StoredCheck): HTMLElement {
         comment: comment.value.trim(),
         reviewer: lastReviewer || undefined,
       });
-      refresh();
+      // Drawn again with the review, unless the user has moved on to another view.
+      if (location.hash === shownAt) refresh();
     } catch (error) {
       showError(status, error);
       submit.disabled = false;

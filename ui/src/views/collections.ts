@@ -309,6 +309,7 @@ function importForm(selected: string | null): HTMLElement {
     }
     submit.disabled = true;
     status.textContent = 'Importing…';
+    const startedAt = location.hash;
     try {
       const summary = await importClaims(path, collection);
       const parts = [`${count(summary.imported, 'claim')} imported into “${summary.collection}”`];
@@ -316,7 +317,8 @@ function importForm(selected: string | null): HTMLElement {
       if (summary.failed > 0) parts.push(`${summary.failed.toLocaleString()} failed (${summary.failures.slice(0, 3).map((failure) => `${failure.item}: ${failure.message}`).join('; ')})`);
       const message = `${parts.join('; ')}.`;
       flash = { collection: summary.collection, message };
-      navigate(href(`/collections/${encodeURIComponent(summary.collection)}`));
+      // Shown when that collection is next open; opened now unless the user has moved on.
+      if (location.hash === startedAt) navigate(href(`/collections/${encodeURIComponent(summary.collection)}`));
     } catch (error) {
       showError(status, error);
       submit.disabled = false;

@@ -185,13 +185,15 @@ export async function renderReports({ outlet, query, signal }: RouteContext): Pr
     evaluateStatus.classList.remove('error');
     evaluateStatus.textContent = 'Scoring…';
     evaluationSlot.replaceChildren();
+    const collection = collectionSelect.value;
     try {
-      const evaluation = await evaluate(collectionSelect.value);
-      if (signal.aborted) return;
+      const evaluation = await evaluate(collection);
+      // Dropped if the user left the view or chose another collection meanwhile.
+      if (signal.aborted || collectionSelect.value !== collection) return;
       evaluateStatus.textContent = `Newest check of each claim of “${evaluation.collection}”.`;
       replace(evaluationSlot, evaluationView(evaluation));
     } catch (error) {
-      showError(evaluateStatus, error);
+      if (!signal.aborted && collectionSelect.value === collection) showError(evaluateStatus, error);
     } finally {
       evaluateButton.disabled = false;
     }

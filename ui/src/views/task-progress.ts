@@ -28,7 +28,10 @@ export class TaskProgressView {
   private unit: Unit = 'items';
 
   constructor(private readonly options: TaskProgressOptions) {
-    this.bar = el('progress', { id: options.barId });
+    // The bar is named by the phase and the amount next to it ("Importing 3 MB of 40 MB").
+    this.phase.id = `${options.barId}-phase`;
+    this.amount.id = `${options.barId}-amount`;
+    this.bar = el('progress', { id: options.barId, 'aria-labelledby': `${this.phase.id} ${this.amount.id}` });
     this.item = el('p', { class: 'current-item', id: options.itemId });
     this.failures = el('ul', { class: 'failures', id: options.failuresId });
   }
