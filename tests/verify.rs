@@ -142,6 +142,21 @@ fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
 }
 
+/// Checks the claims of `collection`, to the end, without progress reports.
+fn run_batch(
+    runtime: &tokio::runtime::Runtime,
+    app: &factdesk_core::Factdesk,
+    collection: &str,
+    options: &VerifyOptions,
+) -> factdesk_core::Result<factdesk_core::verify::BatchSummary> {
+    runtime.block_on(app.verify_collection(
+        collection,
+        options,
+        Arc::new(NoProgress),
+        CancelToken::new(),
+    ))
+}
+
 #[test]
 fn a_claim_is_verified_through_a_wikipedia_alias_with_attribution() {
     let world = world(false, Duration::ZERO);
@@ -259,14 +274,7 @@ fn a_collection_is_checked_reported_reviewed_and_evaluated() {
     let app = &world.harness.app;
     let file = world.harness.write("claims.csv", CLAIMS.as_bytes());
     app.import_claims(std::path::Path::new(&file), "demo").unwrap();
-    let summary = runtime()
-        .block_on(app.verify_collection(
-            "demo",
-            &VerifyOptions::default(),
-            Arc::new(NoProgress),
-            CancelToken::new(),
-        ))
-        .unwrap();
+    let summary = run_batch(&runtime(), app, "demo", &VerifyOptions::default()).unwrap();
     assert_eq!(
         (summary.claims, summary.checked, summary.failed, summary.resumed),
         (4, 4, 0, false)
@@ -326,14 +334,7 @@ fn a_cross_encoder_that_cannot_load_stops_the_batch_before_it_starts() {
     world.harness = Harness::with_settings(settings);
     let app = &world.harness.app;
     app.add_claims("desk", &["Okra has edible green seed pods.".to_owned()]).unwrap();
-    let error = runtime()
-        .block_on(app.verify_collection(
-            "desk",
-            &VerifyOptions::default(),
-            Arc::new(NoProgress),
-            CancelToken::new(),
-        ))
-        .unwrap_err();
+    let error = run_batch(&runtime(), app, "desk", &VerifyOptions::default()).unwrap_err();
     assert!(error.to_string().contains("no-such-model"), "{error}");
     // No run was started, so nothing is left to resume and the claim is still unchecked.
     let checks = app.collection_checks("desk").unwrap();
@@ -349,16 +350,7 @@ fn skip_checked_leaves_out_claims_checked_the_same_way_before() {
     let world = world(false, Duration::ZERO);
     let app = &world.harness.app;
     let runtime = runtime();
-    let batch = |options: &VerifyOptions| {
-        runtime
-            .block_on(app.verify_collection(
-                "desk",
-                options,
-                Arc::new(NoProgress),
-                CancelToken::new(),
-            ))
-            .unwrap()
-    };
+    let batch = |options: &VerifyOptions| run_batch(&runtime, app, "desk", options).unwrap();
     let texts = |claims: &[&str]| claims.iter().map(|claim| claim.to_string()).collect::<Vec<_>>();
     app.add_claims("desk", &texts(&["Okra has edible green seed pods.", "Zorblax won."])).unwrap();
     let skip = VerifyOptions { skip_checked: true, ..VerifyOptions::default() };

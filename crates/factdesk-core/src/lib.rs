@@ -59,10 +59,33 @@ struct Inner {
     index: SentenceIndex,
     fetcher: Fetcher,
     /// The embedded chat model, loaded on first use and kept (with the file it came from).
-    embedded: Mutex<Option<(PathBuf, Arc<dyn factdesk_llm::LanguageModel>)>>,
+    embedded: LoadedOnce<dyn factdesk_llm::LanguageModel>,
     /// The cross-encoder NLI model, loaded on first use and kept (with its folder): a batch
     /// checks several claims at once, and each would otherwise load its own copy.
-    cross_encoder: Mutex<Option<(PathBuf, Arc<dyn factdesk_llm::Nli>)>>,
+    cross_encoder: LoadedOnce<dyn factdesk_llm::Nli>,
+}
+
+/// A model loaded from a file or folder on first use and kept, with the path it came from.
+struct LoadedOnce<T: ?Sized>(Mutex<Option<(PathBuf, Arc<T>)>>);
+
+impl<T: ?Sized> LoadedOnce<T> {
+    fn new() -> Self {
+        LoadedOnce(Mutex::new(None))
+    }
+
+    /// The model from `path`: the one kept if it came from there, else `load()`ed and kept.
+    fn get(&self, path: &Path, load: impl FnOnce() -> Result<Arc<T>>) -> Result<Arc<T>> {
+        let mut slot =
+            self.0.lock().map_err(|_| CoreError::Internal("a model lock is poisoned".into()))?;
+        if let Some((loaded, model)) = slot.as_ref()
+            && loaded == path
+        {
+            return Ok(model.clone());
+        }
+        let model = load()?;
+        *slot = Some((path.to_path_buf(), model.clone()));
+        Ok(model)
+    }
 }
 
 impl std::fmt::Debug for Factdesk {
@@ -118,8 +141,8 @@ impl Factdesk {
                 store: Mutex::new(store),
                 index,
                 fetcher,
-                embedded: Mutex::new(None),
-                cross_encoder: Mutex::new(None),
+                embedded: LoadedOnce::new(),
+                cross_encoder: LoadedOnce::new(),
             }),
         };
         if rebuild {

@@ -224,26 +224,14 @@ impl Factdesk {
                 }
                 Ok(Arc::new(OpenAiCompatible::new(self.openai_settings(&base_url, &model))?))
             }
-            ModelChoice::Embedded { path } => {
-                let mut slot = self
-                    .inner
-                    .embedded
-                    .lock()
-                    .map_err(|_| CoreError::Internal("the model lock is poisoned".into()))?;
-                if let Some((loaded_path, model)) = slot.as_ref()
-                    && *loaded_path == path
-                {
-                    return Ok(model.clone());
-                }
+            ModelChoice::Embedded { path } => self.inner.embedded.get(&path, || {
                 let settings = EmbeddedSettings {
                     context_tokens: llm.context_tokens,
                     threads: (llm.threads > 0).then_some(llm.threads),
                     ..EmbeddedSettings::default()
                 };
-                let model: Arc<dyn LanguageModel> = Arc::new(EmbeddedModel::load(&path, settings)?);
-                *slot = Some((path, model.clone()));
-                Ok(model)
-            }
+                Ok(Arc::new(EmbeddedModel::load(&path, settings)?))
+            }),
         }
     }
 

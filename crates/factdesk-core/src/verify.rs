@@ -351,19 +351,7 @@ impl Factdesk {
 
     /// The cross-encoder in `folder`, loaded once and shared by every check.
     fn cross_encoder(&self, folder: &Path) -> Result<Arc<dyn Nli>> {
-        let mut slot = self
-            .inner
-            .cross_encoder
-            .lock()
-            .map_err(|_| CoreError::Internal("the NLI model lock is poisoned".into()))?;
-        if let Some((loaded, model)) = slot.as_ref()
-            && loaded == folder
-        {
-            return Ok(model.clone());
-        }
-        let model: Arc<dyn Nli> = Arc::new(CrossEncoderNli::load(folder)?);
-        *slot = Some((folder.to_path_buf(), model.clone()));
-        Ok(model)
+        self.inner.cross_encoder.get(folder, || Ok(Arc::new(CrossEncoderNli::load(folder)?)))
     }
 
     /// Checks one claim with the plan's method, its model calls recorded for `run`.
