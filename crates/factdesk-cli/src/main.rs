@@ -180,7 +180,8 @@ enum Command {
     },
     /// Accept or override a machine verdict (kept beside it as a human review)
     Review {
-        /// The check id (from `verify --json` or `report`)
+        /// The check id: "Check ID" in md and html reports, `id` in `verify --json` and in the
+        /// checks of `report --format json`
         check: i64,
         /// Accept the machine verdict
         #[arg(long, conflicts_with = "verdict", required_unless_present = "verdict")]
@@ -198,8 +199,9 @@ enum Command {
     Report {
         #[arg(long)]
         collection: String,
-        #[arg(long, default_value = "md")]
-        format: ReportFormat,
+        /// md (the default), html, json, csv or claimreview; with --json and no file, json
+        #[arg(long)]
+        format: Option<ReportFormat>,
         /// Write to this file instead of standard output
         #[arg(long, short = 'o')]
         output: Option<PathBuf>,
@@ -269,11 +271,35 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::SomeFailed) => ExitCode::from(1),
+        // A reader that stopped reading (`factdesk report … | head`) is not an error.
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", describe(&error));
             ExitCode::from(2)
         }
     }
+}
+
+/// The error and its causes, each cause left out when the message before already says it
+/// (many messages quote their cause).
+fn describe(error: &anyhow::Error) -> String {
+    let mut message = error.to_string();
+    for cause in error.chain().skip(1) {
+        let cause = cause.to_string();
+        if !message.contains(&cause) {
+            message.push_str(": ");
+            message.push_str(&cause);
+        }
+    }
+    message
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn init_logging(verbose: u8) {
@@ -467,13 +493,24 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             Ok(Outcome::Success)
         }
         Command::Report { collection, format, output } => {
+            let format = match (format, json, &output) {
+                (Some(format), _, _)
+                    if !json || output.is_some() || format == ReportFormat::Json =>
+                {
+                    format
+                }
+                (Some(_), _, _) => anyhow::bail!(
+                    "--json prints the report as JSON on standard output; leave out --format, \
+                     or write the other format to a file with -o FILE"
+                ),
+                (None, true, None) => ReportFormat::Json,
+                (None, _, _) => ReportFormat::Markdown,
+            };
             let app = open()?;
             match output {
                 Some(path) => {
                     app.write_report_file(&collection, format, &path)?;
-                    if !json {
-                        eprintln!("Wrote {}", path.display());
-                    }
+                    output::report_written(&path, format, json)?;
                 }
                 None => {
                     let mut stdout = std::io::stdout().lock();
@@ -488,10 +525,12 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             Ok(Outcome::Success)
         }
         Command::Config { defaults, path } => {
-            if defaults {
+            if defaults && json {
+                output::settings(&Settings::default(), true)?;
+            } else if defaults {
                 print!("{}", factdesk_core::settings::DEFAULT_CONFIG);
             } else if path {
-                println!("{}", Settings::user_config_path(&data_dir).display());
+                output::config_path(&Settings::user_config_path(&data_dir), json)?;
             } else {
                 let settings = Settings::load(&data_dir)?;
                 output::settings(&settings, json)?;

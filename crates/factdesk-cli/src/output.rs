@@ -2,6 +2,7 @@
 //! on a terminal and between [brackets] otherwise.
 
 use std::io::IsTerminal;
+use std::path::Path;
 
 use factdesk_core::claims::ClaimImportSummary;
 use factdesk_core::eval::Evaluation;
@@ -10,6 +11,7 @@ use factdesk_core::index_sync::{IndexCheck, ReindexSummary};
 use factdesk_core::model::{Claim, ClaimCollection, Corpus, Document, DocumentSummary};
 use factdesk_core::model::{Review, StoredCheck, Verdict};
 use factdesk_core::models::{AskAnswer, ModelCheck, ModelChoice, ModelListing};
+use factdesk_core::report::Format as ReportFormat;
 use factdesk_core::search::SearchHit;
 use factdesk_core::verify::BatchSummary;
 use factdesk_core::{InitReport, Settings};
@@ -263,6 +265,24 @@ pub fn reindex(summary: Option<&ReindexSummary>, json: bool) -> anyhow::Result<(
         ),
         None => println!("Reindex cancelled; the previous index is unchanged."),
     }
+    Ok(())
+}
+
+/// Where `report -o` wrote, on stderr for people or as JSON on stdout.
+pub fn report_written(path: &Path, format: ReportFormat, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(&serde_json::json!({ "path": path, "format": format.as_str() }));
+    }
+    eprintln!("Wrote {}", path.display());
+    Ok(())
+}
+
+/// The user config file's path.
+pub fn config_path(path: &Path, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(&serde_json::json!({ "path": path }));
+    }
+    println!("{}", path.display());
     Ok(())
 }
 

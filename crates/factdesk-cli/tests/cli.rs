@@ -143,6 +143,66 @@ fn usage_and_fatal_errors_give_exit_code_2() {
 }
 
 #[test]
+fn reports_go_only_where_they_belong_and_errors_say_their_cause_once() {
+    let cli = Cli::new();
+    let claims = demo_corpus().join("claims.csv");
+    cli.json(&["claims", "import", claims.to_str().unwrap(), "--collection", "demo"]);
+    let report = |args: &[&str]| cli.run(&[&["report", "--collection", "demo"], args].concat());
+
+    // --json alone prints the JSON report; with another format and no file it is refused.
+    let json = report(&["--json"]);
+    assert_eq!(json.status.code(), Some(0), "{}", text(&json.stderr));
+    let parsed: serde_json::Value = serde_json::from_slice(&json.stdout).expect("a JSON report");
+    assert_eq!(parsed["title"], "demo", "{parsed}");
+    let refused = report(&["--json", "--format", "html"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(text(&refused.stderr).contains("-o FILE"), "{}", text(&refused.stderr));
+
+    // With -o and --json: where it went, as JSON.
+    let out = tempfile::tempdir().unwrap();
+    let file = out.path().join("demo.html");
+    let written = cli.json(&[
+        "report",
+        "--collection",
+        "demo",
+        "--format",
+        "html",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        (written["path"].as_str(), written["format"].as_str()),
+        (file.to_str(), Some("html"))
+    );
+    assert!(std::fs::read_to_string(&file).unwrap().contains("<html"));
+
+    // The database, a folder, a missing folder: refused, saying what to do; nothing written.
+    let database = cli.data.path().join("factdesk.sqlite3");
+    let before = std::fs::read(&database).unwrap();
+    let output = report(&["-o", database.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("Factdesk's own files"), "{}", text(&output.stderr));
+    assert_eq!(std::fs::read(&database).unwrap(), before);
+    let output = report(&["-o", out.path().to_str().unwrap()]);
+    assert!(text(&output.stderr).contains("is a folder"), "{}", text(&output.stderr));
+    let missing = out.path().join("no-such-folder").join("r.md");
+    let output = report(&["-o", missing.to_str().unwrap()]);
+    assert!(text(&output.stderr).contains("does not exist; create it"), "{}", text(&output.stderr));
+    assert!(!out.path().join("no-such-folder").exists());
+
+    // An error whose message quotes its cause prints the cause once.
+    let output = cli.run(&["claims", "import", "/no/such/claims.csv", "--collection", "demo"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = text(&output.stderr);
+    assert_eq!(stderr.matches("No such file or directory").count(), 1, "{stderr}");
+
+    // Scoring a run that is not over the collection is refused.
+    let output = cli.run(&["eval", "--collection", "demo", "--run", "99"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("run 99"), "{}", text(&output.stderr));
+}
+
+#[test]
 fn claims_import_and_list() {
     let cli = Cli::new();
     let claims = demo_corpus().join("claims.csv");

@@ -9,7 +9,7 @@ use factdesk_model::{ClaimLabel, RunId, UrlStatus, Verdict};
 use factdesk_store::CheckFilter;
 use serde::Serialize;
 
-use crate::{Factdesk, Result};
+use crate::{CoreError, Factdesk, Result};
 
 /// Evaluation figures. Rates are fractions in [0, 1]; `None` when undefined (no claims of
 /// that kind).
@@ -75,6 +75,14 @@ impl Factdesk {
     pub fn evaluate(&self, collection: &str, run: Option<RunId>) -> Result<Evaluation> {
         let store = self.store()?;
         let collection_id = store.collection_id(collection)?;
+        if let Some(run) = run
+            && store.run(run)?.collection_id != Some(collection_id)
+        {
+            return Err(CoreError::InvalidInput(format!(
+                "run {run} is not a run over the collection '{collection}'; leave out the run to \
+                 score each claim's newest check"
+            )));
+        }
         let claims = store.claims(&factdesk_store::ClaimFilter {
             collection: Some(collection_id),
             ..Default::default()

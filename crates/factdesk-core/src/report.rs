@@ -3,7 +3,7 @@
 //! to its destination and renamed into place, so a failed export leaves no half-written file.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use factdesk_report::Format;
 use factdesk_report::{Report, ReportItem};
@@ -34,19 +34,34 @@ impl Factdesk {
         out: &mut dyn Write,
     ) -> Result<()> {
         let report = self.report(collection)?;
-        factdesk_report::render(&report, format, out)
-            .map_err(|error| CoreError::Internal(error.to_string()))
+        factdesk_report::render(&report, format, out).map_err(|error| match error {
+            factdesk_report::ReportError::Io(source) => {
+                CoreError::Io { path: PathBuf::from("(standard output)"), source }
+            }
+            other => CoreError::Internal(other.to_string()),
+        })
     }
 
-    /// Writes the report of `collection` to `path`, all or nothing.
+    /// Writes the report of `collection` to `path`, all or nothing: to a new file beside it,
+    /// renamed over it when complete. A link at `path` is written through, not replaced; a
+    /// folder, a missing folder or a file of the data directory itself is refused.
     pub fn write_report_file(&self, collection: &str, format: Format, path: &Path) -> Result<()> {
+        let path = &self.report_target(path)?;
         let report = self.report(collection)?;
         let io = |source| CoreError::Io { path: path.to_path_buf(), source };
         let directory = match path.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent,
             _ => Path::new("."),
         };
-        let mut file = tempfile::NamedTempFile::new_in(directory).map_err(io)?;
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".factdesk-report-");
+        // As a new file would have (the process umask applies), not the temp file's 0600.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o666));
+        }
+        let mut file = builder.tempfile_in(directory).map_err(io)?;
         factdesk_report::render(&report, format, &mut file).map_err(|error| match error {
             factdesk_report::ReportError::Io(source) => io(source),
             other => CoreError::Internal(other.to_string()),
@@ -54,5 +69,41 @@ impl Factdesk {
         file.flush().map_err(io)?;
         file.persist(path).map_err(|error| io(error.error))?;
         Ok(())
+    }
+
+    /// Where a report for `path` goes, or why it cannot go there.
+    fn report_target(&self, path: &Path) -> Result<PathBuf> {
+        let invalid = |why: String| CoreError::InvalidInput(format!("{}: {why}", path.display()));
+        let target = match std::fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path)
+                .map_err(|source| CoreError::Io { path: path.to_path_buf(), source })?,
+            Ok(meta) if meta.is_dir() => {
+                return Err(invalid("is a folder; name a file to write the report to".into()));
+            }
+            _ => path.to_path_buf(),
+        };
+        let folder = match target.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let Ok(folder) = std::fs::canonicalize(&folder) else {
+            return Err(invalid(format!(
+                "the folder {} does not exist; create it or write the report elsewhere",
+                folder.display()
+            )));
+        };
+        let data_dir = std::fs::canonicalize(self.data_dir())
+            .unwrap_or_else(|_| self.data_dir().to_path_buf());
+        let name = target.file_name().and_then(std::ffi::OsStr::to_str).unwrap_or_default();
+        // The database with its -wal and -shm files, the index, the config file, the logs.
+        let own = name.starts_with(crate::DATABASE_FILE)
+            || [crate::INDEX_DIR, "config.toml", "logs"].contains(&name);
+        if folder == data_dir && own {
+            return Err(invalid(
+                "is one of Factdesk's own files in its data directory; write the report elsewhere"
+                    .into(),
+            ));
+        }
+        Ok(target)
     }
 }

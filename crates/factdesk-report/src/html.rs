@@ -168,6 +168,7 @@ fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "<dt>NLI model</dt><dd>{}</dd>", h(nli_model))?;
     }
     writeln!(out, "<dt>Checked at</dt><dd>{}</dd>", h(&stored.checked_at))?;
+    writeln!(out, "<dt>Check ID</dt><dd>{}</dd>", stored.id)?;
     writeln!(out, "<dt>Tokens</dt><dd>{}</dd>", check.tokens.total())?;
     if !check.explanation.trim().is_empty() {
         writeln!(out, "<dt>Explanation</dt><dd>{}</dd>", h(&check.explanation))?;

@@ -107,9 +107,10 @@ fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
     }
     writeln!(
         out,
-        "- **Checked at:** {} · **Tokens:** {}",
+        "- **Checked at:** {} · **Tokens:** {} · **Check ID:** {}",
         escape_markdown(&stored.checked_at),
-        check.tokens.total()
+        check.tokens.total(),
+        stored.id
     )?;
     if !check.explanation.trim().is_empty() {
         writeln!(out, "- **Explanation:** {}", escape_markdown(&check.explanation))?;

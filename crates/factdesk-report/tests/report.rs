@@ -266,12 +266,16 @@ fn every_format_renders_the_fixture() {
             "- **Explanation:** No sentence of the fetched pages entails the claim.",
             "### 3. Honey never spoils.",
             "- **Verdict:** unchecked",
+            "· **Check ID:** 1\n",
+            "· **Check ID:** 2\n",
         ],
     );
     check_contains(
         Format::Html,
         &[
             "<!DOCTYPE html>",
+            "<dt>Check ID</dt><dd>1</dd>",
+            "<dt>Check ID</dt><dd>2</dd>",
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">",
             "<title>Landmarks</title>",
             "<span class=\"verdict verdict-verified\">verified</span>, confidence 0.970",
