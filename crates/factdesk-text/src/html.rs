@@ -162,7 +162,9 @@ fn choose_content_root(document: &Html) -> Option<ElementRef<'_>> {
         .or_else(|| Some(document.root_element()))
 }
 
-fn is_boilerplate(element: ElementRef<'_>) -> bool {
+/// Is `element` navigation, chrome or hidden rather than text? `check_links`: also test
+/// whether it is a list of links (see [`LINK_LIST_DEPTH`]).
+fn is_boilerplate(element: ElementRef<'_>, check_links: bool) -> bool {
     let value = element.value();
     let name = value.name();
     if DROPPED_ELEMENTS.contains(&name) {
@@ -188,7 +190,7 @@ fn is_boilerplate(element: ElementRef<'_>) -> bool {
     if container && (marks(value.attr("class")) || marks(value.attr("id"))) {
         return true;
     }
-    if matches!(name, "ul" | "ol" | "div") && is_link_list(element) {
+    if check_links && matches!(name, "ul" | "ol" | "div") && is_link_list(element) {
         return true;
     }
     false
@@ -206,10 +208,29 @@ fn is_link_list(element: ElementRef<'_>) -> bool {
     total > 0 && linked * 10 >= total * 8
 }
 
+/// Elements nested deeper than this are not tested for being link lists (a test that reads
+/// the whole subtree at every level would take quadratic time on deeply nested markup).
+const LINK_LIST_DEPTH: usize = 64;
+
 /// Appends the text under `element`. Source line breaks are white space like any other,
-/// except inside `<pre>`; `<br>` is the one element that breaks a line.
+/// except inside `<pre>`; `<br>` is the one element that breaks a line. The tree is walked
+/// with a stack of its own, so markup nested a hundred thousand levels deep is text like any
+/// other rather than a stack overflow.
 fn walk(element: ElementRef<'_>, preformatted: bool, out: &mut String) {
-    for child in element.children() {
+    /// An element being walked: its children still to visit, and what closes it.
+    struct Open<I> {
+        children: I,
+        preformatted: bool,
+        close: &'static str,
+    }
+    let mut stack = vec![Open { children: element.children(), preformatted, close: "" }];
+    while let Some(open) = stack.last_mut() {
+        let Some(child) = open.children.next() else {
+            let done = stack.pop().expect("the stack is not empty");
+            out.push_str(done.close);
+            continue;
+        };
+        let preformatted = open.preformatted;
         match child.value() {
             Node::Text(text) if preformatted => out.push_str(text),
             Node::Text(text) => {
@@ -222,7 +243,7 @@ fn walk(element: ElementRef<'_>, preformatted: bool, out: &mut String) {
             }
             Node::Element(child_element) => {
                 let Some(child_ref) = ElementRef::wrap(child) else { continue };
-                if is_boilerplate(child_ref) {
+                if is_boilerplate(child_ref, stack.len() <= LINK_LIST_DEPTH) {
                     continue;
                 }
                 let name = child_element.name();
@@ -237,12 +258,18 @@ fn walk(element: ElementRef<'_>, preformatted: bool, out: &mut String) {
                 if name == "img" {
                     continue;
                 }
-                walk(child_ref, preformatted || name == "pre", out);
-                if block {
-                    out.push_str("\n\n");
+                let close = if block {
+                    "\n\n"
                 } else if matches!(name, "td" | "th") {
-                    out.push(' ');
-                }
+                    " "
+                } else {
+                    ""
+                };
+                stack.push(Open {
+                    children: child.children(),
+                    preformatted: preformatted || name == "pre",
+                    close,
+                });
             }
             _ => {}
         }
@@ -318,6 +345,24 @@ mod tests {
         )
         .unwrap();
         assert_eq!(extracted.text, "Notes\n\nFirst line\nsecond line\n\nPara & more.");
+    }
+
+    #[test]
+    fn deeply_nested_markup_is_text_not_a_crash() {
+        // Run on a small stack, as import threads are: a walk that recursed per element
+        // would overflow long before 100 000 levels.
+        let text = std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(|| {
+                let spans = format!("<body>{}Deep text.", "<span>".repeat(100_000));
+                let divs = format!("<body>{}Deeper.", "<div><a href=/x>x</a> y ".repeat(3_000));
+                (extract_html(&spans).unwrap().text, extract_html(&divs).unwrap().text)
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(text.0, "Deep text.");
+        assert!(text.1.ends_with("Deeper."), "{}", &text.1[text.1.len().saturating_sub(80)..]);
     }
 
     #[test]
