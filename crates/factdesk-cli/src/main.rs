@@ -345,6 +345,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 limit,
                 corpora: corpus,
                 documents: document.into_iter().map(DocumentId).collect(),
+                plain_words: false,
             };
             let hits = app.search(&request)?;
             output::search(&hits, json)?;

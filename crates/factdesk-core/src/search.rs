@@ -16,6 +16,8 @@ pub struct SearchRequest {
     pub corpora: Vec<String>,
     /// Only these documents (empty: all).
     pub documents: Vec<DocumentId>,
+    /// Search the words of `query`, ignoring query syntax (for claims, not typed queries).
+    pub plain_words: bool,
 }
 
 /// One matching sentence with where it comes from.
@@ -55,6 +57,7 @@ impl Factdesk {
         let settings = &self.settings().search;
         let search = self.index().search(&SentenceQuery {
             text: request.query.clone(),
+            plain: request.plain_words,
             limit: request.limit.unwrap_or(settings.limit),
             corpora,
             documents: request.documents.clone(),

@@ -249,11 +249,13 @@ impl CorpusRetriever for CorpusSearch {
         query: &str,
         limit: usize,
     ) -> std::result::Result<Vec<CorpusSentence>, String> {
+        // A claim is not a query: "NOT" or "-40" in it must not exclude evidence.
         let request = SearchRequest {
             query: query.to_owned(),
             limit: Some(limit),
             corpora: self.corpora.clone(),
             documents: Vec::new(),
+            plain_words: true,
         };
         match self.app.search(&request) {
             Ok(hits) => Ok(hits

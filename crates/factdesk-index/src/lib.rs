@@ -66,6 +66,10 @@ pub struct SentenceRecord<'a> {
 #[derive(Debug, Clone)]
 pub struct SentenceQuery {
     pub text: String,
+    /// Search `text` as plain words, without query syntax: for text that is not a query (a
+    /// claim), where "NOT" or "-40" must not exclude sentences.
+    pub plain: bool,
+    /// Hits to return, at most [`MAX_HITS`].
     pub limit: usize,
     /// Only these corpora (empty: all).
     pub corpora: Vec<CorpusId>,
@@ -74,6 +78,13 @@ pub struct SentenceQuery {
     /// The longest snippet, in characters.
     pub snippet_chars: usize,
 }
+
+/// The most hits one search returns (the search reserves room for the limit up front).
+pub const MAX_HITS: usize = 10_000;
+
+/// Opening parentheses beyond which a query is searched as plain words: the query parser
+/// recurses once per level.
+const MAX_QUERY_NESTING: usize = 32;
 
 /// One matching sentence, best first.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -261,15 +272,17 @@ impl SentenceIndex {
     }
 
     /// Searches sentences by BM25. Query syntax is tantivy's (words, "phrases", +required,
-    /// -excluded); text that does not parse as a query is searched as plain words, so any
-    /// pasted text works.
+    /// -excluded) unless `query.plain`; text that does not parse as a query is searched as
+    /// plain words, so any pasted text works.
     pub fn search(&self, query: &SentenceQuery) -> Result<SentenceSearch> {
         let searcher = self.reader.searcher();
         let parser = QueryParser::for_index(&self.index, vec![self.fields.text]);
-        let text_query = match parser.parse_query(&query.text) {
-            Ok(parsed) => parsed,
-            // Pasted text is not query syntax: search its words.
-            Err(_) => parser.parse_query_lenient(&plain_words(&query.text)).0,
+        let words = || parser.parse_query_lenient(&plain_words(&query.text)).0;
+        let text_query = if query.plain || query.text.matches('(').count() > MAX_QUERY_NESTING {
+            words()
+        } else {
+            // Pasted text that is not query syntax: search its words.
+            parser.parse_query(&query.text).unwrap_or_else(|_| words())
         };
         let mut has_terms = false;
         text_query.query_terms(&mut |_, _| has_terms = true);
@@ -293,7 +306,10 @@ impl SentenceIndex {
         }
         let combined = BooleanQuery::new(clauses);
         let top = searcher
-            .search(&combined, &TopDocs::with_limit(query.limit.max(1)).order_by_score())
+            .search(
+                &combined,
+                &TopDocs::with_limit(query.limit.clamp(1, MAX_HITS)).order_by_score(),
+            )
             .map_err(self.wrap())?;
         // Each segment's id columns are opened once, however many hits it has.
         let mut columns: Vec<(u32, [tantivy::columnar::Column<u64>; 3])> = Vec::new();
@@ -457,6 +473,7 @@ mod tests {
 
     fn query(text: &str) -> SentenceQuery {
         SentenceQuery {
+            plain: false,
             text: text.into(),
             limit: 10,
             corpora: Vec::new(),
@@ -534,6 +551,22 @@ mod tests {
         assert_eq!(ids(&index.search(&query("\"Eiffel (tower AND: 1889")).unwrap())[0], 3);
         assert!(matches!(index.search(&query("  ")), Err(IndexError::EmptyQuery { .. })));
         assert!(matches!(index.search(&query("!!! ???")), Err(IndexError::EmptyQuery { .. })));
+    }
+
+    #[test]
+    fn plain_queries_exclude_nothing_and_odd_queries_do_not_break_the_search() {
+        let index = fixture();
+        // As a query, "-mallow" excludes sentences; as plain words it finds them.
+        assert!(index.search(&query("plants -mallow")).unwrap().hits.is_empty());
+        let plain = SentenceQuery { plain: true, ..query("plants -mallow") };
+        assert_eq!(ids(&index.search(&plain).unwrap())[0], 4);
+        let claim = SentenceQuery { plain: true, ..query("Okra is NOT in the mallow family") };
+        assert!(ids(&index.search(&claim).unwrap()).contains(&1));
+        // Deep nesting is searched as words; a huge limit is capped, not allocated.
+        let nested = format!("{}okra", "(".repeat(5000));
+        assert_eq!(ids(&index.search(&query(&nested)).unwrap()), [1]);
+        let all = SentenceQuery { limit: usize::MAX, ..query("mallow") };
+        assert_eq!(ids(&index.search(&all).unwrap()).len(), 2);
     }
 
     #[test]
