@@ -272,7 +272,9 @@ fn parse_csv_claims(text: &str, origin: &str) -> Result<(Vec<NewClaim>, Vec<Impo
         (column(LABEL_COLUMNS), column(TAG_COLUMNS), column(NOTE_COLUMNS), column(ORIGIN_COLUMNS));
     let mut claims = Vec::new();
     let mut failures = Vec::new();
-    for record in reader.records() {
+    let records: Vec<_> = reader.into_records().collect();
+    let last = records.len().saturating_sub(1);
+    for (index, record) in records.into_iter().enumerate() {
         let record = match record {
             Ok(record) => record,
             Err(error) => {
@@ -285,6 +287,14 @@ fn parse_csv_claims(text: &str, origin: &str) -> Result<(Vec<NewClaim>, Vec<Impo
             }
         };
         let item = format!("{origin}:{}", record.position().map_or(0, |p| p.line()));
+        let start = record.position().map_or(text.len(), |p| p.byte() as usize);
+        if index == last
+            && crate::formats::csv_quote_left_open(text.get(start..).unwrap_or_default())
+        {
+            failures
+                .push(ImportFailure { item, message: crate::formats::CSV_QUOTE_LEFT_OPEN.into() });
+            continue;
+        }
         if record.len() != headers.len() {
             failures.push(ImportFailure {
                 item,
@@ -328,6 +338,16 @@ mod tests {
         let items: Vec<_> = failures.iter().map(|f| f.item.as_str()).collect();
         assert_eq!(items, ["c.csv:4", "c.csv:5", "c.csv:6"]);
         assert!(failures[1].message.contains("perhaps"));
+    }
+
+    #[test]
+    fn a_claims_file_whose_quote_never_closes_says_so() {
+        let csv_text = "claim,label\n\"Okra is a plant.,true\nThe sun is cold.,false\n";
+        let (claims, failures) = parse_csv_claims(csv_text, "c.csv").unwrap();
+        assert!(claims.is_empty(), "{claims:?}");
+        assert_eq!(failures.len(), 1);
+        assert_eq!(failures[0].item, "c.csv:2");
+        assert!(failures[0].message.contains("never closed"), "{}", failures[0].message);
     }
 
     #[test]

@@ -292,6 +292,18 @@ impl Record for CsvRecord<'_> {
     }
 }
 
+/// Why the last row of a CSV file is refused by [`csv_quote_left_open`].
+pub(crate) const CSV_QUOTE_LEFT_OPEN: &str = "a quoted field of this row is never closed, so it \
+    and every line after it were read as one row; close the quote (\") and import the file again";
+
+/// Does the text of a CSV file's last row (from its start to the end of the file) hold a
+/// quote that never closes? The reader then takes every line after it as part of that row,
+/// without an error of its own. (Quotes inside a quoted field are doubled, and a stray quote
+/// inside an unquoted field cannot span lines, so an odd count over several lines is one.)
+pub(crate) fn csv_quote_left_open(last_row: &str) -> bool {
+    last_row.trim_end().contains('\n') && last_row.matches('"').count() % 2 == 1
+}
+
 /// A CSV row as read: its raw text and fields, or why it could not be read.
 type RowResult = Result<(String, csv::StringRecord), String>;
 
@@ -343,7 +355,9 @@ fn parse_csv(
                     previous_end = end;
                     let raw = text.get(start..end).unwrap_or_default().trim_end().to_owned();
                     let item = format!("{}:{line}", source.origin);
-                    if record.len() != headers.len() {
+                    if end == text.len() && csv_quote_left_open(&raw) {
+                        pending.push((item, Err(CSV_QUOTE_LEFT_OPEN.to_owned())));
+                    } else if record.len() != headers.len() {
                         let message = format!(
                             "the row has {} fields but the header has {}",
                             record.len(),
@@ -461,6 +475,21 @@ mod tests {
         assert_eq!(item, "fixture:3");
         assert!(message.contains("2 fields"), "{message}");
         assert_eq!(results[2].as_ref().unwrap().published_at, None);
+    }
+
+    #[test]
+    fn a_quote_that_never_closes_fails_its_row_instead_of_swallowing_the_rest() {
+        let csv_text = "id,text\n1,\"Officials said the bridge is safe\n2,The bridge closed in May.\n3,Later.\n";
+        let results = parse_all(&source(DocumentFormat::Csv, csv_text.as_bytes()));
+        assert_eq!(results.len(), 1, "{results:?}");
+        let (item, message) = results[0].as_ref().unwrap_err();
+        assert_eq!(item, "fixture:2");
+        assert!(message.contains("never closed"), "{message}");
+        // Quotes inside an unquoted field, or closed properly across lines, are fine.
+        let fine = "id,text\n1,The 5\" screen\n2,\"Two\nlines.\"\n";
+        let results = parse_all(&source(DocumentFormat::Csv, fine.as_bytes()));
+        assert!(results.iter().all(Result::is_ok), "{results:?}");
+        assert_eq!(results.len(), 2);
     }
 
     #[test]
