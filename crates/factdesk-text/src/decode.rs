@@ -70,9 +70,14 @@ fn refuse_binary(bytes: &[u8]) -> Result<(), TextError> {
 }
 
 fn choose_encoding(bytes: &[u8], declared: Option<&str>) -> &'static Encoding {
-    let is_utf8 = std::str::from_utf8(bytes).is_ok();
-    if let Some(encoding) = declared.and_then(|label| Encoding::for_label(label.trim().as_bytes()))
-    {
+    let is_utf8 = mostly_utf8(bytes);
+    // As browsers read a declaration: UTF-16 without a byte-order mark means UTF-8, and the
+    // "replacement" encoding (labels such as iso-2022-kr) would turn everything into U+FFFD.
+    let declared = declared
+        .and_then(|label| Encoding::for_label(label.trim().as_bytes()))
+        .filter(|encoding| *encoding != encoding_rs::REPLACEMENT)
+        .map(Encoding::output_encoding);
+    if let Some(encoding) = declared {
         // A page that says UTF-8 but is not is common; trust the bytes then.
         if encoding != encoding_rs::UTF_8 || is_utf8 {
             return encoding;
@@ -86,18 +91,47 @@ fn choose_encoding(bytes: &[u8], declared: Option<&str>) -> &'static Encoding {
     detector.guess(None, chardetng::Utf8Detection::Deny)
 }
 
-/// Looks for a charset declared in the first 2 KiB of an HTML document
-/// (`<meta charset=…>` or `<meta http-equiv … content="…; charset=…">`).
+/// UTF-8, or UTF-8 but for a few stray bytes: at most one invalid byte for every four valid
+/// multi-byte characters (a file of UTF-8 with a pasted Windows quote in it). Text in a
+/// legacy charset almost never forms valid multi-byte sequences, so it is not taken.
+fn mostly_utf8(bytes: &[u8]) -> bool {
+    let (mut valid_multibyte, mut invalid) = (0usize, 0usize);
+    let mut rest = bytes;
+    loop {
+        let (valid, error) = match std::str::from_utf8(rest) {
+            Ok(text) => (text, None),
+            Err(error) => {
+                (std::str::from_utf8(&rest[..error.valid_up_to()]).unwrap_or_default(), Some(error))
+            }
+        };
+        valid_multibyte += valid.chars().filter(|c| c.len_utf8() > 1).count();
+        let Some(error) = error else { break };
+        invalid += 1;
+        // A sequence cut off by the end of the input counts as one invalid byte too.
+        let skip =
+            error.valid_up_to() + error.error_len().unwrap_or(rest.len() - error.valid_up_to());
+        rest = &rest[skip.min(rest.len())..];
+    }
+    invalid == 0 || (valid_multibyte > 0 && invalid * 4 <= valid_multibyte)
+}
+
+/// Looks for a charset declared by a `<meta>` tag in the first 2 KiB of an HTML document
+/// (`<meta charset=…>` or `<meta http-equiv … content="…; charset=…">`); other tags'
+/// `charset` attributes (`<script charset=…>`) say nothing about the page.
 pub fn sniff_html_charset(bytes: &[u8]) -> Option<String> {
     let head = &bytes[..bytes.len().min(2048)];
     let head = String::from_utf8_lossy(head).to_ascii_lowercase();
-    let at = head.find("charset=")? + "charset=".len();
-    let label: String = head[at..]
-        .trim_start_matches(['"', '\''])
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':' | '.'))
-        .collect();
-    (!label.is_empty()).then_some(label)
+    head.match_indices("<meta").find_map(|(at, _)| {
+        let tag = &head[at..];
+        let tag = &tag[..tag.find('>').unwrap_or(tag.len())];
+        let value = &tag[tag.find("charset=")? + "charset=".len()..];
+        let label: String = value
+            .trim_start_matches(['"', '\''])
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':' | '.'))
+            .collect();
+        (!label.is_empty()).then_some(label)
+    })
 }
 
 #[cfg(test)]
@@ -161,5 +195,34 @@ mod tests {
             Some("windows-1251")
         );
         assert_eq!(sniff_html_charset(b"<html><body>no declaration"), None);
+        // A script's charset is not the page's.
+        assert_eq!(
+            sniff_html_charset(
+                b"<script charset=\"iso-8859-1\" src=a.js></script><meta charset=utf-8>"
+            )
+            .as_deref(),
+            Some("utf-8")
+        );
+    }
+
+    #[test]
+    fn utf8_with_a_stray_byte_stays_utf8() {
+        let mut bytes =
+            "Zürich, Genève und Lausanne: die Schweiz hat viele Städte.\n".repeat(5).into_bytes();
+        bytes.extend_from_slice(b"He said \x92hello\x92.\n");
+        let decoded = decode_bytes(&bytes, None).unwrap();
+        assert_eq!(decoded.charset, "UTF-8");
+        assert!(decoded.text.starts_with("Zürich, Genève"), "{}", decoded.text);
+        assert!(decoded.text.contains("He said \u{FFFD}hello"), "{}", decoded.text);
+    }
+
+    #[test]
+    fn declarations_that_would_garble_the_text_are_not_followed() {
+        // UTF-16 declared on a page without a byte-order mark: read as browsers do.
+        let decoded = decode_bytes(b"<p>Plain ASCII page.</p>", Some("utf-16")).unwrap();
+        assert_eq!(decoded.text, "<p>Plain ASCII page.</p>");
+        // The "replacement" encoding would leave nothing but U+FFFD.
+        let decoded = decode_bytes(b"Plain text.", Some("iso-2022-kr")).unwrap();
+        assert_eq!(decoded.text, "Plain text.");
     }
 }
