@@ -22,8 +22,10 @@
 //!
 //! When a person reviewed the check, the reviewer's verdict sets the rating and `reviewBody` says
 //! so; the machine verdict, its confidence, method, models and explanation stay in `reviewBody`.
-//! `itemReviewed.appearance` lists the attribution sources that are http(s) pages; other URLs
-//! are left out, since consumers may render them as links.
+//! `citation` lists the attribution sources (the evidence) that are http(s) pages; other URLs
+//! are left out, since consumers may render them as links. They are not `itemReviewed.
+//! appearance`, which names where a claim was made, not what backs it. `datePublished` is the
+//! date of the human review when there is one (it set the rating), else of the check.
 
 use factdesk_model::{StoredCheck, Verdict};
 use serde::Serialize;
@@ -67,7 +69,9 @@ pub(crate) struct ClaimReview<'a> {
     date_published: Option<&'a str>,
     author: Organization<'a>,
     review_rating: Rating,
-    item_reviewed: ReviewedClaim<'a>,
+    item_reviewed: ReviewedClaim,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    citation: Vec<CitedPage<'a>>,
     review_body: String,
 }
 
@@ -93,15 +97,13 @@ struct Rating {
 }
 
 #[derive(Serialize)]
-struct ReviewedClaim<'a> {
+struct ReviewedClaim {
     #[serde(rename = "@type")]
     kind: &'static str,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    appearance: Vec<Appearance<'a>>,
 }
 
 #[derive(Serialize)]
-struct Appearance<'a> {
+struct CitedPage<'a> {
     #[serde(rename = "@type")]
     kind: &'static str,
     url: &'a str,
@@ -133,7 +135,9 @@ fn claim_review<'a>(
         context: "https://schema.org",
         kind: "ClaimReview",
         claim_reviewed: claim,
-        date_published: date_part(&stored.checked_at),
+        date_published: date_part(
+            stored.review.as_ref().map_or(&stored.checked_at, |review| &review.created_at),
+        ),
         author: Organization { kind: "Organization", name: generator },
         review_rating: Rating {
             kind: "Rating",
@@ -142,25 +146,26 @@ fn claim_review<'a>(
             worst_rating: rating.value.map(|_| WORST_RATING),
             alternate_name: rating.name,
         },
-        item_reviewed: ReviewedClaim { kind: "Claim", appearance: appearances(stored) },
+        item_reviewed: ReviewedClaim { kind: "Claim" },
+        citation: cited_pages(stored),
         review_body: review_body(stored),
     }
 }
 
 /// The attribution pages, each once, that may be shown as links.
-fn appearances(stored: &StoredCheck) -> Vec<Appearance<'_>> {
-    let mut appearances: Vec<Appearance<'_>> = Vec::new();
+fn cited_pages(stored: &StoredCheck) -> Vec<CitedPage<'_>> {
+    let mut pages: Vec<CitedPage<'_>> = Vec::new();
     for attribution in &stored.check.attributions {
         let Some(url) = attribution.source.url.as_deref() else { continue };
-        if is_web_link(url) && !appearances.iter().any(|appearance| appearance.url == url) {
-            appearances.push(Appearance {
+        if is_web_link(url) && !pages.iter().any(|page| page.url == url) {
+            pages.push(CitedPage {
                 kind: "CreativeWork",
                 url,
                 name: attribution.source.title.as_deref(),
             });
         }
     }
-    appearances
+    pages
 }
 
 /// The `YYYY-MM-DD` part of an RFC 3339 time, if it has one.

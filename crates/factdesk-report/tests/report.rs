@@ -638,7 +638,6 @@ fn claim_review_rates_checked_claims_and_skips_unchecked_ones() {
         assert_eq!(review["@type"], "ClaimReview");
         assert_eq!(review["author"]["@type"], "Organization");
         assert_eq!(review["author"]["name"], "Factdesk 0.1.0");
-        assert_eq!(review["datePublished"], "2026-02-01");
         assert_eq!(review["reviewRating"]["@type"], "Rating");
         assert_eq!(review["reviewRating"]["bestRating"], 5);
         assert_eq!(review["reviewRating"]["worstRating"], 1);
@@ -647,12 +646,15 @@ fn claim_review_rates_checked_claims_and_skips_unchecked_ones() {
 
     let eiffel = &reviews[0];
     assert_eq!(eiffel["claimReviewed"], "The Eiffel Tower is in Paris.");
+    assert_eq!(eiffel["datePublished"], "2026-02-01");
     assert_eq!(eiffel["reviewRating"]["ratingValue"], 5);
     assert_eq!(eiffel["reviewRating"]["alternateName"], "Verified");
-    let appearance = eiffel["itemReviewed"]["appearance"].as_array().unwrap();
-    let urls: Vec<&str> = appearance.iter().map(|work| work["url"].as_str().unwrap()).collect();
+    // The evidence is cited; `itemReviewed.appearance` would say the claim was made there.
+    let cited = eiffel["citation"].as_array().unwrap();
+    let urls: Vec<&str> = cited.iter().map(|work| work["url"].as_str().unwrap()).collect();
     assert_eq!(urls, [EIFFEL_URL, EIFFEL_OFFICIAL_URL]);
-    assert!(appearance.iter().all(|work| work["@type"] == "CreativeWork"));
+    assert!(cited.iter().all(|work| work["@type"] == "CreativeWork"));
+    assert!(eiffel["itemReviewed"].get("appearance").is_none());
     let body = eiffel["reviewBody"].as_str().unwrap();
     assert!(body.starts_with("Machine verdict: verified (confidence 0.970)"), "{body}");
 
@@ -665,7 +667,8 @@ fn claim_review_rates_checked_claims_and_skips_unchecked_ones() {
     assert!(body.contains("Human review (override by Ada"), "{body}");
     assert!(body.contains("the rating is the reviewer's verdict"), "{body}");
     assert!(body.contains("Machine verdict: not verified (confidence 0.620)"), "{body}");
-    assert!(everest["itemReviewed"].get("appearance").is_none());
+    assert!(everest.get("citation").is_none());
+    assert_eq!(everest["datePublished"], "2026-02-02", "the review's date: it set the rating");
 }
 
 #[test]
@@ -699,11 +702,11 @@ fn claim_review_maps_every_verdict() {
 }
 
 #[test]
-fn claim_review_lists_only_web_pages_as_appearances() {
+fn claim_review_cites_only_web_pages() {
     let reviews = claim_reviews(&hostile_fixture());
-    let appearance = reviews[0]["itemReviewed"]["appearance"].as_array().unwrap();
-    assert_eq!(appearance.len(), 1);
-    assert_eq!(appearance[0]["url"], "https://evil.example/\"onmouseover=\"alert(1)");
+    let cited = reviews[0]["citation"].as_array().unwrap();
+    assert_eq!(cited.len(), 1);
+    assert_eq!(cited[0]["url"], "https://evil.example/\"onmouseover=\"alert(1)");
 }
 
 #[test]
