@@ -33,10 +33,24 @@ const MARKDOWN_SIGNIFICANT: &[char] =
 
 /// Makes text safe to place inline in Markdown (a heading, a list item, a table cell, a quote):
 /// markup characters are backslash-escaped, and line breaks and other control characters become
-/// spaces so the text cannot end its line and start a block of its own.
+/// spaces so the text cannot end its line and start a block of its own. Text that would open a
+/// block where a line or list item starts (`- `, `+ `, `1986. `, `3) `, `---`, `===`) gets its
+/// first marker escaped too.
 pub fn escape_markdown(text: &str) -> String {
     let mut escaped = String::with_capacity(text.len() + 8);
-    for character in text.chars() {
+    let digits = text.chars().take_while(char::is_ascii_digit).count();
+    let block_marker = match text.chars().next() {
+        Some('-' | '+' | '=') => Some(0),
+        // An ordered-list number: escape its "." or ")".
+        Some('0'..='9') if text[digits..].starts_with(['.', ')']) => Some(digits),
+        _ => None,
+    };
+    for (index, character) in text.chars().enumerate() {
+        if Some(index) == block_marker {
+            escaped.push('\\');
+            escaped.push(character);
+            continue;
+        }
         if character.is_control() {
             escaped.push(' ');
         } else {
@@ -138,6 +152,18 @@ mod tests {
         check_markdown("`code` *em* _em_ ~x~", r"\`code\` \*em\* \_em\_ \~x\~");
         check_markdown("line\n# heading", r"line \# heading");
         check_markdown(r"back\slash &amp;", r"back\\slash \&amp;");
+    }
+
+    #[test]
+    fn markdown_text_cannot_open_a_list_or_a_rule_where_a_line_starts() {
+        check_markdown("- x", r"\- x");
+        check_markdown("+ x", r"\+ x");
+        check_markdown("---", r"\---");
+        check_markdown("1986. A year", r"1986\. A year");
+        check_markdown("3) Third", r"3\) Third");
+        // Only at the start: numbers and dashes inside the text are left alone.
+        check_markdown("In 1986. Then - no", "In 1986. Then - no");
+        check_markdown("1986 was a year", "1986 was a year");
     }
 
     #[test]
