@@ -95,6 +95,9 @@ fn choose_encoding(bytes: &[u8], declared: Option<&str>) -> &'static Encoding {
 /// multi-byte characters (a file of UTF-8 with a pasted Windows quote in it). Text in a
 /// legacy charset almost never forms valid multi-byte sequences, so it is not taken.
 fn mostly_utf8(bytes: &[u8]) -> bool {
+    if std::str::from_utf8(bytes).is_ok() {
+        return true;
+    }
     let (mut valid_multibyte, mut invalid) = (0usize, 0usize);
     let mut rest = bytes;
     loop {
@@ -112,7 +115,7 @@ fn mostly_utf8(bytes: &[u8]) -> bool {
             error.valid_up_to() + error.error_len().unwrap_or(rest.len() - error.valid_up_to());
         rest = &rest[skip.min(rest.len())..];
     }
-    invalid == 0 || (valid_multibyte > 0 && invalid * 4 <= valid_multibyte)
+    valid_multibyte > 0 && invalid * 4 <= valid_multibyte
 }
 
 /// Looks for a charset declared by a `<meta>` tag in the first 2 KiB of an HTML document
