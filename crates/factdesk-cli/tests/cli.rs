@@ -185,6 +185,10 @@ fn reports_go_only_where_they_belong_and_errors_say_their_cause_once() {
     assert_eq!(std::fs::read(&database).unwrap(), before);
     let output = report(&["-o", out.path().to_str().unwrap()]);
     assert!(text(&output.stderr).contains("is a folder"), "{}", text(&output.stderr));
+    let link = cli.data.path().join("link-to-a-folder");
+    std::os::unix::fs::symlink(out.path(), &link).unwrap();
+    let output = report(&["-o", link.to_str().unwrap()]);
+    assert!(text(&output.stderr).contains("is a folder"), "{}", text(&output.stderr));
     let missing = out.path().join("no-such-folder").join("r.md");
     let output = report(&["-o", missing.to_str().unwrap()]);
     assert!(text(&output.stderr).contains("does not exist; create it"), "{}", text(&output.stderr));

@@ -77,11 +77,11 @@ impl Factdesk {
         let target = match std::fs::symlink_metadata(path) {
             Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path)
                 .map_err(|source| CoreError::Io { path: path.to_path_buf(), source })?,
-            Ok(meta) if meta.is_dir() => {
-                return Err(invalid("is a folder; name a file to write the report to".into()));
-            }
             _ => path.to_path_buf(),
         };
+        if target.is_dir() {
+            return Err(invalid("is a folder; name a file to write the report to".into()));
+        }
         let folder = match target.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
             _ => PathBuf::from("."),
