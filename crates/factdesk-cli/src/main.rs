@@ -494,18 +494,16 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             Ok(Outcome::Success)
         }
         Command::Report { collection, format, output } => {
-            let format = match (format, json, &output) {
-                (Some(format), _, _)
-                    if !json || output.is_some() || format == ReportFormat::Json =>
-                {
-                    format
-                }
-                (Some(_), _, _) => anyhow::bail!(
+            // --json without a file prints the JSON report.
+            let json_on_stdout = json && output.is_none();
+            let format = match format {
+                Some(format) if json_on_stdout && format != ReportFormat::Json => anyhow::bail!(
                     "--json prints the report as JSON on standard output; leave out --format, \
                      or write the other format to a file with -o FILE"
                 ),
-                (None, true, None) => ReportFormat::Json,
-                (None, _, _) => ReportFormat::Markdown,
+                Some(format) => format,
+                None if json_on_stdout => ReportFormat::Json,
+                None => ReportFormat::Markdown,
             };
             let app = open()?;
             match output {

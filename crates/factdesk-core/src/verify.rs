@@ -11,7 +11,7 @@
 //! audit record, so a resumed claim costs no repeated calls either.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::str::FromStr;
 use std::sync::Arc;
 
@@ -139,6 +139,11 @@ struct Plan {
 }
 
 impl Plan {
+    /// The model folder of a `cross-encoder:<folder>` NLI setting.
+    fn cross_encoder_folder(&self) -> Option<&Path> {
+        self.nli.strip_prefix("cross-encoder:").map(|folder| Path::new(folder.trim()))
+    }
+
     /// What identifies a run for resuming: everything that changes results.
     fn parameters(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or_default()
@@ -342,8 +347,8 @@ impl Factdesk {
             nli.samples = plan.nli_samples;
             return Ok(Arc::new(nli));
         }
-        if let Some(folder) = plan.nli.strip_prefix("cross-encoder:") {
-            return self.cross_encoder(&PathBuf::from(folder.trim()));
+        if let Some(folder) = plan.cross_encoder_folder() {
+            return self.cross_encoder(folder);
         }
         Err(CoreError::InvalidInput(format!(
             "verify.nli is '{}'; expected llm or cross-encoder:<model folder>",
@@ -437,13 +442,12 @@ impl Factdesk {
             None,
         )?;
         self.store()?.set_run_status(run, RunStatus::Running, None)?;
-        let stored =
-            match self.check_one(&plan, claim, run, options.cache, self.fetch_permits()).await {
-                Ok((check, calls)) => self
-                    .store()
-                    .and_then(|mut store| Ok(store.insert_check(run, None, &check, &calls)?)),
-                Err(error) => Err(error),
-            };
+        let stored = async {
+            let (check, calls) =
+                self.check_one(&plan, claim, run, options.cache, self.fetch_permits()).await?;
+            Ok::<_, CoreError>(self.store()?.insert_check(run, None, &check, &calls)?)
+        }
+        .await;
         match stored {
             Ok(id) => {
                 self.store()?.set_run_status(run, RunStatus::Completed, None)?;
@@ -479,9 +483,9 @@ impl Factdesk {
         // A cross-encoder that cannot be loaded stops the batch before it starts, rather than
         // failing every claim in turn.
         if plan.method != Method::PTrue
-            && let Some(folder) = plan.nli.strip_prefix("cross-encoder:")
+            && let Some(folder) = plan.cross_encoder_folder()
         {
-            self.cross_encoder(Path::new(folder.trim()))?;
+            self.cross_encoder(folder)?;
         }
         let parameters = plan.parameters();
         let (claims, run, resumed, done) = {

@@ -99,21 +99,9 @@ fn mostly_utf8(bytes: &[u8]) -> bool {
         return true;
     }
     let (mut valid_multibyte, mut invalid) = (0usize, 0usize);
-    let mut rest = bytes;
-    loop {
-        let (valid, error) = match std::str::from_utf8(rest) {
-            Ok(text) => (text, None),
-            Err(error) => {
-                (std::str::from_utf8(&rest[..error.valid_up_to()]).unwrap_or_default(), Some(error))
-            }
-        };
-        valid_multibyte += valid.chars().filter(|c| c.len_utf8() > 1).count();
-        let Some(error) = error else { break };
-        invalid += 1;
-        // A sequence cut off by the end of the input counts as one invalid byte too.
-        let skip =
-            error.valid_up_to() + error.error_len().unwrap_or(rest.len() - error.valid_up_to());
-        rest = &rest[skip.min(rest.len())..];
+    for chunk in bytes.utf8_chunks() {
+        valid_multibyte += chunk.valid().chars().filter(|c| c.len_utf8() > 1).count();
+        invalid += usize::from(!chunk.invalid().is_empty());
     }
     valid_multibyte > 0 && invalid * 4 <= valid_multibyte
 }
