@@ -1,7 +1,8 @@
 //! The corpus-NLI baseline (FActScore-style retrieval + NLI): instead of asking the model for
 //! URLs, retrieve the claim's best-matching sentences from the local corpus (the tantivy
 //! sentence index), group them by document, and judge cumulative premises exactly as LLM-Cite
-//! does. It needs no network, so it runs fully offline.
+//! does. It needs no network, so it runs fully offline. A claim of several sentences (a
+//! summary) is judged sentence by sentence and verified only if every sentence is.
 
 use std::sync::Arc;
 
@@ -10,6 +11,7 @@ use factdesk_model::{CheckTokens, ClaimCheck, EvidenceSource, Verdict};
 
 use crate::MethodError;
 use crate::evidence::CorpusRetriever;
+use crate::grounding;
 use crate::judge::{self, PremiseForm, RankedSource};
 
 pub const METHOD: &str = "corpus-nli";
@@ -37,6 +39,8 @@ pub struct CorpusNli {
     /// The chat model behind the NLI, if any (for reports).
     pub model: String,
     pub config: CorpusNliConfig,
+    /// Sentence rules for cutting a claim of several sentences (ISO 639-1).
+    pub language: String,
 }
 
 impl std::fmt::Debug for CorpusNli {
@@ -46,15 +50,15 @@ impl std::fmt::Debug for CorpusNli {
 }
 
 impl CorpusNli {
-    pub async fn check(&self, claim: &str) -> Result<ClaimCheck, MethodError> {
-        let claim = claim.trim();
+    /// The sources for one claim sentence: its best-matching corpus sentences, grouped by
+    /// document in the order of each document's best sentence.
+    async fn sources(&self, sentence: &str) -> Result<Vec<RankedSource>, MethodError> {
         let config = &self.config;
         let hits = self
             .retriever
-            .retrieve(claim, config.retrieve.max(1))
+            .retrieve(sentence, config.retrieve.max(1))
             .await
             .map_err(MethodError::Evidence)?;
-        // Group by document in the order of each document's best sentence.
         let mut sources: Vec<RankedSource> = Vec::new();
         for hit in hits {
             let position = sources
@@ -81,36 +85,114 @@ impl CorpusNli {
                 None => {}
             }
         }
-        let texts = vec![None; sources.len()];
-        let judged = judge::judge(
-            &*self.nli,
-            claim,
-            &sources,
-            &texts,
-            PremiseForm::Cumulative,
-            config.threshold,
-        )
-        .await?;
-        let (verdict, explanation) = if sources.is_empty() {
-            (Verdict::NoEvidence, "The local corpus has no sentence matching the claim.".to_owned())
-        } else {
-            let explanation = match judged.attributions.first() {
-                Some(best) => format!(
-                    "{} corpus documents read; {} entails the claim (P = {:.2}).",
-                    sources.len(),
-                    best.source.title.as_deref().unwrap_or("a document"),
-                    best.entailment
-                ),
-                None => format!(
-                    "{} corpus documents read; no premise entails the claim (best P = {:.2}).",
-                    sources.len(),
-                    judged.best_entailment
-                ),
-            };
-            (judged.verdict(), explanation)
-        };
+        Ok(sources)
+    }
+
+    /// Checks a claim of one or more sentences. Each sentence is judged on its own (retrieval,
+    /// cumulative premises, NLI); the claim is verified only if every sentence is, and its
+    /// support is that of its weakest sentence (see [`crate::grounding`]).
+    pub async fn check(&self, claim: &str) -> Result<ClaimCheck, MethodError> {
+        let claim = claim.trim();
+        let config = &self.config;
+        let parts = grounding::claim_sentences(claim, &self.language);
+        let several = parts.len() > 1;
+        let mut sources: Vec<EvidenceSource> = Vec::new();
+        let mut premises = Vec::new();
+        let mut attributions = Vec::new();
         let mut tokens = CheckTokens::default();
-        tokens.add(judged.tokens);
+        // (sentence, best entailment, read any evidence)
+        let mut supports: Vec<(String, f64, bool)> = Vec::new();
+        for part in &parts {
+            let found = self.sources(part).await?;
+            let texts = vec![None; found.len()];
+            let judged = judge::judge(
+                &*self.nli,
+                part,
+                &found,
+                &texts,
+                PremiseForm::Cumulative,
+                config.threshold,
+            )
+            .await?;
+            tokens.add(judged.tokens);
+            // Sources are shared by the claim's sentences; premises point into that list.
+            let positions: Vec<usize> = found
+                .iter()
+                .map(|ranked| match sources.iter().position(|known| *known == ranked.source) {
+                    Some(position) => position,
+                    None => {
+                        sources.push(ranked.source.clone());
+                        sources.len() - 1
+                    }
+                })
+                .collect();
+            let claim_part = several.then(|| part.clone());
+            for mut premise in judged.premises {
+                premise.source = positions[premise.source];
+                premise.claim_part = claim_part.clone();
+                premises.push(premise);
+            }
+            for mut attribution in judged.attributions {
+                attribution.claim_part = claim_part.clone();
+                attributions.push(attribution);
+            }
+            supports.push((part.clone(), judged.best_entailment, !found.is_empty()));
+        }
+        attributions.sort_by(|a, b| b.entailment.total_cmp(&a.entailment));
+        let support = grounding::aggregate(supports.iter().map(|(_, best, _)| *best));
+        let all_entailed =
+            !supports.is_empty() && supports.iter().all(|(_, best, _)| *best >= config.threshold);
+        let title = |attribution: &factdesk_model::Attribution| {
+            attribution.source.title.clone().unwrap_or_else(|| "a document".to_owned())
+        };
+        let (verdict, explanation) = if supports.iter().all(|(_, _, read)| !read) {
+            (Verdict::NoEvidence, "The local corpus has no sentence matching the claim.".to_owned())
+        } else if all_entailed && !several {
+            let best = &attributions[0];
+            let explanation = format!(
+                "{} corpus documents read; {} entails the claim (P = {:.2}).",
+                sources.len(),
+                title(best),
+                best.entailment
+            );
+            (Verdict::Verified, explanation)
+        } else if all_entailed {
+            let explanation = format!(
+                "{} corpus documents read; each of the claim's {} sentences is entailed (weakest P = {:.2}).",
+                sources.len(),
+                supports.len(),
+                support
+            );
+            (Verdict::Verified, explanation)
+        } else if several {
+            let unsupported: Vec<String> = supports
+                .iter()
+                .filter(|(_, best, _)| *best < config.threshold)
+                .map(|(sentence, best, _)| format!("\"{sentence}\" (best P = {best:.2})"))
+                .collect();
+            let explanation = format!(
+                "{} corpus documents read; {} of the claim's {} sentences are not entailed: {}.",
+                sources.len(),
+                unsupported.len(),
+                supports.len(),
+                unsupported.join("; ")
+            );
+            (Verdict::NotVerified, explanation)
+        } else {
+            let explanation = format!(
+                "{} corpus documents read; no premise entails the claim (best P = {:.2}).",
+                sources.len(),
+                support
+            );
+            (Verdict::NotVerified, explanation)
+        };
+        let confidence = if premises.is_empty() {
+            None
+        } else if verdict == Verdict::Verified {
+            Some(support)
+        } else {
+            Some(1.0 - support)
+        };
         Ok(ClaimCheck {
             claim: claim.to_owned(),
             method: METHOD.into(),
@@ -118,11 +200,11 @@ impl CorpusNli {
             model: self.model.clone(),
             nli_model: Some(self.nli.name()),
             verdict,
-            confidence: judged.confidence(),
-            attributions: judged.attributions.clone(),
+            confidence,
+            attributions,
             urls: Vec::new(),
-            sources: sources.into_iter().map(|ranked| ranked.source).collect(),
-            premises: judged.premises,
+            sources,
+            premises,
             tokens,
             explanation,
         })

@@ -74,6 +74,23 @@ pub fn premises(
     }
 }
 
+/// Classifies every pair (none asked when there are none), refusing an answer that leaves
+/// pairs out.
+pub async fn classify_all(
+    nli: &dyn Nli,
+    pairs: &[NliPair],
+) -> Result<Vec<factdesk_llm::NliJudgement>, MethodError> {
+    let judgements = if pairs.is_empty() { Vec::new() } else { nli.classify(pairs).await? };
+    if judgements.len() != pairs.len() {
+        return Err(MethodError::Model(factdesk_llm::LlmError::Backend(format!(
+            "the NLI model answered {} of {} premises",
+            judgements.len(),
+            pairs.len()
+        ))));
+    }
+    Ok(judgements)
+}
+
 /// Judges `claim` against every premise of every source (sources are indexed as given).
 /// `texts[i]` is source i's full text, used by [`PremiseForm::WholeDocument`].
 pub async fn judge(
@@ -98,14 +115,7 @@ pub async fn judge(
             hypothesis: claim.to_owned(),
         })
         .collect();
-    let judgements = if pairs.is_empty() { Vec::new() } else { nli.classify(&pairs).await? };
-    if judgements.len() != pairs.len() {
-        return Err(MethodError::Model(factdesk_llm::LlmError::Backend(format!(
-            "the NLI model answered {} of {} premises",
-            judgements.len(),
-            pairs.len()
-        ))));
-    }
+    let judgements = classify_all(nli, &pairs).await?;
     let mut judged = Judged {
         premises: Vec::with_capacity(pairs.len()),
         attributions: Vec::new(),
@@ -129,6 +139,7 @@ pub async fn judge(
                     source: sources[source].source.clone(),
                     sentences: sentences.clone(),
                     entailment: scores.entailment,
+                    claim_part: None,
                 });
             }
         }
@@ -140,6 +151,7 @@ pub async fn judge(
             neutral: scores.neutral,
             contradiction: scores.contradiction,
             entails,
+            claim_part: None,
         });
     }
     judged.attributions.sort_by(|a, b| b.entailment.total_cmp(&a.entailment));

@@ -11,6 +11,7 @@
 mod bm25;
 pub mod corpus_nli;
 pub mod evidence;
+pub mod grounding;
 pub mod judge;
 pub mod llm_cite;
 pub mod p_true;

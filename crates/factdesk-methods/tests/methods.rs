@@ -412,6 +412,7 @@ async fn corpus_nli_groups_hits_by_document() {
         nli: nli("discovered in 1928"),
         model: "scripted".into(),
         config,
+        language: "en".into(),
     };
     let check = method.check("Penicillin was discovered in 1928.").await.unwrap();
     assert_eq!(check.verdict, Verdict::Verified);
@@ -425,6 +426,91 @@ async fn corpus_nli_groups_hits_by_document() {
         nli: nli("x"),
         model: "scripted".into(),
         config: CorpusNliConfig::default(),
+        language: "en".into(),
     };
     assert_eq!(empty.check("Anything.").await.unwrap().verdict, Verdict::NoEvidence);
+}
+
+/// Entails (0.9) when the premise contains the hypothesis (less its full stop), else not (0.1).
+struct ContainsNli;
+
+#[async_trait]
+impl Nli for ContainsNli {
+    fn name(&self) -> String {
+        "contains".into()
+    }
+
+    async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError> {
+        Ok(pairs
+            .iter()
+            .map(|pair| {
+                let entailed = pair.premise.contains(pair.hypothesis.trim_end_matches('.'));
+                let e = if entailed { 0.9 } else { 0.1 };
+                NliJudgement {
+                    scores: NliScores::normalised(e, 1.0 - e, 0.0),
+                    usage: TokenUsage::default(),
+                }
+            })
+            .collect())
+    }
+}
+
+/// Returns the sentences that share a word of five letters or more with the query.
+struct WordCorpus(Vec<CorpusSentence>);
+
+#[async_trait]
+impl CorpusRetriever for WordCorpus {
+    async fn retrieve(&self, query: &str, limit: usize) -> Result<Vec<CorpusSentence>, String> {
+        let words: Vec<String> = query
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.len() >= 5)
+            .map(str::to_lowercase)
+            .collect();
+        Ok(self
+            .0
+            .iter()
+            .filter(|s| words.iter().any(|w| s.text.to_lowercase().contains(w.as_str())))
+            .take(limit)
+            .cloned()
+            .collect())
+    }
+}
+
+#[tokio::test]
+async fn corpus_nli_verifies_a_summary_only_if_every_sentence_is_entailed() {
+    let corpus = WordCorpus(vec![
+        sentence(3, "Penicillin was discovered in 1928 by Alexander Fleming."),
+        sentence(5, "The Eiffel Tower was completed in 1889."),
+        sentence(5, "Gustave Eiffel's company built it."),
+    ]);
+    let method = CorpusNli {
+        retriever: Arc::new(corpus),
+        nli: Arc::new(ContainsNli),
+        model: "scripted".into(),
+        config: CorpusNliConfig::default(),
+        language: "en".into(),
+    };
+    let both = method
+        .check("Penicillin was discovered in 1928. The Eiffel Tower was completed in 1889.")
+        .await
+        .unwrap();
+    assert_eq!(both.verdict, Verdict::Verified, "{}", both.explanation);
+    assert_eq!(both.attributions.len(), 2, "one attribution per sentence");
+    assert_eq!(both.sources.len(), 2, "sources shared by the sentences");
+    assert!(both.premises.iter().all(|premise| premise.claim_part.is_some()));
+    assert!(both.premises.iter().all(|premise| premise.source < both.sources.len()));
+
+    let one_wrong = method
+        .check("Penicillin was discovered in 1928. The Eiffel Tower was completed in 1925.")
+        .await
+        .unwrap();
+    assert_eq!(one_wrong.verdict, Verdict::NotVerified);
+    assert!(one_wrong.explanation.contains("completed in 1925"), "{}", one_wrong.explanation);
+    // Confidence in "not verified" comes from the weakest sentence.
+    assert!((one_wrong.confidence.unwrap() - 0.9).abs() < 1e-9);
+
+    // A one-sentence claim keeps the one-sentence shape.
+    let single = method.check("Penicillin was discovered in 1928.").await.unwrap();
+    assert_eq!(single.verdict, Verdict::Verified);
+    assert!(single.premises.iter().all(|premise| premise.claim_part.is_none()));
 }

@@ -151,6 +151,10 @@ pub struct PremiseCheck {
     pub neutral: f64,
     pub contradiction: f64,
     pub entails: bool,
+    /// The sentence of the claim this premise was judged against, when the claim has several
+    /// (a summary is judged sentence by sentence); `None` when the whole claim was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim_part: Option<String>,
 }
 
 /// Evidence that backs a verified claim: a source and its entailing sentences.
@@ -159,6 +163,9 @@ pub struct Attribution {
     pub source: EvidenceSource,
     pub sentences: Vec<String>,
     pub entailment: f64,
+    /// The sentence of the claim these sentences back, when the claim has several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim_part: Option<String>,
 }
 
 /// Tokens a check cost, by purpose.

@@ -56,6 +56,7 @@ fn check(claim: &str, verdict: Verdict, attributions: Vec<Attribution>) -> Claim
             neutral: 0.5 * (1.0 - attribution.entailment),
             contradiction: 0.5 * (1.0 - attribution.entailment),
             entails: attribution.entailment > 0.5,
+            claim_part: None,
         })
         .collect();
     ClaimCheck {
@@ -122,11 +123,13 @@ fn fixture() -> Report {
                     "It is named after the engineer Gustave Eiffel.".to_owned(),
                 ],
                 entailment: 0.97,
+                claim_part: None,
             },
             Attribution {
                 source: source(EIFFEL_OFFICIAL_URL, "The monument", "blake3:bbb222"),
                 sentences: vec!["The tower stands on the Champ de Mars in Paris.".to_owned()],
                 entailment: 0.91,
+                claim_part: None,
             },
         ],
     );
@@ -198,11 +201,13 @@ fn hostile_fixture() -> Report {
                 source: hostile_source,
                 sentences: vec!["</blockquote><script>alert(2)</script>".to_owned()],
                 entailment: 0.9,
+                claim_part: None,
             },
             Attribution {
                 source: quoting_source,
                 sentences: vec!["<a href=\"javascript:alert(3)\">x</a>".to_owned()],
                 entailment: 0.8,
+                claim_part: None,
             },
         ],
     );

@@ -1,0 +1,267 @@
+//! Judging a claim against evidence longer than an NLI model's window, and a claim of several
+//! sentences (a summary). The rule, shared by every method that holds the evidence text and by
+//! corpus-NLI:
+//!
+//! 1. The claim is cut into sentences ([`claim_sentences`]); each is judged on its own.
+//! 2. For each claim sentence, the evidence sentences are ranked against it with BM25 and the
+//!    best `l` kept; the premises are the cumulative prefixes s1, s1 s2, …, s1 … sl of that
+//!    ranking, each cut at [`GroundingConfig::premise_words`] words ([`premises`]). These are
+//!    the chunks: small enough for the model's window, and the evidence most likely to bear on
+//!    the sentence.
+//! 3. A sentence's support is the highest P(entailment) over its premises (max over chunks).
+//! 4. The claim's support is the lowest support over its sentences (min over sentences): a
+//!    summary is supported only if every sentence is.
+//!
+//! The verifier Factdesk ships was trained on premises formed this way (training/verifier).
+
+use factdesk_llm::{Nli, NliPair};
+
+use crate::MethodError;
+use crate::{bm25, judge};
+
+/// How premises are cut.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GroundingConfig {
+    /// Evidence sentences kept per claim sentence (the longest premise joins this many).
+    pub l: usize,
+    /// A premise stops growing before it passes this many words (its first sentence is kept
+    /// whole, up to [`MAX_SENTENCE_WORDS`]).
+    pub premise_words: usize,
+    /// Sentence rules of the claim's language (ISO 639-1).
+    pub language: String,
+}
+
+impl Default for GroundingConfig {
+    fn default() -> Self {
+        GroundingConfig { l: 4, premise_words: 150, language: "en".into() }
+    }
+}
+
+/// A single evidence sentence longer than this many words is cut: no model window holds more.
+pub const MAX_SENTENCE_WORDS: usize = 180;
+
+/// The sentences of a claim, trimmed and non-empty; a claim with no sentence break (or no
+/// text the splitter recognises) is one sentence.
+pub fn claim_sentences(claim: &str, language: &str) -> Vec<String> {
+    let claim = claim.trim();
+    if claim.is_empty() {
+        return Vec::new();
+    }
+    let parts: Vec<String> = factdesk_text::segment_sentences(claim, language)
+        .into_iter()
+        .map(|span| span.slice(claim).trim().to_owned())
+        .filter(|text| text.chars().any(char::is_alphanumeric))
+        .collect();
+    if parts.is_empty() { vec![claim.to_owned()] } else { parts }
+}
+
+/// The first `limit` words of `text` (all of it when shorter).
+fn first_words(text: &str, limit: usize) -> String {
+    let mut words = text.split_whitespace();
+    let kept: Vec<&str> = words.by_ref().take(limit).collect();
+    kept.join(" ")
+}
+
+/// The cumulative premises for one claim sentence from `evidence` (the evidence's sentences):
+/// each premise is the list of sentences it joins, best first. Empty when no evidence
+/// sentence shares a word with the claim sentence.
+pub fn premises(sentence: &str, evidence: &[&str], config: &GroundingConfig) -> Vec<Vec<String>> {
+    let ranked = bm25::rank(sentence, evidence, config.l.max(1));
+    let mut out: Vec<Vec<String>> = Vec::new();
+    let mut current: Vec<String> = Vec::new();
+    let mut words = 0;
+    for (index, _) in ranked {
+        let text = first_words(evidence[index], MAX_SENTENCE_WORDS);
+        let size = text.split_whitespace().count();
+        if !current.is_empty() && words + size > config.premise_words {
+            break;
+        }
+        words += size;
+        current.push(text);
+        out.push(current.clone());
+    }
+    out
+}
+
+/// One claim sentence and what the evidence says of it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SentenceSupport {
+    pub sentence: String,
+    /// The premises judged, each with its P(entailment).
+    pub premises: Vec<(Vec<String>, f64)>,
+    /// The highest P(entailment) over the premises (0 when there were none).
+    pub support: f64,
+}
+
+impl SentenceSupport {
+    /// The premise with the highest entailment, if any.
+    pub fn best(&self) -> Option<&(Vec<String>, f64)> {
+        self.premises.iter().max_by(|a, b| a.1.total_cmp(&b.1))
+    }
+}
+
+/// A claim judged against evidence.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Grounding {
+    pub sentences: Vec<SentenceSupport>,
+    /// The claim's support: the lowest sentence support (0 for an empty claim).
+    pub support: f64,
+    /// NLI pairs classified.
+    pub pairs: usize,
+}
+
+impl Grounding {
+    /// The sentence with the lowest support: the one that decides.
+    pub fn weakest(&self) -> Option<&SentenceSupport> {
+        self.sentences.iter().min_by(|a, b| a.support.total_cmp(&b.support))
+    }
+}
+
+/// The claim's support: the minimum over sentence supports (0 when there are none).
+pub fn aggregate(supports: impl IntoIterator<Item = f64>) -> f64 {
+    supports
+        .into_iter()
+        .fold(None, |low: Option<f64>, s| Some(low.map_or(s, |l| l.min(s))))
+        .unwrap_or(0.0)
+}
+
+/// Judges `claim` against the text `evidence` (any length) by the rule of this module, all
+/// pairs in one batch.
+pub async fn ground(
+    nli: &dyn Nli,
+    evidence: &str,
+    claim: &str,
+    config: &GroundingConfig,
+) -> Result<Grounding, MethodError> {
+    let spans = factdesk_text::segment_sentences(evidence, &config.language);
+    let evidence_sentences: Vec<&str> = spans
+        .iter()
+        .map(|span| span.slice(evidence).trim())
+        .filter(|text| !text.is_empty())
+        .collect();
+    let sentences = claim_sentences(claim, &config.language);
+    let mut slots: Vec<(usize, Vec<String>)> = Vec::new();
+    for (index, sentence) in sentences.iter().enumerate() {
+        for premise in premises(sentence, &evidence_sentences, config) {
+            slots.push((index, premise));
+        }
+    }
+    let pairs: Vec<NliPair> = slots
+        .iter()
+        .map(|(index, premise)| NliPair {
+            premise: premise.join(" "),
+            hypothesis: sentences[*index].clone(),
+        })
+        .collect();
+    let judgements = judge::classify_all(nli, &pairs).await?;
+    let mut supports: Vec<SentenceSupport> = sentences
+        .into_iter()
+        .map(|sentence| SentenceSupport { sentence, premises: Vec::new(), support: 0.0 })
+        .collect();
+    for ((index, premise), judgement) in slots.into_iter().zip(judgements) {
+        let entailment = judgement.scores.entailment;
+        let support = &mut supports[index];
+        support.support = support.support.max(entailment);
+        support.premises.push((premise, entailment));
+    }
+    let support = aggregate(supports.iter().map(|s| s.support));
+    Ok(Grounding { sentences: supports, support, pairs: pairs.len() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use async_trait::async_trait;
+    use factdesk_llm::{LlmError, NliJudgement, NliScores, TokenUsage};
+
+    /// Entailment 0.9 when every word of the hypothesis is in the premise, else 0.1.
+    struct WordsNli;
+
+    #[async_trait]
+    impl Nli for WordsNli {
+        fn name(&self) -> String {
+            "words".into()
+        }
+        async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError> {
+            Ok(pairs
+                .iter()
+                .map(|pair| {
+                    let premise = pair.premise.to_lowercase();
+                    let covered = pair
+                        .hypothesis
+                        .to_lowercase()
+                        .split(|c: char| !c.is_alphanumeric())
+                        .filter(|w| !w.is_empty())
+                        .all(|w| premise.split(|c: char| !c.is_alphanumeric()).any(|p| p == w));
+                    let e = if covered { 0.9 } else { 0.1 };
+                    NliJudgement {
+                        scores: NliScores::normalised(e, 1.0 - e, 0.0),
+                        usage: TokenUsage::default(),
+                    }
+                })
+                .collect())
+        }
+    }
+
+    const ARTICLE: &str = "Okra is a flowering plant in the mallow family. It is valued for its \
+        edible green seed pods. The plant is cultivated in tropical regions. Okra pods are \
+        rich in fibre. Cotton also belongs to the mallow family.";
+
+    #[test]
+    fn claims_are_cut_into_sentences_and_one_sentence_stays_whole() {
+        let parts = claim_sentences("Okra is a plant. It grows in the tropics!  ", "en");
+        assert_eq!(parts, vec!["Okra is a plant.", "It grows in the tropics!"]);
+        assert_eq!(claim_sentences("no punctuation at all", "en"), vec!["no punctuation at all"]);
+        assert!(claim_sentences("   ", "en").is_empty());
+    }
+
+    #[test]
+    fn premises_are_cumulative_best_first_and_capped_in_words() {
+        let evidence: Vec<&str> = vec![
+            "Cotton is grown for fibre.",
+            "Okra belongs to the mallow family.",
+            "The mallow family has many members.",
+        ];
+        let config = GroundingConfig { l: 3, premise_words: 100, language: "en".into() };
+        let got = premises("Okra is in the mallow family.", &evidence, &config);
+        assert_eq!(got[0], vec!["Okra belongs to the mallow family."]);
+        assert_eq!(got[1].len(), 2);
+        assert!(got.iter().all(|premise| !premise.contains(&"Cotton is grown for fibre.".into())));
+        // A cap of 6 words keeps only the first sentence.
+        let tight = GroundingConfig { l: 3, premise_words: 6, language: "en".into() };
+        assert_eq!(premises("Okra is in the mallow family.", &evidence, &tight).len(), 1);
+        // Nothing shared: no premise.
+        assert!(premises("Quantum chromodynamics", &evidence, &config).is_empty());
+    }
+
+    #[test]
+    fn the_claim_is_as_supported_as_its_weakest_sentence() {
+        assert_eq!(aggregate([0.9, 0.2, 0.7]), 0.2);
+        assert_eq!(aggregate(Vec::<f64>::new()), 0.0);
+    }
+
+    #[tokio::test]
+    async fn a_summary_with_one_unsupported_sentence_is_unsupported() {
+        let config = GroundingConfig::default();
+        let good =
+            ground(&WordsNli, ARTICLE, "Okra is a flowering plant in the mallow family.", &config)
+                .await
+                .unwrap();
+        assert_eq!(good.support, 0.9);
+        let mixed = ground(
+            &WordsNli,
+            ARTICLE,
+            "Okra is a flowering plant in the mallow family. Okra pods are poisonous to cattle.",
+            &config,
+        )
+        .await
+        .unwrap();
+        assert_eq!(mixed.sentences.len(), 2);
+        assert_eq!(mixed.sentences[0].support, 0.9);
+        assert_eq!(mixed.support, 0.1);
+        assert_eq!(mixed.weakest().unwrap().sentence, "Okra pods are poisonous to cattle.");
+        // No evidence at all: nothing supports the claim, and nothing was asked.
+        let none = ground(&WordsNli, "", "Okra is a plant.", &config).await.unwrap();
+        assert_eq!((none.support, none.pairs), (0.0, 0));
+    }
+}
