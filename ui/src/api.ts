@@ -415,6 +415,11 @@ export interface Evaluation {
   balanced_accuracy: number | null;
   true_positive_rate: number | null;
   true_negative_rate: number | null;
+  roc_auc: number | null;
+  expected_calibration_error: number | null;
+  not_supported_precision: number | null;
+  not_supported_recall: number | null;
+  nli_models: string[];
   confusion: ConfusionRow[];
   invalid_url_rate: number | null;
   fetch_failure_rate: number | null;

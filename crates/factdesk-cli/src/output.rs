@@ -485,6 +485,24 @@ pub fn evaluation(evaluation: &Evaluation, json: bool) -> anyhow::Result<()> {
     println!("balanced accuracy    {}", percent(evaluation.balanced_accuracy));
     println!("true claims verified {}", percent(evaluation.true_positive_rate));
     println!("false claims not     {}", percent(evaluation.true_negative_rate));
+    println!(
+        "not supported: precision {}, recall {}",
+        percent(evaluation.not_supported_precision),
+        percent(evaluation.not_supported_recall)
+    );
+    println!(
+        "ROC AUC              {}",
+        evaluation.roc_auc.map_or_else(|| "n/a".to_owned(), |auc| format!("{auc:.3}"))
+    );
+    println!(
+        "calibration error    {}",
+        evaluation
+            .expected_calibration_error
+            .map_or_else(|| "n/a".to_owned(), |ece| format!("{ece:.3}"))
+    );
+    if !evaluation.nli_models.is_empty() {
+        println!("NLI                  {}", evaluation.nli_models.join(", "));
+    }
     println!("Confusion (rows gold label, columns verdict):");
     print!("  {:<16}", "");
     for verdict in Verdict::ALL {

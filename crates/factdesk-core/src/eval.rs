@@ -4,11 +4,16 @@
 //! true and on false claims, so a method that says "verified" to everything scores 0.5; none
 //! when the collection holds claims of one kind only), the
 //! confusion matrix of gold labels against verdicts, LLM-Cite's URL figures and tokens per claim.
+//! From each check's confidence it also reads the probability that the claim is supported
+//! (the confidence of a "verified" verdict, one minus that of any other; 0 for a check with no
+//! confidence, such as "no evidence") and reports ROC AUC, expected calibration error and the
+//! precision and recall of "not supported" ([`crate::metrics`]).
 
 use factdesk_model::{ClaimLabel, RunId, UrlStatus, Verdict};
 use factdesk_store::CheckFilter;
 use serde::Serialize;
 
+use crate::metrics::{BinaryFigures, Scored};
 use crate::{CoreError, Factdesk, Result};
 
 /// Evaluation figures. Rates are fractions in [0, 1]; `None` when undefined (no claims of
@@ -18,6 +23,8 @@ pub struct Evaluation {
     pub collection: String,
     pub run_id: Option<RunId>,
     pub methods: Vec<String>,
+    /// The NLI models behind the scored checks.
+    pub nli_models: Vec<String>,
     pub claims: usize,
     pub labelled: usize,
     /// Labelled claims with a check (the ones scored).
@@ -28,6 +35,14 @@ pub struct Evaluation {
     pub true_positive_rate: Option<f64>,
     /// Not verified among claims labelled refuted or not enough info.
     pub true_negative_rate: Option<f64>,
+    /// How well P(supported) ranks supported above other claims.
+    pub roc_auc: Option<f64>,
+    /// Over 10 bins of P(supported).
+    pub expected_calibration_error: Option<f64>,
+    /// Of the claims not verified, the share not labelled supported.
+    pub not_supported_precision: Option<f64>,
+    /// Of the claims not labelled supported, the share not verified (the true negative rate).
+    pub not_supported_recall: Option<f64>,
     /// Rows: gold labels; columns: verdicts, in [`Verdict::ALL`] order.
     pub confusion: Vec<ConfusionRow>,
     /// Proposed URLs that lead to no page (not found or not a URL), of all proposed URLs.
@@ -99,6 +114,7 @@ impl Factdesk {
             collection: collection.to_owned(),
             run_id: run,
             methods: Vec::new(),
+            nli_models: Vec::new(),
             claims: claims.len(),
             labelled: claims.iter().filter(|claim| claim.gold_label.is_some()).count(),
             evaluated: 0,
@@ -106,6 +122,10 @@ impl Factdesk {
             balanced_accuracy: None,
             true_positive_rate: None,
             true_negative_rate: None,
+            roc_auc: None,
+            expected_calibration_error: None,
+            not_supported_precision: None,
+            not_supported_recall: None,
             confusion: [ClaimLabel::Supported, ClaimLabel::Refuted, ClaimLabel::NotEnoughInfo]
                 .into_iter()
                 .map(|gold| ConfusionRow {
@@ -123,11 +143,17 @@ impl Factdesk {
         let (mut invalid, mut failed) = (0, 0);
         let (mut cite_checks, mut without_valid_url) = (0, 0);
         let mut checked = 0usize;
+        let mut scored: Vec<Scored> = Vec::new();
         for stored in &checks {
             let check = &stored.check;
             checked += 1;
             if !evaluation.methods.contains(&check.method) {
                 evaluation.methods.push(check.method.clone());
+            }
+            if let Some(nli) = &check.nli_model
+                && !evaluation.nli_models.contains(nli)
+            {
+                evaluation.nli_models.push(nli.clone());
             }
             let tokens = &mut evaluation.tokens_per_claim;
             tokens.url_prompt += check.tokens.url_prompt as f64;
@@ -163,6 +189,13 @@ impl Factdesk {
                 cell.1 += 1;
             }
             let verified = check.verdict == Verdict::Verified;
+            let probability = match (verified, check.confidence) {
+                (true, Some(confidence)) => confidence,
+                (true, None) => 1.0,
+                (false, Some(confidence)) => 1.0 - confidence,
+                (false, None) => 0.0,
+            };
+            scored.push(Scored { supported: gold == ClaimLabel::Supported, probability });
             if gold == ClaimLabel::Supported {
                 positives += 1;
                 true_positives += usize::from(verified);
@@ -176,6 +209,14 @@ impl Factdesk {
         evaluation.true_negative_rate = rate(true_negatives, negatives);
         evaluation.balanced_accuracy =
             balanced_accuracy(evaluation.true_positive_rate, evaluation.true_negative_rate);
+        let figures = BinaryFigures::of(&scored, 0.5);
+        evaluation.roc_auc = figures.roc_auc;
+        evaluation.expected_calibration_error = figures.expected_calibration_error;
+        evaluation.not_supported_recall = evaluation.true_negative_rate;
+        evaluation.not_supported_precision = rate(
+            true_negatives,
+            evaluation.evaluated - true_positives - (negatives - true_negatives),
+        );
         evaluation.invalid_url_rate = rate(invalid, evaluation.urls_proposed);
         evaluation.fetch_failure_rate = rate(failed, evaluation.urls_proposed);
         evaluation.no_valid_url_rate = rate(without_valid_url, cite_checks);

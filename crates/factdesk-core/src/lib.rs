@@ -16,6 +16,7 @@ pub mod eval;
 mod formats;
 pub mod import;
 pub mod index_sync;
+pub mod metrics;
 pub mod models;
 mod progress;
 pub mod report;
