@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Trains Factdesk's grounding verifier from all-MiniLM-L6-v2 on HaluEval's training range
+# (training/verifier/split.json), and the claim-only control (the same recipe without
+# evidence), with Python and PyTorch from PyPI in a virtual environment of its own
+# (~/.cache/factdesk/train-venv). Deterministic for a given seed and thread count.
+#
+#   bash scripts/train-verifier.sh            # the full recipe (about 35 minutes on 2 cores):
+#                                             # writes assets/models/factdesk-verifier (shipped)
+#                                             # and ~/.cache/factdesk/verifier-control
+#   bash scripts/train-verifier.sh --smoke    # the short form CI runs: 40 items per dataset,
+#                                             # 64 pairs, into a temporary folder
+#
+# Weights are committed once per release of the model, never per experiment: to try a recipe,
+# set FACTDESK_VERIFIER_OUT to a folder outside the repository.
+source "$(dirname "$0")/lib.sh"
+cd "$FACTDESK_ROOT"
+
+smoke=false
+[ "${1:-}" = "--smoke" ] && smoke=true
+
+bash "$FACTDESK_ROOT/scripts/fetch-models.sh"
+data="$(ensure_halueval)"
+base="${FACTDESK_MODELS_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/factdesk/models}/all-MiniLM-L6-v2"
+
+venv="$HOME/.cache/factdesk/train-venv"
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import torch, transformers, tokenizers" 2>/dev/null; then
+  say "installing the trainer's packages into $venv (PyTorch is large: a few minutes)"
+  python3 -m venv "$venv" 2>/dev/null || { ensure_apt_packages python3-venv; python3 -m venv "$venv"; }
+  "$venv/bin/python" -m pip install --quiet --upgrade pip
+  "$venv/bin/python" -m pip install --quiet torch==2.15.0 transformers==5.23.0 tokenizers==0.23.3 safetensors==0.8.0
+fi
+python="$venv/bin/python"
+
+if $smoke; then
+  work="$(mktemp -d)"
+  trap 'rm -rf "$work"' EXIT
+  say "smoke run in $work"
+  python3 training/verifier/data.py "$data" "$work/train.jsonl" --limit 40
+  python3 training/verifier/data.py "$data" "$work/dev.jsonl" --part dev --limit 20
+  "$python" training/verifier/train.py "$base" "$work/train.jsonl" "$work/dev.jsonl" "$work/model" \
+    --pairs 64 --dev-examples 40
+  for file in model.safetensors config.json tokenizer.json training.json; do
+    [ -s "$work/model/$file" ] || { echo "error: the smoke run wrote no $file" >&2; exit 1; }
+  done
+  say "smoke run passed"
+  exit 0
+fi
+
+work="$HOME/.cache/factdesk/verifier-training"
+out="${FACTDESK_VERIFIER_OUT:-$FACTDESK_ROOT/assets/models/factdesk-verifier}"
+control="${FACTDESK_VERIFIER_CONTROL:-$HOME/.cache/factdesk/verifier-control}"
+mkdir -p "$work" "$out" "$control"
+say "building training examples (training range only) in $work"
+python3 training/verifier/data.py "$data" "$work/train.jsonl"
+python3 training/verifier/data.py "$data" "$work/dev.jsonl" --part dev
+say "training the verifier (log: $work/verifier.log)"
+"$python" training/verifier/train.py "$base" "$work/train.jsonl" "$work/dev.jsonl" "$out" 2>&1 \
+  | tee "$work/verifier.log" | grep -v -i warn
+say "training the claim-only control (log: $work/control.log)"
+"$python" training/verifier/train.py "$base" "$work/train.jsonl" "$work/dev.jsonl" "$control" --claim-only 2>&1 \
+  | tee "$work/control.log" | grep -v -i warn
+say "verifier: $out; control: $control. Measure both with: bash scripts/bench-verifier.sh"
