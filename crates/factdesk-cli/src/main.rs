@@ -158,7 +158,7 @@ enum Command {
         /// Judge each page's first characters with the chat model instead of cumulative premises
         #[arg(long)]
         whole_document: bool,
-        /// NLI model: llm, or cross-encoder:<folder> [default: verify.nli]
+        /// NLI model: auto, factdesk-verifier, llm, or cross-encoder:<folder> [default: verify.nli]
         #[arg(long)]
         nli: Option<String>,
         /// corpus-nli: only these corpora (repeatable)

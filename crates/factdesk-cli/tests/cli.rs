@@ -343,3 +343,42 @@ fn a_killed_batch_run_resumes_without_checking_a_claim_twice() {
     assert_eq!(again["checked"], 10);
     assert_eq!(claims_asked(&model).len(), asked, "a re-run is served from the model-call record");
 }
+
+#[test]
+fn offline_checks_without_the_verifier_stop_before_they_start_and_say_how_to_restore_it() {
+    let cli = Cli::new();
+    cli.json(&["init"]);
+    let claims = demo_corpus().join("claims.csv");
+    cli.json(&["claims", "import", claims.to_str().unwrap(), "--collection", "demo"]);
+    let models = tempfile::tempdir().unwrap();
+    let verify = || {
+        cli.command()
+            .env("FACTDESK_MODELS_DIR", models.path())
+            .env_remove("FACTDESK_LLM_BASE_URL")
+            .env_remove("FACTDESK_LLM_MODEL")
+            .args(["verify", "--collection", "demo", "--method", "corpus-nli"])
+            .output()
+            .unwrap()
+    };
+    // With the embedded model, NLI is the verifier by default; it is not installed here.
+    let output = verify();
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("factdesk-verifier"), "{stderr}");
+    assert!(stderr.contains("scripts/fetch-models.sh"), "{stderr}");
+    // A broken copy: the error names the broken file.
+    let folder = models.path().join("factdesk-verifier");
+    std::fs::create_dir_all(&folder).unwrap();
+    for file in ["config.json", "tokenizer.json", "model.safetensors"] {
+        std::fs::write(folder.join(file), b"{ broken").unwrap();
+    }
+    let output = verify();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("config.json"), "{stderr}");
+    // Nothing was checked: no run was left behind to resume.
+    let listed = cli.json(&["claims", "list", "--collection", "demo"]);
+    assert!(listed.to_string().contains("Okra"));
+    let evaluation = cli.json(&["eval", "--collection", "demo"]);
+    assert_eq!(evaluation["evaluated"], 0);
+}

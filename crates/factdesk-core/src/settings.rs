@@ -207,6 +207,15 @@ impl Settings {
                 self.llm.provider
             ));
         }
+        let nli = self.verify.nli.trim();
+        if !matches!(nli, "auto" | "factdesk-verifier" | "llm")
+            && nli.strip_prefix("cross-encoder:").is_none_or(|folder| folder.trim().is_empty())
+        {
+            return Err(format!(
+                "`verify.nli` is '{nli}'; use auto, factdesk-verifier, llm or \
+                 cross-encoder:<model folder>"
+            ));
+        }
         if let Err(message) = self.llm.cache.parse::<factdesk_llm::CacheMode>() {
             return Err(format!("`llm.cache`: {message}"));
         }
@@ -530,6 +539,8 @@ mod tests {
         let refused = [
             (change("search.limit", Some(0.into())), "search.limit"),
             (change("llm.provider", Some("magic".into())), "llm.provider"),
+            (change("verify.nli", Some("deberta".into())), "verify.nli"),
+            (change("verify.nli", Some("cross-encoder: ".into())), "verify.nli"),
             (change("llm.threads", Some("many".into())), "llm.threads"),
             (change("llm.modle", Some("x".into())), "llm.modle"),
             (change("fetch.allow_hosts", Some("a/b".into())), "fetch.allow_hosts"),

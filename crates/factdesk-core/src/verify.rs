@@ -2,7 +2,10 @@
 //! ([`Factdesk::verify_collection`]) with a method from `factdesk-methods` — LLM-Cite, P(True)
 //! or corpus-NLI. This module builds the method from the settings, gives it evidence (web
 //! pages through [`Factdesk::fetch_page`], corpus sentences through the search index) and the
-//! audited chat model, and stores each result with the model calls behind it.
+//! audited chat model, and stores each result with the model calls behind it. The NLI judge
+//! comes from `verify.nli`: `auto` picks Factdesk's trained verifier (a cross-encoder in
+//! `<models dir>/factdesk-verifier`) when the embedded chat model answers, and LLM-instructed
+//! NLI when a model server is configured.
 //!
 //! A collection run is resumable: its claims are checked a few at a time, each result is
 //! committed on its own, and a run that did not complete (killed, cancelled, or with failed
@@ -11,7 +14,7 @@
 //! audit record, so a resumed claim costs no repeated calls either.
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
 
@@ -34,8 +37,23 @@ use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 
+use crate::models::ModelChoice;
 use crate::search::SearchRequest;
 use crate::{CancelToken, CoreError, Factdesk, ProgressUnit, Reporter, Result};
+
+/// `verify.nli`: the trained verifier with the embedded chat model, the chat model itself
+/// with a configured server.
+pub const NLI_AUTO: &str = "auto";
+/// `verify.nli`: Factdesk's own grounding verifier, a cross-encoder installed in the models
+/// directory by `scripts/fetch-models.sh` (see `assets/models/factdesk-verifier/README.md`).
+pub const NLI_VERIFIER: &str = "factdesk-verifier";
+/// `verify.nli`: the chat model asked "True or False?" (LLM-instructed NLI).
+pub const NLI_LLM: &str = "llm";
+
+/// Where the built-in verifier is installed: `<models dir>/factdesk-verifier`.
+pub fn verifier_folder() -> PathBuf {
+    crate::env::models_dir().join(NLI_VERIFIER)
+}
 
 /// The `[verify]` settings: which method checks claims, and its parameters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -139,9 +157,13 @@ struct Plan {
 }
 
 impl Plan {
-    /// The model folder of a `cross-encoder:<folder>` NLI setting.
-    fn cross_encoder_folder(&self) -> Option<&Path> {
-        self.nli.strip_prefix("cross-encoder:").map(|folder| Path::new(folder.trim()))
+    /// The model folder of a cross-encoder NLI setting (the built-in verifier or
+    /// `cross-encoder:<folder>`), with the name checks record for it.
+    fn cross_encoder(&self) -> Option<(PathBuf, Option<&'static str>)> {
+        if self.nli == NLI_VERIFIER {
+            return Some((verifier_folder(), Some(NLI_VERIFIER)));
+        }
+        self.nli.strip_prefix("cross-encoder:").map(|folder| (PathBuf::from(folder.trim()), None))
     }
 
     /// What identifies a run for resuming: everything that changes results.
@@ -301,10 +323,23 @@ impl Factdesk {
                 settings.premises
             )));
         };
-        let mut nli = options.nli.clone().unwrap_or_else(|| settings.nli.clone());
+        let model = self.model_choice();
+        let mut nli = options.nli.clone().unwrap_or_else(|| settings.nli.clone()).trim().to_owned();
         if matches!(premises, PremiseForm::WholeDocument { .. }) {
             // The paper's whole-document variant is LLM-instructed NLI.
             nli = "llm".into();
+        } else if nli == NLI_AUTO {
+            // The embedded chat model is far too weak to judge entailment; a configured
+            // server is asked itself.
+            nli = match model {
+                ModelChoice::Embedded { .. } => NLI_VERIFIER.into(),
+                _ => NLI_LLM.into(),
+            };
+        }
+        if nli != NLI_LLM && nli != NLI_VERIFIER && !nli.starts_with("cross-encoder:") {
+            return Err(CoreError::InvalidInput(format!(
+                "verify.nli is '{nli}'; expected auto, {NLI_VERIFIER}, llm or cross-encoder:<model folder>"
+            )));
         }
         let m = options.m.unwrap_or(settings.m);
         let l = options.l.unwrap_or(settings.l);
@@ -332,7 +367,7 @@ impl Factdesk {
             corpus_retrieve: settings.corpus_retrieve.max(1),
             corpora: options.corpora.clone(),
             seed: settings.seed,
-            model: self.model_choice().model_name(),
+            model: model.model_name(),
         })
     }
 
@@ -347,18 +382,40 @@ impl Factdesk {
             nli.samples = plan.nli_samples;
             return Ok(Arc::new(nli));
         }
-        if let Some(folder) = plan.cross_encoder_folder() {
-            return self.cross_encoder(folder);
+        if let Some((folder, name)) = plan.cross_encoder() {
+            return self.cross_encoder(&folder, name);
         }
         Err(CoreError::InvalidInput(format!(
-            "verify.nli is '{}'; expected llm or cross-encoder:<model folder>",
+            "verify.nli is '{}'; expected auto, {NLI_VERIFIER}, llm or cross-encoder:<model folder>",
             plan.nli
         )))
     }
 
-    /// The cross-encoder in `folder`, loaded once and shared by every check.
-    fn cross_encoder(&self, folder: &Path) -> Result<Arc<dyn Nli>> {
-        self.inner.cross_encoder.get(folder, || Ok(Arc::new(CrossEncoderNli::load(folder)?)))
+    /// The cross-encoder in `folder`, loaded once and shared by every check; `name` replaces
+    /// the folder in what checks record (for the built-in verifier, whose folder differs
+    /// between machines).
+    fn cross_encoder(&self, folder: &Path, name: Option<&str>) -> Result<Arc<dyn Nli>> {
+        self.inner.cross_encoder.get(folder, || {
+            let model = CrossEncoderNli::load(folder).map_err(|error| match (name, error) {
+                // The built-in verifier ships with Factdesk: say how to put it back.
+                (Some(_), factdesk_llm::LlmError::ModelFile { path, message, .. }) => {
+                    factdesk_llm::LlmError::ModelFile {
+                        path,
+                        message,
+                        fetch_command: format!(
+                            "run scripts/fetch-models.sh from Factdesk's source tree, which copies \
+                             assets/models/{NLI_VERIFIER} into {}",
+                            crate::env::models_dir().display()
+                        ),
+                    }
+                }
+                (_, error) => error,
+            })?;
+            Ok(Arc::new(match name {
+                Some(name) => model.with_name(name),
+                None => model,
+            }))
+        })
     }
 
     /// Checks one claim with the plan's method, its model calls recorded for `run`.
@@ -413,6 +470,7 @@ impl Factdesk {
                         retrieve: plan.corpus_retrieve,
                         threshold: plan.threshold,
                     },
+                    language: self.settings().import.language.clone(),
                 };
                 method.check(claim).await
             }
@@ -483,9 +541,9 @@ impl Factdesk {
         // A cross-encoder that cannot be loaded stops the batch before it starts, rather than
         // failing every claim in turn.
         if plan.method != Method::PTrue
-            && let Some(folder) = plan.cross_encoder_folder()
+            && let Some((folder, name)) = plan.cross_encoder()
         {
-            self.cross_encoder(folder)?;
+            self.cross_encoder(&folder, name)?;
         }
         let parameters = plan.parameters();
         let (claims, run, resumed, done) = {

@@ -211,6 +211,8 @@ impl Engine {
 #[derive(Clone)]
 pub struct CrossEncoderNli {
     dir: PathBuf,
+    /// What [`Nli::name`] reports instead of `cross-encoder:<dir>`.
+    name: Option<String>,
     engine: Arc<Engine>,
     batch_size: usize,
 }
@@ -354,9 +356,17 @@ impl CrossEncoderNli {
         };
         Ok(CrossEncoderNli {
             dir: dir.to_path_buf(),
+            name: None,
             engine: Arc::new(engine),
             batch_size: DEFAULT_BATCH_SIZE,
         })
+    }
+
+    /// Reports `name` as the model's name (for a built-in model, whose folder differs from
+    /// machine to machine).
+    pub fn with_name(mut self, name: impl Into<String>) -> CrossEncoderNli {
+        self.name = Some(name.into());
+        self
     }
 
     /// Pairs per forward pass (at least 1).
@@ -385,7 +395,10 @@ impl CrossEncoderNli {
 #[async_trait]
 impl Nli for CrossEncoderNli {
     fn name(&self) -> String {
-        format!("cross-encoder:{}", self.dir.display())
+        match &self.name {
+            Some(name) => name.clone(),
+            None => format!("cross-encoder:{}", self.dir.display()),
+        }
     }
 
     async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError> {

@@ -19,6 +19,13 @@ import { el, replace } from '../dom';
 import type { RouteContext } from '../router';
 import { describeError, facts, showError, statusLine } from './common';
 
+/** `verify.nli`: what judges whether evidence supports a claim. */
+const NLI_CHOICES: Array<{ value: string; label: string }> = [
+  { value: 'auto', label: 'Automatic — the Factdesk verifier with the embedded model, the chat model with a server' },
+  { value: 'factdesk-verifier', label: 'Factdesk verifier (a trained classifier, works offline)' },
+  { value: 'llm', label: 'The chat model, asked “True or False?”' },
+];
+
 const PROVIDERS: Array<{ value: string; label: string }> = [
   { value: 'auto', label: 'Automatic — the server below when a base URL is set, else the embedded model' },
   { value: 'embedded', label: 'Embedded model (llama.cpp, inside this app)' },
@@ -127,7 +134,7 @@ function sameList(a: string[], b: string[]): boolean {
  * after a refused one the form keeps what the user typed and shows why next to it.
  */
 function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): HTMLElement {
-  const { llm, fetch } = view.settings;
+  const { llm, fetch, verify } = view.settings;
   const hasKey = view.model.provider === 'openai-compatible' && view.model.has_api_key;
   const provider = el(
     'select',
@@ -136,6 +143,14 @@ function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): 
   );
   if (!PROVIDERS.some((choice) => choice.value === llm.provider)) {
     provider.append(el('option', { value: llm.provider, selected: true }, llm.provider));
+  }
+  const nli = el(
+    'select',
+    { id: 'settings-nli', name: 'nli' },
+    ...NLI_CHOICES.map((choice) => el('option', { value: choice.value, selected: choice.value === verify.nli }, choice.label)),
+  );
+  if (!NLI_CHOICES.some((choice) => choice.value === verify.nli)) {
+    nli.append(el('option', { value: verify.nli, selected: true }, verify.nli));
   }
   const baseUrl = el('input', { id: 'settings-base-url', name: 'base_url', type: 'text', value: llm.base_url, spellcheck: 'false', placeholder: 'e.g. http://localhost:11434/v1' });
   const model = el('input', { id: 'settings-model', name: 'model', type: 'text', value: llm.model, spellcheck: 'false', placeholder: 'e.g. llama3.2' });
@@ -162,6 +177,7 @@ function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): 
     if (model.value.trim() !== llm.model) list.push({ key: 'llm.model', value: model.value.trim() });
     if (apiKey.value !== '') list.push({ key: 'llm.api_key', value: apiKey.value });
     else if (forgetKey.checked) list.push({ key: 'llm.api_key', value: null });
+    if (nli.value !== verify.nli) list.push({ key: 'verify.nli', value: nli.value });
     if (offline.checked !== fetch.offline) list.push({ key: 'fetch.offline', value: offline.checked });
     const hosts = lines(allowHosts.value);
     if (!sameList(hosts, fetch.allow_hosts)) list.push({ key: 'fetch.allow_hosts', value: hosts });
@@ -184,6 +200,12 @@ function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): 
       hasKey
         ? el('div', { class: 'option-row' }, el('span', {}, ''), el('label', { class: 'checkbox' }, forgetKey, ' Remove the saved key'))
         : null,
+      row(
+        'Evidence judge (NLI)',
+        'settings-nli',
+        nli,
+        'What decides whether evidence supports a claim. Each check records the judge it used.',
+      ),
       el(
         'div',
         { class: 'option-row' },

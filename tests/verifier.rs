@@ -1,0 +1,226 @@
+//! Factdesk's grounding verifier as shipped (`assets/models/factdesk-verifier`): it loads
+//! through the cross-encoder backend, separates supported from unsupported claims about the
+//! demo corpus, and was trained on HaluEval's training range only; the training data builder
+//! (`training/verifier/data.py`) is deterministic and never reads an evaluation item.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use factdesk_llm::cross_encoder::CrossEncoderNli;
+use factdesk_methods::grounding::{self, GroundingConfig};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn shipped() -> PathBuf {
+    root().join("assets/models/factdesk-verifier")
+}
+
+fn demo(file: &str) -> String {
+    std::fs::read_to_string(root().join("assets/demo/corpus").join(file)).unwrap()
+}
+
+fn support(nli: &CrossEncoderNli, evidence: &str, claim: &str) -> f64 {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime
+        .block_on(grounding::ground(nli, evidence, claim, &GroundingConfig::default()))
+        .unwrap()
+        .support
+}
+
+#[test]
+fn the_shipped_verifier_separates_supported_from_unsupported_claims() {
+    let nli = CrossEncoderNli::load(&shipped()).expect("the shipped verifier loads");
+    assert_eq!(nli.labels().count, 2, "a two-label classifier");
+    // (evidence file, a claim it supports, the same claim with one fact changed)
+    let cases = [
+        ("okra.md", "Okra belongs to the mallow family.", "Okra belongs to the rose family."),
+        (
+            "mount-everest.txt",
+            "Mount Everest was first climbed in 1953.",
+            "Mount Everest was first climbed in 1921.",
+        ),
+        (
+            "marie-curie.txt",
+            "Marie Curie won Nobel Prizes in physics and chemistry.",
+            "Marie Curie won Nobel Prizes in literature and peace.",
+        ),
+        (
+            "penicillin.html",
+            "Penicillin was discovered by Alexander Fleming.",
+            "Penicillin was discovered by Louis Pasteur.",
+        ),
+    ];
+    let mut right_order = 0;
+    let (mut supported_total, mut changed_total) = (0.0, 0.0);
+    for (file, supported, changed) in cases {
+        let evidence = demo(file);
+        let (yes, no) = (support(&nli, &evidence, supported), support(&nli, &evidence, changed));
+        eprintln!("{file}: {yes:.3} supported, {no:.3} changed");
+        right_order += usize::from(yes > no);
+        supported_total += yes;
+        changed_total += no;
+    }
+    assert!(right_order >= 3, "only {right_order} of 4 pairs ranked right");
+    assert!(supported_total / 4.0 > 0.5, "supported claims average {}", supported_total / 4.0);
+    assert!(changed_total / 4.0 < 0.5, "changed claims average {}", changed_total / 4.0);
+
+    // Evidence about something else supports nothing.
+    let elsewhere = support(&nli, &demo("okra.md"), "Mount Everest was first climbed in 1953.");
+    assert!(elsewhere < 0.5, "okra's page supports Everest at {elsewhere}");
+    // A summary with one sentence the evidence contradicts is not supported, though its other
+    // sentence is.
+    let everest = demo("mount-everest.txt");
+    let summary =
+        "Mount Everest was first climbed in 1953. It was first climbed by a team from Brazil.";
+    assert!(
+        support(&nli, &everest, summary)
+            < support(&nli, &everest, "Mount Everest was first climbed in 1953.")
+    );
+}
+
+#[test]
+fn bad_text_gets_an_answer_not_a_panic() {
+    let nli = CrossEncoderNli::load(&shipped()).unwrap();
+    let long = "The committee met again. ".repeat(5000);
+    for (evidence, claim) in [
+        ("", "Okra is a plant."),
+        ("Okra is a plant.", ""),
+        (long.as_str(), long.as_str()),
+        ("オクラはアオイ科の植物である。", "オクラはバラ科の植物である。"),
+        ("\u{0}\u{1}\u{feff}", "\u{202e}abc"),
+    ] {
+        let value = support(&nli, evidence, claim);
+        assert!((0.0..=1.0).contains(&value), "{value}");
+    }
+}
+
+#[test]
+fn a_weights_folder_of_another_kind_is_refused_by_name() {
+    let folder = tempfile::tempdir().unwrap();
+    for file in ["config.json", "tokenizer.json", "model.safetensors"] {
+        std::fs::copy(shipped().join(file), folder.path().join(file)).unwrap();
+    }
+    // Corrupt weights: the error names the file.
+    std::fs::write(folder.path().join("model.safetensors"), b"not safetensors").unwrap();
+    let error = CrossEncoderNli::load(folder.path()).unwrap_err().to_string();
+    assert!(error.contains("model.safetensors"), "{error}");
+    // Another architecture.
+    let config = std::fs::read_to_string(shipped().join("config.json")).unwrap();
+    std::fs::write(folder.path().join("config.json"), config.replace("\"bert\"", "\"gpt2\""))
+        .unwrap();
+    let error = CrossEncoderNli::load(folder.path()).unwrap_err().to_string();
+    assert!(error.contains("gpt2"), "{error}");
+}
+
+fn range(split: &serde_json::Value, dataset: &str, part: &str) -> (u64, u64) {
+    let pair = &split[dataset][part];
+    (pair[0].as_u64().unwrap(), pair[1].as_u64().unwrap())
+}
+
+#[test]
+fn the_split_keeps_evaluation_items_out_of_training() {
+    let split: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("training/verifier/split.json")).unwrap(),
+    )
+    .unwrap();
+    // The ranges the project's rules fix: evaluation is QA 5000–9999, summarization 8000–9999.
+    assert_eq!(range(&split, "qa", "eval"), (5000, 10000));
+    assert_eq!(range(&split, "summarization", "eval"), (8000, 10000));
+    for dataset in ["qa", "summarization"] {
+        let (train, dev, eval) = (
+            range(&split, dataset, "train"),
+            range(&split, dataset, "dev"),
+            range(&split, dataset, "eval"),
+        );
+        assert!(train.1 <= dev.0 && dev.1 <= eval.0, "{dataset}: ranges overlap");
+    }
+    // The shipped model's training record lists the items it read: all in the training range.
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(shipped().join("training.json")).unwrap())
+            .unwrap();
+    assert_eq!(record["claim_only"], false);
+    for dataset in ["qa", "summarization"] {
+        let (start, end) = range(&split, dataset, "train");
+        let items = record["items"][dataset].as_array().unwrap();
+        assert!(!items.is_empty(), "{dataset}: no items recorded");
+        for item in items {
+            let item = item.as_u64().unwrap();
+            assert!((start..end).contains(&item), "{dataset} item {item} is outside training");
+        }
+    }
+}
+
+/// A HaluEval-shaped folder in which every item outside the training and dev ranges carries
+/// the word EVALONLY, and the dialogue file holds nothing else.
+fn poisoned_halueval(dir: &Path) {
+    let write = |name: &str, lines: Vec<String>| {
+        std::fs::write(dir.join(name), lines.join("\n") + "\n").unwrap();
+    };
+    let mark = |number: usize, limit: usize| if number >= limit { " EVALONLY" } else { "" };
+    write(
+        "dataset_halueval_qa.jsonl",
+        (0..10000)
+            .map(|n| {
+                let m = mark(n, 5000);
+                serde_json::json!({
+                    "knowledge": format!("Item {n} lives in Paris{m}. It was founded in {}{m}.", 1900 + n % 100),
+                    "question": format!("Where does item {n} live{m}?"),
+                    "right_answer": format!("Paris{m}"),
+                    "hallucinated_answer": format!("Item {n} lives in Rome{m}."),
+                })
+                .to_string()
+            })
+            .collect(),
+    );
+    write(
+        "dataset_halueval_summarization.jsonl",
+        (0..10000)
+            .map(|n| {
+                let m = mark(n, 8000);
+                serde_json::json!({
+                    "document": format!("Mayor Anna Berg opened bridge {n} on Monday{m}. The bridge cost 40 million dollars{m}. It has 3 lanes{m}."),
+                    "right_summary": format!("Bridge {n} was opened by Anna Berg{m}. It cost 40 million dollars{m}."),
+                    "hallucinated_summary": format!("Bridge {n} was opened by Tom Hale{m}. It cost 90 million dollars{m}."),
+                })
+                .to_string()
+            })
+            .collect(),
+    );
+    write("dataset_halueval_dialogue.jsonl", vec!["{\"EVALONLY\": \"EVALONLY\"}".into(); 10]);
+}
+
+#[test]
+fn training_examples_are_deterministic_and_never_read_an_evaluation_item() {
+    let dir = tempfile::tempdir().unwrap();
+    poisoned_halueval(dir.path());
+    let build = |part: &str, out: &str| {
+        let status = Command::new("python3")
+            .arg(root().join("training/verifier/data.py"))
+            .arg(dir.path())
+            .arg(dir.path().join(out))
+            .args(["--part", part, "--limit", "60"])
+            .status()
+            .expect("python3 runs");
+        assert!(status.success());
+        std::fs::read_to_string(dir.path().join(out)).unwrap()
+    };
+    let first = build("train", "a.jsonl");
+    assert_eq!(first, build("train", "b.jsonl"), "the same seed gives the same examples");
+    let dev = build("dev", "dev.jsonl");
+    for text in [&first, &dev] {
+        assert!(text.lines().count() > 100, "too few examples");
+        assert!(!text.contains("EVALONLY"), "an evaluation item reached the examples");
+    }
+    // The evaluation part cannot be built at all.
+    let refused = Command::new("python3")
+        .arg(root().join("training/verifier/data.py"))
+        .arg(dir.path())
+        .arg(dir.path().join("eval.jsonl"))
+        .args(["--part", "eval"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(!dir.path().join("eval.jsonl").exists());
+}
