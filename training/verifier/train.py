@@ -193,7 +193,7 @@ def main() -> None:
     parser.add_argument("dev", type=Path)
     parser.add_argument("out", type=Path, help="folder to write the trained model to")
     parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument("--pairs", type=int, default=24000, help="training pairs to read (the budget)")
+    parser.add_argument("--pairs", type=int, default=20000, help="training pairs to read (the budget)")
     parser.add_argument("--batch-pairs", type=int, default=16)
     parser.add_argument("--lr", type=float, default=6e-5)
     parser.add_argument("--max-tokens", type=int, default=256)

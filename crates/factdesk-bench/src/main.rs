@@ -175,7 +175,7 @@ fn main() -> anyhow::Result<()> {
             qa_items,
             summary_items,
             llm_items,
-            verifier: verifier.unwrap_or_else(|| factdesk_core::verify::verifier_folder()),
+            verifier: verifier.unwrap_or_else(factdesk_core::verify::verifier_folder),
             control,
             embedded_model,
             json,

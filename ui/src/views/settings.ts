@@ -21,7 +21,7 @@ import { describeError, facts, showError, statusLine } from './common';
 
 /** `verify.nli`: what judges whether evidence supports a claim. */
 const NLI_CHOICES: Array<{ value: string; label: string }> = [
-  { value: 'auto', label: 'Automatic — the Factdesk verifier with the embedded model, the chat model with a server' },
+  { value: 'auto', label: 'Automatic — the Factdesk verifier with the embedded model, else the chat model' },
   { value: 'factdesk-verifier', label: 'Factdesk verifier (a trained classifier, works offline)' },
   { value: 'llm', label: 'The chat model, asked “True or False?”' },
 ];
