@@ -399,9 +399,10 @@ impl Factdesk {
             let model = CrossEncoderNli::load(folder).map_err(|error| match (name, error) {
                 // The built-in verifier ships with Factdesk: say how to put it back.
                 (Some(_), factdesk_llm::LlmError::ModelFile { path, message, .. }) => {
+                    let missing = !Path::new(&path).exists();
                     factdesk_llm::LlmError::ModelFile {
                         path,
-                        message,
+                        message: if missing { "it does not exist".into() } else { message },
                         fetch_command: format!(
                             "run scripts/fetch-models.sh from Factdesk's source tree, which copies \
                              assets/models/{NLI_VERIFIER} into {}",

@@ -147,8 +147,7 @@ impl CorpusNli {
         };
         let (verdict, explanation) = if supports.iter().all(|(_, _, read)| !read) {
             (Verdict::NoEvidence, "The local corpus has no sentence matching the claim.".to_owned())
-        } else if all_entailed && !several {
-            let best = &attributions[0];
+        } else if let (true, false, Some(best)) = (all_entailed, several, attributions.first()) {
             let explanation = format!(
                 "{} corpus documents read; {} entails the claim (P = {:.2}).",
                 sources.len(),

@@ -21,7 +21,7 @@ import { describeError, facts, showError, statusLine } from './common';
 
 /** `verify.nli`: what judges whether evidence supports a claim. */
 const NLI_CHOICES: Array<{ value: string; label: string }> = [
-  { value: 'auto', label: 'Automatic — the Factdesk verifier with the embedded model, else the chat model' },
+  { value: 'auto', label: 'Automatic — picks one of the two below' },
   { value: 'factdesk-verifier', label: 'Factdesk verifier (a trained classifier, works offline)' },
   { value: 'llm', label: 'The chat model, asked “True or False?”' },
 ];
@@ -204,7 +204,7 @@ function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): 
         'Evidence judge (NLI)',
         'settings-nli',
         nli,
-        'What decides whether evidence supports a claim. Each check records the judge it used.',
+        'What decides whether evidence supports a claim. Automatic: the Factdesk verifier with the embedded model, the chat model with a server. Each check records the judge it used.',
       ),
       el(
         'div',
