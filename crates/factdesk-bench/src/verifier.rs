@@ -301,21 +301,17 @@ pub fn run(bench: VerifierBench) -> anyhow::Result<()> {
             EmbeddedSettings { context_tokens: 2048, threads: None, workers: 1 },
         )?);
         let prompts = Arc::new(factdesk_methods::prompts::builtin_library()?);
-        let few: Vec<&Case> = {
-            let qa: Vec<&Case> = cases
-                .iter()
-                .copied()
-                .filter(|c| c.dataset == "qa")
-                .take(3 * bench.llm_items)
-                .collect();
-            let sum: Vec<&Case> = cases
-                .iter()
-                .copied()
-                .filter(|c| c.dataset == "summarization")
-                .take(3 * bench.llm_items)
-                .collect();
-            qa.into_iter().chain(sum).collect()
-        };
+        // The first items of each file: their right, hallucinated and swapped claims.
+        let few: Vec<&Case> = ["qa", "summarization"]
+            .into_iter()
+            .flat_map(|dataset| {
+                cases
+                    .iter()
+                    .copied()
+                    .filter(move |c| c.dataset == dataset)
+                    .take(3 * bench.llm_items)
+            })
+            .collect();
         eprintln!("LLM-instructed NLI (embedded): {} claims", few.len());
         let nli = timed(LlmNli::new(model, prompts));
         rows.extend(runtime.block_on(judge(

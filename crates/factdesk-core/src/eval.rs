@@ -13,7 +13,7 @@ use factdesk_model::{ClaimLabel, RunId, UrlStatus, Verdict};
 use factdesk_store::CheckFilter;
 use serde::Serialize;
 
-use crate::metrics::{BinaryFigures, Scored};
+use crate::metrics::{CALIBRATION_BINS, Scored, expected_calibration_error, roc_auc};
 use crate::{CoreError, Factdesk, Result};
 
 /// Evaluation figures. Rates are fractions in [0, 1]; `None` when undefined (no claims of
@@ -209,14 +209,14 @@ impl Factdesk {
         evaluation.true_negative_rate = rate(true_negatives, negatives);
         evaluation.balanced_accuracy =
             balanced_accuracy(evaluation.true_positive_rate, evaluation.true_negative_rate);
-        let figures = BinaryFigures::of(&scored, 0.5);
-        evaluation.roc_auc = figures.roc_auc;
-        evaluation.expected_calibration_error = figures.expected_calibration_error;
+        // Precision and recall of "not supported" follow the verdicts, like the rates above;
+        // the ranking and calibration figures use P(supported).
+        evaluation.roc_auc = roc_auc(&scored);
+        evaluation.expected_calibration_error =
+            expected_calibration_error(&scored, CALIBRATION_BINS);
+        let judged_not_supported = (positives - true_positives) + true_negatives;
+        evaluation.not_supported_precision = rate(true_negatives, judged_not_supported);
         evaluation.not_supported_recall = evaluation.true_negative_rate;
-        evaluation.not_supported_precision = rate(
-            true_negatives,
-            evaluation.evaluated - true_positives - (negatives - true_negatives),
-        );
         evaluation.invalid_url_rate = rate(invalid, evaluation.urls_proposed);
         evaluation.fetch_failure_rate = rate(failed, evaluation.urls_proposed);
         evaluation.no_valid_url_rate = rate(without_valid_url, cite_checks);

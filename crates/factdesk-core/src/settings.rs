@@ -207,15 +207,8 @@ impl Settings {
                 self.llm.provider
             ));
         }
-        let nli = self.verify.nli.trim();
-        if !matches!(nli, "auto" | "factdesk-verifier" | "llm")
-            && nli.strip_prefix("cross-encoder:").is_none_or(|folder| folder.trim().is_empty())
-        {
-            return Err(format!(
-                "`verify.nli` is '{nli}'; use auto, factdesk-verifier, llm or \
-                 cross-encoder:<model folder>"
-            ));
-        }
+        crate::verify::check_nli_choice(&self.verify.nli)
+            .map_err(|message| format!("`verify.nli`: {message}"))?;
         if let Err(message) = self.llm.cache.parse::<factdesk_llm::CacheMode>() {
             return Err(format!("`llm.cache`: {message}"));
         }

@@ -50,6 +50,22 @@ pub const NLI_VERIFIER: &str = "factdesk-verifier";
 /// `verify.nli`: the chat model asked "True or False?" (LLM-instructed NLI).
 pub const NLI_LLM: &str = "llm";
 
+/// Refuses a `verify.nli` value that names no judge (an empty `cross-encoder:` folder
+/// included); the message names the value and the accepted forms.
+pub fn check_nli_choice(value: &str) -> std::result::Result<(), String> {
+    let value = value.trim();
+    let known = [NLI_AUTO, NLI_VERIFIER, NLI_LLM].contains(&value)
+        || value.strip_prefix("cross-encoder:").is_some_and(|folder| !folder.trim().is_empty());
+    if known {
+        Ok(())
+    } else {
+        Err(format!(
+            "'{value}' names no NLI judge; use {NLI_AUTO}, {NLI_VERIFIER}, {NLI_LLM} or \
+             cross-encoder:<model folder>"
+        ))
+    }
+}
+
 /// Where the built-in verifier is installed: `<models dir>/factdesk-verifier`.
 pub fn verifier_folder() -> PathBuf {
     crate::env::models_dir().join(NLI_VERIFIER)
@@ -325,6 +341,8 @@ impl Factdesk {
         };
         let model = self.model_choice();
         let mut nli = options.nli.clone().unwrap_or_else(|| settings.nli.clone()).trim().to_owned();
+        check_nli_choice(&nli)
+            .map_err(|message| CoreError::InvalidInput(format!("verify.nli: {message}")))?;
         if matches!(premises, PremiseForm::WholeDocument { .. }) {
             // The paper's whole-document variant is LLM-instructed NLI.
             nli = "llm".into();
@@ -335,11 +353,6 @@ impl Factdesk {
                 ModelChoice::Embedded { .. } => NLI_VERIFIER.into(),
                 _ => NLI_LLM.into(),
             };
-        }
-        if nli != NLI_LLM && nli != NLI_VERIFIER && !nli.starts_with("cross-encoder:") {
-            return Err(CoreError::InvalidInput(format!(
-                "verify.nli is '{nli}'; expected auto, {NLI_VERIFIER}, llm or cross-encoder:<model folder>"
-            )));
         }
         let m = options.m.unwrap_or(settings.m);
         let l = options.l.unwrap_or(settings.l);
@@ -382,13 +395,11 @@ impl Factdesk {
             nli.samples = plan.nli_samples;
             return Ok(Arc::new(nli));
         }
-        if let Some((folder, name)) = plan.cross_encoder() {
-            return self.cross_encoder(&folder, name);
+        match plan.cross_encoder() {
+            Some((folder, name)) => self.cross_encoder(&folder, name),
+            // `plan` resolved `auto` and refused anything else.
+            None => Err(CoreError::Internal(format!("unresolved NLI choice '{}'", plan.nli))),
         }
-        Err(CoreError::InvalidInput(format!(
-            "verify.nli is '{}'; expected auto, {NLI_VERIFIER}, llm or cross-encoder:<model folder>",
-            plan.nli
-        )))
     }
 
     /// The cross-encoder in `folder`, loaded once and shared by every check; `name` replaces

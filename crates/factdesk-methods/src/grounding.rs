@@ -1,6 +1,5 @@
 //! Judging a claim against evidence longer than an NLI model's window, and a claim of several
-//! sentences (a summary). The rule, shared by every method that holds the evidence text and by
-//! corpus-NLI:
+//! sentences (a summary). The rule, for a method that holds the evidence text:
 //!
 //! 1. The claim is cut into sentences ([`claim_sentences`]); each is judged on its own.
 //! 2. For each claim sentence, the evidence sentences are ranked against it with BM25 and the
@@ -12,7 +11,10 @@
 //! 4. The claim's support is the lowest support over its sentences (min over sentences): a
 //!    summary is supported only if every sentence is.
 //!
-//! The verifier Factdesk ships was trained on premises formed this way (training/verifier).
+//! Corpus-NLI follows steps 1, 3 and 4 with [`claim_sentences`] and [`aggregate`]; its
+//! premises in step 2 are the cumulative prefixes of the sentences the search index retrieves
+//! (`judge.rs`). The verifier Factdesk ships was trained on premises formed like these
+//! (training/verifier).
 
 use factdesk_llm::{Nli, NliPair};
 
@@ -57,9 +59,7 @@ pub fn claim_sentences(claim: &str, language: &str) -> Vec<String> {
 
 /// The first `limit` words of `text` (all of it when shorter).
 fn first_words(text: &str, limit: usize) -> String {
-    let mut words = text.split_whitespace();
-    let kept: Vec<&str> = words.by_ref().take(limit).collect();
-    kept.join(" ")
+    text.split_whitespace().take(limit).collect::<Vec<_>>().join(" ")
 }
 
 /// The cumulative premises for one claim sentence from `evidence` (the evidence's sentences):
@@ -93,13 +93,6 @@ pub struct SentenceSupport {
     pub support: f64,
 }
 
-impl SentenceSupport {
-    /// The premise with the highest entailment, if any.
-    pub fn best(&self) -> Option<&(Vec<String>, f64)> {
-        self.premises.iter().max_by(|a, b| a.1.total_cmp(&b.1))
-    }
-}
-
 /// A claim judged against evidence.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Grounding {
@@ -119,10 +112,7 @@ impl Grounding {
 
 /// The claim's support: the minimum over sentence supports (0 when there are none).
 pub fn aggregate(supports: impl IntoIterator<Item = f64>) -> f64 {
-    supports
-        .into_iter()
-        .fold(None, |low: Option<f64>, s| Some(low.map_or(s, |l| l.min(s))))
-        .unwrap_or(0.0)
+    supports.into_iter().reduce(f64::min).unwrap_or(0.0)
 }
 
 /// Judges `claim` against the text `evidence` (any length) by the rule of this module, all
