@@ -3,10 +3,11 @@
 //!
 //! This module owns reading a model folder (`config.json`, `tokenizer.json`,
 //! `model.safetensors`), working out which logit means entailment, neutral and contradiction
-//! from the config's `id2label`, encoding premise / hypothesis pairs, batched inference and
-//! the softmax. It must not download anything (Factdesk cannot fetch NLI models; the user
-//! places a folder), must not block the async runtime (inference runs on the blocking pool),
-//! and knows nothing of claims, evidence or verdicts: it turns text pairs into probabilities.
+//! from the config's `id2label`, encoding premise / hypothesis pairs, inference in batches of
+//! pairs of similar length, and the softmax. It must not download anything (Factdesk cannot
+//! fetch NLI models; the user places a folder), must not block the async runtime (inference
+//! runs on the blocking pool), and knows nothing of claims, evidence or verdicts: it turns
+//! text pairs into probabilities.
 //!
 //! Two-label models (`entailment` / `not_entailment`, as trained on RTE or MNLI-binarised)
 //! cannot tell neutral from contradiction: their `not_entailment` probability is reported as
@@ -152,16 +153,10 @@ struct Engine {
 }
 
 impl Engine {
+    /// Scores in the order of `pairs`. Pairs are batched by length (shortest first), so a
+    /// batch is padded only to the longest of similar pairs, not of whatever came along.
     fn classify(&self, pairs: &[NliPair], batch_size: usize) -> Result<Vec<NliScores>, LlmError> {
         let batch_size = batch_size.max(1).min(self.max_batch.unwrap_or(usize::MAX));
-        let mut scores = Vec::with_capacity(pairs.len());
-        for batch in pairs.chunks(batch_size) {
-            scores.extend(self.classify_batch(batch)?);
-        }
-        Ok(scores)
-    }
-
-    fn classify_batch(&self, pairs: &[NliPair]) -> Result<Vec<NliScores>, LlmError> {
         let encodings = pairs
             .iter()
             .map(|pair| {
@@ -169,12 +164,24 @@ impl Engine {
             })
             .collect::<Result<Vec<Encoding>, _>>()
             .map_err(|e| LlmError::Backend(format!("cross-encoder tokenizer: {e}")))?;
+        let mut order: Vec<usize> = (0..encodings.len()).collect();
+        order.sort_by_key(|&i| encodings[i].get_ids().len());
+        let mut scored = Vec::with_capacity(pairs.len());
+        for batch in order.chunks(batch_size) {
+            let batch_encodings: Vec<&Encoding> = batch.iter().map(|&i| &encodings[i]).collect();
+            scored.extend(batch.iter().copied().zip(self.classify_batch(&batch_encodings)?));
+        }
+        scored.sort_by_key(|&(i, _)| i);
+        Ok(scored.into_iter().map(|(_, score)| score).collect())
+    }
+
+    fn classify_batch(&self, encodings: &[&Encoding]) -> Result<Vec<NliScores>, LlmError> {
         let width = encodings.iter().map(|e| e.get_ids().len()).max().unwrap_or(0);
         let rows = encodings.len();
         let mut ids = Vec::with_capacity(rows * width);
         let mut types = Vec::with_capacity(rows * width);
         let mut mask = Vec::with_capacity(rows * width);
-        for encoding in &encodings {
+        for encoding in encodings {
             let padding = width - encoding.get_ids().len();
             ids.extend_from_slice(encoding.get_ids());
             ids.extend(std::iter::repeat_n(self.pad_id, padding));
