@@ -4,7 +4,7 @@
 # evidence), with Python and PyTorch from PyPI in a virtual environment of its own
 # (~/.cache/factdesk/train-venv). Deterministic for a given seed and thread count.
 #
-#   bash scripts/train-verifier.sh            # the full recipe (about 35 minutes on 2 cores):
+#   bash scripts/train-verifier.sh            # the full recipe (about 45 minutes on 2 cores):
 #                                             # writes assets/models/factdesk-verifier (shipped)
 #                                             # and ~/.cache/factdesk/verifier-control
 #   bash scripts/train-verifier.sh --smoke    # the short form CI runs: 40 items per dataset,
@@ -42,6 +42,7 @@ if $smoke; then
   for file in model.safetensors config.json tokenizer.json training.json; do
     [ -s "$work/model/$file" ] || { echo "error: the smoke run wrote no $file" >&2; exit 1; }
   done
+  "$python" training/verifier/score.py "$work/dev.jsonl" "$work/model" --kinds qa,summary 2>&1 | grep -v -i warn
   say "smoke run passed"
   exit 0
 fi
@@ -59,4 +60,8 @@ say "training the verifier (log: $work/verifier.log)"
 say "training the claim-only control (log: $work/control.log)"
 "$python" training/verifier/train.py "$base" "$work/train.jsonl" "$work/dev.jsonl" "$control" --claim-only 2>&1 \
   | tee "$work/control.log" | grep -v -i warn
-say "verifier: $out; control: $control. Measure both with: bash scripts/bench-verifier.sh"
+say "dev figures (training range) of the plain HaluEval kinds and the swaps: verifier, then control"
+plain=qa,summary,qa-swap,summary-swap,summary-perturbed
+"$python" training/verifier/score.py "$work/dev.jsonl" "$out" --kinds "$plain" --json "$work/dev-verifier.json" 2>&1 | grep -v -i warn
+"$python" training/verifier/score.py "$work/dev.jsonl" "$control" --kinds "$plain" --claim-only --json "$work/dev-control.json" 2>&1 | grep -v -i warn
+say "verifier: $out; control: $control. Measure both on the evaluation range with: bash scripts/bench-verifier.sh"

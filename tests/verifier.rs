@@ -229,6 +229,20 @@ fn training_examples_are_deterministic_and_never_read_an_evaluation_item() {
         assert!(text.lines().count() > 100, "too few examples");
         assert!(!text.contains("EVALONLY"), "an evaluation item reached the examples");
     }
+    // Counterfactual kinds give a claim of each style both labels, so the claims alone do not
+    // tell the label.
+    let labels_of = |kind: &str| -> std::collections::BTreeSet<i64> {
+        first
+            .lines()
+            .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+            .filter(|example| example["kind"] == kind)
+            .map(|example| example["label"].as_i64().unwrap())
+            .collect()
+    };
+    assert_eq!(labels_of("qa-counterfactual"), [0, 1].into());
+    assert_eq!(labels_of("summary-counterfactual"), [1].into());
+    assert_eq!(labels_of("summary-perturbed-counterfactual"), [0, 1].into());
+    assert_eq!(labels_of("summary"), [0, 1].into());
     // The evaluation part cannot be built at all.
     let refused = Command::new("python3")
         .arg(root().join("training/verifier/data.py"))

@@ -12,13 +12,27 @@ it judges a summary, so the model learns which sentence breaks a summary.
 Kinds of examples (every one derived from training items only):
 - qa: the item's knowledge passage with "The answer to the question "Q" is: A" for the right
   answer (1) and the hallucinated answer (0);
-- qa-swap: the right answer against another item's passage (0): evidence must matter;
+- qa-counterfactual: the same two claims against a passage changed to support the
+  hallucinated answer (hallucinated 1, right 0): where the right answer is a span of the
+  passage, that span replaced by the hallucinated answer; otherwise the hallucinated answer
+  added to the passage as a sentence of its own (the right claim is then left out);
+- qa-swap: the right (and sometimes the hallucinated) answer against another item's passage
+  (0): evidence must matter;
 - qa-answer-swap: the item's passage with another item's right answer (0);
 - summary: the right summary (1) and the hallucinated summary (0) against their article;
+- summary-counterfactual: the hallucinated summary against article sentences among which its
+  own sentences stand (1);
 - summary-perturbed: one sentence of the right summary with a number, a name or a negation
   changed (0), against the sentences that support the original;
-- summary-swap: one sentence of the right summary against another article's best sentences
-  (0).
+- summary-perturbed-counterfactual: where the changed words stand in those sentences, the
+  same change made to them: the changed sentence (1) and the original (0) against them;
+- summary-swap: a sentence of the right (or hallucinated) summary against another article's
+  best sentences (0).
+
+The counterfactual kinds give both styles of claim, the short right answers and tidy
+highlights as well as the long generated answers and summaries, both labels: a model that
+reads only the claim learns little from them (the claim-only control measures this), so
+the verifier has to learn from the evidence.
 
 Standard library only, so tests and CI can run it without the trainer's packages.
 """
@@ -121,8 +135,9 @@ def qa_claim(question: str, answer: str) -> str:
     return f'The answer to the question "{question.strip()}" is: {answer.strip()}'
 
 
-def perturb(sentence: str, article: str, rng: random.Random) -> str | None:
-    """The sentence with one fact changed, or None when nothing could be changed."""
+def perturb(sentence: str, article: str, rng: random.Random) -> tuple[str, str, str, str] | None:
+    """The sentence with one fact changed, with the words taken out, the words put in and the
+    kind of change ("number", "name" or "negation"); None when nothing could be changed."""
     options = []
     numbers = NUMBER.findall(sentence)
     if numbers:
@@ -148,12 +163,22 @@ def perturb(sentence: str, article: str, rng: random.Random) -> str | None:
         new = str(int(new_value)) if new_value == int(new_value) else f"{new_value:.1f}"
         if new == digits:
             return None
-        return sentence.replace(old, new, 1)
+        return sentence.replace(old, new, 1), old, new, kind
     if kind == "name":
         old = rng.choice(names)
-        return sentence.replace(old, rng.choice(others), 1)
+        new = rng.choice(others)
+        return sentence.replace(old, new, 1), old, new, kind
     pattern, replacement = rng.choice([(p, r) for p, r in NEGATABLE if re.search(p, sentence)])
-    return re.sub(pattern, replacement, sentence, count=1)
+    old = re.search(pattern, sentence).group(0)
+    return re.sub(pattern, replacement, sentence, count=1), old, replacement, kind
+
+
+def replace_words(text: str, old: str, new: str) -> str | None:
+    """`text` with every whole-word `old` (any case) replaced by `new`; None if there is none."""
+    pattern = re.compile(r"(?<!\w)" + re.escape(old) + r"(?!\w)", re.IGNORECASE)
+    if not pattern.search(text):
+        return None
+    return pattern.sub(lambda _: new, text)
 
 
 def single(premise_text: str, hypothesis: str, label: int, kind: str, item: str) -> dict:
@@ -176,8 +201,29 @@ def qa_examples(items: list[tuple[int, dict]], rng: random.Random) -> list[dict]
 
         out.append(single(evidence(right), right, 1, "qa", tag))
         out.append(single(evidence(wrong), wrong, 0, "qa", tag))
+        right_answer = item["right_answer"].strip()
+        wrong_answer = item["hallucinated_answer"].strip().rstrip(".")
+        changed = None
+        if (
+            right_answer.lower() not in ("yes", "no")
+            and len(wrong_answer.split()) <= 6
+            and right_answer.lower() not in wrong_answer.lower()
+            and wrong_answer.lower() not in item["knowledge"].lower()
+        ):
+            changed = replace_words(item["knowledge"], right_answer, wrong_answer)
+        if changed:
+            changed_facts = sentences(changed) or [changed]
+            out.append(single(premise(best_sentences(wrong, changed_facts, rng.randint(1, 4))), wrong, 1, "qa-counterfactual", tag))
+            out.append(single(premise(best_sentences(right, changed_facts, rng.randint(1, 4))), right, 0, "qa-counterfactual", tag))
+        elif len(wrong_answer.split()) >= 4:
+            added = list(facts)
+            added.insert(rng.randint(0, len(added)), wrong_answer + ".")
+            out.append(single(premise(best_sentences(wrong, added, rng.randint(1, 4))), wrong, 1, "qa-counterfactual", tag))
         other = items[(position + rng.randint(1, len(items) - 1)) % len(items)][1]
-        out.append(single(premise(sentences(other["knowledge"])), right, 0, "qa-swap", tag))
+        elsewhere = premise(sentences(other["knowledge"]))
+        out.append(single(elsewhere, right, 0, "qa-swap", tag))
+        if rng.random() < 0.5:
+            out.append(single(elsewhere, wrong, 0, "qa-swap", tag))
         if rng.random() < 0.5 and other["right_answer"].strip().lower() not in item["knowledge"].lower():
             swapped = qa_claim(item["question"], other["right_answer"])
             out.append(single(evidence(swapped), swapped, 0, "qa-answer-swap", tag))
@@ -201,18 +247,33 @@ def summary_examples(items: list[tuple[int, dict]], rng: random.Random) -> list[
             group = summary_group(text, article, label, "summary", tag, rng)
             if group:
                 out.append(group)
+        invented = sentences(item["hallucinated_summary"])
+        if invented and article:
+            pairs = []
+            for part in invented:
+                chosen_sentences = best_sentences(part, article, rng.randint(0, 3))
+                chosen_sentences.insert(rng.randint(0, len(chosen_sentences)), part)
+                pairs.append([premise(chosen_sentences), part])
+            out.append({"pairs": pairs, "label": 1, "kind": "summary-counterfactual", "item": tag})
         parts = sentences(item["right_summary"])
         if not parts or not article:
             continue
         chosen = rng.choice(parts)
         support = premise(best_sentences(chosen, article, rng.randint(1, 4)))
-        changed = perturb(chosen, item["document"], rng)
-        if changed and changed != chosen:
+        perturbed = perturb(chosen, item["document"], rng)
+        if perturbed and perturbed[0] != chosen:
+            changed, old, new, kind = perturbed
             out.append(single(support, changed, 0, "summary-perturbed", tag))
+            changed_support = replace_words(support, old, new) if kind != "negation" else None
+            if changed_support:
+                out.append(single(changed_support, changed, 1, "summary-perturbed-counterfactual", tag))
+                out.append(single(changed_support, chosen, 0, "summary-perturbed-counterfactual", tag))
+        other_article = sentences(items[(position + rng.randint(1, len(items) - 1)) % len(items)][1]["document"])
         if rng.random() < 0.5:
-            other = items[(position + rng.randint(1, len(items) - 1)) % len(items)][1]
-            elsewhere = premise(best_sentences(chosen, sentences(other["document"]), 3))
-            out.append(single(elsewhere, chosen, 0, "summary-swap", tag))
+            out.append(single(premise(best_sentences(chosen, other_article, 3)), chosen, 0, "summary-swap", tag))
+        if invented and rng.random() < 0.3:
+            part = rng.choice(invented)
+            out.append(single(premise(best_sentences(part, other_article, 3)), part, 0, "summary-swap", tag))
     return out
 
 

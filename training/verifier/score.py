@@ -1,0 +1,75 @@
+"""Scores trained verifiers on a dev file (data.py --part dev), kind by kind, so recipes can be
+compared without touching HaluEval's evaluation range: ROC AUC and balanced accuracy of each
+model's own P(supported) at 0.5, and for kinds of one label the share judged correctly.
+
+    python score.py DEV.jsonl MODEL_DIR [MODEL_DIR ...] [--claim-only] [--kinds K,...] [--json OUT]
+
+--claim-only empties every premise (for claim-only controls).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+import torch
+from tokenizers import Tokenizer
+from transformers import BertForSequenceClassification
+from transformers.utils import logging as transformers_logging
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import train  # noqa: E402  (the trainer's scoring, so both read a group the same way)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dev", type=Path)
+    parser.add_argument("models", type=Path, nargs="+")
+    parser.add_argument("--claim-only", action="store_true")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--max-tokens", type=int, default=256)
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--kinds", help="comma-separated kinds to score (default: every kind)")
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    transformers_logging.disable_progress_bar()
+    transformers_logging.set_verbosity_error()
+    examples = train.load(args.dev, args.claim_only)
+    if args.kinds:
+        wanted = set(args.kinds.split(","))
+        examples = [e for e in examples if e["kind"] in wanted]
+    if not examples:
+        raise SystemExit(f"{args.dev}: no examples to score")
+    results = {}
+    for folder in args.models:
+        tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(max_length=args.max_tokens, strategy="only_first")
+        model = BertForSequenceClassification.from_pretrained(str(folder)).float()
+        logits = train.score(model, tokenizer, examples)
+        figures = {}
+        for kind in sorted({e["kind"] for e in examples}):
+            rows = [(e["label"], z) for e, z in zip(examples, logits) if e["kind"] == kind]
+            labels = [y for y, _ in rows]
+            probabilities = [1 / (1 + math.exp(-z)) for _, z in rows]
+            area = train.auc(labels, probabilities)
+            correct = sum(1 for y, p in zip(labels, probabilities) if (p >= 0.5) == (y == 1))
+            figures[kind] = {
+                "examples": len(rows),
+                "roc_auc": None if math.isnan(area) else round(area, 4),
+                "balanced_accuracy": round(train.balanced_accuracy(labels, probabilities), 4),
+                "correct": round(correct / len(rows), 4),
+            }
+        results[str(folder)] = figures
+        for kind, row in figures.items():
+            print(f"{folder.name:>24} {kind:<34} n={row['examples']:<5} auc={row['roc_auc']} "
+                  f"ba={row['balanced_accuracy']} correct={row['correct']}")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
