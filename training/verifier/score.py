@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
 import torch
-from tokenizers import Tokenizer
 from transformers import BertForSequenceClassification
 from transformers.utils import logging as transformers_logging
 
@@ -45,24 +43,9 @@ def main() -> None:
         raise SystemExit(f"{args.dev}: no examples to score")
     results = {}
     for folder in args.models:
-        tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-        tokenizer.no_padding()
-        tokenizer.enable_truncation(max_length=args.max_tokens, strategy="only_first")
+        tokenizer = train.load_tokenizer(folder, args.max_tokens)
         model = BertForSequenceClassification.from_pretrained(str(folder)).float()
-        logits = train.score(model, tokenizer, examples)
-        figures = {}
-        for kind in sorted({e["kind"] for e in examples}):
-            rows = [(e["label"], z) for e, z in zip(examples, logits) if e["kind"] == kind]
-            labels = [y for y, _ in rows]
-            probabilities = [1 / (1 + math.exp(-z)) for _, z in rows]
-            area = train.auc(labels, probabilities)
-            correct = sum(1 for y, p in zip(labels, probabilities) if (p >= 0.5) == (y == 1))
-            figures[kind] = {
-                "examples": len(rows),
-                "roc_auc": None if math.isnan(area) else round(area, 4),
-                "balanced_accuracy": round(train.balanced_accuracy(labels, probabilities), 4),
-                "correct": round(correct / len(rows), 4),
-            }
+        figures = train.figures_by_kind(examples, train.score(model, tokenizer, examples))
         results[str(folder)] = figures
         for kind, row in figures.items():
             print(f"{folder.name:>24} {kind:<34} n={row['examples']:<5} auc={row['roc_auc']} "

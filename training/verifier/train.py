@@ -170,20 +170,34 @@ def platt(logits: list[float], labels: list[int], weights: list[float]) -> tuple
     return float(a), float(b)
 
 
-def report(name: str, examples: list[dict], logits: list[float], a: float, b: float) -> dict:
+def figures_by_kind(examples: list[dict], logits: list[float], a: float = 1.0, b: float = 0.0) -> dict:
+    """ROC AUC (null for a kind of one label), balanced accuracy and the share judged right at
+    0.5 of sigmoid(a z + b), kind by kind."""
     figures = {}
-    kinds = sorted({e["kind"] for e in examples})
-    for kind in kinds:
+    for kind in sorted({e["kind"] for e in examples}):
         rows = [(e["label"], z) for e, z in zip(examples, logits) if e["kind"] == kind]
         labels = [y for y, _ in rows]
         probabilities = [1 / (1 + math.exp(-(a * z + b))) for _, z in rows]
         area = auc(labels, probabilities)
+        correct = sum(1 for y, p in zip(labels, probabilities) if (p >= 0.5) == (y == 1))
         figures[kind] = {
             "examples": len(rows),
-            # A kind of one label (the swaps) has no ROC curve: null, not NaN, in the JSON.
             "roc_auc": None if math.isnan(area) else round(area, 4),
             "balanced_accuracy": round(balanced_accuracy(labels, probabilities), 4),
+            "correct": round(correct / len(rows), 4),
         }
+    return figures
+
+
+def load_tokenizer(folder: Path, max_tokens: int) -> Tokenizer:
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    tokenizer.no_padding()
+    tokenizer.enable_truncation(max_length=max_tokens, strategy="only_first")
+    return tokenizer
+
+
+def report(name: str, examples: list[dict], logits: list[float], a: float, b: float) -> dict:
+    figures = figures_by_kind(examples, logits, a, b)
     log(f"{name}: {json.dumps(figures)}")
     return figures
 
@@ -212,9 +226,7 @@ def main() -> None:
     torch.use_deterministic_algorithms(True)
     rng = random.Random(args.seed)
 
-    tokenizer = Tokenizer.from_file(str(args.base / "tokenizer.json"))
-    tokenizer.no_padding()
-    tokenizer.enable_truncation(max_length=args.max_tokens, strategy="only_first")
+    tokenizer = load_tokenizer(args.base, args.max_tokens)
 
     train = load(args.train, args.claim_only)
     rng.shuffle(train)
