@@ -2,9 +2,10 @@
 # Trains Factdesk's grounding verifier from all-MiniLM-L6-v2 on HaluEval's training range
 # (training/verifier/split.json), and the claim-only control (the same recipe without
 # evidence), with Python and PyTorch from PyPI in a virtual environment of its own
-# (~/.cache/factdesk/train-venv). Deterministic for a given seed and thread count.
+# (~/.cache/factdesk/train-venv). Deterministic for a given seed, thread count and processor.
 #
-#   bash scripts/train-verifier.sh            # the full recipe (about 45 minutes on 2 cores):
+#   bash scripts/train-verifier.sh            # the full recipe (over an hour on 2 cores without
+#                                             # native bfloat16, about half that with it):
 #                                             # writes assets/models/factdesk-verifier (shipped)
 #                                             # and ~/.cache/factdesk/verifier-control
 #   bash scripts/train-verifier.sh --smoke    # the short form CI runs: 40 items per dataset,
