@@ -67,17 +67,16 @@ fn the_shipped_verifier_ranks_supported_claims_above_changed_ones() {
     assert_eq!(nli.labels().count, 2, "a two-label classifier");
     let supports = demo_supports(&nli);
     let right_order = supports.iter().filter(|(yes, no)| yes > no).count();
-    assert!(right_order >= 3, "only {right_order} of 4 pairs ranked right: {supports:?}");
+    assert_eq!(right_order, 4, "pairs ranked right: {supports:?}");
     assert!(supports.iter().all(|(yes, _)| *yes >= 0.5), "{supports:?}");
 }
 
-/// What the verifier should do and does not yet: a claim with one fact changed (a name, a
-/// year, a field) still scores as supported when its words match the evidence, and so can a
-/// claim on another topic that shares a word with it. Its figures on HaluEval come largely
-/// from cues in the claims themselves (the claim-only control scores almost as well); see the
-/// model card. Run with `cargo test -- --ignored`.
+/// What the verifier should do and does not yet: a claim with one fact changed (a family, a
+/// year, a field) scores lower than the true claim but still above 0.5 when its words match
+/// the evidence, and a page on another topic can still give a claim more than 0.5 (the model
+/// card lists the figures). Run with `cargo test -- --ignored`.
 #[test]
-#[ignore = "known weakness of the shipped verifier: minimal edits and other topics score as supported"]
+#[ignore = "known weakness of the shipped verifier: most minimal edits and some other topics still score above 0.5"]
 fn the_shipped_verifier_rejects_changed_facts_and_other_topics() {
     let nli = CrossEncoderNli::load(&shipped()).unwrap();
     let supports = demo_supports(&nli);
