@@ -232,7 +232,7 @@ def main() -> None:
     parser.add_argument("--fp32", action="store_true", help="no bfloat16 autocast even where the processor has it")
     args = parser.parse_args()
     global BF16
-    BF16 = not args.fp32 and cpu_has_bf16()
+    BF16 = BF16 and not args.fp32  # the processor was asked once, at import
     if BF16:
         log("bfloat16 autocast: on")
     else:
