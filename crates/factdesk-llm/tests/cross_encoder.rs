@@ -351,6 +351,30 @@ fn an_empty_folder_names_the_first_missing_file() {
 }
 
 #[test]
+fn a_tokenizer_limit_below_the_positions_is_kept() {
+    let root = tempfile::tempdir().unwrap();
+    let labels = ["entailment", "neutral", "contradiction"];
+    let dir = root.path().join("bert");
+    write_model(&dir, &with_labels(base_config(Arch::Bert), &labels), Arch::Bert, None);
+    assert_eq!(CrossEncoderNli::load(&dir).unwrap().max_tokens(), 64, "no limit: the positions");
+    let truncation = |max_length: usize| {
+        let mut tokenizer = tokenizer_json();
+        tokenizer["truncation"] = json!({"max_length": max_length,
+                                         "strategy": "OnlyFirst", "stride": 0});
+        std::fs::write(dir.join("tokenizer.json"), tokenizer.to_string()).unwrap();
+        CrossEncoderNli::load(&dir).unwrap()
+    };
+    let model = truncation(16);
+    assert_eq!(model.max_tokens(), 16, "fine-tuned on 16 tokens: reads 16");
+    // Longest side first even so: a claim longer than the limit is cut, not refused.
+    let long = "the cat sleeps on the mat . ".repeat(10);
+    let scores =
+        model.classify_blocking(&[NliPair { premise: "a dog".into(), hypothesis: long }]).unwrap();
+    assert_eq!(scores.len(), 1);
+    assert_eq!(truncation(500).max_tokens(), 64, "never past the positions");
+}
+
+#[test]
 fn long_pairs_are_truncated_to_the_model_positions() {
     let root = tempfile::tempdir().unwrap();
     let labels = ["entailment", "neutral", "contradiction"];
