@@ -397,9 +397,19 @@ fn p_true_and_corpus_nli_run_without_urls() {
         .block_on(app.verify_claim("Alexander Fleming discovered penicillin in 1928.", &options))
         .unwrap();
     assert_eq!(check.check.method, "corpus-nli");
-    assert!(!check.check.sources.is_empty());
+    // corpus-NLI's own defaults (verify.corpus_documents, verify.corpus_l), not LLM-Cite's m, l.
+    let parameters = &check.check.parameters;
+    assert_eq!((parameters["documents"].as_u64(), parameters["l"].as_u64()), (Some(1), Some(4)));
+    assert_eq!(check.check.sources.len(), 1, "one document for a one-sentence claim");
     assert!(check.check.sources.iter().all(|source| source.document_id.is_some()));
     assert!(world.web.requests().is_empty(), "corpus-NLI fetches nothing");
+    // Options still choose.
+    let wider = VerifyOptions { m: Some(3), l: Some(2), ..options };
+    let check = runtime
+        .block_on(app.verify_claim("Alexander Fleming discovered penicillin in 1928.", &wider))
+        .unwrap();
+    let parameters = &check.check.parameters;
+    assert_eq!((parameters["documents"].as_u64(), parameters["l"].as_u64()), (Some(3), Some(2)));
 }
 
 #[test]

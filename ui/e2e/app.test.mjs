@@ -626,7 +626,11 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     await waitForText('#check-collection-hint', /new collection “desk”/);
     // The options start from the [verify] settings.
     await driver.wait(async () => (await find('#check-m').getAttribute('value')) === '4', UI_WAIT, 'the defaults were not loaded');
+    // corpus-NLI has its own m and l (verify.corpus_documents, verify.corpus_l).
+    await choose('#check-method', 'corpus-nli');
+    assert.deepEqual([await find('#check-m').getAttribute('value'), await find('#check-l').getAttribute('value')], ['1', '4']);
     await choose('#check-method', 'llm-cite');
+    assert.deepEqual([await find('#check-m').getAttribute('value'), await find('#check-l').getAttribute('value')], ['4', '6']);
     await choose('#check-urls', 'diverse');
     await (await find('#check-start')).click();
 

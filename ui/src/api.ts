@@ -168,6 +168,9 @@ export interface VerifySettings {
   premises: string;
   document_chars: number;
   nli: string;
+  /** corpus-NLI's own m and l. */
+  corpus_documents: number;
+  corpus_l: number;
   [key: string]: unknown;
 }
 

@@ -140,10 +140,12 @@ enum Command {
         /// LLM-Cite URL generation: diverse, controlled or rs [default: verify.urls]
         #[arg(long)]
         urls: Option<UrlStrategy>,
-        /// URLs (or corpus documents) per claim [default: verify.m]
+        /// URLs per claim [default: verify.m]; with corpus-nli, documents per claim sentence
+        /// [default: verify.corpus_documents]
         #[arg(long)]
         m: Option<usize>,
-        /// Sentences per page [default: verify.l]
+        /// Sentences per page [default: verify.l]; with corpus-nli, per document [default:
+        /// verify.corpus_l]
         #[arg(long)]
         l: Option<usize>,
         /// Rejection-sampling samples [default: verify.r]

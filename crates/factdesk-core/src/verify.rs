@@ -88,6 +88,10 @@ pub struct VerifySettings {
     pub nli_samples: u32,
     pub p_true_samples: u32,
     pub corpus_retrieve: usize,
+    /// corpus-NLI's documents per claim sentence and sentences per document (`m` and `l` are
+    /// LLM-Cite's).
+    pub corpus_documents: usize,
+    pub corpus_l: usize,
     pub concurrency: usize,
     pub seed: u64,
 }
@@ -354,8 +358,14 @@ impl Factdesk {
                 _ => NLI_LLM.into(),
             };
         }
-        let m = options.m.unwrap_or(settings.m);
-        let l = options.l.unwrap_or(settings.l);
+        // corpus-NLI has its own defaults: more documents and longer premises give a false
+        // summary sentence more chances to look supported (config.default.toml).
+        let (m, l) = match method {
+            Method::CorpusNli => (settings.corpus_documents, settings.corpus_l),
+            _ => (settings.m, settings.l),
+        };
+        let m = options.m.unwrap_or(m);
+        let l = options.l.unwrap_or(l);
         if m == 0 || l == 0 {
             return Err(CoreError::InvalidInput("m and l must be at least 1".into()));
         }

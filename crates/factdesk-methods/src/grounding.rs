@@ -13,7 +13,7 @@
 //!
 //! Corpus-NLI follows steps 1, 3 and 4 with [`claim_sentences`] and [`aggregate`]; its
 //! premises in step 2 are the cumulative prefixes of the sentences the search index retrieves
-//! (`judge.rs`). The verifier Factdesk ships was trained on premises formed like these
+//! from each of its best documents, under the same caps (`corpus_nli.rs`, `judge.rs`). The verifier Factdesk ships was trained on premises formed like these
 //! (training/verifier).
 
 use factdesk_llm::{Nli, NliPair};
@@ -35,9 +35,13 @@ pub struct GroundingConfig {
 
 impl Default for GroundingConfig {
     fn default() -> Self {
-        GroundingConfig { l: 4, premise_words: 150, language: "en".into() }
+        GroundingConfig { l: 4, premise_words: PREMISE_WORDS, language: "en".into() }
     }
 }
+
+/// The default cap on a premise's words: the verifier was trained on premises of this size,
+/// and with the claim sentence they fit its 256-token window.
+pub const PREMISE_WORDS: usize = 150;
 
 /// A single evidence sentence longer than this many words is cut: no model window holds more.
 pub const MAX_SENTENCE_WORDS: usize = 180;
@@ -58,7 +62,7 @@ pub fn claim_sentences(claim: &str, language: &str) -> Vec<String> {
 }
 
 /// The first `limit` words of `text` (all of it when shorter).
-fn first_words(text: &str, limit: usize) -> String {
+pub fn first_words(text: &str, limit: usize) -> String {
     text.split_whitespace().take(limit).collect::<Vec<_>>().join(" ")
 }
 

@@ -13,6 +13,7 @@ use factdesk_llm::{
 use factdesk_methods::MethodError;
 use factdesk_methods::corpus_nli::{CorpusNli, CorpusNliConfig};
 use factdesk_methods::evidence::{CorpusRetriever, CorpusSentence, Page, PageError, PageSource};
+use factdesk_methods::grounding;
 use factdesk_methods::judge::PremiseForm;
 use factdesk_methods::llm_cite::{LlmCite, LlmCiteConfig, UrlStrategy};
 use factdesk_methods::p_true::PTrue;
@@ -513,4 +514,34 @@ async fn corpus_nli_verifies_a_summary_only_if_every_sentence_is_entailed() {
     let single = method.check("Penicillin was discovered in 1928.").await.unwrap();
     assert_eq!(single.verdict, Verdict::Verified);
     assert!(single.premises.iter().all(|premise| premise.claim_part.is_none()));
+}
+
+#[tokio::test]
+async fn corpus_nli_premises_stop_growing_at_the_word_cap() {
+    // Document 4's second sentence would take its premise past the cap: it and every later
+    // sentence of that document are left out; a sentence longer than any window is cut.
+    let long = "word ".repeat(grounding::PREMISE_WORDS - 10);
+    let huge = "filler ".repeat(grounding::MAX_SENTENCE_WORDS + 50);
+    let corpus = Corpus(vec![
+        sentence(4, &format!("Penicillin came first. {long}")),
+        sentence(4, "Penicillin was discovered in 1928 by Alexander Fleming."),
+        sentence(4, "Short."),
+        sentence(6, &huge),
+    ]);
+    let method = CorpusNli {
+        retriever: Arc::new(corpus),
+        nli: Arc::new(ContainsNli),
+        model: "scripted".into(),
+        config: CorpusNliConfig { documents: 2, l: 4, ..CorpusNliConfig::default() },
+        language: "en".into(),
+    };
+    let check = method.check("Penicillin was discovered in 1928.").await.unwrap();
+    assert_eq!(check.verdict, Verdict::NotVerified, "{}", check.explanation);
+    let of = |document: i64| {
+        let index = check.sources.iter().position(|s| s.document_id == Some(DocumentId(document)));
+        check.premises.iter().filter(move |p| Some(p.source) == index).collect::<Vec<_>>()
+    };
+    assert_eq!(of(4).len(), 1, "one premise for document 4: {:?}", check.premises);
+    let cut = &of(6)[0].premise;
+    assert_eq!(cut.split_whitespace().count(), grounding::MAX_SENTENCE_WORDS);
 }

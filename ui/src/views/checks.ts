@@ -178,6 +178,24 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
     ),
   );
 
+  // corpus-NLI has its own m and l (`verify.corpus_documents`, `verify.corpus_l`): switching
+  // the method puts in the new method's defaults, unless the fields were changed by hand.
+  let defaults: Pick<VerifySettings, 'm' | 'l' | 'corpus_documents' | 'corpus_l'> | null = null;
+  const evidenceDefaults = (chosen: string): [number, number] | null => {
+    if (defaults === null) return null;
+    return chosen === 'corpus-nli' ? [defaults.corpus_documents, defaults.corpus_l] : [defaults.m, defaults.l];
+  };
+  let shownFor = method.value;
+  const switchDefaults = () => {
+    const before = evidenceDefaults(shownFor);
+    const after = evidenceDefaults(method.value);
+    if (before !== null && after !== null && m.value === String(before[0]) && l.value === String(before[1])) {
+      m.value = String(after[0]);
+      l.value = String(after[1]);
+    }
+    shownFor = method.value;
+  };
+
   const showFor = () => {
     const chosen = method.value;
     urlsRow.hidden = chosen !== 'llm-cite';
@@ -188,7 +206,10 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
     methodHint.textContent = isMethod(chosen) ? METHOD_HINTS[chosen] : '';
     urlsHint.textContent = isUrlStrategy(urls.value) ? URL_STRATEGY_HINTS[urls.value] : '';
   };
-  method.addEventListener('change', showFor);
+  method.addEventListener('change', () => {
+    switchDefaults();
+    showFor();
+  });
   urls.addEventListener('change', showFor);
   showFor();
 
@@ -251,8 +272,11 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
       const chosen = settings.method.trim().toLowerCase().replace(/_/g, '-');
       if (isMethod(chosen)) method.value = chosen;
       if (isUrlStrategy(settings.urls)) urls.value = settings.urls;
-      m.value = String(settings.m);
-      l.value = String(settings.l);
+      defaults = settings;
+      shownFor = method.value;
+      const [mDefault, lDefault] = evidenceDefaults(method.value) ?? [settings.m, settings.l];
+      m.value = String(mDefault);
+      l.value = String(lDefault);
       threshold.value = String(settings.threshold);
       wholeDocument.checked = settings.premises === 'whole-document';
       showFor();
