@@ -390,6 +390,19 @@ fn p_true_and_corpus_nli_run_without_urls() {
     assert_eq!(check.check.method, "p-true");
     assert_eq!(check.check.verdict, Verdict::Verified);
     assert!(check.check.urls.is_empty() && check.check.attributions.is_empty());
+    // An option of another method is refused, naming what this one takes.
+    let foreign =
+        VerifyOptions { method: Some(Method::PTrue), m: Some(2), ..VerifyOptions::default() };
+    let error = runtime.block_on(app.verify_claim("The sky is blue.", &foreign)).unwrap_err();
+    assert!(error.to_string().contains("p-true does not take the option(s) m"), "{error}");
+    let foreign = VerifyOptions {
+        method: Some(Method::CorpusNli),
+        urls: Some(factdesk_core::methods::llm_cite::UrlStrategy::Rs),
+        ..VerifyOptions::default()
+    };
+    let error = runtime.block_on(app.verify_claim("The sky is blue.", &foreign)).unwrap_err();
+    let message = error.to_string();
+    assert!(message.contains("urls") && message.contains("corpora"), "{message}");
 
     world.harness.import(&[factdesk_tests::demo_corpus().to_str().unwrap()], "demo");
     let options = VerifyOptions { method: Some(Method::CorpusNli), ..VerifyOptions::default() };
@@ -397,7 +410,7 @@ fn p_true_and_corpus_nli_run_without_urls() {
         .block_on(app.verify_claim("Alexander Fleming discovered penicillin in 1928.", &options))
         .unwrap();
     assert_eq!(check.check.method, "corpus-nli");
-    // corpus-NLI's own defaults (verify.corpus_documents, verify.corpus_l), not LLM-Cite's m, l.
+    // corpus-NLI's own defaults ([methods.corpus-nli] documents and l), not LLM-Cite's m, l.
     let parameters = &check.check.parameters;
     assert_eq!((parameters["documents"].as_u64(), parameters["l"].as_u64()), (Some(1), Some(4)));
     assert_eq!(check.check.sources.len(), 1, "one document for a one-sentence claim");

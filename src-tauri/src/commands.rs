@@ -248,7 +248,7 @@ pub async fn import_claims(
 }
 
 /// Checks every claim of a collection, sending progress over `on_progress`; an unfinished run
-/// with the same method and parameters is resumed (the summary says so). Cancel it with
+/// with the same method configuration and models is resumed (the summary says so). Cancel it with
 /// [`cancel_task`] and `task_id`, which the UI chooses.
 #[tauri::command]
 pub async fn verify_collection(

@@ -624,9 +624,9 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
 
     await type('#check-collection', 'desk');
     await waitForText('#check-collection-hint', /new collection “desk”/);
-    // The options start from the [verify] settings.
+    // The options start from the settings ([verify], [methods.llm-cite]).
     await driver.wait(async () => (await find('#check-m').getAttribute('value')) === '4', UI_WAIT, 'the defaults were not loaded');
-    // corpus-NLI has its own m and l (verify.corpus_documents, verify.corpus_l).
+    // corpus-NLI has its own m and l ([methods.corpus-nli] documents and l).
     await choose('#check-method', 'corpus-nli');
     assert.deepEqual([await find('#check-m').getAttribute('value'), await find('#check-l').getAttribute('value')], ['1', '4']);
     await choose('#check-method', 'llm-cite');

@@ -156,9 +156,15 @@ export interface FetchSettings {
   [key: string]: unknown;
 }
 
-/** `[verify]`: the method and parameters a check uses when the window does not choose them. */
+/** `[verify]`: the method a check uses when the window does not choose it, and the NLI judge. */
 export interface VerifySettings {
   method: string;
+  nli: string;
+  [key: string]: unknown;
+}
+
+/** `[methods.llm-cite]`. */
+export interface LlmCiteSettings {
   urls: string;
   m: number;
   r: number;
@@ -167,11 +173,29 @@ export interface VerifySettings {
   threshold: number;
   premises: string;
   document_chars: number;
-  nli: string;
-  /** corpus-NLI's own m and l. */
-  corpus_documents: number;
-  corpus_l: number;
   [key: string]: unknown;
+}
+
+/** `[methods.corpus-nli]`. */
+export interface CorpusNliSettings {
+  documents: number;
+  l: number;
+  retrieve: number;
+  threshold: number;
+  [key: string]: unknown;
+}
+
+/** `[methods]`: each method's own settings. */
+export interface MethodsSettings {
+  'llm-cite': LlmCiteSettings;
+  'p-true': { samples: number; [key: string]: unknown };
+  'corpus-nli': CorpusNliSettings;
+}
+
+/** The settings a check's options start from. */
+export interface CheckDefaults {
+  verify: VerifySettings;
+  methods: MethodsSettings;
 }
 
 export interface SettingsView {
@@ -180,6 +204,7 @@ export interface SettingsView {
     search: { limit: number; [key: string]: unknown };
     fetch: FetchSettings;
     verify: VerifySettings;
+    methods: MethodsSettings;
   };
   model: ModelChoice;
 }
@@ -347,7 +372,7 @@ export const METHODS: Method[] = ['llm-cite', 'p-true', 'corpus-nli'];
 export type UrlStrategy = 'diverse' | 'controlled' | 'rs';
 export const URL_STRATEGIES: UrlStrategy[] = ['diverse', 'controlled', 'rs'];
 
-/** The choices of a check (the core's `VerifyOptions`); what is left out comes from the `[verify]` settings. */
+/** The choices of a check (the core's `VerifyOptions`); what is left out comes from `[verify]` and the method's `[methods.<name>]`. */
 export interface VerifyRequest {
   method?: Method;
   urls?: UrlStrategy;
@@ -365,7 +390,7 @@ export interface VerifyRequest {
   corpora?: string[];
   /** Start a new run even if an unfinished one could be resumed. */
   restart?: boolean;
-  /** Leave out claims an earlier run checked with the same method, parameters and model. */
+  /** Leave out claims an earlier run checked with the same method configuration and models. */
   skip_checked?: boolean;
 }
 

@@ -131,33 +131,35 @@ enum Command {
         /// The claim to check (or --collection)
         #[arg(required_unless_present = "collection", conflicts_with = "collection")]
         claim: Option<String>,
-        /// Check every claim of this collection (resumes an unfinished run with the same settings)
+        /// Check every claim of this collection (resumes an unfinished run with the same method
+        /// configuration and models)
         #[arg(long)]
         collection: Option<String>,
         /// llm-cite, p-true or corpus-nli [default: verify.method]
         #[arg(long)]
         method: Option<Method>,
-        /// LLM-Cite URL generation: diverse, controlled or rs [default: verify.urls]
+        /// llm-cite: URL generation, diverse, controlled or rs [default: methods.llm-cite.urls]
         #[arg(long)]
         urls: Option<UrlStrategy>,
-        /// URLs per claim [default: verify.m]; with corpus-nli, documents per claim sentence
-        /// [default: verify.corpus_documents]
+        /// llm-cite: URLs per claim [default: methods.llm-cite.m]; corpus-nli: documents per
+        /// claim sentence [default: methods.corpus-nli.documents]
         #[arg(long)]
         m: Option<usize>,
-        /// Sentences per page [default: verify.l]; with corpus-nli, per document [default:
-        /// verify.corpus_l]
+        /// Sentences per page (llm-cite) or document (corpus-nli) [default: methods.<method>.l]
         #[arg(long)]
         l: Option<usize>,
-        /// Rejection-sampling samples [default: verify.r]
+        /// llm-cite: rejection-sampling samples [default: methods.llm-cite.r]
         #[arg(long)]
         r: Option<u32>,
-        /// Sampling temperature for controlled and rs [default: verify.temperature]
+        /// llm-cite: sampling temperature for controlled and rs [default:
+        /// methods.llm-cite.temperature]
         #[arg(long)]
         temperature: Option<f32>,
-        /// Entailment probability needed [default: verify.threshold]
+        /// Entailment probability needed [default: methods.<method>.threshold]
         #[arg(long)]
         threshold: Option<f64>,
-        /// Judge each page's first characters with the chat model instead of cumulative premises
+        /// llm-cite: judge each page's first characters with the chat model instead of cumulative
+        /// premises
         #[arg(long)]
         whole_document: bool,
         /// NLI model: auto, factdesk-verifier, llm, or cross-encoder:<folder> [default: verify.nli]
@@ -175,8 +177,8 @@ enum Command {
         /// Start a new run instead of continuing an unfinished one
         #[arg(long)]
         restart: bool,
-        /// Leave out claims that an earlier run already checked with the same method,
-        /// parameters and model
+        /// Leave out claims that an earlier run already checked with the same method
+        /// configuration and models
         #[arg(long, requires = "collection", conflicts_with = "claim")]
         skip_checked: bool,
     },

@@ -45,7 +45,7 @@ fn text(bytes: &[u8]) -> String {
 fn init_import_search_docs_and_check() {
     let cli = Cli::new();
     let init = cli.json(&["init"]);
-    assert_eq!(init["schema_version"], 5);
+    assert_eq!(init["schema_version"], 6);
     assert!(cli.data.path().join("config.toml").exists());
 
     let corpus = demo_corpus().join("corpus");
@@ -381,4 +381,115 @@ fn offline_checks_without_the_verifier_stop_before_they_start_and_say_how_to_res
     assert!(listed.to_string().contains("Okra"));
     let evaluation = cli.json(&["eval", "--collection", "demo"]);
     assert_eq!(evaluation["evaluated"], 0);
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Runs `command` (a `verify --json`) and checks that it resumed `run`, leaving out `already`
+/// claims and checking `checked`.
+fn assert_resumed(command: &mut Command, run: i64, already: u64, checked: u64) {
+    let output = command.arg("--json").output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let got = (
+        summary["resumed"].as_bool(),
+        summary["run_id"].as_i64(),
+        summary["already_checked"].as_u64(),
+        summary["checked"].as_u64(),
+    );
+    assert_eq!(got, (Some(true), Some(run), Some(already), Some(checked)), "{summary}");
+}
+
+/// A data directory of schema version 5 (`tests/fixtures/data-dir-v5`, left by the CLI of that
+/// version: a corpus-NLI batch and a P(True) batch killed midway, reviews, single checks, an
+/// `ask`) opens on this version with its checks, reviews and runs intact, and both killed
+/// batches resume where they stopped, checking no claim twice.
+#[test]
+fn a_data_directory_of_version_5_upgrades_and_its_killed_runs_resume() {
+    let cli = Cli::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    copy_dir(&root.join("tests/fixtures/data-dir-v5"), cli.data.path());
+    let init = cli.json(&["init"]);
+    assert_eq!(init["schema_version"], 6);
+
+    // What version 5 stored is there (the store's migration test checks every row).
+    let report = cli.json(&["report", "--collection", "demo", "--format", "json"]);
+    let checked = |report: &serde_json::Value| {
+        report["items"].as_array().unwrap().iter().filter(|item| !item["check"].is_null()).count()
+    };
+    assert_eq!(checked(&report), 4);
+    let claims = cli.json(&["claims", "list", "--collection", "demo"]);
+    let text_of = |id: i64| -> String {
+        claims
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|claim| claim["id"].as_i64() == Some(id))
+            .map(|claim| claim["text"].as_str().unwrap().to_owned())
+            .unwrap()
+    };
+
+    // The killed P(True) batch (run 5, claims 1 and 2 done) resumes with the same model.
+    let model = slow_true_model(std::time::Duration::ZERO);
+    let base_url = model.url("/v1");
+    assert_resumed(
+        cli.command()
+            .env("FACTDESK_LLM_BASE_URL", &base_url)
+            .env("FACTDESK_LLM_MODEL", "SmolLM2-135M-Instruct.Q4_1")
+            .args(["verify", "--collection", "demo", "--method", "p-true"]),
+        5,
+        2,
+        8,
+    );
+    let asked = claims_asked(&model);
+    let distinct: std::collections::HashSet<&String> = asked.iter().collect();
+    assert_eq!(distinct.len(), 8, "{asked:?}");
+    for done in [text_of(1), text_of(2)] {
+        assert!(!asked.contains(&done), "'{done}' was checked twice");
+    }
+
+    // The killed corpus-NLI batch (run 1, claims 1 to 4 done) resumes with the verifier, and
+    // without loading the chat model it never asks.
+    let models = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(
+        root.join("assets/models/factdesk-verifier").canonicalize().unwrap(),
+        models.path().join("factdesk-verifier"),
+    )
+    .unwrap();
+    assert_resumed(
+        cli.command()
+            .env("FACTDESK_MODELS_DIR", models.path())
+            .env_remove("FACTDESK_LLM_BASE_URL")
+            .env_remove("FACTDESK_LLM_MODEL")
+            .args(["verify", "--collection", "demo", "--method", "corpus-nli", "--corpus", "demo"]),
+        1,
+        4,
+        6,
+    );
+    // The newest check of each claim: P(True)'s for the claims corpus-NLI had done before it
+    // was killed, corpus-NLI's for the others; none twice.
+    let report = cli.json(&["report", "--collection", "demo", "--format", "json"]);
+    let items = report["items"].as_array().unwrap();
+    assert_eq!(checked(&report), 10);
+    for item in items {
+        let claim = item["claim_id"].as_i64().unwrap();
+        let check = &item["check"];
+        let expected_run = if claim <= 4 { 5 } else { 1 };
+        assert_eq!(check["run_id"].as_i64(), Some(expected_run), "claim {claim}: {check}");
+        if expected_run == 1 {
+            // A check judged by the verifier names it, not the chat model it never asked.
+            assert_eq!(check["check"]["model"], "factdesk-verifier", "{check}");
+        }
+    }
 }

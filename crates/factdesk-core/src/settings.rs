@@ -30,6 +30,7 @@ pub struct Settings {
     pub fetch: FetchSettings,
     pub llm: LlmSettings,
     pub verify: crate::verify::VerifySettings,
+    pub methods: crate::verify::config::MethodsSettings,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -209,6 +210,7 @@ impl Settings {
         }
         crate::verify::check_nli_choice(&self.verify.nli)
             .map_err(|message| format!("`verify.nli`: {message}"))?;
+        self.methods.validate()?;
         if let Err(message) = self.llm.cache.parse::<factdesk_llm::CacheMode>() {
             return Err(format!("`llm.cache`: {message}"));
         }
@@ -384,11 +386,36 @@ fn name_the_bad_change(
 }
 
 /// Writes `user` over `base`, refusing keys that `base` does not have.
+/// Where a setting of an earlier version lives now.
+fn moved_setting(path: &str) -> Option<&'static str> {
+    Some(match path {
+        "verify.urls" => "methods.llm-cite.urls",
+        "verify.m" => "methods.llm-cite.m",
+        "verify.r" => "methods.llm-cite.r",
+        "verify.temperature" => "methods.llm-cite.temperature",
+        "verify.l" => "methods.llm-cite.l",
+        "verify.threshold" => "methods.llm-cite.threshold",
+        "verify.premises" => "methods.llm-cite.premises",
+        "verify.document_chars" => "methods.llm-cite.document_chars",
+        "verify.p_true_samples" => "methods.p-true.samples",
+        "verify.corpus_retrieve" => "methods.corpus-nli.retrieve",
+        "verify.corpus_documents" => "methods.corpus-nli.documents",
+        "verify.corpus_l" => "methods.corpus-nli.l",
+        _ => return None,
+    })
+}
+
 fn overlay(base: &mut toml::Table, user: toml::Table, prefix: &str) -> Result<(), String> {
     for (key, value) in user {
         let path = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
         match (base.get_mut(&key), value) {
             (None, _) => {
+                if let Some(moved) = moved_setting(&path) {
+                    return Err(format!(
+                        "`{path}` is now `{moved}` (each method has its own section, \
+                         [methods.<name>]); rename it"
+                    ));
+                }
                 return Err(format!(
                     "unknown setting `{path}`; see `factdesk config --defaults` for every setting"
                 ));
@@ -448,6 +475,29 @@ mod tests {
 
         let error = Settings::from_overrides("[search\n", "my.toml").unwrap_err();
         assert!(error.to_string().contains("not valid TOML"), "{error}");
+    }
+
+    #[test]
+    fn a_setting_that_moved_to_its_method_says_where() {
+        let error = Settings::from_overrides("[verify]\ncorpus_l = 2\n", "my.toml").unwrap_err();
+        let message = error.to_string();
+        assert!(
+            message.contains("my.toml")
+                && message.contains("verify.corpus_l")
+                && message.contains("methods.corpus-nli.l"),
+            "{message}"
+        );
+        let settings =
+            Settings::from_overrides("[methods.corpus-nli]\nl = 2\n", "my.toml").unwrap();
+        assert_eq!(settings.methods.corpus_nli.l, 2);
+        assert_eq!(settings.methods.llm_cite.l, Settings::default().methods.llm_cite.l);
+        // Another method's key in a method's section is unknown there.
+        let error =
+            Settings::from_overrides("[methods.p-true]\nurls = \"rs\"\n", "my.toml").unwrap_err();
+        assert!(error.to_string().contains("methods.p-true.urls"), "{error}");
+        let error = Settings::from_overrides("[methods.llm-cite]\nurls = \"many\"\n", "my.toml")
+            .unwrap_err();
+        assert!(error.to_string().contains("methods.llm-cite.urls"), "{error}");
     }
 
     #[test]

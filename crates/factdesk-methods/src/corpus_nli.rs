@@ -6,7 +6,7 @@
 //! summary) is judged sentence by sentence and verified only if every sentence is.
 //!
 //! Each premise is one more chance for a false sentence to look supported, so the defaults
-//! are small (`verify.corpus_documents = 1`, `verify.corpus_l = 4`): on the dev slice of
+//! are small (`[methods.corpus-nli]` `documents = 1`, `l = 4`): on the dev slice of
 //! HaluEval's summaries, LLM-Cite's `m = 4`, `l = 6` (24 premises, no word cap) verified 95%
 //! of the false summaries.
 

@@ -40,6 +40,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "pending_index",
         sql: include_str!("../../../migrations/0005_pending_index.sql"),
     },
+    Migration {
+        version: 6,
+        name: "run_identity",
+        sql: include_str!("../../../migrations/0006_run_identity.sql"),
+    },
 ];
 
 /// The schema version this binary writes.
@@ -219,6 +224,66 @@ mod tests {
             .map(|name| name.unwrap())
             .collect();
         assert!(!columns.iter().any(|c| c == "indexed_at"), "{columns:?}");
+    }
+
+    /// Version 6 rewrites the runs' parameters as their identity (`{"method", "config",
+    /// "models"}`), on a copy of a real data directory of version 5: every other row is kept.
+    #[test]
+    fn run_parameters_of_a_version_5_database_become_identities() {
+        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/data-dir-v5/factdesk.sqlite3");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("factdesk.sqlite3");
+        std::fs::copy(&fixture, &path).unwrap();
+        let count = |conn: &Connection, table: &str| -> i64 {
+            conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |row| row.get(0)).unwrap()
+        };
+        let tables = ["checks", "reviews", "claims", "documents", "sentences", "model_calls"];
+        let before: Vec<i64> = {
+            let conn = Connection::open(&path).unwrap();
+            let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+            assert_eq!(version, 5);
+            tables.iter().map(|table| count(&conn, table)).collect()
+        };
+        let store = Store::open(&path).unwrap();
+        let after: Vec<i64> = tables.iter().map(|table| count(&store.conn, table)).collect();
+        assert_eq!(after, before);
+        let run = |id| store.run(factdesk_model::RunId(id)).unwrap();
+        assert_eq!(
+            run(1).parameters,
+            serde_json::json!({
+                "method": "corpus-nli",
+                "config": {"documents": 1, "l": 4, "retrieve": 50, "threshold": 0.5, "corpora": ["demo"]},
+                "models": {"nli": "factdesk-verifier"},
+            })
+        );
+        assert_eq!(run(1).model.as_deref(), Some("factdesk-verifier"));
+        assert_eq!(run(1).status, factdesk_model::RunStatus::Running);
+        assert_eq!(
+            run(5).parameters,
+            serde_json::json!({
+                "method": "p-true",
+                "config": {"samples": 5, "seed": 0},
+                "models": {"chat": "SmolLM2-135M-Instruct.Q4_1"},
+            })
+        );
+        let llm_cite = run(3).parameters;
+        assert_eq!(llm_cite["config"]["m"], 2);
+        assert_eq!(llm_cite["config"]["premises"], "cumulative");
+        assert_eq!(llm_cite["config"].get("nli_samples"), None, "the verifier judged");
+        assert_eq!(llm_cite["models"]["nli"], "factdesk-verifier");
+        // Not a method's run: left alone.
+        assert_eq!(
+            run(4).parameters,
+            serde_json::json!({"max_tokens": null, "seed": null, "temperature": null})
+        );
+        let review: (String, String) = store
+            .conn
+            .query_row("SELECT decision, verdict FROM reviews WHERE check_id = 2", [], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })
+            .unwrap();
+        assert_eq!(review, ("override".to_owned(), "not_verified".to_owned()));
     }
 
     #[test]

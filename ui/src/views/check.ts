@@ -304,7 +304,7 @@ export async function renderCheck({ outlet, signal }: RouteContext): Promise<voi
     const [settings, corpora] = await Promise.all([defaultsLoaded ? null : getSettings(), listCorpora()]);
     if (signal.aborted) return;
     if (settings) {
-      options.setDefaults(settings.settings.verify);
+      options.setDefaults(settings.settings);
       defaultsLoaded = true;
     }
     options.setCorpora(corpora);

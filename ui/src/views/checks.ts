@@ -14,7 +14,7 @@ import {
   type UrlStrategy,
   type Verdict,
   type VerifyRequest,
-  type VerifySettings,
+  type CheckDefaults,
 } from '../api';
 import { el, replace } from '../dom';
 import { href } from '../router';
@@ -114,8 +114,8 @@ export interface VerifyOptionsForm {
   element: HTMLElement;
   /** The options chosen, or a message saying which field is wrong. */
   read(): { options: VerifyRequest } | { error: string; field: HTMLElement };
-  /** Fills the fields from the `[verify]` settings (the values a check uses by default). */
-  setDefaults(settings: VerifySettings): void;
+  /** Fills the fields from the settings (`[verify]`, `[methods.<name>]`): the values a check uses by default. */
+  setDefaults(settings: CheckDefaults): void;
   /** The corpora corpus-NLI may take evidence from. */
   setCorpora(corpora: Corpus[]): void;
 }
@@ -178,20 +178,27 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
     ),
   );
 
-  // corpus-NLI has its own m and l (`verify.corpus_documents`, `verify.corpus_l`): switching
-  // the method puts in the new method's defaults, unless the fields were changed by hand.
-  let defaults: Pick<VerifySettings, 'm' | 'l' | 'corpus_documents' | 'corpus_l'> | null = null;
-  const evidenceDefaults = (chosen: string): [number, number] | null => {
+  // Each method has its own m, l and threshold (`[methods.llm-cite]`, `[methods.corpus-nli]`):
+  // switching the method puts in the new method's defaults, unless the fields were changed by hand.
+  let defaults: CheckDefaults | null = null;
+  const evidenceDefaults = (chosen: string): [number, number, number] | null => {
     if (defaults === null) return null;
-    return chosen === 'corpus-nli' ? [defaults.corpus_documents, defaults.corpus_l] : [defaults.m, defaults.l];
+    if (chosen === 'corpus-nli') {
+      const own = defaults.methods['corpus-nli'];
+      return [own.documents, own.l, own.threshold];
+    }
+    const own = defaults.methods['llm-cite'];
+    return [own.m, own.l, own.threshold];
   };
   let shownFor = method.value;
   const switchDefaults = () => {
     const before = evidenceDefaults(shownFor);
     const after = evidenceDefaults(method.value);
-    if (before !== null && after !== null && m.value === String(before[0]) && l.value === String(before[1])) {
+    const untouched = before !== null && m.value === String(before[0]) && l.value === String(before[1]) && threshold.value === String(before[2]);
+    if (untouched && after !== null) {
       m.value = String(after[0]);
       l.value = String(after[1]);
+      threshold.value = String(after[2]);
     }
     shownFor = method.value;
   };
@@ -269,16 +276,17 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
       return { options };
     },
     setDefaults(settings) {
-      const chosen = settings.method.trim().toLowerCase().replace(/_/g, '-');
+      const chosen = settings.verify.method.trim().toLowerCase().replace(/_/g, '-');
       if (isMethod(chosen)) method.value = chosen;
-      if (isUrlStrategy(settings.urls)) urls.value = settings.urls;
+      const llmCite = settings.methods['llm-cite'];
+      if (isUrlStrategy(llmCite.urls)) urls.value = llmCite.urls;
       defaults = settings;
       shownFor = method.value;
-      const [mDefault, lDefault] = evidenceDefaults(method.value) ?? [settings.m, settings.l];
+      const [mDefault, lDefault, thresholdDefault] = evidenceDefaults(method.value) ?? [llmCite.m, llmCite.l, llmCite.threshold];
       m.value = String(mDefault);
       l.value = String(lDefault);
-      threshold.value = String(settings.threshold);
-      wholeDocument.checked = settings.premises === 'whole-document';
+      threshold.value = String(thresholdDefault);
+      wholeDocument.checked = llmCite.premises === 'whole-document';
       showFor();
     },
     setCorpora(list) {

@@ -121,7 +121,7 @@ async function runPanel(collection: ClaimCollection, signal: AbortSignal): Promi
     { class: 'check-form', id: 'run-form', novalidate: true },
     options.element,
     el('label', { class: 'checkbox' }, restart, ' Start over (check every claim again, even if an unfinished run could resume)'),
-    el('label', { class: 'checkbox' }, skipChecked, ' Only claims without a check made with these options (method, parameters and model)'),
+    el('label', { class: 'checkbox' }, skipChecked, ' Only claims without a check made the same way (method settings and models)'),
     el('div', { class: 'buttons' }, button),
   );
   const busy = runningBatch();
@@ -156,7 +156,7 @@ async function runPanel(collection: ClaimCollection, signal: AbortSignal): Promi
   try {
     const [settings, corpora] = await Promise.all([getSettings(), listCorpora()]);
     if (!signal.aborted) {
-      options.setDefaults(settings.settings.verify);
+      options.setDefaults(settings.settings);
       options.setCorpora(corpora);
     }
   } catch (error) {

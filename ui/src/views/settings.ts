@@ -70,21 +70,30 @@ function settingText(value: unknown): string {
   return String(value);
 }
 
+/** A table of settings and its sub-tables, each as `[name]` with its plain keys (as TOML writes them). */
+function settingSections(name: string, values: Record<string, unknown>): HTMLElement[] {
+  const isTable = (value: unknown): value is Record<string, unknown> =>
+    value !== null && typeof value === 'object' && !Array.isArray(value);
+  const plain = Object.entries(values).filter(([, value]) => !isTable(value));
+  const tables = Object.entries(values).filter((entry): entry is [string, Record<string, unknown>] => isTable(entry[1]));
+  const own = plain.length === 0
+    ? []
+    : [
+        el(
+          'section',
+          {},
+          el('h3', {}, `[${name}]`),
+          facts(plain.map(([key, value]): [string, string] => [key, settingText(value)]), 'facts settings-table'),
+        ),
+      ];
+  return [...own, ...tables.flatMap(([key, table]) => settingSections(`${name}.${key}`, table))];
+}
+
 function allSettings(settings: SettingsView['settings']): HTMLElement {
   return el(
     'div',
     { class: 'all-settings' },
-    ...Object.entries(settings).map(([section, values]) =>
-      el(
-        'section',
-        {},
-        el('h3', {}, `[${section}]`),
-        facts(
-          Object.entries(values).map(([key, value]): [string, string] => [key, settingText(value)]),
-          'facts settings-table',
-        ),
-      ),
-    ),
+    ...Object.entries(settings).flatMap(([section, values]) => settingSections(section, values as Record<string, unknown>)),
   );
 }
 

@@ -1,45 +1,46 @@
 //! Checking claims: one claim ([`Factdesk::verify_claim`]) or a whole collection
 //! ([`Factdesk::verify_collection`]) with a method from `factdesk-methods` — LLM-Cite, P(True)
-//! or corpus-NLI. This module builds the method from the settings, gives it evidence (web
-//! pages through [`Factdesk::fetch_page`], corpus sentences through the search index) and the
+//! or corpus-NLI. This module resolves the method's configuration from its settings section and
+//! the per-run options ([`config`]), gives the method its evidence ([`evidence`]) and the
 //! audited chat model, and stores each result with the model calls behind it. The NLI judge
 //! comes from `verify.nli`: `auto` picks Factdesk's trained verifier (a cross-encoder in
 //! `<models dir>/factdesk-verifier`) when the embedded chat model answers, and LLM-instructed
 //! NLI when a model server is configured.
 //!
-//! A collection run is resumable: its claims are checked a few at a time, each result is
-//! committed on its own, and a run that did not complete (killed, cancelled, or with failed
-//! claims) is continued by the next `verify_collection` with the same method and parameters,
-//! skipping the claims it already checked. Model calls already made are answered from the
-//! audit record, so a resumed claim costs no repeated calls either.
+//! A collection run goes through the resumable batch runner ([`crate::batch`]): a run that did
+//! not complete (killed, cancelled, or with failed claims) is continued by the next
+//! `verify_collection` with the same method configuration and models, skipping the claims it
+//! already checked. Model calls already made are answered from the audit record, so a resumed
+//! claim costs no repeated calls either.
 
-use std::collections::HashSet;
+pub mod config;
+pub mod evidence;
+
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
 
-use async_trait::async_trait;
 use factdesk_llm::cross_encoder::CrossEncoderNli;
 use factdesk_llm::nli::LlmNli;
 use factdesk_llm::{CacheMode, CallCollector, LanguageModel, Nli};
-use factdesk_methods::corpus_nli::{CorpusNli, CorpusNliConfig};
-use factdesk_methods::evidence::{CorpusRetriever, CorpusSentence, Page, PageError, PageSource};
+use factdesk_methods::corpus_nli::{self, CorpusNli};
 use factdesk_methods::judge::PremiseForm;
-use factdesk_methods::llm_cite::{LlmCite, LlmCiteConfig, UrlStrategy, model_name};
+use factdesk_methods::llm_cite::{self, LlmCite, UrlStrategy, model_name};
 use factdesk_methods::p_true::PTrue;
 use factdesk_methods::{MethodError, prompts};
 use factdesk_model::{
-    CheckId, Claim, ClaimCheck, ClaimId, Review, ReviewDecision, RunId, RunStatus, StoredCheck,
-    UrlStatus, Verdict,
+    CheckId, Claim, ClaimCheck, ClaimId, Review, ReviewDecision, RunStatus, StoredCheck, Verdict,
 };
 use factdesk_store::{CheckFilter, ClaimFilter};
-use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 
+use crate::batch::BatchSpec;
+pub use crate::batch::SubjectFailure as ClaimFailure;
 use crate::models::ModelChoice;
-use crate::search::SearchRequest;
-use crate::{CancelToken, CoreError, Factdesk, ProgressUnit, Reporter, Result};
+use crate::{CancelToken, CoreError, Factdesk, Reporter, Result};
+use config::{CorpusNliConfig, LlmCiteConfig, MethodConfig, PTrueConfig, RunIdentity, RunModels};
+use evidence::{CorpusSearch, WebPages};
 
 /// `verify.nli`: the trained verifier with the embedded chat model, the chat model itself
 /// with a configured server.
@@ -71,27 +72,17 @@ pub fn verifier_folder() -> PathBuf {
     crate::env::models_dir().join(NLI_VERIFIER)
 }
 
-/// The `[verify]` settings: which method checks claims, and its parameters.
+/// The `[verify]` settings: which method checks claims by default, the NLI judge the
+/// evidence-reading methods share, and how a batch runs. Each method's own settings are in
+/// `[methods.<name>]` ([`config::MethodsSettings`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VerifySettings {
     pub method: String,
-    pub urls: String,
-    pub m: usize,
-    pub r: u32,
-    pub temperature: f32,
-    pub l: usize,
-    pub threshold: f64,
-    pub premises: String,
-    pub document_chars: usize,
     pub nli: String,
+    /// Samples per question when the chat model judges (`nli = "llm"`) and gives no
+    /// probabilities.
     pub nli_samples: u32,
-    pub p_true_samples: u32,
-    pub corpus_retrieve: usize,
-    /// corpus-NLI's documents per claim sentence and sentences per document (`m` and `l` are
-    /// LLM-Cite's).
-    pub corpus_documents: usize,
-    pub corpus_l: usize,
     pub concurrency: usize,
     pub seed: u64,
 }
@@ -113,6 +104,17 @@ impl Method {
             Method::CorpusNli => factdesk_methods::corpus_nli::METHOD,
         }
     }
+
+    /// The per-run options ([`VerifyOptions`]) this method takes.
+    pub fn options(self) -> &'static [&'static str] {
+        match self {
+            Method::LlmCite => {
+                &["urls", "m", "l", "r", "temperature", "threshold", "whole_document", "nli"]
+            }
+            Method::PTrue => &[],
+            Method::CorpusNli => &["m", "l", "threshold", "nli", "corpora"],
+        }
+    }
 }
 
 impl FromStr for Method {
@@ -129,93 +131,105 @@ impl FromStr for Method {
     }
 }
 
-/// Per-run choices that override `[verify]`; what is left out comes from the settings. The
-/// desktop app receives these from the UI as JSON (unknown fields are refused).
+/// Per-run choices that override the settings; what is left out comes from `[verify]` and
+/// the method's `[methods.<name>]` section. An option the chosen method does not take is an
+/// error. The desktop app receives these from the UI as JSON (unknown fields are refused).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct VerifyOptions {
     pub method: Option<Method>,
+    /// LLM-Cite.
     pub urls: Option<UrlStrategy>,
+    /// LLM-Cite's URLs per claim, corpus-NLI's documents per claim sentence.
     pub m: Option<usize>,
+    /// Sentences kept per page (LLM-Cite) or document (corpus-NLI).
     pub l: Option<usize>,
+    /// LLM-Cite.
     pub r: Option<u32>,
+    /// LLM-Cite.
     pub temperature: Option<f32>,
+    /// LLM-Cite and corpus-NLI.
     pub threshold: Option<f64>,
-    /// LLM-instructed NLI on each page's first characters instead of cumulative premises.
+    /// LLM-Cite: LLM-instructed NLI on each page's first characters instead of cumulative
+    /// premises.
     pub whole_document: bool,
-    /// `llm`, or `cross-encoder:<model folder>`.
+    /// LLM-Cite and corpus-NLI: `auto`, `factdesk-verifier`, `llm`, or
+    /// `cross-encoder:<model folder>`.
     pub nli: Option<String>,
-    /// Corpora the corpus-NLI method retrieves from (all when empty).
+    /// corpus-NLI: the corpora it retrieves from (all when empty).
     pub corpora: Vec<String>,
     pub cache: Option<CacheMode>,
     pub concurrency: Option<usize>,
-    /// Start a new run even if an unfinished one with the same parameters exists.
+    /// Start a new run even if an unfinished one with the same identity exists.
     pub restart: bool,
-    /// Leave out the claims that already hold a check made with the same method and
-    /// parameters (model included) by any earlier run, finished or not.
+    /// Leave out the claims that already hold a check made with the same method
+    /// configuration and models by any earlier run, finished or not.
     pub skip_checked: bool,
 }
 
-/// The method and parameters of a run, resolved from settings and options.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+impl VerifyOptions {
+    /// The options given that `method` does not take.
+    fn foreign_to(&self, method: Method) -> Vec<&'static str> {
+        let given = [
+            ("urls", self.urls.is_some()),
+            ("m", self.m.is_some()),
+            ("l", self.l.is_some()),
+            ("r", self.r.is_some()),
+            ("temperature", self.temperature.is_some()),
+            ("threshold", self.threshold.is_some()),
+            ("whole_document", self.whole_document),
+            ("nli", self.nli.is_some()),
+            ("corpora", !self.corpora.is_empty()),
+        ];
+        let takes = method.options();
+        given
+            .into_iter()
+            .filter(|(name, set)| *set && !takes.contains(name))
+            .map(|(n, _)| n)
+            .collect()
+    }
+}
+
+/// The method and configuration of a run, resolved from settings and options.
+#[derive(Debug, Clone, PartialEq)]
 struct Plan {
-    method: Method,
-    urls: UrlStrategy,
-    m: usize,
-    r: u32,
-    temperature: f32,
-    l: usize,
-    threshold: f64,
-    premises: PremiseForm,
-    nli: String,
-    nli_samples: u32,
-    p_true_samples: u32,
-    corpus_retrieve: usize,
-    corpora: Vec<String>,
-    seed: u64,
-    model: String,
+    identity: RunIdentity,
 }
 
 impl Plan {
-    /// The model folder of a cross-encoder NLI setting (the built-in verifier or
-    /// `cross-encoder:<folder>`), with the name checks record for it.
-    fn cross_encoder(&self) -> Option<(PathBuf, Option<&'static str>)> {
-        if self.nli == NLI_VERIFIER {
-            return Some((verifier_folder(), Some(NLI_VERIFIER)));
-        }
-        self.nli.strip_prefix("cross-encoder:").map(|folder| (PathBuf::from(folder.trim()), None))
+    /// The NLI judge, for methods that judge evidence.
+    fn nli(&self) -> Option<&str> {
+        self.identity.models.nli.as_deref()
     }
 
-    /// What identifies a run for resuming: everything that changes results.
-    fn parameters(&self) -> serde_json::Value {
-        serde_json::to_value(self).unwrap_or_default()
+    /// The model folder of a cross-encoder NLI judge (the built-in verifier or
+    /// `cross-encoder:<folder>`), with the name checks record for it.
+    fn cross_encoder(&self) -> Option<(PathBuf, Option<&'static str>)> {
+        let nli = self.nli()?;
+        if nli == NLI_VERIFIER {
+            return Some((verifier_folder(), Some(NLI_VERIFIER)));
+        }
+        nli.strip_prefix("cross-encoder:").map(|folder| (PathBuf::from(folder.trim()), None))
     }
 }
 
 /// What a collection run did.
 #[derive(Debug, Clone, Serialize)]
 pub struct BatchSummary {
-    pub run_id: RunId,
+    pub run_id: factdesk_model::RunId,
     pub collection: String,
     pub method: String,
     /// True when an unfinished run was continued.
     pub resumed: bool,
     pub claims: usize,
     /// Checked in earlier attempts of this run (with `skip_checked`, also by earlier runs
-    /// with the same method and parameters), and so left out.
+    /// with the same method configuration and models), and so left out.
     pub already_checked: usize,
     pub checked: usize,
     pub failed: usize,
     pub cancelled: bool,
     pub verdicts: Vec<(Verdict, usize)>,
     pub failures: Vec<ClaimFailure>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct ClaimFailure {
-    pub claim_id: ClaimId,
-    pub claim: String,
-    pub message: String,
 }
 
 /// A check with the claim it belongs to, for lists and reports.
@@ -232,183 +246,145 @@ fn method_error(error: MethodError) -> CoreError {
     }
 }
 
-/// Web pages for LLM-Cite: fetched (or from the archive) and recorded with the run.
-struct WebPages {
-    app: Factdesk,
-    run: RunId,
-    permits: Arc<Semaphore>,
-}
-
-#[async_trait]
-impl PageSource for WebPages {
-    async fn page(&self, url: &str) -> std::result::Result<Page, PageError> {
-        let _permit = self
-            .permits
-            .acquire()
-            .await
-            .map_err(|_| PageError::local("the fetch pool is closed"))?;
-        match self.app.fetch_page(url, Some(self.run)).await {
-            Ok(page) => Ok(Page {
-                requested_url: page.requested_url,
-                final_url: page.final_url,
-                title: page.title,
-                fetched_at: page.fetched_at,
-                content_hash: page.content_hash,
-                text: page.text,
-            }),
-            // The database or the archive failing is not the URL's fault.
-            Err(
-                error @ (CoreError::Store(_)
-                | CoreError::Index(_)
-                | CoreError::Io { .. }
-                | CoreError::Internal(_)),
-            ) => Err(PageError::local(format!("{url}: {error}"))),
-            Err(error) => Err(PageError::of_url(url_status(&error), error.to_string())),
-        }
-    }
-}
-
-/// What a fetch failure means for the URL's validity.
-fn url_status(error: &CoreError) -> UrlStatus {
-    use factdesk_fetch::FetchError;
-    match error {
-        CoreError::Fetch(FetchError::NotFound { .. }) => UrlStatus::NotFound,
-        CoreError::Fetch(FetchError::Status { status: 404 | 410, .. }) => UrlStatus::NotFound,
-        CoreError::Fetch(FetchError::InvalidUrl { .. } | FetchError::UnsupportedScheme { .. }) => {
-            UrlStatus::Invalid
-        }
-        CoreError::Fetch(FetchError::Forbidden { .. } | FetchError::RedirectScheme { .. })
-        | CoreError::NotArchived { .. } => UrlStatus::Refused,
-        _ => UrlStatus::Failed,
-    }
-}
-
-/// Corpus sentences for corpus-NLI, from the search index.
-struct CorpusSearch {
-    app: Factdesk,
-    corpora: Vec<String>,
-}
-
-#[async_trait]
-impl CorpusRetriever for CorpusSearch {
-    async fn retrieve(
-        &self,
-        query: &str,
-        limit: usize,
-    ) -> std::result::Result<Vec<CorpusSentence>, String> {
-        // A claim is not a query: "NOT" or "-40" in it must not exclude evidence.
-        let request = SearchRequest {
-            query: query.to_owned(),
-            limit: Some(limit),
-            corpora: self.corpora.clone(),
-            documents: Vec::new(),
-            plain_words: true,
-        };
-        match self.app.search(&request) {
-            Ok(hits) => Ok(hits
-                .into_iter()
-                .map(|hit| CorpusSentence {
-                    document_id: hit.document_id,
-                    title: hit.document_title,
-                    url: hit.document_url,
-                    text: hit.sentence,
-                    score: f64::from(hit.score),
-                })
-                .collect()),
-            // A claim made only of stop words matches nothing; that is no evidence, not a failure.
-            Err(CoreError::Index(factdesk_index::IndexError::EmptyQuery { .. })) => Ok(Vec::new()),
-            Err(error) => Err(error.to_string()),
-        }
-    }
-}
-
 impl Factdesk {
+    /// Resolves the run's method configuration and models from the settings and `options`.
     fn plan(&self, options: &VerifyOptions) -> Result<Plan> {
-        let settings = &self.settings().verify;
+        let settings = self.settings();
+        let verify = &settings.verify;
         let method = match options.method {
             Some(method) => method,
-            None => settings.method.parse()?,
+            None => verify.method.parse()?,
         };
-        let urls = match options.urls {
-            Some(urls) => urls,
-            None => settings.urls.parse().map_err(CoreError::InvalidInput)?,
-        };
-        let premises = if options.whole_document || settings.premises == "whole-document" {
-            PremiseForm::WholeDocument { max_chars: settings.document_chars.max(1) }
-        } else if settings.premises == "cumulative" {
-            PremiseForm::Cumulative
-        } else {
+        let foreign = options.foreign_to(method);
+        if !foreign.is_empty() {
+            let takes = method.options();
             return Err(CoreError::InvalidInput(format!(
-                "verify.premises is '{}'; expected cumulative or whole-document",
-                settings.premises
+                "{} does not take the option(s) {}; it takes {}",
+                method.as_str(),
+                foreign.join(", "),
+                if takes.is_empty() { "none".to_owned() } else { takes.join(", ") }
             )));
+        }
+        let chat = self.model_choice();
+        let chat_name = chat.model_name();
+        let threshold = |default: f64| {
+            let threshold = options.threshold.unwrap_or(default);
+            config::check_threshold(threshold).map(|()| threshold).map_err(CoreError::InvalidInput)
         };
-        let model = self.model_choice();
-        let mut nli = options.nli.clone().unwrap_or_else(|| settings.nli.clone()).trim().to_owned();
+        let at_least_one = |name: &str, value: usize| {
+            if value == 0 {
+                Err(CoreError::InvalidInput(format!("{name} must be at least 1")))
+            } else {
+                Ok(value)
+            }
+        };
+        let identity = match method {
+            Method::LlmCite => {
+                let own = &settings.methods.llm_cite;
+                let urls = match options.urls {
+                    Some(urls) => urls,
+                    None => own.urls.parse().map_err(CoreError::InvalidInput)?,
+                };
+                let premises = if options.whole_document {
+                    PremiseForm::WholeDocument { max_chars: own.document_chars.max(1) }
+                } else {
+                    config::premise_form(&own.premises, own.document_chars)
+                        .map_err(CoreError::InvalidInput)?
+                };
+                // The paper's whole-document variant is LLM-instructed NLI.
+                let nli = if matches!(premises, PremiseForm::WholeDocument { .. }) {
+                    NLI_LLM.to_owned()
+                } else {
+                    self.nli_choice(options, &chat)?
+                };
+                RunIdentity {
+                    method,
+                    config: MethodConfig::LlmCite(LlmCiteConfig {
+                        method: llm_cite::LlmCiteConfig {
+                            strategy: urls,
+                            m: at_least_one("m", options.m.unwrap_or(own.m))?,
+                            r: options.r.unwrap_or(own.r).max(1),
+                            temperature: options.temperature.unwrap_or(own.temperature),
+                            l: at_least_one("l", options.l.unwrap_or(own.l))?,
+                            threshold: threshold(own.threshold)?,
+                            premises,
+                            language: settings.import.language.clone(),
+                            seed: verify.seed,
+                        },
+                        nli_samples: RunIdentity::judged_by_llm(&nli, verify.nli_samples),
+                    }),
+                    models: RunModels { chat: Some(chat_name), nli: Some(nli) },
+                }
+            }
+            Method::PTrue => RunIdentity {
+                method,
+                config: MethodConfig::PTrue(PTrueConfig {
+                    samples: settings.methods.p_true.samples.max(1),
+                    seed: verify.seed,
+                }),
+                models: RunModels { chat: Some(chat_name), nli: None },
+            },
+            Method::CorpusNli => {
+                let own = &settings.methods.corpus_nli;
+                let nli = self.nli_choice(options, &chat)?;
+                let nli_samples = RunIdentity::judged_by_llm(&nli, verify.nli_samples);
+                RunIdentity {
+                    method,
+                    config: MethodConfig::CorpusNli(CorpusNliConfig {
+                        method: corpus_nli::CorpusNliConfig {
+                            documents: at_least_one("m", options.m.unwrap_or(own.documents))?,
+                            l: at_least_one("l", options.l.unwrap_or(own.l))?,
+                            retrieve: own.retrieve.max(1),
+                            threshold: threshold(own.threshold)?,
+                        },
+                        corpora: options.corpora.clone(),
+                        nli_samples,
+                    }),
+                    // The chat model is asked only when it is the judge.
+                    models: RunModels {
+                        chat: nli_samples.is_some().then_some(chat_name),
+                        nli: Some(nli),
+                    },
+                }
+            }
+        };
+        Ok(Plan { identity })
+    }
+
+    /// The NLI judge from `options.nli` or `verify.nli`, with `auto` resolved: the embedded
+    /// chat model is far too weak to judge entailment, so it means the trained verifier; a
+    /// configured server is asked itself.
+    fn nli_choice(&self, options: &VerifyOptions, chat: &ModelChoice) -> Result<String> {
+        let settings = &self.settings().verify;
+        let nli = options.nli.clone().unwrap_or_else(|| settings.nli.clone()).trim().to_owned();
         check_nli_choice(&nli)
             .map_err(|message| CoreError::InvalidInput(format!("verify.nli: {message}")))?;
-        if matches!(premises, PremiseForm::WholeDocument { .. }) {
-            // The paper's whole-document variant is LLM-instructed NLI.
-            nli = "llm".into();
-        } else if nli == NLI_AUTO {
-            // The embedded chat model is far too weak to judge entailment; a configured
-            // server is asked itself.
-            nli = match model {
+        Ok(if nli == NLI_AUTO {
+            match chat {
                 ModelChoice::Embedded { .. } => NLI_VERIFIER.into(),
                 _ => NLI_LLM.into(),
-            };
-        }
-        // corpus-NLI has its own defaults: more documents and longer premises give a false
-        // summary sentence more chances to look supported (config.default.toml).
-        let (m, l) = match method {
-            Method::CorpusNli => (settings.corpus_documents, settings.corpus_l),
-            _ => (settings.m, settings.l),
-        };
-        let m = options.m.unwrap_or(m);
-        let l = options.l.unwrap_or(l);
-        if m == 0 || l == 0 {
-            return Err(CoreError::InvalidInput("m and l must be at least 1".into()));
-        }
-        let threshold = options.threshold.unwrap_or(settings.threshold);
-        if !(0.0..=1.0).contains(&threshold) {
-            return Err(CoreError::InvalidInput(format!(
-                "the entailment threshold {threshold} is not between 0 and 1"
-            )));
-        }
-        Ok(Plan {
-            method,
-            urls,
-            m,
-            r: options.r.unwrap_or(settings.r).max(1),
-            temperature: options.temperature.unwrap_or(settings.temperature),
-            l,
-            threshold,
-            premises,
-            nli,
-            nli_samples: settings.nli_samples.max(1),
-            p_true_samples: settings.p_true_samples.max(1),
-            corpus_retrieve: settings.corpus_retrieve.max(1),
-            corpora: options.corpora.clone(),
-            seed: settings.seed,
-            model: model.model_name(),
+            }
+        } else {
+            nli
         })
     }
 
+    /// The NLI judge of `plan`; `chat` gives the audited chat model when it is the judge.
     fn nli_model(
         &self,
         plan: &Plan,
-        model: &Arc<dyn LanguageModel>,
+        chat: impl FnOnce() -> Result<Arc<dyn LanguageModel>>,
         prompts: &Arc<factdesk_llm::prompts::PromptLibrary>,
     ) -> Result<Arc<dyn Nli>> {
-        if plan.nli == "llm" {
-            let mut nli = LlmNli::new(model.clone(), prompts.clone());
-            nli.samples = plan.nli_samples;
+        if plan.nli() == Some(NLI_LLM) {
+            let mut nli = LlmNli::new(chat()?, prompts.clone());
+            nli.samples = self.settings().verify.nli_samples.max(1);
             return Ok(Arc::new(nli));
         }
         match plan.cross_encoder() {
             Some((folder, name)) => self.cross_encoder(&folder, name),
             // `plan` resolved `auto` and refused anything else.
-            None => Err(CoreError::Internal(format!("unresolved NLI choice '{}'", plan.nli))),
+            None => Err(CoreError::Internal(format!("unresolved NLI choice {:?}", plan.nli()))),
         }
     }
 
@@ -445,53 +421,54 @@ impl Factdesk {
         &self,
         plan: &Plan,
         claim: &str,
-        run: RunId,
+        run: factdesk_model::RunId,
         cache: Option<CacheMode>,
         fetch_permits: Arc<Semaphore>,
     ) -> Result<(ClaimCheck, Vec<i64>)> {
         let collector = CallCollector::default();
-        let model = self.collecting_language_model(Some(run), cache, Some(collector.clone()))?;
+        // The chat model, audited and its calls collected for the check; loaded only by the
+        // methods that ask it.
+        let chat = || self.collecting_language_model(Some(run), cache, Some(collector.clone()));
         let prompts = Arc::new(prompts::builtin_library()?);
-        let check = match plan.method {
-            Method::LlmCite => {
+        let check = match &plan.identity.config {
+            MethodConfig::LlmCite(config) => {
+                let model = chat()?;
                 let method = LlmCite {
                     model: model.clone(),
-                    nli: self.nli_model(plan, &model, &prompts)?,
+                    nli: self.nli_model(plan, || Ok(model.clone()), &prompts)?,
                     prompts,
                     pages: Arc::new(WebPages { app: self.clone(), run, permits: fetch_permits }),
-                    config: LlmCiteConfig {
-                        strategy: plan.urls,
-                        m: plan.m,
-                        r: plan.r,
-                        temperature: plan.temperature,
-                        l: plan.l,
-                        threshold: plan.threshold,
-                        premises: plan.premises,
-                        language: self.settings().import.language.clone(),
-                        seed: plan.seed,
-                    },
+                    config: config.method.clone(),
                 };
                 method.check(claim).await
             }
-            Method::PTrue => {
+            MethodConfig::PTrue(config) => {
                 let method =
-                    PTrue { model, prompts, samples: plan.p_true_samples, seed: plan.seed };
+                    PTrue { model: chat()?, prompts, samples: config.samples, seed: config.seed };
                 method.check(claim).await
             }
-            Method::CorpusNli => {
+            MethodConfig::CorpusNli(config) => {
+                // The chat model is asked only when it judges; otherwise the judge is what
+                // the check names as its model.
+                let mut asked = None;
+                let nli = self.nli_model(
+                    plan,
+                    || {
+                        let model = chat()?;
+                        asked = Some(model_name(&*model));
+                        Ok(model)
+                    },
+                    &prompts,
+                )?;
+                let model = asked.unwrap_or_else(|| nli.name());
                 let method = CorpusNli {
                     retriever: Arc::new(CorpusSearch {
                         app: self.clone(),
-                        corpora: plan.corpora.clone(),
+                        corpora: config.corpora.clone(),
                     }),
-                    nli: self.nli_model(plan, &model, &prompts)?,
-                    model: model_name(&*model),
-                    config: CorpusNliConfig {
-                        documents: plan.m,
-                        l: plan.l,
-                        retrieve: plan.corpus_retrieve,
-                        threshold: plan.threshold,
-                    },
+                    nli,
+                    model,
+                    config: config.method.clone(),
                     language: self.settings().import.language.clone(),
                 };
                 method.check(claim).await
@@ -516,9 +493,9 @@ impl Factdesk {
         }
         let plan = self.plan(options)?;
         let run = self.store()?.create_run(
-            plan.method.as_str(),
-            &plan.parameters(),
-            Some(&plan.model),
+            plan.identity.method.as_str(),
+            &plan.identity.to_json(),
+            plan.identity.model_label(),
             None,
         )?;
         self.store()?.set_run_status(run, RunStatus::Running, None)?;
@@ -546,11 +523,12 @@ impl Factdesk {
     }
 
     /// Checks every claim of a collection, a few at a time (`verify.concurrency`), storing each
-    /// result as it comes. Continues the newest unfinished run with the same method and
-    /// parameters unless `options.restart`; claims that run already checked are skipped, and
-    /// with `options.skip_checked` so are claims any run checked the same way. A
-    /// claim whose check fails is reported and left unchecked (the run then ends `failed`,
-    /// and the next call retries just those claims). Cancelling stops starting new claims.
+    /// result as it comes, through the resumable batch runner ([`Factdesk::run_batch`]): the
+    /// newest unfinished run with the same method configuration and models is continued unless
+    /// `options.restart`, and with `options.skip_checked` the claims any run checked the same
+    /// way are left out. A claim whose check fails is reported and left unchecked (the run
+    /// then ends `failed`, and the next call retries just those claims). Cancelling stops
+    /// starting new claims.
     #[tracing::instrument(skip(self, options, reporter, cancel))]
     pub async fn verify_collection(
         &self,
@@ -562,126 +540,46 @@ impl Factdesk {
         let plan = self.plan(options)?;
         // A cross-encoder that cannot be loaded stops the batch before it starts, rather than
         // failing every claim in turn.
-        if plan.method != Method::PTrue
-            && let Some((folder, name)) = plan.cross_encoder()
-        {
+        if let Some((folder, name)) = plan.cross_encoder() {
             self.cross_encoder(&folder, name)?;
         }
-        let parameters = plan.parameters();
-        let (claims, run, resumed, done) = {
-            let store = self.store()?;
-            let collection_id = store.collection_id(collection)?;
-            let claims = store.claims(&ClaimFilter {
-                collection: Some(collection_id),
-                ..ClaimFilter::default()
-            })?;
-            let existing = if options.restart {
-                None
-            } else {
-                store.unfinished_run(plan.method.as_str(), &parameters, collection_id)?
-            };
-            let (run, resumed) = match existing {
-                Some(run) => (run, true),
-                None => (
-                    store.create_run(
-                        plan.method.as_str(),
-                        &parameters,
-                        Some(&plan.model),
-                        Some(collection_id),
-                    )?,
-                    false,
-                ),
-            };
-            let mut done: HashSet<ClaimId> = store.checked_claims(run)?;
-            if options.skip_checked {
-                done.extend(store.claims_checked_with(
-                    collection_id,
-                    plan.method.as_str(),
-                    &parameters,
-                )?);
-            }
-            store.set_run_status(run, RunStatus::Running, None)?;
-            (claims, run, resumed, done)
+        let identity = plan.identity.to_json();
+        let method = plan.identity.method.as_str();
+        let spec = BatchSpec {
+            collection,
+            method,
+            identity: &identity,
+            model: plan.identity.model_label(),
+            restart: options.restart,
+            skip_done: options.skip_checked,
+            concurrency: options.concurrency.unwrap_or(self.settings().verify.concurrency),
         };
-        tracing::info!(run = %run, resumed, claims = claims.len(), already = done.len(), "verifying a collection");
-        let todo: Vec<Claim> =
-            claims.iter().filter(|claim| !done.contains(&claim.id)).cloned().collect();
-        reporter.phase("checking claims", Some(claims.len() as u64), ProgressUnit::Items);
-        reporter.advance(done.len() as u64);
-
-        let concurrency = options.concurrency.unwrap_or(self.settings().verify.concurrency).max(1);
         let permits = self.fetch_permits();
-        let mut summary = BatchSummary {
-            run_id: run,
+        let plan = &plan;
+        let outcome = self
+            .run_batch(spec, reporter, cancel, |claim, run| {
+                let permits = permits.clone();
+                async move {
+                    let (check, calls) =
+                        self.check_one(plan, &claim.text, run, options.cache, permits).await?;
+                    self.store()?.insert_check(run, Some(claim.id), &check, &calls)?;
+                    Ok(check.verdict)
+                }
+            })
+            .await?;
+        Ok(BatchSummary {
+            run_id: outcome.run_id,
             collection: collection.to_owned(),
-            method: plan.method.as_str().to_owned(),
-            resumed,
-            claims: claims.len(),
-            already_checked: done.len(),
-            checked: 0,
-            failed: 0,
-            cancelled: false,
-            verdicts: Vec::new(),
-            failures: Vec::new(),
-        };
-        let mut results = futures_util::stream::iter(todo.into_iter().map(|claim| {
-            let plan = &plan;
-            let permits = permits.clone();
-            let cancel = cancel.clone();
-            let reporter = reporter.clone();
-            async move {
-                if cancel.is_cancelled() {
-                    return (claim, None);
-                }
-                reporter.working_on(&claim.text);
-                let outcome = self
-                    .check_one(plan, &claim.text, run, options.cache, permits)
-                    .await
-                    .and_then(|(check, calls)| {
-                        self.store()?.insert_check(run, Some(claim.id), &check, &calls)?;
-                        Ok(check.verdict)
-                    });
-                (claim, Some(outcome))
-            }
-        }))
-        .buffer_unordered(concurrency);
-        while let Some((claim, outcome)) = results.next().await {
-            match outcome {
-                None => summary.cancelled = true,
-                Some(Ok(verdict)) => {
-                    summary.checked += 1;
-                    match summary.verdicts.iter_mut().find(|(v, _)| *v == verdict) {
-                        Some((_, count)) => *count += 1,
-                        None => summary.verdicts.push((verdict, 1)),
-                    }
-                    reporter.advance(1);
-                }
-                Some(Err(error)) => {
-                    summary.failed += 1;
-                    let message = error.to_string();
-                    reporter.item_failed(&claim.text, &message);
-                    summary.failures.push(ClaimFailure {
-                        claim_id: claim.id,
-                        claim: claim.text,
-                        message,
-                    });
-                }
-            }
-        }
-        drop(results);
-        summary.cancelled |= cancel.is_cancelled();
-        let status = if summary.cancelled {
-            RunStatus::Cancelled
-        } else if summary.failed > 0 {
-            RunStatus::Failed
-        } else {
-            RunStatus::Completed
-        };
-        let error =
-            (summary.failed > 0).then(|| format!("{} claims could not be checked", summary.failed));
-        self.store()?.set_run_status(run, status, error.as_deref())?;
-        reporter.finish();
-        Ok(summary)
+            method: method.to_owned(),
+            resumed: outcome.resumed,
+            claims: outcome.subjects,
+            already_checked: outcome.already_done,
+            checked: outcome.done,
+            failed: outcome.failed,
+            cancelled: outcome.cancelled,
+            verdicts: outcome.tally,
+            failures: outcome.failures,
+        })
     }
 
     /// Claims of a collection with their newest check (and its latest review).

@@ -57,9 +57,12 @@ impl std::str::FromStr for UrlStrategy {
     }
 }
 
-/// LLM-Cite's settings (paper defaults: m = 4, R = 5 at temperature 0.8, l = 6).
+/// LLM-Cite's settings (paper defaults: m = 4, R = 5 at temperature 0.8, l = 6). Serialized
+/// as part of a run's identity: the strategy as `urls`; the language, which comes from the
+/// import settings, is left out.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LlmCiteConfig {
+    #[serde(rename = "urls")]
     pub strategy: UrlStrategy,
     /// URLs per claim.
     pub m: usize,
@@ -73,8 +76,13 @@ pub struct LlmCiteConfig {
     pub threshold: f64,
     pub premises: PremiseForm,
     /// Sentence rules for splitting pages.
+    #[serde(skip_serializing, default = "english")]
     pub language: String,
     pub seed: u64,
+}
+
+fn english() -> String {
+    "en".into()
 }
 
 impl Default for LlmCiteConfig {
@@ -87,7 +95,7 @@ impl Default for LlmCiteConfig {
             l: 6,
             threshold: 0.5,
             premises: PremiseForm::Cumulative,
-            language: "en".into(),
+            language: english(),
             seed: 0,
         }
     }

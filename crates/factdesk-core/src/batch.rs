@@ -1,0 +1,346 @@
+//! The resumable batch runner that every method's collection run goes through: the subjects of
+//! a collection → run one → store one, a few at a time.
+//!
+//! A run is found by its identity (the method's configuration and models, see
+//! [`crate::verify::config`]): the newest unfinished run over the same collection with the same
+//! identity is continued, and the subjects it already stored a result for are left out; with
+//! `skip_done`, so are the subjects any run with that identity stored a result for. Each
+//! result is stored by the method's `run_one` as it comes (one transaction each), so a killed
+//! run loses at most the subjects in flight. A subject whose `run_one` fails is reported and
+//! left undone: the run then ends `failed` and the next call retries just those. Cancelling
+//! stops starting new subjects; those in flight finish.
+
+use std::collections::HashSet;
+use std::future::Future;
+use std::sync::Arc;
+
+use factdesk_model::{Claim, ClaimId, RunId, RunStatus};
+use factdesk_store::ClaimFilter;
+use futures_util::StreamExt;
+use serde::Serialize;
+
+use crate::{CancelToken, Factdesk, ProgressUnit, Reporter, Result};
+
+/// What a batch runs over and as what.
+#[derive(Debug, Clone)]
+pub struct BatchSpec<'a> {
+    /// The collection whose claims are the subjects.
+    pub collection: &'a str,
+    pub method: &'a str,
+    /// The run's identity, stored as its parameters.
+    pub identity: &'a serde_json::Value,
+    /// The model the run's row names.
+    pub model: Option<&'a str>,
+    /// Start a new run even if an unfinished one with this identity exists.
+    pub restart: bool,
+    /// Leave out subjects that any run with this identity already did.
+    pub skip_done: bool,
+    /// Subjects run at once.
+    pub concurrency: usize,
+}
+
+/// What a batch did; `T` is what one subject's run gives (e.g. a verdict), tallied.
+#[derive(Debug, Clone)]
+pub struct BatchOutcome<T> {
+    pub run_id: RunId,
+    /// True when an unfinished run was continued.
+    pub resumed: bool,
+    pub subjects: usize,
+    /// Done in earlier attempts of this run (with `skip_done`, also by earlier runs with the
+    /// same identity), and so left out.
+    pub already_done: usize,
+    pub done: usize,
+    pub failed: usize,
+    pub cancelled: bool,
+    pub tally: Vec<(T, usize)>,
+    pub failures: Vec<SubjectFailure>,
+}
+
+/// A subject whose run failed, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct SubjectFailure {
+    pub claim_id: ClaimId,
+    pub claim: String,
+    pub message: String,
+}
+
+impl Factdesk {
+    /// Runs `run_one` over the claims of `spec.collection` that are not done yet, as the run
+    /// `spec` identifies (continued or new); see the module documentation. `run_one` gets the
+    /// claim and the run, and must store its result before it returns.
+    pub async fn run_batch<T, F, Fut>(
+        &self,
+        spec: BatchSpec<'_>,
+        reporter: Arc<dyn Reporter>,
+        cancel: CancelToken,
+        run_one: F,
+    ) -> Result<BatchOutcome<T>>
+    where
+        T: PartialEq,
+        F: Fn(Claim, RunId) -> Fut,
+        Fut: Future<Output = Result<T>>,
+    {
+        let (claims, run, resumed, done) = {
+            let store = self.store()?;
+            let collection_id = store.collection_id(spec.collection)?;
+            let claims = store.claims(&ClaimFilter {
+                collection: Some(collection_id),
+                ..ClaimFilter::default()
+            })?;
+            let existing = if spec.restart {
+                None
+            } else {
+                store.unfinished_run(spec.method, spec.identity, collection_id)?
+            };
+            let (run, resumed) = match existing {
+                Some(run) => (run, true),
+                None => (
+                    store.create_run(
+                        spec.method,
+                        spec.identity,
+                        spec.model,
+                        Some(collection_id),
+                    )?,
+                    false,
+                ),
+            };
+            let mut done: HashSet<ClaimId> = store.checked_claims(run)?;
+            if spec.skip_done {
+                done.extend(store.claims_checked_with(
+                    collection_id,
+                    spec.method,
+                    spec.identity,
+                )?);
+            }
+            store.set_run_status(run, RunStatus::Running, None)?;
+            (claims, run, resumed, done)
+        };
+        tracing::info!(%run, method = spec.method, resumed, subjects = claims.len(), already = done.len(), "running a batch");
+        let todo: Vec<Claim> =
+            claims.iter().filter(|claim| !done.contains(&claim.id)).cloned().collect();
+        reporter.phase("checking claims", Some(claims.len() as u64), ProgressUnit::Items);
+        reporter.advance(done.len() as u64);
+
+        let mut outcome = BatchOutcome {
+            run_id: run,
+            resumed,
+            subjects: claims.len(),
+            already_done: done.len(),
+            done: 0,
+            failed: 0,
+            cancelled: false,
+            tally: Vec::new(),
+            failures: Vec::new(),
+        };
+        let run_one = &run_one;
+        let mut results = futures_util::stream::iter(todo.into_iter().map(|claim| {
+            let cancel = cancel.clone();
+            let reporter = reporter.clone();
+            async move {
+                if cancel.is_cancelled() {
+                    return (claim, None);
+                }
+                reporter.working_on(&claim.text);
+                let result = run_one(claim.clone(), run).await;
+                (claim, Some(result))
+            }
+        }))
+        .buffer_unordered(spec.concurrency.max(1));
+        while let Some((claim, result)) = results.next().await {
+            match result {
+                None => outcome.cancelled = true,
+                Some(Ok(value)) => {
+                    outcome.done += 1;
+                    match outcome.tally.iter_mut().find(|(seen, _)| *seen == value) {
+                        Some((_, count)) => *count += 1,
+                        None => outcome.tally.push((value, 1)),
+                    }
+                    reporter.advance(1);
+                }
+                Some(Err(error)) => {
+                    outcome.failed += 1;
+                    let message = error.to_string();
+                    reporter.item_failed(&claim.text, &message);
+                    outcome.failures.push(SubjectFailure {
+                        claim_id: claim.id,
+                        claim: claim.text,
+                        message,
+                    });
+                }
+            }
+        }
+        drop(results);
+        outcome.cancelled |= cancel.is_cancelled();
+        let status = if outcome.cancelled {
+            RunStatus::Cancelled
+        } else if outcome.failed > 0 {
+            RunStatus::Failed
+        } else {
+            RunStatus::Completed
+        };
+        let error = (outcome.failed > 0)
+            .then(|| format!("{} of {} could not be done", outcome.failed, outcome.subjects));
+        self.store()?.set_run_status(run, status, error.as_deref())?;
+        reporter.finish();
+        Ok(outcome)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use factdesk_model::{CheckTokens, ClaimCheck, NewClaim, Verdict};
+
+    use super::*;
+    use crate::{CoreError, NoProgress, Settings};
+
+    /// A toy method: a claim is "verified" when it has an even number of words.
+    fn toy_check(claim: &str) -> ClaimCheck {
+        let even = claim.split_whitespace().count().is_multiple_of(2);
+        ClaimCheck {
+            claim: claim.to_owned(),
+            method: "toy".into(),
+            parameters: serde_json::json!({}),
+            model: "none".into(),
+            nli_model: None,
+            verdict: if even { Verdict::Verified } else { Verdict::NotVerified },
+            confidence: None,
+            attributions: Vec::new(),
+            urls: Vec::new(),
+            sources: Vec::new(),
+            premises: Vec::new(),
+            tokens: CheckTokens::default(),
+            explanation: "counted the words".into(),
+        }
+    }
+
+    fn app_with_claims(dir: &std::path::Path, texts: &[&str]) -> Factdesk {
+        let app = Factdesk::open_with_settings(dir, Settings::default()).unwrap();
+        {
+            let mut store = app.store().unwrap();
+            let collection = store.ensure_collection("toys").unwrap();
+            let claims: Vec<NewClaim> = texts
+                .iter()
+                .map(|text| NewClaim {
+                    text: (*text).to_owned(),
+                    origin: None,
+                    tags: Vec::new(),
+                    notes: None,
+                    gold_label: None,
+                })
+                .collect();
+            store.insert_claims(collection, &claims).unwrap();
+        }
+        app
+    }
+
+    fn spec<'a>(identity: &'a serde_json::Value, skip_done: bool) -> BatchSpec<'a> {
+        BatchSpec {
+            collection: "toys",
+            method: "toy",
+            identity,
+            model: None,
+            restart: false,
+            skip_done,
+            concurrency: 2,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_cancelled_batch_resumes_without_repeats_and_a_failure_is_retried() {
+        let dir = tempfile::tempdir().unwrap();
+        let texts = ["one two", "one", "one two three", "a b c d", "fails here", "x y"];
+        let app = app_with_claims(dir.path(), &texts);
+        let identity =
+            serde_json::json!({"method": "toy", "config": {"words": "even"}, "models": {}});
+        let seen = Mutex::new(Vec::<String>::new());
+        let fail = std::sync::atomic::AtomicBool::new(true);
+        let cancel = CancelToken::new();
+        let run_one = |claim: Claim, run: RunId| {
+            let (app, seen, cancel, fail) = (&app, &seen, &cancel, &fail);
+            async move {
+                seen.lock().unwrap().push(claim.text.clone());
+                if claim.text == "fails here" && fail.load(std::sync::atomic::Ordering::SeqCst) {
+                    return Err(CoreError::Internal("the toy failed".into()));
+                }
+                let check = toy_check(&claim.text);
+                app.store()?.insert_check(run, Some(claim.id), &check, &[])?;
+                if seen.lock().unwrap().len() == 3 {
+                    cancel.cancel();
+                }
+                Ok(check.verdict)
+            }
+        };
+        let first = app
+            .run_batch(spec(&identity, false), Arc::new(NoProgress), cancel.clone(), run_one)
+            .await
+            .unwrap();
+        assert!(first.cancelled && !first.resumed, "{first:?}");
+        assert_eq!(first.done + first.failed, seen.lock().unwrap().len());
+        assert!(first.done < texts.len());
+        let stored = app.store().unwrap().run(first.run_id).unwrap();
+        assert_eq!(stored.status, RunStatus::Cancelled);
+
+        // The same identity continues the run; the claims done are not run again.
+        let done_before: HashSet<String> = seen.lock().unwrap().iter().cloned().collect();
+        seen.lock().unwrap().clear();
+        let cancel = CancelToken::new();
+        let second = app
+            .run_batch(
+                spec(&identity, false),
+                Arc::new(NoProgress),
+                cancel.clone(),
+                |claim, run| {
+                    let (app, seen) = (&app, &seen);
+                    async move {
+                        seen.lock().unwrap().push(claim.text.clone());
+                        if claim.text == "fails here" {
+                            return Err(CoreError::Internal("the toy failed".into()));
+                        }
+                        let check = toy_check(&claim.text);
+                        app.store()?.insert_check(run, Some(claim.id), &check, &[])?;
+                        Ok(check.verdict)
+                    }
+                },
+            )
+            .await
+            .unwrap();
+        assert!(second.resumed && second.run_id == first.run_id, "{second:?}");
+        assert_eq!(second.already_done, first.done);
+        assert_eq!((second.failed, second.failures[0].claim.as_str()), (1, "fails here"));
+        for text in seen.lock().unwrap().iter() {
+            assert!(text == "fails here" || !done_before.contains(text), "'{text}' was run twice");
+        }
+        assert_eq!(app.store().unwrap().run(first.run_id).unwrap().status, RunStatus::Failed);
+
+        // The failed run is continued once more: only the failed claim is left.
+        fail.store(false, std::sync::atomic::Ordering::SeqCst);
+        seen.lock().unwrap().clear();
+        let third = app
+            .run_batch(spec(&identity, false), Arc::new(NoProgress), CancelToken::new(), run_one)
+            .await
+            .unwrap();
+        assert_eq!(*seen.lock().unwrap(), ["fails here"]);
+        assert_eq!((third.done, third.already_done, third.failed), (1, texts.len() - 1, 0));
+        let verified = third.tally.iter().find(|(v, _)| *v == Verdict::Verified);
+        assert_eq!(verified.map(|(_, n)| *n), Some(1), "'fails here' has two words");
+        assert_eq!(app.store().unwrap().run(first.run_id).unwrap().status, RunStatus::Completed);
+
+        // A completed run is not continued; with skip_done a new run has nothing left, and
+        // another identity runs every claim again.
+        seen.lock().unwrap().clear();
+        let fourth = app
+            .run_batch(spec(&identity, true), Arc::new(NoProgress), CancelToken::new(), run_one)
+            .await
+            .unwrap();
+        assert!(!fourth.resumed && fourth.run_id != first.run_id);
+        assert_eq!((fourth.done, fourth.already_done), (0, texts.len()));
+        let other = serde_json::json!({"method": "toy", "config": {"words": "odd"}, "models": {}});
+        let fifth = app
+            .run_batch(spec(&other, true), Arc::new(NoProgress), CancelToken::new(), run_one)
+            .await
+            .unwrap();
+        assert_eq!(fifth.done, texts.len());
+    }
+}

@@ -1,0 +1,268 @@
+//! Each method's settings section (`[methods.<name>]`, checked when the settings load) and the
+//! configuration a run resolves from it and from the per-run options. That configuration, with
+//! the models that answer, is the run's identity: what a resumed batch must match, and what
+//! `skip_checked` compares. A method's identity holds only what changes its results, so a
+//! setting of another method, or a field a new method adds, leaves it alone.
+
+use factdesk_methods::corpus_nli;
+use factdesk_methods::judge::PremiseForm;
+use factdesk_methods::llm_cite::{self, UrlStrategy};
+use serde::{Deserialize, Serialize};
+
+use super::{Method, NLI_LLM};
+
+/// `[methods]`: one section per method.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MethodsSettings {
+    #[serde(rename = "llm-cite")]
+    pub llm_cite: LlmCiteSettings,
+    #[serde(rename = "p-true")]
+    pub p_true: PTrueSettings,
+    #[serde(rename = "corpus-nli")]
+    pub corpus_nli: CorpusNliSettings,
+}
+
+/// `[methods.llm-cite]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LlmCiteSettings {
+    /// `diverse`, `controlled` or `rs`.
+    pub urls: String,
+    pub m: usize,
+    pub r: u32,
+    pub temperature: f32,
+    pub l: usize,
+    pub threshold: f64,
+    /// `cumulative` or `whole-document`.
+    pub premises: String,
+    pub document_chars: usize,
+}
+
+/// `[methods.p-true]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PTrueSettings {
+    pub samples: u32,
+}
+
+/// `[methods.corpus-nli]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CorpusNliSettings {
+    pub documents: usize,
+    pub l: usize,
+    pub retrieve: usize,
+    pub threshold: f64,
+}
+
+impl MethodsSettings {
+    /// The first setting that no run could use, as a message naming its key.
+    pub fn validate(&self) -> Result<(), String> {
+        let llm_cite = &self.llm_cite;
+        llm_cite
+            .urls
+            .parse::<UrlStrategy>()
+            .map_err(|message| format!("`methods.llm-cite.urls`: {message}"))?;
+        premise_form(&llm_cite.premises, llm_cite.document_chars)?;
+        let corpus = &self.corpus_nli;
+        let at_least_one = [
+            ("methods.llm-cite.m", llm_cite.m as u64),
+            ("methods.llm-cite.r", u64::from(llm_cite.r)),
+            ("methods.llm-cite.l", llm_cite.l as u64),
+            ("methods.llm-cite.document_chars", llm_cite.document_chars as u64),
+            ("methods.p-true.samples", u64::from(self.p_true.samples)),
+            ("methods.corpus-nli.documents", corpus.documents as u64),
+            ("methods.corpus-nli.l", corpus.l as u64),
+            ("methods.corpus-nli.retrieve", corpus.retrieve as u64),
+        ];
+        for (key, value) in at_least_one {
+            if value == 0 {
+                return Err(format!("`{key}` must be at least 1"));
+            }
+        }
+        for (key, value) in [
+            ("methods.llm-cite.threshold", llm_cite.threshold),
+            ("methods.corpus-nli.threshold", corpus.threshold),
+        ] {
+            check_threshold(value).map_err(|message| format!("`{key}`: {message}"))?;
+        }
+        if !(llm_cite.temperature.is_finite() && llm_cite.temperature >= 0.0) {
+            return Err(format!(
+                "`methods.llm-cite.temperature` is {}; it must be 0 or more",
+                llm_cite.temperature
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The premise form a `premises` setting names.
+pub(crate) fn premise_form(premises: &str, document_chars: usize) -> Result<PremiseForm, String> {
+    match premises.trim() {
+        "cumulative" => Ok(PremiseForm::Cumulative),
+        "whole-document" => Ok(PremiseForm::WholeDocument { max_chars: document_chars.max(1) }),
+        other => Err(format!(
+            "`methods.llm-cite.premises` is '{other}'; expected cumulative or whole-document"
+        )),
+    }
+}
+
+pub(crate) fn check_threshold(threshold: f64) -> Result<(), String> {
+    if (0.0..=1.0).contains(&threshold) {
+        Ok(())
+    } else {
+        Err(format!("the entailment threshold {threshold} is not between 0 and 1"))
+    }
+}
+
+/// LLM-Cite as a run runs it: the method's own configuration, and the NLI judge's samples
+/// when the chat model judges (`nli = "llm"`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LlmCiteConfig {
+    #[serde(flatten)]
+    pub method: llm_cite::LlmCiteConfig,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nli_samples: Option<u32>,
+}
+
+/// P(True) as a run runs it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PTrueConfig {
+    pub samples: u32,
+    pub seed: u64,
+}
+
+/// Corpus-NLI as a run runs it: the method's own configuration, the corpora its evidence comes
+/// from, and the NLI judge's samples when the chat model judges.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CorpusNliConfig {
+    #[serde(flatten)]
+    pub method: corpus_nli::CorpusNliConfig,
+    /// The corpora searched (all when empty).
+    pub corpora: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nli_samples: Option<u32>,
+}
+
+/// One method's configuration for a run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum MethodConfig {
+    LlmCite(LlmCiteConfig),
+    PTrue(PTrueConfig),
+    CorpusNli(CorpusNliConfig),
+}
+
+impl MethodConfig {
+    pub fn method(&self) -> Method {
+        match self {
+            MethodConfig::LlmCite(_) => Method::LlmCite,
+            MethodConfig::PTrue(_) => Method::PTrue,
+            MethodConfig::CorpusNli(_) => Method::CorpusNli,
+        }
+    }
+}
+
+/// The models a run asks: the chat model when the method talks to it (for URLs, P(True), or as
+/// the NLI judge), and the NLI judge when the method judges evidence.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct RunModels {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chat: Option<String>,
+    /// `llm`, `factdesk-verifier` or `cross-encoder:<folder>`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nli: Option<String>,
+}
+
+/// What identifies a run: `{"method", "config", "models"}`, stored as the run's parameters.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunIdentity {
+    pub method: Method,
+    pub config: MethodConfig,
+    pub models: RunModels,
+}
+
+impl RunIdentity {
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+
+    /// The model a run's row names: the chat model if the run asks it, else the NLI judge.
+    pub fn model_label(&self) -> Option<&str> {
+        self.models.chat.as_deref().or(self.models.nli.as_deref())
+    }
+
+    /// The NLI judge's samples when it is the chat model.
+    pub(crate) fn judged_by_llm(nli: &str, samples: u32) -> Option<u32> {
+        (nli == NLI_LLM).then_some(samples.max(1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> MethodsSettings {
+        crate::Settings::default().methods
+    }
+
+    #[test]
+    fn the_shipped_sections_are_valid() {
+        settings().validate().unwrap();
+    }
+
+    #[test]
+    fn a_bad_method_setting_names_its_key() {
+        type Change = fn(&mut MethodsSettings);
+        let cases: [(Change, &str); 5] = [
+            (|s| s.llm_cite.urls = "random".into(), "methods.llm-cite.urls"),
+            (|s| s.llm_cite.premises = "sentences".into(), "methods.llm-cite.premises"),
+            (|s| s.corpus_nli.documents = 0, "methods.corpus-nli.documents"),
+            (|s| s.corpus_nli.threshold = 1.5, "methods.corpus-nli.threshold"),
+            (|s| s.p_true.samples = 0, "methods.p-true.samples"),
+        ];
+        for (change, key) in cases {
+            let mut methods = settings();
+            change(&mut methods);
+            let message = methods.validate().unwrap_err();
+            assert!(message.contains(key), "{key}: {message}");
+        }
+    }
+
+    #[test]
+    fn an_identity_holds_only_what_its_method_uses() {
+        let identity = RunIdentity {
+            method: Method::PTrue,
+            config: MethodConfig::PTrue(PTrueConfig { samples: 5, seed: 0 }),
+            models: RunModels { chat: Some("smollm2".into()), nli: None },
+        };
+        assert_eq!(
+            identity.to_json(),
+            serde_json::json!({
+                "method": "p-true",
+                "config": {"samples": 5, "seed": 0},
+                "models": {"chat": "smollm2"},
+            })
+        );
+        let corpus = RunIdentity {
+            method: Method::CorpusNli,
+            config: MethodConfig::CorpusNli(CorpusNliConfig {
+                method: corpus_nli::CorpusNliConfig {
+                    documents: 1,
+                    l: 4,
+                    retrieve: 50,
+                    threshold: 0.5,
+                },
+                corpora: vec!["demo".into()],
+                nli_samples: None,
+            }),
+            models: RunModels { chat: None, nli: Some("factdesk-verifier".into()) },
+        };
+        assert_eq!(corpus.model_label(), Some("factdesk-verifier"));
+        assert_eq!(
+            corpus.to_json()["config"],
+            serde_json::json!({"documents": 1, "l": 4, "retrieve": 50, "threshold": 0.5, "corpora": ["demo"]})
+        );
+    }
+}
