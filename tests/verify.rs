@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use factdesk_core::model::{ReviewDecision, UrlStatus, Verdict};
 use factdesk_core::report::Format;
-use factdesk_core::verify::{Method, VerifyOptions};
+use factdesk_core::verify::{CheckSelection, Method, VerifyOptions};
 use factdesk_core::{CancelToken, NoProgress, Settings};
 use factdesk_testkit::openai::{chat_request, chat_response};
 use factdesk_testkit::{RecordedRequest, TestResponse, TestServer};
@@ -280,7 +280,7 @@ fn a_collection_is_checked_reported_reviewed_and_evaluated() {
         (4, 4, 0, false)
     );
 
-    let evaluation = app.evaluate("demo", None).unwrap();
+    let evaluation = app.evaluate("demo", &CheckSelection::default()).unwrap();
     assert_eq!(evaluation.evaluated, 4);
     assert_eq!(evaluation.accuracy, Some(1.0));
     assert_eq!(evaluation.balanced_accuracy, Some(1.0));
@@ -290,7 +290,7 @@ fn a_collection_is_checked_reported_reviewed_and_evaluated() {
     assert!(evaluation.tokens_per_claim.url_prompt > 0.0);
 
     // A reviewer overrides one verdict; the machine verdict stays, and reports show both.
-    let entries = app.collection_checks("demo").unwrap();
+    let entries = app.collection_checks("demo", &CheckSelection::default()).unwrap();
     let okra = entries.iter().find(|e| e.claim.text.starts_with("Okra")).unwrap();
     let check = okra.check.as_ref().unwrap();
     let review = app
@@ -312,7 +312,13 @@ fn a_collection_is_checked_reported_reviewed_and_evaluated() {
 
     for format in Format::ALL {
         let path = world.harness.path(&format!("report.{}", format.file_extension()));
-        app.write_report_file("demo", format, std::path::Path::new(&path)).unwrap();
+        app.write_report_file(
+            "demo",
+            &CheckSelection::default(),
+            format,
+            std::path::Path::new(&path),
+        )
+        .unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.contains("Okra has edible green seed pods."), "{format:?}");
         if format != Format::ClaimReview {
@@ -322,6 +328,38 @@ fn a_collection_is_checked_reported_reviewed_and_evaluated() {
             );
         }
     }
+
+    // A P(True) run over the same claims: lists, reports and eval read each claim's newest
+    // check, unless they are asked for one method's or one run's.
+    let options = VerifyOptions { method: Some(Method::PTrue), ..VerifyOptions::default() };
+    let p_true = run_batch(&runtime(), app, "demo", &options).unwrap();
+    let methods_listed = |selection: &CheckSelection| -> Vec<String> {
+        let entries = app.collection_checks("demo", selection).unwrap();
+        entries.into_iter().map(|entry| entry.check.unwrap().check.method).collect()
+    };
+    assert_eq!(methods_listed(&CheckSelection::default()), ["p-true"; 4]);
+    let llm_cite = CheckSelection { method: Some(Method::LlmCite), run: None };
+    assert_eq!(methods_listed(&llm_cite), ["llm-cite"; 4]);
+    let evaluation = app.evaluate("demo", &llm_cite).unwrap();
+    assert_eq!((evaluation.methods, evaluation.accuracy), (vec!["llm-cite".to_owned()], Some(1.0)));
+    let of_run = CheckSelection { method: None, run: Some(summary.run_id) };
+    assert_eq!(methods_listed(&of_run), ["llm-cite"; 4]);
+    let evaluation = app.evaluate("demo", &CheckSelection::default()).unwrap();
+    assert_eq!(evaluation.methods, ["p-true"]);
+    assert_eq!(evaluation.urls_proposed, 0, "P(True) proposes no URLs");
+    // The method's own review is on its own check: the LLM-Cite report keeps it.
+    let report = app.report("demo", &llm_cite).unwrap();
+    assert!(report.title.contains("llm-cite"), "{}", report.title);
+    assert!(
+        report.items.iter().any(|item| item.check.as_ref().is_some_and(|c| c.review.is_some()))
+    );
+    // Nothing matches: a run of P(True) read as LLM-Cite.
+    let mismatch = CheckSelection { method: Some(Method::LlmCite), run: Some(p_true.run_id) };
+    assert!(app.collection_checks("demo", &mismatch).unwrap().iter().all(|e| e.check.is_none()));
+    // A run over another collection is refused.
+    app.add_claims("other", &["The Moon is made of cheese.".to_owned()]).unwrap();
+    let error = app.evaluate("other", &of_run).unwrap_err();
+    assert!(error.to_string().contains("not a run over the collection 'other'"), "{error}");
 }
 
 #[test]
@@ -337,7 +375,7 @@ fn a_cross_encoder_that_cannot_load_stops_the_batch_before_it_starts() {
     let error = run_batch(&runtime(), app, "desk", &VerifyOptions::default()).unwrap_err();
     assert!(error.to_string().contains("no-such-model"), "{error}");
     // No run was started, so nothing is left to resume and the claim is still unchecked.
-    let checks = app.collection_checks("desk").unwrap();
+    let checks = app.collection_checks("desk", &CheckSelection::default()).unwrap();
     assert!(checks.iter().all(|entry| entry.check.is_none()), "{checks:?}");
     let store =
         factdesk_store::Store::open(&world.harness.dir.path().join(factdesk_core::DATABASE_FILE))
@@ -363,7 +401,7 @@ fn skip_checked_leaves_out_claims_checked_the_same_way_before() {
     assert_ne!(second.run_id, first.run_id);
     assert_eq!((second.claims, second.already_checked, second.checked), (3, 2, 1));
     let checked: Vec<String> = app
-        .collection_checks("desk")
+        .collection_checks("desk", &CheckSelection::default())
         .unwrap()
         .into_iter()
         .filter(|entry| entry.check.as_ref().is_some_and(|check| check.run_id == second.run_id))

@@ -23,7 +23,7 @@ use factdesk_core::models::{ModelCheck, ModelChoice};
 use factdesk_core::report::Format;
 use factdesk_core::search::{SearchHit, SearchRequest};
 use factdesk_core::settings::SettingChange;
-use factdesk_core::verify::{BatchSummary, ClaimWithCheck, VerifyOptions};
+use factdesk_core::verify::{BatchSummary, CheckSelection, ClaimWithCheck, VerifyOptions};
 use factdesk_core::{CoreError, Factdesk, Settings};
 use serde::Serialize;
 use tauri::State;
@@ -268,13 +268,16 @@ pub async fn verify_collection(
     Ok(summary)
 }
 
-/// The claims of a collection, each with its newest check and that check's latest review.
+/// The claims of a collection, each with its newest check (of the method or run `selection`
+/// names, if any) and that check's latest review.
 #[tauri::command]
 pub async fn collection_checks(
     state: State<'_, AppState>,
     collection: String,
+    selection: Option<CheckSelection>,
 ) -> CommandResult<Vec<ClaimWithCheck>> {
-    off_main_thread(&state, move |app| app.collection_checks(&collection)).await
+    let selection = selection.unwrap_or_default();
+    off_main_thread(&state, move |app| app.collection_checks(&collection, &selection)).await
 }
 
 /// Every check of a claim, oldest first.
@@ -311,15 +314,26 @@ pub async fn export_report(
     collection: String,
     format: String,
     path: PathBuf,
+    selection: Option<CheckSelection>,
 ) -> CommandResult<()> {
+    let selection = selection.unwrap_or_default();
     let format: Format = format.parse().map_err(|error: factdesk_core::model::UnknownValue| {
         CommandError { code: "invalid_input", message: error.to_string() }
     })?;
-    off_main_thread(&state, move |app| app.write_report_file(&collection, format, &path)).await
+    off_main_thread(&state, move |app| {
+        app.write_report_file(&collection, &selection, format, &path)
+    })
+    .await
 }
 
-/// Scores the newest check of each labelled claim of a collection against its gold label.
+/// Scores the newest check (of the method or run `selection` names, if any) of each labelled
+/// claim of a collection against its gold label.
 #[tauri::command]
-pub async fn evaluate(state: State<'_, AppState>, collection: String) -> CommandResult<Evaluation> {
-    off_main_thread(&state, move |app| app.evaluate(&collection, None)).await
+pub async fn evaluate(
+    state: State<'_, AppState>,
+    collection: String,
+    selection: Option<CheckSelection>,
+) -> CommandResult<Evaluation> {
+    let selection = selection.unwrap_or_default();
+    off_main_thread(&state, move |app| app.evaluate(&collection, &selection)).await
 }

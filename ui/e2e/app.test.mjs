@@ -787,6 +787,14 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.equal(await find('#confusion-matrix tr[data-gold="supported"] td[data-verdict="verified"]').getText(), '1');
     assert.equal(await find('#confusion-matrix tr[data-gold="refuted"] td[data-verdict="no_valid_url"]').getText(), '1');
     await screenshot('14-reports.png', '#evaluate-heading');
+
+    // One method's checks only: no labelled claim has a P(True) check.
+    await choose('#report-method', 'p-true');
+    await (await find('#report-evaluate')).click();
+    await waitForText('#report-evaluate-status', /^Newest P\(True\)/);
+    await waitFor('#evaluation-figures');
+    assert.equal(await figure('evaluated'), '0');
+    await choose('#report-method', '');
   });
 
   test('refuses an invalid setting, shows why next to the form and changes nothing', async () => {

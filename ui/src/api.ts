@@ -589,9 +589,15 @@ export function verifyCollection(
   return startTask<BatchSummary>('verify_collection', { collection, options }, onProgress);
 }
 
-/** The claims of a collection, each with its newest check and that check's latest review. */
-export function collectionChecks(collection: string): Promise<ClaimWithCheck[]> {
-  return call<ClaimWithCheck[]>('collection_checks', { collection });
+/** Which checks lists, reports and eval read (the core's `CheckSelection`): each claim's newest check, of one method or one run when given. */
+export interface CheckSelection {
+  method?: Method;
+  run?: number;
+}
+
+/** The claims of a collection, each with its newest check (of `selection`) and that check's latest review. */
+export function collectionChecks(collection: string, selection: CheckSelection = {}): Promise<ClaimWithCheck[]> {
+  return call<ClaimWithCheck[]>('collection_checks', { collection, selection });
 }
 
 /** Every check of a claim, oldest first. */
@@ -619,14 +625,14 @@ export function reviewCheck(checkId: number, review: ReviewInput): Promise<Revie
   });
 }
 
-/** Writes the report of `collection` in `format` to `path`. */
-export function exportReport(collection: string, format: ReportFormat, path: string): Promise<void> {
-  return call<void>('export_report', { collection, format, path });
+/** Writes the report of `collection` (each claim's newest check of `selection`) in `format` to `path`. */
+export function exportReport(collection: string, format: ReportFormat, path: string, selection: CheckSelection = {}): Promise<void> {
+  return call<void>('export_report', { collection, format, path, selection });
 }
 
-/** Scores the newest check of each labelled claim of `collection` against its gold label. */
-export function evaluate(collection: string): Promise<Evaluation> {
-  return call<Evaluation>('evaluate', { collection });
+/** Scores the newest check (of `selection`) of each labelled claim of `collection` against its gold label. */
+export function evaluate(collection: string, selection: CheckSelection = {}): Promise<Evaluation> {
+  return call<Evaluation>('evaluate', { collection, selection });
 }
 
 /** The file types the import reads, for the file dialog's filter. */

@@ -22,7 +22,7 @@ use factdesk_core::model::{ClaimStatus, DocumentId};
 use factdesk_core::models::AskOptions;
 use factdesk_core::report::Format as ReportFormat;
 use factdesk_core::search::SearchRequest;
-use factdesk_core::verify::{Method, VerifyOptions};
+use factdesk_core::verify::{CheckSelection, Method, VerifyOptions};
 use factdesk_core::{CancelToken, Factdesk, Settings, env};
 
 #[derive(Debug, Parser)]
@@ -209,6 +209,13 @@ enum Command {
         /// Write to this file instead of standard output
         #[arg(long, short = 'o')]
         output: Option<PathBuf>,
+        /// Each claim's newest check of this method (llm-cite, p-true or corpus-nli) instead of
+        /// its newest of any method
+        #[arg(long)]
+        method: Option<Method>,
+        /// Only the checks of this run (the `run_id` of `verify --json`)
+        #[arg(long)]
+        run: Option<i64>,
     },
     /// Score a labelled collection's verdicts: accuracy, balanced accuracy, confusion matrix,
     /// URL figures, tokens per claim
@@ -218,6 +225,9 @@ enum Command {
         /// Score this run's checks instead of each claim's newest
         #[arg(long)]
         run: Option<i64>,
+        /// Score each claim's newest check of this method (llm-cite, p-true or corpus-nli)
+        #[arg(long)]
+        method: Option<Method>,
     },
     /// Show settings: the effective ones, the defaults, or the config file's path
     Config {
@@ -497,7 +507,8 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             output::review(&review, json)?;
             Ok(Outcome::Success)
         }
-        Command::Report { collection, format, output } => {
+        Command::Report { collection, format, output, method, run } => {
+            let selection = CheckSelection { method, run: run.map(RunId) };
             // --json without a file prints the JSON report.
             let json_on_stdout = json && output.is_none();
             let format = match format {
@@ -512,18 +523,19 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             let app = open()?;
             match output {
                 Some(path) => {
-                    app.write_report_file(&collection, format, &path)?;
+                    app.write_report_file(&collection, &selection, format, &path)?;
                     output::report_written(&path, format, json)?;
                 }
                 None => {
                     let mut stdout = std::io::stdout().lock();
-                    app.write_report(&collection, format, &mut stdout)?;
+                    app.write_report(&collection, &selection, format, &mut stdout)?;
                 }
             }
             Ok(Outcome::Success)
         }
-        Command::Eval { collection, run } => {
-            let evaluation = open()?.evaluate(&collection, run.map(RunId))?;
+        Command::Eval { collection, run, method } => {
+            let selection = CheckSelection { method, run: run.map(RunId) };
+            let evaluation = open()?.evaluate(&collection, &selection)?;
             output::evaluation(&evaluation, json)?;
             Ok(Outcome::Success)
         }

@@ -492,4 +492,13 @@ fn a_data_directory_of_version_5_upgrades_and_its_killed_runs_resume() {
             assert_eq!(check["check"]["model"], "factdesk-verifier", "{check}");
         }
     }
+    // One method's checks: every claim's corpus-NLI check is in run 1.
+    let args = ["report", "--collection", "demo", "--format", "json", "--method", "corpus-nli"];
+    let report = cli.json(&args);
+    assert_eq!(checked(&report), 10);
+    let items = report["items"].as_array().unwrap();
+    assert!(items.iter().all(|item| item["check"]["run_id"] == 1), "{report}");
+    let evaluation = cli.json(&["eval", "--collection", "demo", "--method", "p-true"]);
+    assert_eq!(evaluation["methods"], serde_json::json!(["p-true"]), "{evaluation}");
+    assert_eq!(evaluation["run_id"], serde_json::Value::Null);
 }

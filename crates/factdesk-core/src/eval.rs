@@ -10,11 +10,11 @@
 //! precision and recall of "not supported" ([`crate::metrics`]).
 
 use factdesk_model::{ClaimLabel, RunId, UrlStatus, Verdict};
-use factdesk_store::CheckFilter;
 use serde::Serialize;
 
 use crate::metrics::{CALIBRATION_BINS, Scored, expected_calibration_error, roc_auc};
-use crate::{CoreError, Factdesk, Result};
+use crate::verify::CheckSelection;
+use crate::{Factdesk, Result};
 
 /// Evaluation figures. Rates are fractions in [0, 1]; `None` when undefined (no claims of
 /// that kind).
@@ -85,30 +85,11 @@ fn rate(numerator: usize, denominator: usize) -> Option<f64> {
 }
 
 impl Factdesk {
-    /// Scores the newest check of each claim of `collection` (or the checks of `run`) against
-    /// the gold labels.
-    pub fn evaluate(&self, collection: &str, run: Option<RunId>) -> Result<Evaluation> {
-        let store = self.store()?;
-        let collection_id = store.collection_id(collection)?;
-        if let Some(run) = run
-            && store.run(run)?.collection_id != Some(collection_id)
-        {
-            return Err(CoreError::InvalidInput(format!(
-                "run {run} is not a run over the collection '{collection}'; leave out the run to \
-                 score each claim's newest check"
-            )));
-        }
-        let claims = store.claims(&factdesk_store::ClaimFilter {
-            collection: Some(collection_id),
-            ..Default::default()
-        })?;
-        let checks = store.checks(&CheckFilter {
-            collection: Some(collection_id),
-            run,
-            latest_per_claim: run.is_none(),
-            ..CheckFilter::default()
-        })?;
-        drop(store);
+    /// Scores the newest check of each claim of `collection` that `selection` selects (of one
+    /// method, of one run) against the gold labels.
+    pub fn evaluate(&self, collection: &str, selection: &CheckSelection) -> Result<Evaluation> {
+        let (claims, checks) = self.selected_checks(collection, selection)?;
+        let run = selection.run;
 
         let mut evaluation = Evaluation {
             collection: collection.to_owned(),

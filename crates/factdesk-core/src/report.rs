@@ -8,18 +8,28 @@ use std::path::{Path, PathBuf};
 pub use factdesk_report::Format;
 use factdesk_report::{Report, ReportItem};
 
+use crate::verify::CheckSelection;
 use crate::{CoreError, Factdesk, Result};
 
 impl Factdesk {
-    /// The report of `collection`: every claim with its newest check and latest review.
-    pub fn report(&self, collection: &str) -> Result<Report> {
+    /// The report of `collection`: every claim with its newest check that `selection` selects
+    /// (of one method, of one run), and that check's latest review. The title names the
+    /// selection.
+    pub fn report(&self, collection: &str, selection: &CheckSelection) -> Result<Report> {
         let items = self
-            .collection_checks(collection)?
+            .collection_checks(collection, selection)?
             .into_iter()
             .map(|entry| ReportItem::for_claim(&entry.claim, entry.check))
             .collect();
+        let mut title = collection.to_owned();
+        if let Some(method) = selection.method {
+            title.push_str(&format!(" · {}", method.as_str()));
+        }
+        if let Some(run) = selection.run {
+            title.push_str(&format!(" · run {run}"));
+        }
         Ok(Report {
-            title: collection.to_owned(),
+            title,
             generated_at: factdesk_model::now_rfc3339(),
             generator: format!("Factdesk {}", env!("CARGO_PKG_VERSION")),
             items,
@@ -30,10 +40,11 @@ impl Factdesk {
     pub fn write_report(
         &self,
         collection: &str,
+        selection: &CheckSelection,
         format: Format,
         out: &mut dyn Write,
     ) -> Result<()> {
-        let report = self.report(collection)?;
+        let report = self.report(collection, selection)?;
         factdesk_report::render(&report, format, out).map_err(|error| match error {
             factdesk_report::ReportError::Io(source) => {
                 CoreError::Io { path: PathBuf::from("(standard output)"), source }
@@ -45,9 +56,15 @@ impl Factdesk {
     /// Writes the report of `collection` to `path`, all or nothing: to a new file beside it,
     /// renamed over it when complete. A link at `path` is written through, not replaced; a
     /// folder, a missing folder or a file of the data directory itself is refused.
-    pub fn write_report_file(&self, collection: &str, format: Format, path: &Path) -> Result<()> {
+    pub fn write_report_file(
+        &self,
+        collection: &str,
+        selection: &CheckSelection,
+        format: Format,
+        path: &Path,
+    ) -> Result<()> {
         let path = &self.report_target(path)?;
-        let report = self.report(collection)?;
+        let report = self.report(collection, selection)?;
         let io = |source| CoreError::Io { path: path.to_path_buf(), source };
         let directory = match path.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent,

@@ -18,7 +18,9 @@ pub struct CheckFilter {
     pub run: Option<RunId>,
     pub collection: Option<CollectionId>,
     pub claim: Option<ClaimId>,
-    /// Per claim, only the newest check.
+    /// Only the checks of runs of this method.
+    pub method: Option<String>,
+    /// Per claim, only the newest check (of those the other fields select).
     pub latest_per_claim: bool,
     pub verdict: Option<Verdict>,
 }
@@ -209,8 +211,13 @@ impl Store {
              WHERE (?1 IS NULL OR c.run_id = ?1)
                AND (?2 IS NULL OR c.claim_id IN (SELECT id FROM claims WHERE collection_id = ?2))
                AND (?3 IS NULL OR c.claim_id = ?3)
+               AND (?6 IS NULL OR c.run_id IN (SELECT id FROM runs WHERE method = ?6))
                AND (?4 = 0 OR c.claim_id IS NULL
-                    OR c.id = (SELECT max(id) FROM checks n WHERE n.claim_id = c.claim_id))
+                    OR c.id = (SELECT max(n.id) FROM checks n
+                               WHERE n.claim_id = c.claim_id
+                                 AND (?1 IS NULL OR n.run_id = ?1)
+                                 AND (?6 IS NULL
+                                      OR n.run_id IN (SELECT id FROM runs WHERE method = ?6))))
                AND (?5 IS NULL OR c.verdict = ?5)
              ORDER BY c.id"
         );
@@ -222,6 +229,7 @@ impl Store {
                 filter.claim.map(|c| c.0),
                 filter.latest_per_claim,
                 filter.verdict.map(Verdict::as_str),
+                filter.method,
             ],
             row_to_check,
         )?;
@@ -347,6 +355,43 @@ mod tests {
             HashSet::from([ids[1]])
         );
         assert!(store.claims_checked_with(collection, "corpus-nli", &same).unwrap().is_empty());
+    }
+
+    #[test]
+    fn the_newest_check_of_each_claim_is_the_newest_of_the_method_or_run_asked_for() {
+        let mut store = Store::open_in_memory().unwrap();
+        let collection = store.ensure_collection("demo").unwrap();
+        let id = match store.insert_claims(collection, &[claim("One.")]).unwrap().remove(0) {
+            crate::ClaimInsertOutcome::Inserted(id) | crate::ClaimInsertOutcome::Duplicate(id) => {
+                id
+            }
+        };
+        let run = |store: &Store, method: &str| {
+            store.create_run(method, &serde_json::json!({}), None, Some(collection)).unwrap()
+        };
+        let cite_first = run(&store, "llm-cite");
+        let first =
+            store.insert_check(cite_first, Some(id), &result("One.", Verdict::Verified), &[]);
+        let cite_second = run(&store, "llm-cite");
+        let second =
+            store.insert_check(cite_second, Some(id), &result("One.", Verdict::NotVerified), &[]);
+        let p_true = run(&store, "p-true");
+        let newest = store.insert_check(p_true, Some(id), &result("One.", Verdict::Verified), &[]);
+        let newest_of = |method: Option<&str>, run: Option<RunId>| -> Vec<CheckId> {
+            let filter = CheckFilter {
+                collection: Some(collection),
+                method: method.map(str::to_owned),
+                run,
+                latest_per_claim: true,
+                ..CheckFilter::default()
+            };
+            store.checks(&filter).unwrap().into_iter().map(|check| check.id).collect()
+        };
+        assert_eq!(newest_of(None, None), [newest.unwrap()]);
+        assert_eq!(newest_of(Some("llm-cite"), None), [second.unwrap()]);
+        assert_eq!(newest_of(Some("llm-cite"), Some(cite_first)), [first.unwrap()]);
+        assert_eq!(newest_of(Some("corpus-nli"), None), []);
+        assert_eq!(newest_of(Some("p-true"), Some(cite_first)), []);
     }
 
     #[test]

@@ -36,7 +36,7 @@ export const URL_STATUS_NAMES: Record<UrlStatus, string> = {
   skipped: 'not tried',
 };
 
-const METHOD_NAMES: Record<Method, string> = {
+export const METHOD_NAMES: Record<Method, string> = {
   'llm-cite': 'LLM-Cite (Wikipedia pages)',
   'p-true': 'P(True) (the model alone)',
   'corpus-nli': 'Corpus NLI (your corpora)',

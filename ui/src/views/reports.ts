@@ -4,19 +4,21 @@
 // tokens per claim). Route: `#/reports?collection=<name>`.
 
 import {
+  METHODS,
   VERDICTS,
   appInfo,
   chooseReportPath,
   evaluate,
   exportReport,
   listCollections,
+  type CheckSelection,
   type ClaimCollection,
   type Evaluation,
   type ReportFormat,
 } from '../api';
 import { count, el, replace } from '../dom';
 import { href, type RouteContext } from '../router';
-import { VERDICT_NAMES, percent } from './checks';
+import { METHOD_NAMES, VERDICT_NAMES, percent } from './checks';
 import { showError, statusLine } from './common';
 
 const FORMATS: Array<{ value: ReportFormat; label: string; extension: string }> = [
@@ -156,6 +158,21 @@ export async function renderReports({ outlet, query, signal }: RouteContext): Pr
       el('option', { value: collection.name, selected: collection === chosen }, `${collection.name} (${count(collection.claim_count, 'claim')})`),
     ),
   );
+  // Each claim's newest check of any method, or of the method chosen here.
+  const methodSelect = el(
+    'select',
+    { id: 'report-method', name: 'method' },
+    el('option', { value: '' }, 'Any method (each claim’s newest check)'),
+    ...METHODS.map((method) => el('option', { value: method }, METHOD_NAMES[method])),
+  );
+  const selection = (): CheckSelection => {
+    const method = METHODS.find((candidate) => candidate === methodSelect.value);
+    return method === undefined ? {} : { method };
+  };
+  const selectionText = (): string => {
+    const method = METHODS.find((candidate) => candidate === methodSelect.value);
+    return method === undefined ? 'Newest check' : `Newest ${METHOD_NAMES[method]} check`;
+  };
   const formatSelect = el('select', { id: 'report-format', name: 'format' }, ...FORMATS.map((format) => el('option', { value: format.value }, format.label)));
   const exportButton = el('button', { type: 'submit', id: 'report-export', class: 'primary' }, 'Export…');
   const exportStatus = statusLine('report-export-status');
@@ -181,7 +198,7 @@ export async function renderReports({ outlet, query, signal }: RouteContext): Pr
         return;
       }
       exportStatus.textContent = 'Writing the report…';
-      await exportReport(collection, format.value, path);
+      await exportReport(collection, format.value, path, selection());
       exportStatus.classList.add('ok');
       replace(exportStatus, `${format.label} report of “${collection}” saved to `, el('code', { id: 'report-path' }, path));
     } catch (error) {
@@ -201,10 +218,10 @@ export async function renderReports({ outlet, query, signal }: RouteContext): Pr
     evaluationSlot.replaceChildren();
     const collection = collectionSelect.value;
     try {
-      const evaluation = await evaluate(collection);
+      const evaluation = await evaluate(collection, selection());
       // Dropped if the user left the view or chose another collection meanwhile.
       if (signal.aborted || collectionSelect.value !== collection) return;
-      evaluateStatus.textContent = `Newest check of each claim of “${evaluation.collection}”.`;
+      evaluateStatus.textContent = `${selectionText()} of each claim of “${evaluation.collection}”.`;
       replace(evaluationSlot, evaluationView(evaluation));
     } catch (error) {
       if (!signal.aborted && collectionSelect.value === collection) showError(evaluateStatus, error);
@@ -213,27 +230,39 @@ export async function renderReports({ outlet, query, signal }: RouteContext): Pr
     }
   });
 
-  // The choice goes into the address (for the back button) without drawing the view again.
-  collectionSelect.addEventListener('change', () => {
-    history.replaceState(null, '', href('/reports', { collection: collectionSelect.value }));
+  // Another collection or method: the figures and messages shown are of the old one. The
+  // collection goes into the address (for the back button) without drawing the view again.
+  const clearResults = () => {
     exportStatus.classList.remove('error', 'ok');
     exportStatus.textContent = '';
     evaluateStatus.classList.remove('error');
     evaluateStatus.textContent = '';
     evaluationSlot.replaceChildren();
+  };
+  collectionSelect.addEventListener('change', () => {
+    history.replaceState(null, '', href('/reports', { collection: collectionSelect.value }));
+    clearResults();
   });
+  methodSelect.addEventListener('change', clearResults);
 
   outlet.append(
     el(
       'section',
       { class: 'panel' },
-      el('div', { class: 'report-collection' }, el('label', { for: 'report-collection' }, 'Collection'), collectionSelect),
+      el(
+        'div',
+        { class: 'report-collection' },
+        el('label', { for: 'report-collection' }, 'Collection'),
+        collectionSelect,
+        el('label', { for: 'report-method' }, 'Method'),
+        methodSelect,
+      ),
     ),
     el(
       'section',
       { class: 'panel', 'aria-labelledby': 'export-heading' },
       el('h2', { id: 'export-heading' }, 'Export'),
-      el('p', { class: 'hint' }, 'Every claim with its newest check and review. The HTML page has no scripts and links only to http(s) addresses.'),
+      el('p', { class: 'hint' }, 'Every claim with its newest check (of the method chosen above) and review. The HTML page has no scripts and links only to http(s) addresses.'),
       exportForm,
       exportStatus,
     ),
@@ -241,7 +270,7 @@ export async function renderReports({ outlet, query, signal }: RouteContext): Pr
       'section',
       { class: 'panel', 'aria-labelledby': 'evaluate-heading' },
       el('h2', { id: 'evaluate-heading' }, 'Evaluate'),
-      el('p', { class: 'hint' }, 'Compares the newest verdict of each claim with its gold label: supported claims should be verified, refuted ones not.'),
+      el('p', { class: 'hint' }, 'Compares the newest verdict of each claim (of the method chosen above) with its gold label: supported claims should be verified, refuted ones not.'),
       el('div', { class: 'buttons' }, evaluateButton),
       evaluateStatus,
       evaluationSlot,

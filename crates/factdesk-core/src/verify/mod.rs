@@ -232,6 +232,16 @@ pub struct BatchSummary {
     pub failures: Vec<ClaimFailure>,
 }
 
+/// Which checks lists, reports and eval read: each claim's newest check, among those of
+/// `method` and of `run` when given (a run over the collection read). By default, each claim's
+/// newest check whatever its method.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CheckSelection {
+    pub method: Option<Method>,
+    pub run: Option<factdesk_model::RunId>,
+}
+
 /// A check with the claim it belongs to, for lists and reports.
 #[derive(Debug, Clone, Serialize)]
 pub struct ClaimWithCheck {
@@ -582,17 +592,43 @@ impl Factdesk {
         })
     }
 
-    /// Claims of a collection with their newest check (and its latest review).
-    pub fn collection_checks(&self, collection: &str) -> Result<Vec<ClaimWithCheck>> {
+    /// The newest check of each claim of `collection` that `selection` selects, with its
+    /// latest review; a run that is not over `collection` is refused.
+    pub(crate) fn selected_checks(
+        &self,
+        collection: &str,
+        selection: &CheckSelection,
+    ) -> Result<(Vec<Claim>, Vec<StoredCheck>)> {
         let store = self.store()?;
         let collection_id = store.collection_id(collection)?;
+        if let Some(run) = selection.run
+            && store.run(run)?.collection_id != Some(collection_id)
+        {
+            return Err(CoreError::InvalidInput(format!(
+                "run {run} is not a run over the collection '{collection}'; leave out the run to \
+                 read each claim's newest check"
+            )));
+        }
         let claims = store
             .claims(&ClaimFilter { collection: Some(collection_id), ..ClaimFilter::default() })?;
         let checks = store.checks(&CheckFilter {
             collection: Some(collection_id),
+            run: selection.run,
+            method: selection.method.map(|method| method.as_str().to_owned()),
             latest_per_claim: true,
             ..CheckFilter::default()
         })?;
+        Ok((claims, checks))
+    }
+
+    /// Claims of a collection with their newest check that `selection` selects (and its latest
+    /// review).
+    pub fn collection_checks(
+        &self,
+        collection: &str,
+        selection: &CheckSelection,
+    ) -> Result<Vec<ClaimWithCheck>> {
+        let (claims, checks) = self.selected_checks(collection, selection)?;
         Ok(claims
             .into_iter()
             .map(|claim| {
