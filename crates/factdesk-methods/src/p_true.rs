@@ -1,7 +1,8 @@
-//! The P(True) baseline (LLM-Cite, shared/seeds/003, Table 3): the chat model judges the claim
-//! from what it learned, with no evidence and so no attribution. The probability it puts on
-//! "True" against "False" (from logits or log-probabilities where the backend has them, else
-//! from sampled answers) decides: verified when P(True) ≥ 0.5.
+//! The P(True) baseline (LLM-Cite, "LLM-Cite: Cheap Fact Verification with Attribution via URL
+//! Generation", Table 3): the chat model judges the claim from what it learned, with no
+//! evidence and so no attribution. The probability it puts on "True" against "False" (from
+//! logits or log-probabilities where the backend has them, else from sampled answers) decides:
+//! verified when P(True) ≥ 0.5.
 
 use std::sync::Arc;
 

@@ -1,4 +1,5 @@
-//! LLM-Cite (shared/seeds/003): verify a claim with citations the model proposes.
+//! LLM-Cite ("LLM-Cite: Cheap Fact Verification with Attribution via URL Generation"): verify a
+//! claim with citations the model proposes.
 //!
 //! 1. [`generate_urls`]: the chat model proposes up to m Wikipedia URLs (DIVERSE: one prompt,
 //!    a list; CONTROLLED: one URL per sample, m samples; RS: the DIVERSE prompt sampled R times
