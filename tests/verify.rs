@@ -10,7 +10,7 @@ use factdesk_core::model::{ReviewDecision, UrlStatus, Verdict};
 use factdesk_core::report::Format;
 use factdesk_core::verify::{CheckSelection, Method, VerifyOptions};
 use factdesk_core::{CancelToken, NoProgress, Settings};
-use factdesk_testkit::openai::{chat_request, chat_response};
+use factdesk_testkit::scripted::{P_TRUE_TEMPLATE, ScriptedModel};
 use factdesk_testkit::{RecordedRequest, TestResponse, TestServer};
 use factdesk_tests::Harness;
 
@@ -19,25 +19,13 @@ const OKRA: &str = "Okra is a flowering plant in the mallow family. It is valued
 const EIFFEL: &str = "The Eiffel Tower is a wrought-iron lattice tower in Paris, France. \
     It was completed in 1889 for the World's Fair.";
 
-/// The words of a claim that carry its content.
-fn content_words(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|word| word.len() > 3)
-        .map(str::to_lowercase)
-        .collect()
-}
-
-/// The chat model: URL lists for URL prompts, True/False for NLI prompts (True when every
-/// content word of the claim is in the document), True for P(True) prompts about Paris.
+/// The chat model: URL lists for URL prompts, NLI by the claim's content words being in the
+/// document, True for P(True) prompts about Paris.
 fn model_server(web: &str, delay: Duration) -> TestServer {
     let web = web.to_owned();
-    TestServer::start(move |request: &RecordedRequest| {
-        let Some(chat) = chat_request(request) else {
-            return TestResponse::text(404, "not a chat request");
-        };
-        let prompt = chat.prompt().to_owned();
-        let answer = if prompt.contains("Wikipedia article URLs") {
-            let claim = prompt.rsplit("Sentence: ").next().unwrap_or_default();
+    ScriptedModel::new()
+        .on_urls(move |asked| {
+            let claim = &asked.claim;
             if claim.contains("Okra") {
                 "1. https://en.wikipedia.org/wiki/Abelmoschus_esculentus\n2. https://en.wikipedia.org/wiki/Nonexistent_vegetable".to_owned()
             } else if claim.contains("Eiffel") {
@@ -47,24 +35,13 @@ fn model_server(web: &str, delay: Duration) -> TestServer {
             } else {
                 "I do not know which page would help.".to_owned()
             }
-        } else if let Some(rest) = prompt.split("Document:").nth(1) {
-            let (document, claim) = rest.split_once("Claim:").unwrap_or((rest, ""));
-            let claim = claim.lines().next().unwrap_or_default();
-            let document = document.to_lowercase();
-            let entails = content_words(claim).iter().all(|word| document.contains(word.as_str()));
-            if entails { "True".to_owned() } else { "False".to_owned() }
-        } else if prompt.contains("Answer with one word, True or False") {
-            if prompt.trim_end().ends_with("Paris.\nAnswer:") {
-                "True".into()
-            } else {
-                "False".into()
-            }
-        } else {
-            "?".to_owned()
-        };
-        let n = chat.n.max(1) as usize;
-        chat_response(&vec![answer; n]).with_delay(delay)
-    })
+        })
+        .on(P_TRUE_TEMPLATE, |asked| {
+            if asked.claim.ends_with("Paris.") { "True" } else { "False" }.to_owned()
+        })
+        .otherwise(|_| "?".to_owned())
+        .delay(move |_| delay)
+        .serve()
 }
 
 /// The MediaWiki API and a few web pages.

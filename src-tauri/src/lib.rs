@@ -96,7 +96,7 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
-    use factdesk_testkit::openai::{chat_request, chat_response};
+    use factdesk_testkit::scripted::ScriptedModel;
     use factdesk_testkit::{RecordedRequest, TestResponse, TestServer};
     use serde_json::{Value, json};
     use tauri::ipc::{CallbackFn, InvokeBody};
@@ -388,23 +388,25 @@ mod tests {
         }
     }
 
-    /// The long words of a claim, which a document must hold for the scripted model to call
-    /// the claim true according to it.
-    fn content_words(text: &str) -> Vec<String> {
-        text.split(|c: char| !c.is_alphanumeric())
-            .filter(|word| word.len() > 3)
-            .map(str::to_lowercase)
-            .collect()
-    }
-
     const PENICILLIN: &str = "Penicillin is a group of antibiotics. Penicillin was discovered in 1928 \
         by Alexander Fleming, a Scottish physician. It came into wide use during the Second World War.";
 
     /// A loopback server playing both the chat model (OpenAI-compatible) and Wikipedia's
     /// MediaWiki API. URL prompts about penicillin get its article, other claims an article
     /// that does not exist; NLI prompts are answered True when the document holds every long
-    /// word of the claim; anything else gets "OK". Chat answers wait `delay`.
+    /// word of the claim (the testkit's scripted model); anything else gets "OK". Chat answers
+    /// wait `delay`.
     fn scripted_server(delay: Duration) -> TestServer {
+        let model = ScriptedModel::new()
+            .on_urls(|asked| {
+                if asked.claim.contains("Penicillin") {
+                    "https://en.wikipedia.org/wiki/Penicillin"
+                } else {
+                    "https://en.wikipedia.org/wiki/No_such_article"
+                }
+                .to_owned()
+            })
+            .delay(move |_| delay);
         TestServer::start(move |request: &RecordedRequest| {
             if request.path.starts_with("/w/api.php") {
                 let title = request
@@ -421,30 +423,7 @@ mod tests {
                 };
                 return TestResponse::json(200, &body.to_string());
             }
-            let Some(chat) = chat_request(request) else {
-                return TestResponse::text(404, "not a chat request");
-            };
-            let prompt = chat.prompt();
-            let answer = if prompt.contains("Wikipedia article URLs") {
-                let claim = prompt.rsplit("Sentence: ").next().unwrap_or_default();
-                if claim.contains("Penicillin") {
-                    "https://en.wikipedia.org/wiki/Penicillin"
-                } else {
-                    "https://en.wikipedia.org/wiki/No_such_article"
-                }
-            } else if let Some(rest) = prompt.split("Document:").nth(1) {
-                let (document, claim) = rest.split_once("Claim:").unwrap_or((rest, ""));
-                let claim = claim.lines().next().unwrap_or_default();
-                let document = document.to_lowercase();
-                if content_words(claim).iter().all(|word| document.contains(word.as_str())) {
-                    "True"
-                } else {
-                    "False"
-                }
-            } else {
-                "OK"
-            };
-            chat_response(&vec![answer.to_owned(); chat.n.max(1) as usize]).with_delay(delay)
+            model.respond(request).unwrap_or_else(|| TestResponse::text(404, "not a chat request"))
         })
     }
 

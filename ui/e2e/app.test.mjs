@@ -70,25 +70,42 @@ function chatCompletion(text, n) {
   };
 }
 
-/** What the scripted model says to a prompt, and how long it takes to say it. */
-function scriptedAnswer(prompt) {
-  if (/Wikipedia article URL/.test(prompt)) {
-    // LLM-Cite's URL prompts end with the claim after the last "Sentence: ".
-    const claim = prompt.split('Sentence: ').pop() ?? '';
-    const url = claim.includes('Penicillin') ? 'https://en.wikipedia.org/wiki/Penicillin' : 'https://en.wikipedia.org/wiki/No_such_article';
-    // Claims that say "slowly" keep the model busy, so that a batch can be cancelled midway.
-    return { text: url, delayMs: claim.includes('slowly') ? 1500 : 0 };
+/** The text after the last `label` in `prompt`, to the end of its line. */
+function lineAfter(prompt, label) {
+  const at = prompt.lastIndexOf(label);
+  return at < 0 ? '' : prompt.slice(at + label.length).split('\n')[0].trim();
+}
+
+/**
+ * What the scripted model says to a prompt, and how long it takes to say it. It answers by the
+ * prompt template the request names in its `x-factdesk-template` header (`<id>@<version>`), as
+ * the Rust tests' scripted model (factdesk-testkit) does, not by the prompt's wording.
+ */
+function scriptedAnswer(template, prompt) {
+  switch (template) {
+    case 'llm_cite/urls_diverse':
+    case 'llm_cite/url_controlled': {
+      const claim = lineAfter(prompt, 'Sentence: ');
+      const url = claim.includes('Penicillin') ? 'https://en.wikipedia.org/wiki/Penicillin' : 'https://en.wikipedia.org/wiki/No_such_article';
+      // Claims that say "slowly" keep the model busy, so that a batch can be cancelled midway.
+      return { text: url, delayMs: claim.includes('slowly') ? 1500 : 0 };
+    }
+    case 'nli/true_false': {
+      // True when the document holds every long word of the claim.
+      const rest = prompt.slice(prompt.indexOf('Document:') + 'Document:'.length);
+      const claimAt = rest.lastIndexOf('\nClaim: ');
+      const document = (claimAt >= 0 ? rest.slice(0, claimAt) : rest).toLowerCase();
+      const claim = lineAfter(prompt, 'Claim: ');
+      return { text: contentWords(claim).every((word) => document.includes(word)) ? 'True' : 'False', delayMs: 0 };
+    }
+    case 'p_true/true_false':
+      return { text: 'False', delayMs: 0 };
+    case '':
+      // A prompt of no template: the model check and `ask`.
+      return { text: 'OK', delayMs: 0 };
+    default:
+      return { text: `no script for ${template}`, delayMs: 0, status: 500 };
   }
-  const documentAt = prompt.indexOf('Document:');
-  if (documentAt >= 0) {
-    // NLI: True when the document holds every long word of the claim.
-    const rest = prompt.slice(documentAt + 'Document:'.length);
-    const claimAt = rest.indexOf('Claim:');
-    const document = (claimAt >= 0 ? rest.slice(0, claimAt) : rest).toLowerCase();
-    const claim = claimAt >= 0 ? rest.slice(claimAt + 'Claim:'.length).split('\n')[0] : '';
-    return { text: contentWords(claim).every((word) => document.includes(word)) ? 'True' : 'False', delayMs: 0 };
-  }
-  return { text: 'OK', delayMs: 0 };
 }
 
 /**
@@ -122,8 +139,13 @@ function startScriptedServer() {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
         const messages = Array.isArray(body.messages) ? body.messages : [];
         const prompt = String(messages.at(-1)?.content ?? '');
-        const { text, delayMs } = scriptedAnswer(prompt);
+        const template = String(request.headers['x-factdesk-template'] ?? '').split('@')[0];
+        const { text, delayMs, status } = scriptedAnswer(template, prompt);
         requests.push(`chat ${text}`);
+        if (status !== undefined) {
+          send(status, { error: { message: text } });
+          return;
+        }
         setTimeout(() => send(200, chatCompletion(text, Math.max(1, Number(body.n ?? 1)))), delayMs);
       });
       return;

@@ -249,28 +249,24 @@ fn data_dir_comes_from_the_environment_and_config_overrides_apply() {
     assert!(text(&defaults.stdout).contains("max_file_bytes"));
 }
 
-/// A chat model on loopback that answers every question "True" after `delay`, recording the
-/// prompts it was asked.
+/// A chat model on loopback that calls every claim true after `delay` (the testkit's scripted
+/// model), recording what it was asked.
 fn slow_true_model(delay: std::time::Duration) -> factdesk_testkit::TestServer {
-    use factdesk_testkit::openai::{chat_request, chat_response};
-    factdesk_testkit::TestServer::start(move |request| match chat_request(request) {
-        Some(chat) => {
-            chat_response(&vec!["True".to_owned(); chat.n.max(1) as usize]).with_delay(delay)
-        }
-        None => factdesk_testkit::TestResponse::text(404, "not a chat request"),
-    })
+    use factdesk_testkit::scripted::{NLI_TEMPLATE, P_TRUE_TEMPLATE, ScriptedModel};
+    ScriptedModel::new()
+        .on(P_TRUE_TEMPLATE, |_| "True".to_owned())
+        .on(NLI_TEMPLATE, |_| "True".to_owned())
+        .delay(move |_| delay)
+        .serve()
 }
 
-/// The claims a model server was asked about (the text after the last "Claim: ").
+/// The claims a model server was asked about, one per request.
 fn claims_asked(server: &factdesk_testkit::TestServer) -> Vec<String> {
     server
         .requests()
         .iter()
-        .filter_map(factdesk_testkit::openai::chat_request)
-        .filter_map(|chat| {
-            let claim = chat.prompt().rsplit("Claim: ").next()?.lines().next()?.trim().to_owned();
-            Some(claim)
-        })
+        .filter_map(factdesk_testkit::scripted::asked)
+        .filter_map(|asked| asked.ok().map(|asked| asked.claim))
         .collect()
 }
 

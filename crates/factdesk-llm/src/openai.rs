@@ -2,7 +2,8 @@
 //! Ollama, llama.cpp's server, vLLM, LM Studio and OpenAI. Timeouts; bounded retries with
 //! exponential backoff on 429, 5xx, timeouts and connection errors (honouring Retry-After);
 //! a limit on concurrent requests; typed errors for a bad key, an unknown model and
-//! unreadable answers.
+//! unreadable answers. A request made from a prompt template names it in the
+//! [`TEMPLATE_HEADER`] header (servers ignore it; test servers answer by it).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,6 +16,10 @@ use crate::{
     Choice, Completion, CompletionRequest, FinishReason, LanguageModel, LlmError, ModelInfo,
     OutputConstraint, TokenLogprob, TokenUsage,
 };
+
+/// The header naming the prompt template of a request, as `<id>@<version>` (e.g.
+/// `nli/true_false@1`).
+pub const TEMPLATE_HEADER: &str = "x-factdesk-template";
 
 /// Where the server is and how to talk to it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -308,8 +313,16 @@ impl LanguageModel for OpenAiCompatible {
 
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError> {
         let body = self.body(request);
-        let response =
-            self.send(|| self.client.post(self.url("chat/completions")).json(&body)).await?;
+        let response = self
+            .send(|| {
+                let post = self.client.post(self.url("chat/completions")).json(&body);
+                match &request.template {
+                    Some(template) => post
+                        .header(TEMPLATE_HEADER, format!("{}@{}", template.id, template.version)),
+                    None => post,
+                }
+            })
+            .await?;
         let text = response
             .text()
             .await

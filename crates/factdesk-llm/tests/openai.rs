@@ -59,6 +59,16 @@ async fn a_completion_with_usage_and_logprobs() {
     assert_eq!(body["top_logprobs"], 5);
     assert_eq!(body["messages"][1]["content"], "Is water wet?");
     assert_eq!(body["messages"][0]["role"], "system");
+    // No template, no template header; a template's request names it.
+    assert_eq!(sent.header(factdesk_llm::openai::TEMPLATE_HEADER), None);
+    let mut templated = request();
+    templated.template =
+        Some(factdesk_llm::TemplateRef { id: "nli/true_false".into(), version: 1 });
+    model.complete(&templated).await.unwrap();
+    let sent = server.requests().pop().unwrap();
+    assert_eq!(sent.header(factdesk_llm::openai::TEMPLATE_HEADER), Some("nli/true_false@1"));
+    // The testkit's scripted model reads the same header.
+    assert_eq!(factdesk_llm::openai::TEMPLATE_HEADER, factdesk_testkit::scripted::TEMPLATE_HEADER);
 
     let probabilities = model.answer_probabilities(&request(), &["yes", "no"], 5).await.unwrap();
     assert_eq!(probabilities.method, "logprobs");

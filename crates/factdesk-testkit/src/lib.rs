@@ -1,6 +1,7 @@
 //! Test support: a loopback HTTP/1.1 server whose answers a test scripts, recording every
 //! request it receives. It runs on its own thread and runtime, so sync and async tests can use
-//! it alike, and it only ever binds 127.0.0.1. Used as a dev-dependency only.
+//! it alike, and it only ever binds 127.0.0.1. [`scripted`] plays a chat model on it, answering
+//! by prompt template. Used as a dev-dependency only.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -8,6 +9,8 @@ use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+
+pub mod scripted;
 
 /// A request as the server saw it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,0 +1,240 @@
+//! A scripted chat model for tests, served as an OpenAI-compatible endpoint: it answers by the
+//! prompt template a request names (the [`TEMPLATE_HEADER`] Factdesk sends), not by the
+//! prompt's wording. What a script needs from a prompt (the claim, the document) is read here,
+//! in one place, from each template's layout; a prompt reworded in `assets/prompts/` then
+//! breaks no test, and a template this module does not know is a 500 that names it.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::openai::{chat_request, chat_response};
+use crate::{RecordedRequest, TestResponse, TestServer};
+
+/// The header naming a request's prompt template as `<id>@<version>` (the model layer's
+/// `factdesk_llm::openai::TEMPLATE_HEADER`).
+pub const TEMPLATE_HEADER: &str = "x-factdesk-template";
+
+/// LLM-Cite's URL templates (DIVERSE and CONTROLLED).
+pub const URL_TEMPLATES: [&str; 2] = ["llm_cite/urls_diverse", "llm_cite/url_controlled"];
+/// LLM-instructed NLI.
+pub const NLI_TEMPLATE: &str = "nli/true_false";
+/// P(True).
+pub const P_TRUE_TEMPLATE: &str = "p_true/true_false";
+
+/// Where a template puts what a script needs.
+struct Layout {
+    template: &'static str,
+    /// The label before the claim (its last occurrence; the claim runs to the end of the line).
+    claim: &'static str,
+    /// The labels before and after the document, if the template has one.
+    document: Option<(&'static str, &'static str)>,
+}
+
+const LAYOUTS: [Layout; 4] = [
+    Layout { template: "llm_cite/urls_diverse", claim: "Sentence: ", document: None },
+    Layout { template: "llm_cite/url_controlled", claim: "Sentence: ", document: None },
+    Layout {
+        template: "nli/true_false",
+        claim: "Claim: ",
+        document: Some(("Document:", "\nClaim: ")),
+    },
+    Layout { template: "p_true/true_false", claim: "Claim: ", document: None },
+];
+
+/// One chat request to the scripted model.
+#[derive(Debug, Clone)]
+pub struct Asked {
+    /// The template id (without its version); empty for a prompt of no template (`ask`).
+    pub template: String,
+    /// The claim the prompt is about (empty for a prompt of no template).
+    pub claim: String,
+    /// The document of an NLI prompt (empty otherwise).
+    pub document: String,
+    /// The last message.
+    pub prompt: String,
+    /// Completions asked for.
+    pub n: u32,
+}
+
+/// The request `request` makes of the scripted model, if it is a chat request. A template
+/// the layouts do not know gives `Err` with its name.
+pub fn asked(request: &RecordedRequest) -> Option<Result<Asked, String>> {
+    let chat = chat_request(request)?;
+    let prompt = chat.prompt().to_owned();
+    let template = request
+        .header(TEMPLATE_HEADER)
+        .map(|value| value.split('@').next().unwrap_or_default().to_owned())
+        .unwrap_or_default();
+    let mut asked =
+        Asked { template, claim: String::new(), document: String::new(), prompt, n: chat.n };
+    if asked.template.is_empty() {
+        return Some(Ok(asked));
+    }
+    let Some(layout) = LAYOUTS.iter().find(|layout| layout.template == asked.template) else {
+        return Some(Err(format!("the scripted model has no script for '{}'", asked.template)));
+    };
+    asked.claim = asked
+        .prompt
+        .rsplit(layout.claim)
+        .next()
+        .and_then(|rest| rest.lines().next())
+        .unwrap_or_default()
+        .trim()
+        .to_owned();
+    if let Some((start, end)) = layout.document
+        && let Some((_, rest)) = asked.prompt.split_once(start)
+    {
+        asked.document =
+            rest.rsplit_once(end).map_or(rest, |(document, _)| document).trim().to_owned();
+    }
+    Some(Ok(asked))
+}
+
+/// The words of a text that carry its content (longer than three characters), lower-cased.
+pub fn content_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| word.len() > 3)
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// The scripted NLI judgement: the document holds every content word of the claim.
+pub fn document_supports(document: &str, claim: &str) -> bool {
+    let document = document.to_lowercase();
+    content_words(claim).iter().all(|word| document.contains(word.as_str()))
+}
+
+type Script = Arc<dyn Fn(&Asked) -> String + Send + Sync>;
+type Delay = Arc<dyn Fn(&Asked) -> Duration + Send + Sync>;
+
+/// A chat model answering each template with its script. By default: no URLs, NLI by
+/// [`document_supports`], P(True) "False", and "OK" to a prompt of no template.
+#[derive(Clone)]
+pub struct ScriptedModel {
+    scripts: Vec<(String, Script)>,
+    otherwise: Script,
+    delay: Delay,
+}
+
+impl Default for ScriptedModel {
+    fn default() -> Self {
+        ScriptedModel::new()
+    }
+}
+
+impl ScriptedModel {
+    pub fn new() -> ScriptedModel {
+        let verdict = |yes: bool| if yes { "True" } else { "False" }.to_owned();
+        ScriptedModel {
+            scripts: Vec::new(),
+            otherwise: Arc::new(|_| "OK".to_owned()),
+            delay: Arc::new(|_| Duration::ZERO),
+        }
+        .on_urls(|_| "I do not know which page would help.".to_owned())
+        .on(NLI_TEMPLATE, move |asked| verdict(document_supports(&asked.document, &asked.claim)))
+        .on(P_TRUE_TEMPLATE, |_| "False".to_owned())
+    }
+
+    /// Answers `template` with `script` (replacing its earlier script).
+    pub fn on(
+        mut self,
+        template: &str,
+        script: impl Fn(&Asked) -> String + Send + Sync + 'static,
+    ) -> ScriptedModel {
+        self.scripts.retain(|(id, _)| id != template);
+        self.scripts.push((template.to_owned(), Arc::new(script)));
+        self
+    }
+
+    /// Answers both URL templates with `script`.
+    pub fn on_urls(self, script: impl Fn(&Asked) -> String + Send + Sync + 'static) -> Self {
+        let script: Script = Arc::new(script);
+        URL_TEMPLATES.iter().fold(self, |model, template| {
+            let script = Arc::clone(&script);
+            model.on(template, move |asked| script(asked))
+        })
+    }
+
+    /// Answers a prompt of no template with `script`.
+    pub fn otherwise(mut self, script: impl Fn(&Asked) -> String + Send + Sync + 'static) -> Self {
+        self.otherwise = Arc::new(script);
+        self
+    }
+
+    /// Waits `delay(asked)` before each answer.
+    pub fn delay(mut self, delay: impl Fn(&Asked) -> Duration + Send + Sync + 'static) -> Self {
+        self.delay = Arc::new(delay);
+        self
+    }
+
+    /// The answer to `request`, if it is a chat request: `n` copies of the script's text.
+    pub fn respond(&self, request: &RecordedRequest) -> Option<TestResponse> {
+        let asked = match asked(request)? {
+            Ok(asked) => asked,
+            Err(message) => return Some(TestResponse::text(500, &message)),
+        };
+        let script = match self.scripts.iter().find(|(id, _)| *id == asked.template) {
+            Some((_, script)) => script,
+            None if asked.template.is_empty() => &self.otherwise,
+            None => {
+                let message = format!("no script for '{}'", asked.template);
+                return Some(TestResponse::text(500, &message));
+            }
+        };
+        let text = script(&asked);
+        Some(chat_response(&vec![text; asked.n.max(1) as usize]).with_delay((self.delay)(&asked)))
+    }
+
+    /// A server playing this model at `/v1/chat/completions` (anything else is a 404).
+    pub fn serve(self) -> TestServer {
+        TestServer::start(move |request| {
+            self.respond(request).unwrap_or_else(|| TestResponse::text(404, "not a chat request"))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chat(template: Option<&str>, prompt: &str) -> RecordedRequest {
+        let body = serde_json::json!({"messages": [{"role": "user", "content": prompt}], "n": 2});
+        RecordedRequest {
+            method: "POST".into(),
+            path: "/v1/chat/completions".into(),
+            headers: template
+                .map(|t| vec![(TEMPLATE_HEADER.to_owned(), format!("{t}@1"))])
+                .unwrap_or_default(),
+            body: body.to_string().into_bytes(),
+        }
+    }
+
+    fn answer(model: &ScriptedModel, request: &RecordedRequest) -> (u16, String) {
+        let response = model.respond(request).unwrap();
+        (response.status, String::from_utf8_lossy(&response.body).into_owned())
+    }
+
+    #[test]
+    fn each_template_gets_its_script_with_the_claim_and_document() {
+        let model = ScriptedModel::new().on_urls(|asked| format!("url for {}", asked.claim));
+        let urls = chat(
+            Some("llm_cite/url_controlled"),
+            "Sentence: an example\nURL: x\n\nSentence: Okra grows.\nURL:",
+        );
+        assert!(answer(&model, &urls).1.contains("url for Okra grows."));
+        let nli = chat(
+            Some(NLI_TEMPLATE),
+            "Read.\n\nDocument:\nOkra is a plant that grows in warm places.\n\nClaim: Okra grows.\n\nTrue or False?",
+        );
+        assert!(answer(&model, &nli).1.contains("\"True\""));
+        let asked = asked(&nli).unwrap().unwrap();
+        assert_eq!(asked.document, "Okra is a plant that grows in warm places.");
+        assert_eq!(asked.n, 2);
+        let no_template = chat(None, "Say hi");
+        assert!(answer(&model, &no_template).1.contains("\"OK\""));
+        let unknown = chat(Some("rarr/agreement"), "?");
+        let (status, body) = answer(&model, &unknown);
+        assert_eq!(status, 500);
+        assert!(body.contains("rarr/agreement"), "{body}");
+    }
+}
