@@ -261,9 +261,14 @@ fn a_collection_is_checked_reported_reviewed_and_evaluated() {
     assert_eq!(evaluation.evaluated, 4);
     assert_eq!(evaluation.accuracy, Some(1.0));
     assert_eq!(evaluation.balanced_accuracy, Some(1.0));
-    assert_eq!(evaluation.no_valid_url_rate, Some(0.25));
-    assert_eq!(evaluation.urls_proposed, 4);
-    assert_eq!(evaluation.invalid_url_rate, Some(0.25));
+    let figure = |evaluation: &factdesk_core::eval::Evaluation, key: &str| {
+        let figures = evaluation.figures.iter().flat_map(|own| &own.figures);
+        figures.clone().find(|figure| figure.key == key).map(|figure| figure.value)
+    };
+    assert_eq!(figure(&evaluation, "no_valid_url_rate"), Some(Some(0.25)));
+    assert_eq!(figure(&evaluation, "urls_proposed"), Some(Some(4.0)));
+    assert_eq!(figure(&evaluation, "invalid_url_rate"), Some(Some(0.25)));
+    assert_eq!(evaluation.figures[0].method, "llm-cite");
     assert!(evaluation.tokens_per_claim.url_prompt > 0.0);
 
     // A reviewer overrides one verdict; the machine verdict stays, and reports show both.
@@ -323,7 +328,7 @@ fn a_collection_is_checked_reported_reviewed_and_evaluated() {
     assert_eq!(methods_listed(&of_run), ["llm-cite"; 4]);
     let evaluation = app.evaluate("demo", &CheckSelection::default()).unwrap();
     assert_eq!(evaluation.methods, ["p-true"]);
-    assert_eq!(evaluation.urls_proposed, 0, "P(True) proposes no URLs");
+    assert!(evaluation.figures.is_empty(), "P(True) has no figures of its own");
     // The method's own review is on its own check: the LLM-Cite report keeps it.
     let report = app.report("demo", &llm_cite).unwrap();
     assert!(report.title.contains("llm-cite"), "{}", report.title);

@@ -579,7 +579,13 @@ mod tests {
             (unlabelled["claims"].clone(), unlabelled["labelled"].clone()),
             (json!(2), json!(0))
         );
-        assert_eq!(unlabelled["urls_proposed"], 2, "{unlabelled}");
+        // LLM-Cite's own figures come with its method's name.
+        assert_eq!(unlabelled["figures"][0]["method"], "llm-cite", "{unlabelled}");
+        let urls = &unlabelled["figures"][0]["figures"][0];
+        assert_eq!(
+            (urls["key"].clone(), urls["value"].clone()),
+            (json!("urls_proposed"), json!(2.0))
+        );
 
         // A claims file with gold labels, checked and scored.
         let file = reports.path().join("claims.csv");

@@ -449,11 +449,25 @@ export interface Evaluation {
   not_supported_recall: number | null;
   nli_models: string[];
   confusion: ConfusionRow[];
-  invalid_url_rate: number | null;
-  fetch_failure_rate: number | null;
-  urls_proposed: number;
-  no_valid_url_rate: number | null;
+  /** Each method's own figures over its checks (e.g. LLM-Cite's URL figures). */
+  figures: MethodFigures[];
   tokens_per_claim: TokensPerClaim;
+}
+
+/** One figure a method reports about its checks. */
+export interface Figure {
+  key: string;
+  label: string;
+  /** Null when undefined (a rate over nothing). */
+  value: number | null;
+  /** A share in [0, 1] rather than a count. */
+  rate: boolean;
+  note: string;
+}
+
+export interface MethodFigures {
+  method: string;
+  figures: Figure[];
 }
 
 /** Turns whatever a rejected call gives into a `CommandError`. */

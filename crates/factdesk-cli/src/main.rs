@@ -218,7 +218,7 @@ enum Command {
         run: Option<i64>,
     },
     /// Score a labelled collection's verdicts: accuracy, balanced accuracy, confusion matrix,
-    /// URL figures, tokens per claim
+    /// each method's own figures (LLM-Cite's URL figures), tokens per claim
     Eval {
         #[arg(long)]
         collection: String,

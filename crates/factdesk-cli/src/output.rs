@@ -516,13 +516,16 @@ pub fn evaluation(evaluation: &Evaluation, json: bool) -> anyhow::Result<()> {
         }
         println!();
     }
-    println!(
-        "URLs proposed        {} ({} invalid, {} fetch failed)",
-        evaluation.urls_proposed,
-        percent(evaluation.invalid_url_rate),
-        percent(evaluation.fetch_failure_rate)
-    );
-    println!("claims with no valid URL {}", percent(evaluation.no_valid_url_rate));
+    for own in &evaluation.figures {
+        for figure in &own.figures {
+            let value = match (figure.rate, figure.value) {
+                (true, value) => percent(value),
+                (false, Some(count)) => format!("{count:.0}"),
+                (false, None) => "n/a".to_owned(),
+            };
+            println!("{:<20} {value} ({}: {})", figure.label, own.method, figure.note);
+        }
+    }
     let tokens = &evaluation.tokens_per_claim;
     println!(
         "tokens per claim     {:.0} (URLs {:.0} in + {:.0} out, judging {:.0} in + {:.0} out)",

@@ -3,17 +3,19 @@
 //! `not_enough_info` should not. Reports accuracy, balanced accuracy (the mean of the rates on
 //! true and on false claims, so a method that says "verified" to everything scores 0.5; none
 //! when the collection holds claims of one kind only), the
-//! confusion matrix of gold labels against verdicts, LLM-Cite's URL figures and tokens per claim.
+//! confusion matrix of gold labels against verdicts, each method's own figures (LLM-Cite's
+//! URL figures, corpus-NLI's share without evidence) and tokens per claim.
 //! From each check's confidence it also reads the probability that the claim is supported
 //! (the confidence of a "verified" verdict, one minus that of any other; 0 for a check with no
 //! confidence, such as "no evidence") and reports ROC AUC, expected calibration error and the
 //! precision and recall of "not supported" ([`crate::metrics`]).
 
-use factdesk_model::{ClaimLabel, RunId, UrlStatus, Verdict};
+use factdesk_methods::figures::Figure;
+use factdesk_model::{ClaimCheck, ClaimLabel, RunId, Verdict};
 use serde::Serialize;
 
 use crate::metrics::{CALIBRATION_BINS, Scored, expected_calibration_error, roc_auc};
-use crate::verify::CheckSelection;
+use crate::verify::{CheckSelection, Method};
 use crate::{Factdesk, Result};
 
 /// Evaluation figures. Rates are fractions in [0, 1]; `None` when undefined (no claims of
@@ -45,14 +47,17 @@ pub struct Evaluation {
     pub not_supported_recall: Option<f64>,
     /// Rows: gold labels; columns: verdicts, in [`Verdict::ALL`] order.
     pub confusion: Vec<ConfusionRow>,
-    /// Proposed URLs that lead to no page (not found or not a URL), of all proposed URLs.
-    pub invalid_url_rate: Option<f64>,
-    /// Proposed URLs refused by the fetch policy or whose fetch failed, of all proposed URLs.
-    pub fetch_failure_rate: Option<f64>,
-    pub urls_proposed: usize,
-    /// Checked claims none of whose proposed URLs led to a page (LLM-Cite checks only).
-    pub no_valid_url_rate: Option<f64>,
+    /// Each method's own figures over its checks (e.g. LLM-Cite's URL figures), in the order
+    /// of `methods`.
+    pub figures: Vec<MethodFigures>,
     pub tokens_per_claim: TokensPerClaim,
+}
+
+/// The figures one method reports about its checks.
+#[derive(Debug, Clone, Serialize)]
+pub struct MethodFigures {
+    pub method: String,
+    pub figures: Vec<Figure>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -78,6 +83,16 @@ fn balanced_accuracy(
     true_negative_rate: Option<f64>,
 ) -> Option<f64> {
     Some((true_positive_rate? + true_negative_rate?) / 2.0)
+}
+
+/// The figures `method` reports about its checks (none for a method with no figures of its
+/// own, or one this version does not know).
+fn method_figures(method: &str, checks: &[&ClaimCheck]) -> Vec<Figure> {
+    match method.parse::<Method>() {
+        Ok(Method::LlmCite) => factdesk_methods::llm_cite::figures(checks),
+        Ok(Method::CorpusNli) => factdesk_methods::corpus_nli::figures(checks),
+        Ok(Method::PTrue) | Err(_) => Vec::new(),
+    }
 }
 
 fn rate(numerator: usize, denominator: usize) -> Option<f64> {
@@ -114,15 +129,10 @@ impl Factdesk {
                     verdicts: Verdict::ALL.iter().map(|verdict| (*verdict, 0)).collect(),
                 })
                 .collect(),
-            invalid_url_rate: None,
-            fetch_failure_rate: None,
-            urls_proposed: 0,
-            no_valid_url_rate: None,
+            figures: Vec::new(),
             tokens_per_claim: TokensPerClaim::default(),
         };
         let (mut positives, mut true_positives, mut negatives, mut true_negatives) = (0, 0, 0, 0);
-        let (mut invalid, mut failed) = (0, 0);
-        let (mut cite_checks, mut without_valid_url) = (0, 0);
         let mut checked = 0usize;
         let mut scored: Vec<Scored> = Vec::new();
         for stored in &checks {
@@ -141,23 +151,6 @@ impl Factdesk {
             tokens.url_completion += check.tokens.url_completion as f64;
             tokens.judge_prompt += check.tokens.judge_prompt as f64;
             tokens.judge_completion += check.tokens.judge_completion as f64;
-            if check.method == factdesk_methods::llm_cite::METHOD {
-                cite_checks += 1;
-                evaluation.urls_proposed += check.urls.len();
-                invalid += check
-                    .urls
-                    .iter()
-                    .filter(|url| matches!(url.status, UrlStatus::NotFound | UrlStatus::Invalid))
-                    .count();
-                failed += check
-                    .urls
-                    .iter()
-                    .filter(|url| matches!(url.status, UrlStatus::Refused | UrlStatus::Failed))
-                    .count();
-                if !check.urls.iter().any(|url| url.status.is_valid()) {
-                    without_valid_url += 1;
-                }
-            }
             let gold = claims
                 .iter()
                 .find(|claim| Some(claim.id) == stored.claim_id)
@@ -198,9 +191,19 @@ impl Factdesk {
         let judged_not_supported = (positives - true_positives) + true_negatives;
         evaluation.not_supported_precision = rate(true_negatives, judged_not_supported);
         evaluation.not_supported_recall = evaluation.true_negative_rate;
-        evaluation.invalid_url_rate = rate(invalid, evaluation.urls_proposed);
-        evaluation.fetch_failure_rate = rate(failed, evaluation.urls_proposed);
-        evaluation.no_valid_url_rate = rate(without_valid_url, cite_checks);
+        evaluation.figures = evaluation
+            .methods
+            .iter()
+            .filter_map(|method| {
+                let own: Vec<&ClaimCheck> = checks
+                    .iter()
+                    .map(|stored| &stored.check)
+                    .filter(|check| &check.method == method)
+                    .collect();
+                let figures = method_figures(method, &own);
+                (!figures.is_empty()).then(|| MethodFigures { method: method.clone(), figures })
+            })
+            .collect();
         if checked > 0 {
             let tokens = &mut evaluation.tokens_per_claim;
             let n = checked as f64;

@@ -234,3 +234,15 @@ impl CorpusNli {
         })
     }
 }
+
+/// Corpus-NLI's figure over its checks: the share of claims the corpora had no evidence for.
+pub fn figures(checks: &[&ClaimCheck]) -> Vec<crate::figures::Figure> {
+    let without = checks.iter().filter(|check| check.verdict == Verdict::NoEvidence).count();
+    vec![crate::figures::Figure::rate(
+        "no_evidence_rate",
+        "No evidence rate",
+        without,
+        checks.len(),
+        "claims the corpora held no sentence for",
+    )]
+}

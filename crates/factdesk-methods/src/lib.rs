@@ -11,6 +11,7 @@
 mod bm25;
 pub mod corpus_nli;
 pub mod evidence;
+pub mod figures;
 pub mod grounding;
 pub mod judge;
 pub mod llm_cite;

@@ -1,7 +1,7 @@
 // Reports: export a collection's checks (Markdown, HTML, JSON, CSV or ClaimReview JSON-LD) to a
 // file chosen in the save dialog, and evaluate a labelled collection (accuracy, balanced
-// accuracy, true positive and negative rates, the confusion matrix, the URL figures and the
-// tokens per claim). Route: `#/reports?collection=<name>`.
+// accuracy, true positive and negative rates, the confusion matrix, each method's own figures
+// and the tokens per claim). Route: `#/reports?collection=<name>`.
 
 import {
   METHODS,
@@ -57,6 +57,12 @@ function figureRow(label: string, key: string, value: string, hint?: string): HT
   );
 }
 
+/** A method's name for people, or its id if this window does not know it. */
+function methodName(method: string): string {
+  const known = METHODS.find((candidate) => candidate === method);
+  return known === undefined ? method : METHOD_NAMES[known];
+}
+
 function evaluationView(evaluation: Evaluation): HTMLElement {
   const tokens = evaluation.tokens_per_claim;
   const round = (n: number) => n.toLocaleString(undefined, { maximumFractionDigits: 1 });
@@ -87,10 +93,17 @@ function evaluationView(evaluation: Evaluation): HTMLElement {
         'expected gap between confidence and accuracy (10 bins)',
       ),
       figureRow('NLI', 'nli_models', evaluation.nli_models.join(', ') || 'n/a'),
-      figureRow('URLs proposed', 'urls_proposed', evaluation.urls_proposed.toLocaleString()),
-      figureRow('Invalid URL rate', 'invalid_url_rate', percent(evaluation.invalid_url_rate, 1), 'no such page, or not a URL'),
-      figureRow('Fetch failure rate', 'fetch_failure_rate', percent(evaluation.fetch_failure_rate, 1), 'refused or failed fetches'),
-      figureRow('No valid URL rate', 'no_valid_url_rate', percent(evaluation.no_valid_url_rate, 1), 'LLM-Cite claims none of whose URLs led to a page'),
+      // Each method's own figures, as the method reports them.
+      ...evaluation.figures.flatMap((own) =>
+        own.figures.map((figure) =>
+          figureRow(
+            figure.label,
+            figure.key,
+            figure.rate ? percent(figure.value, 1) : figure.value === null ? 'n/a' : figure.value.toLocaleString(),
+            `${methodName(own.method)}: ${figure.note}`,
+          ),
+        ),
+      ),
       figureRow('Tokens per claim', 'tokens_total', round(tokens.total), `URLs ${round(tokens.url_prompt)} in, ${round(tokens.url_completion)} out; judge ${round(tokens.judge_prompt)} in, ${round(tokens.judge_completion)} out`),
     ),
   );

@@ -404,3 +404,40 @@ pub fn top_sentences(text: &str, claim: &str, l: usize, language: &str) -> Vec<S
         .map(|(index, _)| sentences[index].to_owned())
         .collect()
 }
+
+/// LLM-Cite's figures over its checks: URLs proposed, the shares of them that lead nowhere or
+/// could not be fetched, and the share of claims none of whose URLs led to a page.
+pub fn figures(checks: &[&ClaimCheck]) -> Vec<crate::figures::Figure> {
+    use crate::figures::Figure;
+    let urls: Vec<&ProposedUrl> = checks.iter().flat_map(|check| &check.urls).collect();
+    let invalid =
+        urls.iter().filter(|url| matches!(url.status, UrlStatus::NotFound | UrlStatus::Invalid));
+    let failed =
+        urls.iter().filter(|url| matches!(url.status, UrlStatus::Refused | UrlStatus::Failed));
+    let without_valid =
+        checks.iter().filter(|check| !check.urls.iter().any(|url| url.status.is_valid()));
+    vec![
+        Figure::count("urls_proposed", "URLs proposed", urls.len(), "by the model, all claims"),
+        Figure::rate(
+            "invalid_url_rate",
+            "Invalid URL rate",
+            invalid.count(),
+            urls.len(),
+            "no such page, or not a URL",
+        ),
+        Figure::rate(
+            "fetch_failure_rate",
+            "Fetch failure rate",
+            failed.count(),
+            urls.len(),
+            "refused or failed fetches",
+        ),
+        Figure::rate(
+            "no_valid_url_rate",
+            "No valid URL rate",
+            without_valid.count(),
+            checks.len(),
+            "claims none of whose URLs led to a page",
+        ),
+    ]
+}
