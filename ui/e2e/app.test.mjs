@@ -724,6 +724,13 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     await (await find('#claim-filter button[type="submit"]')).click();
     await waitForText('#claims-status', /^1 claim of 2$/);
     assert.match(await find('#claim-table').getText(), /Penicillin/);
+    // One method's checks: no claim here has a P(True) check.
+    await choose('#claim-verdict', 'none');
+    await choose('#claim-method', 'p-true');
+    await (await find('#claim-filter button[type="submit"]')).click();
+    await waitForText('#claims-status', /^2 claims of 2$/);
+    await choose('#claim-verdict', '');
+    await choose('#claim-method', '');
 
     const labelled = path.join(dataDir, 'labelled.csv');
     await writeFile(labelled, `claim,label,tags,notes\n"${PENICILLIN_CLAIM}",true,medicine,From the quiz\n"${MOON_CLAIM}",false,space,\n`);

@@ -36,6 +36,13 @@ export const URL_STATUS_NAMES: Record<UrlStatus, string> = {
   skipped: 'not tried',
 };
 
+/** A method's name alone, for narrow places (filters). */
+export const METHOD_SHORT_NAMES: Record<Method, string> = {
+  'llm-cite': 'LLM-Cite',
+  'p-true': 'P(True)',
+  'corpus-nli': 'Corpus NLI',
+};
+
 export const METHOD_NAMES: Record<Method, string> = {
   'llm-cite': 'LLM-Cite (Wikipedia pages)',
   'p-true': 'P(True) (the model alone)',

@@ -5,6 +5,7 @@
 // Routes: `#/collections` and `#/collections/<name>?status=&verdict=&tag=`.
 
 import {
+  METHODS,
   VERDICTS,
   chooseClaimsFile,
   collectionChecks,
@@ -15,12 +16,13 @@ import {
   type ClaimCollection,
   type ClaimStatus,
   type ClaimWithCheck,
+  type Method,
   type Verdict,
 } from '../api';
 import { count, el, replace } from '../dom';
 import { href, navigate, type RouteContext } from '../router';
 import { batchBox, onBatchFinished, runBatch, runningBatch } from './batch-run';
-import { VERDICT_NAMES, claimHash, percent, reviewSummary, standingVerdict, verdictBadge, verifyOptionsForm } from './checks';
+import { METHOD_SHORT_NAMES, VERDICT_NAMES, claimHash, percent, reviewSummary, standingVerdict, verdictBadge, verifyOptionsForm } from './checks';
 import { describeError, linkButton, showError, statusLine } from './common';
 
 /** Claims shown at most. */
@@ -40,6 +42,8 @@ interface ClaimFilter {
   status: ClaimStatus | undefined;
   verdict: VerdictFilter;
   tag: string;
+  /** Show each claim's newest check of this method (of any method when undefined). */
+  method: Method | undefined;
 }
 
 /** A message to show once after the view is drawn again (the outcome of a claims import). */
@@ -188,7 +192,13 @@ async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filt
     ...VERDICTS.map((verdict) => el('option', { value: verdict, selected: verdict === filter.verdict }, VERDICT_NAMES[verdict])),
   );
   const tagInput = el('input', { type: 'text', name: 'tag', id: 'claim-tag', value: filter.tag, placeholder: 'Tag', 'aria-label': 'Tag' });
-  const form = el('form', { class: 'claim-filter', id: 'claim-filter' }, statusSelect, verdictSelect, tagInput, el('button', { type: 'submit' }, 'Filter'));
+  const methodSelect = el(
+    'select',
+    { name: 'method', id: 'claim-method', 'aria-label': 'Method' },
+    el('option', { value: '' }, 'Any method'),
+    ...METHODS.map((method) => el('option', { value: method, selected: method === filter.method }, METHOD_SHORT_NAMES[method])),
+  );
+  const form = el('form', { class: 'claim-filter', id: 'claim-filter' }, statusSelect, verdictSelect, tagInput, methodSelect, el('button', { type: 'submit' }, 'Filter'));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     navigate(
@@ -196,6 +206,7 @@ async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filt
         status: statusSelect.value,
         verdict: verdictSelect.value,
         tag: tagInput.value.trim(),
+        method: methodSelect.value,
       }),
     );
   });
@@ -219,7 +230,7 @@ async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filt
   status.textContent = 'Loading…';
   const runSlot = pane.querySelector<HTMLElement>('.run-slot');
   const [outcome, panel] = await Promise.all([
-    collectionChecks(collection.name).then(
+    collectionChecks(collection.name, filter.method === undefined ? {} : { method: filter.method }).then(
       (entries) => ({ entries }),
       (error: unknown) => ({ error }),
     ),
@@ -234,7 +245,7 @@ async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filt
   const entries = outcome.entries;
   const matching = entries.filter((entry) => matches(entry, filter));
   const shown = matching.slice(0, SHOWN_CLAIMS);
-  const filtered = filter.status !== undefined || filter.verdict !== undefined || filter.tag !== '';
+  const filtered = filter.status !== undefined || filter.verdict !== undefined || filter.tag !== '' || filter.method !== undefined;
   status.textContent =
     entries.length === 0
       ? 'No claims in this collection yet.'
@@ -387,10 +398,12 @@ export async function renderCollections({ outlet, params, query, signal }: Route
   }
   const statusParam = query.get('status');
   const verdictParam = query.get('verdict');
+  const methodParam = query.get('method');
   const filter: ClaimFilter = {
     status: STATUSES.find((status) => status === statusParam),
     verdict: verdictParam === 'none' ? 'none' : VERDICTS.find((verdict) => verdict === verdictParam),
     tag: query.get('tag') ?? '',
+    method: METHODS.find((method) => method === methodParam),
   };
   await renderClaims(pane, selected, filter, signal);
 }
