@@ -27,13 +27,15 @@ export PATH="$HOME/.cargo/bin:$PATH"
 bash "$FACTDESK_ROOT/scripts/fetch-models.sh"
 
 build_ui
-say "building the desktop app (debug)"
+say "building the desktop app (debug) and the scripted model the tests talk to"
 cargo build -p factdesk-app
+cargo build -p factdesk-testkit --bin factdesk-scripted-world
 
 say "installing the end-to-end test's npm packages (ui/e2e)"
 (cd ui/e2e && npm install --no-audit --no-fund --loglevel=error)
 
 export FACTDESK_APP_BINARY="$CARGO_TARGET_DIR/debug/factdesk-app"
+export FACTDESK_SCRIPTED_WORLD="$CARGO_TARGET_DIR/debug/factdesk-scripted-world"
 export FACTDESK_E2E_REQUIRE_MODEL=1
 say "running the end-to-end tests in a virtual display"
 cd ui/e2e

@@ -2,22 +2,24 @@
 // driven through tauri-driver (WebDriver). One app session runs every test in order on a fresh
 // data directory: import a fixture corpus by typing its path, search it, open a document,
 // import hostile pages and check that their markup shows as text and runs nothing, check the
-// model from Settings, and cancel a long import. Then claim checking, against a scripted
-// OpenAI-compatible model and a MediaWiki-like API served by this test on loopback: point the
+// model from Settings, and cancel a long import. Then claim checking, against the scripted
+// OpenAI-compatible model of factdesk-testkit (the one the Rust tests use, answering by prompt
+// template) and a MediaWiki-like API, served on loopback by factdesk-scripted-world: point the
 // model at it from Settings, split a pasted text into claims and check them, open a claim and
 // override its verdict, import labelled claims and check them from Collections, cancel and
 // resume a batch, export a report and evaluate, and save an invalid setting (refused, nothing
 // written). Screenshots go to FACTDESK_E2E_SCREENSHOTS (default: ./screenshots, ignored by git).
 //
 // Run by scripts/e2e.sh, which installs what this needs, builds the app and starts a virtual
-// display. Environment: FACTDESK_APP_BINARY (required: the app to launch), TAURI_DRIVER (default:
-// tauri-driver on PATH), FACTDESK_E2E_REQUIRE_MODEL=1 (the model check must succeed).
+// display. Environment: FACTDESK_APP_BINARY (required: the app to launch),
+// FACTDESK_SCRIPTED_WORLD (required: factdesk-testkit's factdesk-scripted-world binary),
+// TAURI_DRIVER (default: tauri-driver on PATH), FACTDESK_E2E_REQUIRE_MODEL=1 (the model check
+// must succeed).
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +30,7 @@ import { Builder, By, Capabilities, Key, until } from 'selenium-webdriver';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtures = path.join(here, 'fixtures');
 const application = process.env.FACTDESK_APP_BINARY;
+const scriptedWorld = process.env.FACTDESK_SCRIPTED_WORLD;
 const screenshots = process.env.FACTDESK_E2E_SCREENSHOTS ?? path.join(here, 'screenshots');
 const requireModel = process.env.FACTDESK_E2E_REQUIRE_MODEL === '1';
 
@@ -42,124 +45,32 @@ let scriptedServer;
 
 const PENICILLIN_CLAIM = 'Penicillin was discovered by Alexander Fleming in 1928.';
 const MOON_CLAIM = 'The Moon is made of green cheese.';
-const PENICILLIN_ARTICLE =
-  'Penicillin is a group of antibiotics. Penicillin was discovered in 1928 by Alexander Fleming, ' +
-  'a Scottish physician. It came into wide use during the Second World War.';
-
-/** The long words of a text, which a document must hold for the scripted judge to say True. */
-function contentWords(text) {
-  return text
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word.length > 3)
-    .map((word) => word.toLowerCase());
-}
-
-/** A chat-completions answer with `n` copies of `text` (token counts are word counts). */
-function chatCompletion(text, n) {
-  const words = text.split(/\s+/).filter(Boolean).length;
-  return {
-    id: 'scripted',
-    object: 'chat.completion',
-    model: 'mock',
-    choices: Array.from({ length: n }, (_, index) => ({
-      index,
-      message: { role: 'assistant', content: text },
-      finish_reason: 'stop',
-    })),
-    usage: { prompt_tokens: 20, completion_tokens: words * n, total_tokens: 20 + words * n },
-  };
-}
-
-/** The text after the last `label` in `prompt`, to the end of its line. */
-function lineAfter(prompt, label) {
-  const at = prompt.lastIndexOf(label);
-  return at < 0 ? '' : prompt.slice(at + label.length).split('\n')[0].trim();
-}
-
 /**
- * What the scripted model says to a prompt, and how long it takes to say it. It answers by the
- * prompt template the request names in its `x-factdesk-template` header (`<id>@<version>`), as
- * the Rust tests' scripted model (factdesk-testkit) does, not by the prompt's wording.
- */
-function scriptedAnswer(template, prompt) {
-  switch (template) {
-    case 'llm_cite/urls_diverse':
-    case 'llm_cite/url_controlled': {
-      const claim = lineAfter(prompt, 'Sentence: ');
-      const url = claim.includes('Penicillin') ? 'https://en.wikipedia.org/wiki/Penicillin' : 'https://en.wikipedia.org/wiki/No_such_article';
-      // Claims that say "slowly" keep the model busy, so that a batch can be cancelled midway.
-      return { text: url, delayMs: claim.includes('slowly') ? 1500 : 0 };
-    }
-    case 'nli/true_false': {
-      // True when the document holds every long word of the claim.
-      const rest = prompt.slice(prompt.indexOf('Document:') + 'Document:'.length);
-      const claimAt = rest.lastIndexOf('\nClaim: ');
-      const document = (claimAt >= 0 ? rest.slice(0, claimAt) : rest).toLowerCase();
-      const claim = lineAfter(prompt, 'Claim: ');
-      return { text: contentWords(claim).every((word) => document.includes(word)) ? 'True' : 'False', delayMs: 0 };
-    }
-    case 'p_true/true_false':
-      return { text: 'False', delayMs: 0 };
-    case '':
-      // A prompt of no template: the model check and `ask`.
-      return { text: 'OK', delayMs: 0 };
-    default:
-      return { text: `no script for ${template}`, delayMs: 0, status: 500 };
-  }
-}
-
-/**
- * A loopback server playing an OpenAI-compatible chat model (`POST /v1/chat/completions`) and
- * Wikipedia's MediaWiki API (`GET /w/api.php?titles=...`): Penicillin has an article, nothing
- * else does. Resolves to the server, with `url(path)` and the list of requests it answered.
+ * Starts factdesk-scripted-world: the testkit's scripted chat model (`POST /v1/chat/completions`,
+ * answered by prompt template) and a MediaWiki API (`GET /w/api.php?titles=...`) where
+ * Penicillin has an article and nothing else does. Resolves to `url(path)`, `requests()` (what
+ * it answered, as `wiki <title>` and `chat <template>`) and `close()`.
  */
 function startScriptedServer() {
-  const requests = [];
-  const server = http.createServer((request, response) => {
-    const address = new URL(request.url ?? '/', 'http://127.0.0.1');
-    const send = (status, body) => {
-      response.writeHead(status, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(body));
-    };
-    if (request.method === 'GET' && address.pathname === '/w/api.php') {
-      const title = address.searchParams.get('titles') ?? '';
-      requests.push(`wiki ${title}`);
-      send(
-        200,
-        title === 'Penicillin'
-          ? { query: { pages: [{ title: 'Penicillin', extract: PENICILLIN_ARTICLE, canonicalurl: 'https://en.wikipedia.org/wiki/Penicillin' }] } }
-          : { query: { pages: [{ title, missing: true }] } },
-      );
-      return;
-    }
-    if (request.method === 'POST' && address.pathname === '/v1/chat/completions') {
-      const chunks = [];
-      request.on('data', (chunk) => chunks.push(chunk));
-      request.on('end', () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        const messages = Array.isArray(body.messages) ? body.messages : [];
-        const prompt = String(messages.at(-1)?.content ?? '');
-        const template = String(request.headers['x-factdesk-template'] ?? '').split('@')[0];
-        const { text, delayMs, status } = scriptedAnswer(template, prompt);
-        requests.push(`chat ${text}`);
-        if (status !== undefined) {
-          send(status, { error: { message: text } });
-          return;
-        }
-        setTimeout(() => send(200, chatCompletion(text, Math.max(1, Number(body.n ?? 1)))), delayMs);
-      });
-      return;
-    }
-    send(404, { error: { message: `no ${request.method} ${address.pathname} here` } });
-  });
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.requests = requests;
-      server.url = (pathname) => `http://127.0.0.1:${port}${pathname}`;
-      resolve(server);
-    });
+    const child = spawn(scriptedWorld, [], { stdio: ['pipe', 'pipe', 'inherit'] });
+    child.once('error', reject);
+    let buffered = '';
+    const onData = (chunk) => {
+      buffered += chunk.toString('utf8');
+      const newline = buffered.indexOf('\n');
+      if (newline < 0) return;
+      child.stdout.off('data', onData);
+      const base = buffered.slice(0, newline).trim();
+      resolve({
+        url: (pathname) => `${base}${pathname}`,
+        requests: async () => (await fetch(`${base}/requests`)).json(),
+        // Closing its standard input ends it.
+        close: () => child.stdin.end(),
+      });
+    };
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`factdesk-scripted-world ended (${code}) before it listened`)));
   });
 }
 
@@ -368,6 +279,7 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
   before(async () => {
     assert.ok(application, 'set FACTDESK_APP_BINARY to the debug binary of factdesk-app');
     assert.ok(existsSync(application), `${application} does not exist; build it with cargo build -p factdesk-app`);
+    assert.ok(scriptedWorld && existsSync(scriptedWorld), `FACTDESK_SCRIPTED_WORLD (${scriptedWorld}) names no file; build it with cargo build -p factdesk-testkit --bin factdesk-scripted-world`);
     await mkdir(screenshots, { recursive: true });
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'factdesk-e2e-'));
     exportDir = path.join(dataDir, 'exports');
@@ -423,7 +335,6 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     }
     // The app's HTTP client may keep connections open; they must not keep this process alive.
     scriptedServer?.close();
-    scriptedServer?.closeAllConnections();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -666,7 +577,8 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.match(summary, /^Done\. 2 claims of 2 checked \(run \d+, llm-cite\); /);
     assert.match(summary, /\b1 verified\b/);
     assert.match(summary, /\b1 no valid URL\b/);
-    assert.ok(scriptedServer.requests.includes('wiki Penicillin'), scriptedServer.requests.join('\n'));
+    const answered = await scriptedServer.requests();
+    assert.ok(answered.includes('wiki Penicillin'), answered.join('\n'));
     await screenshot('10-check.png', '#check-run-heading');
   });
 
