@@ -307,3 +307,54 @@ fn factdesk_text_spans(text: &str) -> Vec<factdesk_core::model::SentenceSpan> {
         end_byte: length,
     }]
 }
+
+/// Files that are not regular files are refused before they are read, alone and in folders:
+/// a link to /dev/zero (endless), a named pipe (blocks until someone writes), a /proc file
+/// that says it is empty but is not. Each import returns at once, naming what was refused.
+#[test]
+fn devices_pipes_and_endless_files_are_refused_before_they_are_read() {
+    let harness = Harness::new();
+    harness.write("special/a.txt", b"A regular file. It is imported.");
+    let zero = harness.path("input/special/zero.txt");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let pipe = harness.path("input/special/pipe.txt");
+    let made = std::process::Command::new("mkfifo").arg(&pipe).status().unwrap();
+    assert!(made.success(), "mkfifo failed");
+
+    let started = std::time::Instant::now();
+    let summary = harness.import(&[&zero, &pipe], "special");
+    assert!(started.elapsed() < Duration::from_secs(10), "the import hung or read on");
+    assert_eq!(summary.imported, 0, "{summary:#?}");
+    assert!(failure_for(&summary, "zero.txt").contains("a device, not a regular file"));
+    assert!(failure_for(&summary, "pipe.txt").contains("a named pipe, not a regular file"));
+
+    // In a folder, they are passed over and listed as skipped; the regular file is imported.
+    let summary = harness.import(&[&harness.path("input/special")], "special");
+    assert_eq!(summary.imported, 1, "{summary:#?}");
+    assert!(summary.failures.is_empty(), "{summary:#?}");
+    let mut skipped: Vec<&str> =
+        summary.skipped.iter().map(|path| path.rsplit('/').next().unwrap_or_default()).collect();
+    skipped.sort_unstable();
+    assert_eq!(skipped, ["pipe.txt", "zero.txt"]);
+
+    // A file whose size says 0 is still read no further than the cap.
+    let settings = Settings {
+        import: factdesk_core::settings::ImportSettings {
+            max_file_bytes: 16,
+            ..Settings::default().import
+        },
+        ..Settings::default()
+    };
+    let small = Harness::with_settings(settings);
+    let proc_file = small.path("cpuinfo.txt");
+    std::os::unix::fs::symlink("/proc/cpuinfo", &proc_file).unwrap();
+    let summary = small.import(&[&proc_file], "proc");
+    assert!(
+        failure_for(&summary, "cpuinfo.txt").contains("more than the import limit of 16 bytes"),
+        "{summary:#?}"
+    );
+
+    // Claims are read the same way.
+    let error = harness.app.import_claims(std::path::Path::new(&pipe), "claims").unwrap_err();
+    assert!(error.to_string().contains("a named pipe"), "{error}");
+}

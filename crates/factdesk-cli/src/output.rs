@@ -59,7 +59,14 @@ pub fn import(summary: &ImportSummary, json: bool) -> anyhow::Result<()> {
         if summary.cancelled { "; cancelled before the end" } else { "" }
     );
     if !summary.skipped.is_empty() {
-        println!("Skipped {} file(s) of other types in the folders given.", summary.skipped.len());
+        println!(
+            "Skipped {} entr{} of the folders given (other file types; links, pipes, devices):",
+            summary.skipped.len(),
+            if summary.skipped.len() == 1 { "y" } else { "ies" }
+        );
+        for skipped in &summary.skipped {
+            println!("  {skipped}");
+        }
     }
     if summary.failed > 0 {
         println!("Failures:");

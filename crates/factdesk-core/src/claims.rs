@@ -47,9 +47,9 @@ impl Factdesk {
                 "the collection name is empty; pass --collection NAME".into(),
             ));
         }
-        let bytes = std::fs::read(file)
-            .map_err(|source| CoreError::Io { path: file.to_path_buf(), source })?;
         let origin = file.display().to_string();
+        let bytes = crate::import::read_capped(file, self.settings().import.max_file_bytes)
+            .map_err(|message| CoreError::InvalidInput(format!("{origin}: {message}")))?;
         let text = factdesk_text::decode_bytes(&bytes, None)
             .map_err(|error| CoreError::InvalidInput(format!("{origin}: {error}")))?
             .text;

@@ -64,7 +64,8 @@ pub struct ImportSummary {
     pub cancelled: bool,
     pub documents: Vec<ImportedDocument>,
     pub failures: Vec<ImportFailure>,
-    /// Files inside imported folders that were passed over (not a format Factdesk imports).
+    /// Entries of imported folders that were passed over: files of a format Factdesk does not
+    /// import, and links, pipes, devices and sockets (which are not followed or read).
     pub skipped: Vec<String>,
 }
 
@@ -457,7 +458,9 @@ fn expand_sources(sources: &[String], summary: &mut ImportSummary) -> (Vec<PathB
                                 summary.skipped.push(entry.path().display().to_string());
                             }
                         }
-                        Ok(_) => {}
+                        Ok(entry) if entry.file_type().is_dir() => {}
+                        // Links, pipes, devices and sockets in a folder are passed over, and said.
+                        Ok(entry) => summary.skipped.push(entry.path().display().to_string()),
                         Err(error) => summary.failures.push(ImportFailure {
                             item: error.path().map_or(source.clone(), |p| p.display().to_string()),
                             message: format!("cannot read it: {error}"),
@@ -525,20 +528,76 @@ pub(crate) fn format_of_page(
     }
 }
 
+/// What a path is when it is not a regular file, for messages.
+fn special_kind(file_type: std::fs::FileType) -> Option<&'static str> {
+    if file_type.is_file() {
+        return None;
+    }
+    if file_type.is_dir() {
+        return Some("a folder");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return Some("a named pipe");
+        }
+        if file_type.is_socket() {
+            return Some("a socket");
+        }
+        if file_type.is_char_device() || file_type.is_block_device() {
+            return Some("a device");
+        }
+    }
+    Some("a special file")
+}
+
+/// The bytes of the regular file at `path` (a link is followed), at most `max_bytes` of them:
+/// devices, pipes and sockets are refused before they are opened (reading one could block or
+/// never end), and the cap holds while reading, whatever size the file claims (files in /proc
+/// claim 0). The message says what is wrong and what to do.
+pub(crate) fn read_capped(path: &Path, max_bytes: u64) -> std::result::Result<Vec<u8>, String> {
+    use std::io::Read;
+    let refuse =
+        |kind: &str| format!("it is {kind}, not a regular file; Factdesk reads only regular files");
+    let metadata = std::fs::metadata(path).map_err(|error| format!("cannot read it: {error}"))?;
+    if let Some(kind) = special_kind(metadata.file_type()) {
+        return Err(refuse(kind));
+    }
+    let advice = "raise import.max_file_bytes in the config file or split the file";
+    if metadata.len() > max_bytes {
+        return Err(format!(
+            "the file is {} bytes, over the import limit of {max_bytes} bytes; {advice}",
+            metadata.len()
+        ));
+    }
+    let file = std::fs::File::open(path).map_err(|error| format!("cannot read it: {error}"))?;
+    // Swapped for something else between the two looks: look again at what was opened.
+    match file.metadata().map(|opened| special_kind(opened.file_type())) {
+        Ok(Some(kind)) => return Err(refuse(kind)),
+        Ok(None) => {}
+        Err(error) => return Err(format!("cannot read it: {error}")),
+    }
+    let mut bytes = Vec::new();
+    file.take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|error| format!("cannot read it: {error}"))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(format!(
+            "the file holds more than the import limit of {max_bytes} bytes (its size said {}); \
+             {advice}",
+            metadata.len()
+        ));
+    }
+    Ok(bytes)
+}
+
 fn read_file(path: &Path, max_bytes: u64) -> std::result::Result<SourceBytes, ImportFailure> {
     let item = path.display().to_string();
     let fail = |message: String| ImportFailure { item: item.clone(), message };
     let format = format_of_path(path)
         .ok_or_else(|| fail(format!("unsupported file type; Factdesk imports {SUPPORTED}")))?;
-    let size =
-        std::fs::metadata(path).map_err(|error| fail(format!("cannot read it: {error}")))?.len();
-    if size > max_bytes {
-        return Err(fail(format!(
-            "the file is {size} bytes, over the import limit of {max_bytes} bytes; \
-             raise import.max_file_bytes in the config file or split the file"
-        )));
-    }
-    let bytes = std::fs::read(path).map_err(|error| fail(format!("cannot read it: {error}")))?;
+    let bytes = read_capped(path, max_bytes).map_err(fail)?;
     Ok(SourceBytes {
         origin: item.clone(),
         origin_kind: OriginKind::File,

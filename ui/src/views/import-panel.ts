@@ -117,7 +117,7 @@ function showSummary(summary: ImportSummary): void {
   ];
   if (summary.duplicates > 0) parts.push(`${count(summary.duplicates, 'document')} already there`);
   if (summary.failed > 0) parts.push(`${summary.failed.toLocaleString()} failed`);
-  if (summary.skipped.length > 0) parts.push(`${count(summary.skipped.length, 'file')} skipped (not a format Factdesk reads)`);
+  if (summary.skipped.length > 0) parts.push(`${count(summary.skipped.length, 'file')} skipped (not a format Factdesk reads, or not a regular file)`);
   const opened = summary.documents.slice(0, 10).map((document) =>
     el(
       'li',
