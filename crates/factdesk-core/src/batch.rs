@@ -8,18 +8,27 @@
 //! result is stored by the method's `run_one` as it comes (one transaction each), so a killed
 //! run loses at most the subjects in flight. A subject whose `run_one` fails is reported and
 //! left undone: the run then ends `failed` and the next call retries just those. Cancelling
-//! stops starting new subjects; those in flight finish.
+//! stops starting new subjects; those in flight finish. Two processes may run the same run at
+//! once: each leaves out what the other has stored (counted as already done, never as a
+//! failure), though a subject both start at the same moment is worked on twice and stored once.
 
 use std::collections::HashSet;
 use std::future::Future;
 use std::sync::Arc;
 
 use factdesk_model::{Claim, ClaimId, RunId, RunStatus};
-use factdesk_store::ClaimFilter;
+use factdesk_store::{ClaimFilter, StoreError};
 use futures_util::StreamExt;
 use serde::Serialize;
 
-use crate::{CancelToken, Factdesk, ProgressUnit, Reporter, Result};
+use crate::{CancelToken, CoreError, Factdesk, ProgressUnit, Reporter, Result};
+
+/// Why a subject gave no result of this call.
+enum Done {
+    /// Another process running the same run stored it first.
+    Elsewhere,
+    Failed(CoreError),
+}
 
 /// What a batch runs over and as what.
 #[derive(Debug, Clone)]
@@ -46,8 +55,8 @@ pub struct BatchOutcome<T> {
     /// True when an unfinished run was continued.
     pub resumed: bool,
     pub subjects: usize,
-    /// Done in earlier attempts of this run (with `skip_done`, also by earlier runs with the
-    /// same identity), and so left out.
+    /// Done in earlier attempts of this run, or meanwhile by another process running it (with
+    /// `skip_done`, also by earlier runs with the same identity), and so left out.
     pub already_done: usize,
     pub done: usize,
     pub failed: usize,
@@ -140,8 +149,17 @@ impl Factdesk {
                 if cancel.is_cancelled() {
                     return (claim, None);
                 }
+                // Another process working on the same run may have done it meanwhile.
+                match self.store().and_then(|store| Ok(store.is_checked_in(run, claim.id)?)) {
+                    Ok(true) => return (claim, Some(Err(Done::Elsewhere))),
+                    Ok(false) => {}
+                    Err(error) => return (claim, Some(Err(Done::Failed(error)))),
+                }
                 reporter.working_on(&claim.text);
-                let result = run_one(claim.clone(), run).await;
+                let result = run_one(claim.clone(), run).await.map_err(|error| match error {
+                    CoreError::Store(StoreError::AlreadyChecked { .. }) => Done::Elsewhere,
+                    error => Done::Failed(error),
+                });
                 (claim, Some(result))
             }
         }))
@@ -157,7 +175,11 @@ impl Factdesk {
                     }
                     reporter.advance(1);
                 }
-                Some(Err(error)) => {
+                Some(Err(Done::Elsewhere)) => {
+                    outcome.already_done += 1;
+                    reporter.advance(1);
+                }
+                Some(Err(Done::Failed(error))) => {
                     outcome.failed += 1;
                     let message = error.to_string();
                     reporter.item_failed(&claim.text, &message);
@@ -342,5 +364,44 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(fifth.done, texts.len());
+    }
+
+    /// Two batches of one run at once (as two processes running the same command): neither
+    /// reports the other's results as failures, and every claim is stored once.
+    #[tokio::test]
+    async fn two_batches_of_one_run_share_it_without_failures() {
+        let dir = tempfile::tempdir().unwrap();
+        let texts: Vec<String> = (0..12).map(|i| format!("Claim number {i} here.")).collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let app = app_with_claims(dir.path(), &refs);
+        let identity = serde_json::json!({"method": "toy", "config": {}, "models": {}});
+        let run_one = |claim: Claim, run: RunId| {
+            let app = &app;
+            async move {
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                let check = toy_check(&claim.text);
+                app.store()?.insert_check(run, Some(claim.id), &check, &[])?;
+                Ok(check.verdict)
+            }
+        };
+        let (first, second) = tokio::join!(
+            app.run_batch(
+                spec(&identity, false),
+                Arc::new(NoProgress),
+                CancelToken::new(),
+                run_one
+            ),
+            app.run_batch(
+                spec(&identity, false),
+                Arc::new(NoProgress),
+                CancelToken::new(),
+                run_one
+            ),
+        );
+        let (first, second) = (first.unwrap(), second.unwrap());
+        assert_eq!(first.run_id, second.run_id, "the second joins the first's run");
+        assert_eq!((first.failed, second.failed), (0, 0), "{first:?} {second:?}");
+        assert!(first.done + second.done >= texts.len());
+        assert_eq!(app.store().unwrap().checked_claims(first.run_id).unwrap().len(), texts.len());
     }
 }

@@ -106,7 +106,8 @@ fn decode((check, review): (StoredCheckRow, Option<ReviewRow>)) -> Result<Stored
 
 impl Store {
     /// Stores one check with the model calls behind it, and marks its claim checked, in one
-    /// transaction. Checking a claim twice in one run replaces nothing: it is an error.
+    /// transaction. Checking a claim twice in one run replaces nothing: it is an error
+    /// ([`StoreError::AlreadyChecked`], e.g. when two processes run the same run).
     pub fn insert_check(
         &mut self,
         run: RunId,
@@ -120,6 +121,16 @@ impl Store {
         })?;
         let now = now_rfc3339();
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        if let Some(claim) = claim {
+            let stored: bool = tx.query_row(
+                "SELECT EXISTS (SELECT 1 FROM checks WHERE run_id = ?1 AND claim_id = ?2)",
+                params![run.0, claim.0],
+                |row| row.get(0),
+            )?;
+            if stored {
+                return Err(StoreError::AlreadyChecked { run: run.0, claim: claim.0 });
+            }
+        }
         tx.execute(
             "INSERT INTO checks (run_id, claim_id, claim_text, method, verdict, confidence, result,
                                  tokens, checked_at)
@@ -155,6 +166,15 @@ impl Store {
         }
         tx.commit()?;
         Ok(CheckId(id))
+    }
+
+    /// Whether `run` holds a check of `claim` (stored by this process or another).
+    pub fn is_checked_in(&self, run: RunId, claim: ClaimId) -> Result<bool> {
+        Ok(self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM checks WHERE run_id = ?1 AND claim_id = ?2)",
+            params![run.0, claim.0],
+            |row| row.get(0),
+        )?)
     }
 
     /// The claims a run has already checked (to resume it without checking them twice).

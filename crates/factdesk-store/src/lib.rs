@@ -52,6 +52,9 @@ pub enum StoreError {
     },
     #[error("{what} not found")]
     NotFound { what: String },
+    /// Another process running the same run stored this claim's result first.
+    #[error("run {run} already holds a check of claim {claim}")]
+    AlreadyChecked { run: i64, claim: i64 },
     #[error("invalid value stored in {column}: {message}")]
     Corrupt { column: &'static str, message: String },
 }
