@@ -83,7 +83,10 @@ const BOILERPLATE_MARKERS: &[&str] = &[
 
 /// Extracts the main text of an HTML page.
 pub fn extract_html(html: &str) -> Result<ExtractedHtml, TextError> {
-    let document = Html::parse_document(html);
+    // Parsing takes time that grows with the square of the nesting depth: absurdly deep
+    // markup is flattened first (see `depth`).
+    let html = crate::depth::flatten_deep(html, crate::depth::MAX_DEPTH);
+    let document = Html::parse_document(&html);
     let title = find_title(&document);
     let published = find_published_date(&document);
     let canonical_url = first_attribute(&document, "link[rel=canonical]", "href");
@@ -363,6 +366,20 @@ mod tests {
             .unwrap();
         assert_eq!(text.0, "Deep text.");
         assert!(text.1.ends_with("Deeper."), "{}", &text.1[text.1.len().saturating_sub(80)..]);
+    }
+
+    /// 50,000 nested `<div>`s took minutes to parse (quadratic in the depth); flattened first,
+    /// they are text like any other.
+    #[test]
+    fn fifty_thousand_nested_divs_are_text() {
+        let page = format!(
+            "<html><body>{}<p>Deep text. Two.</p>{}</body></html>",
+            "<div>".repeat(50_000),
+            "</div>".repeat(50_000)
+        );
+        assert_eq!(extract_html(&page).unwrap().text, "Deep text. Two.");
+        let unclosed = format!("<body>{}Deep text.", "<div><span>".repeat(50_000));
+        assert_eq!(extract_html(&unclosed).unwrap().text, "Deep text.");
     }
 
     #[test]

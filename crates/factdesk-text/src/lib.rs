@@ -6,6 +6,7 @@
 //! state, and knows nothing of the store, the index or the network.
 
 mod decode;
+mod depth;
 mod html;
 mod markdown;
 mod plain;
