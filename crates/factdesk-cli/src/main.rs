@@ -282,13 +282,24 @@ enum Outcome {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.verbose);
+    let json = cli.json;
     match run(cli) {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::SomeFailed) => ExitCode::from(1),
         // A reader that stopped reading (`factdesk report … | head`) is not an error.
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {}", describe(&error));
+            let message = describe(&error);
+            eprintln!("error: {message}");
+            // A program reading --json gets an answer on stdout too.
+            if json {
+                let code = error
+                    .chain()
+                    .find_map(|cause| cause.downcast_ref::<factdesk_core::CoreError>())
+                    .map_or("error", factdesk_core::CoreError::code);
+                let object = serde_json::json!({"error": {"code": code, "message": message}});
+                println!("{object}");
+            }
             ExitCode::from(2)
         }
     }

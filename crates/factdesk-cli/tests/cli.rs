@@ -140,6 +140,12 @@ fn usage_and_fatal_errors_give_exit_code_2() {
         "{}",
         text(&output.stderr)
     );
+    // With --json, the error is also a JSON object on stdout.
+    let output = other.run(&["verify", "--collection", "missing", "--method", "p-true", "--json"]);
+    assert_eq!(output.status.code(), Some(2));
+    let answer: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(answer["error"]["code"], "not_found", "{answer}");
+    assert!(answer["error"]["message"].as_str().unwrap().contains("missing"), "{answer}");
 }
 
 #[test]
