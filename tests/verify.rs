@@ -30,6 +30,8 @@ fn model_server(web: &str, delay: Duration) -> TestServer {
                 "1. https://en.wikipedia.org/wiki/Abelmoschus_esculentus\n2. https://en.wikipedia.org/wiki/Nonexistent_vegetable".to_owned()
             } else if claim.contains("Eiffel") {
                 "https://en.wikipedia.org/wiki/Eiffel_Tower".to_owned()
+            } else if claim.contains("local files") {
+                "1. file:///etc/passwd\n2. http://[::1]:9/secret".to_owned()
             } else if claim.contains("internal") {
                 format!("{web}/to-internal\n{web}/slow\n{web}/huge\n{web}/binary")
             } else {
@@ -196,6 +198,22 @@ fn hostile_and_broken_urls_give_fetch_failed_and_internal_addresses_stay_closed(
     );
     assert!(result.urls[0].error.as_deref().unwrap().contains("127.0.0.1"), "{:?}", result.urls[0]);
     assert!(world.internal.requests().is_empty(), "the internal server was never contacted");
+
+    // A file: URL and an IPv6 loopback literal are proposed URLs like any other, refused as
+    // what they are (they were "no URL proposed" before).
+    let check = runtime()
+        .block_on(
+            world
+                .harness
+                .app
+                .verify_claim("The local files are public.", &VerifyOptions::default()),
+        )
+        .unwrap();
+    let urls = &check.check.urls;
+    assert_eq!(urls.len(), 2, "{urls:#?}");
+    assert_eq!((urls[0].status, urls[1].status), (UrlStatus::Invalid, UrlStatus::Refused));
+    assert!(urls[0].error.as_deref().unwrap_or_default().contains("file"), "{:?}", urls[0]);
+    assert!(urls[1].error.as_deref().unwrap_or_default().contains("::1"), "{:?}", urls[1]);
 
     // Allow-listed, the redirect is followed.
     let open = world_allowing_internal();

@@ -2,7 +2,7 @@
 //!
 //! Models write URLs in many shapes: one per line, in numbered or bulleted lists, inside prose
 //! or Markdown links, with spaces instead of `%20` or `_`, with trailing punctuation, twice.
-//! [`parse_urls`] finds every http(s) URL (and bare `xx.wikipedia.org/wiki/…` links), trims
+//! [`parse_urls`] finds every `scheme://` URL (and bare `xx.wikipedia.org/wiki/…` links), trims
 //! what is not part of it, keeps balanced parentheses (`Exposition_Universelle_(1889)`), and
 //! drops duplicates, where two Wikipedia links to the same title are the same URL whatever
 //! their spelling.
@@ -70,10 +70,20 @@ pub fn parse_urls(text: &str, limit: usize) -> Vec<String> {
 /// Wikipedia host).
 fn find_url_start(text: &str) -> Option<(usize, usize)> {
     let lower = text.to_ascii_lowercase();
-    let scheme = ["https://", "http://"]
-        .iter()
-        .filter_map(|prefix| lower.find(prefix).map(|at| (at, prefix.len())))
-        .min();
+    // Any `scheme://`, not only http(s): a `file:` or `gopher:` URL the model proposes is
+    // reported as such (the fetcher refuses its scheme), not silently dropped.
+    let scheme = lower.match_indices("://").find_map(|(at, _)| {
+        let scheme_chars = |c: char| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.');
+        let begin = lower[..at]
+            .char_indices()
+            .rev()
+            .take_while(|&(_, c)| scheme_chars(c))
+            .last()
+            .map(|(i, _)| i)?;
+        // A scheme starts with a letter ("1.https://…" is item 1, then the URL).
+        let begin = begin + lower[begin..at].find(|c: char| c.is_ascii_alphabetic())?;
+        Some((begin, at + "://".len() - begin))
+    });
     let bare = lower.find(".wikipedia.org/").and_then(|at| {
         // Back up over the language code (letters, digits, '-', and an optional "m.").
         // The character found may be several bytes long (“, →, 见): start after all of it.
@@ -99,7 +109,15 @@ fn url_end(text: &str, scheme_len: usize) -> usize {
         && lower.find("wikipedia.org/wiki/").is_some_and(|at| !lower[scheme_len..at].contains(' '));
     let mut depth: i32 = 0;
     let mut end = text.len();
+    // An IPv6 literal host (`http://[::1]/`) is bracketed: its brackets belong to the URL.
+    let ipv6_end = text[scheme_len..]
+        .starts_with('[')
+        .then(|| text[scheme_len..].find(']').map(|at| scheme_len + at))
+        .flatten();
     for (index, ch) in text.char_indices().skip(scheme_len) {
+        if ipv6_end.is_some_and(|close| index <= close) {
+            continue;
+        }
         match ch {
             '(' => depth += 1,
             ')' => {
@@ -181,7 +199,10 @@ fn clean(raw: &str) -> Option<String> {
         url = format!("{head}{title}");
     }
     let parsed = url::Url::parse(&url).ok()?;
-    parsed.host_str().filter(|host| !host.is_empty())?;
+    // Web URLs need a host; other schemes (file:, data:…) are kept for the fetcher to refuse.
+    if matches!(parsed.scheme(), "http" | "https") {
+        parsed.host_str().filter(|host| !host.is_empty())?;
+    }
     Some(url)
 }
 
@@ -205,6 +226,9 @@ pub fn dedupe_key(url: &str) -> String {
         return format!("{host}/wiki/{normal}");
     }
     let mut key = format!("{host}{}", parsed.path().trim_end_matches('/'));
+    if !matches!(parsed.scheme(), "http" | "https") {
+        key = format!("{}:{key}", parsed.scheme());
+    }
     if let Some(query) = parsed.query() {
         key.push('?');
         key.push_str(query);
@@ -352,6 +376,16 @@ mod tests {
         // Any host is kept here; the fetch policy decides whether it may be fetched.
         check("see http://localhost:8080/x", &["http://localhost:8080/x"]);
         check("https://en.wikipedia.org/wiki/", &[]);
+    }
+
+    #[test]
+    fn other_schemes_and_ipv6_hosts_are_urls_for_the_fetcher_to_judge() {
+        check(
+            "1. file:///etc/passwd\n2. http://[::1]:8080/admin\n3. gopher://example.org/1",
+            &["file:///etc/passwd", "http://[::1]:8080/admin", "gopher://example.org/1"],
+        );
+        check("see (http://[fe80::1]/x).", &["http://[fe80::1]/x"]);
+        check("1.https://en.wikipedia.org/wiki/Okra", &["https://en.wikipedia.org/wiki/Okra"]);
     }
 
     #[test]
