@@ -111,8 +111,13 @@ pub enum FetchError {
     NotFound { url: String },
     #[error("could not connect to {url}: {message}")]
     Connect { url: String, message: String },
-    #[error("{url} did not answer within {seconds} s")]
+    /// The whole fetch took longer than the total timeout.
+    #[error("{url} did not finish answering within {seconds} s")]
     Timeout { url: String, seconds: u64 },
+    /// Nothing arrived for the read timeout (the page stalled, though the total time was not
+    /// up).
+    #[error("{url} stopped sending: nothing arrived for {} s", seconds_text(*.millis))]
+    Stalled { url: String, millis: u64 },
     #[error("{url} redirected more than {max} times")]
     TooManyRedirects { url: String, max: usize },
     #[error(
@@ -130,6 +135,15 @@ pub enum FetchError {
     Other { url: String, message: String },
 }
 
+/// Milliseconds as seconds for people: `20`, `0.5`.
+fn seconds_text(millis: u64) -> String {
+    if millis.is_multiple_of(1000) {
+        (millis / 1000).to_string()
+    } else {
+        format!("{:.1}", millis as f64 / 1000.0)
+    }
+}
+
 impl FetchError {
     /// A stable code for the kind of failure, as fetch records keep it: `invalid_url`,
     /// `unsupported_scheme`, `forbidden`, `not_found`, `connect`, `timeout`,
@@ -141,7 +155,7 @@ impl FetchError {
             FetchError::Forbidden { .. } => "forbidden",
             FetchError::NotFound { .. } => "not_found",
             FetchError::Connect { .. } => "connect",
-            FetchError::Timeout { .. } => "timeout",
+            FetchError::Timeout { .. } | FetchError::Stalled { .. } => "timeout",
             FetchError::TooManyRedirects { .. } => "too_many_redirects",
             FetchError::RedirectScheme { .. } => "redirect_scheme",
             FetchError::TooLarge { .. } => "too_large",
@@ -274,7 +288,9 @@ impl Fetcher {
         self.policy
             .check_url(&target)
             .map_err(|refusal| FetchError::forbidden(url, &refusal, refusal.to_string()))?;
-        let response = self.client.get(target).send().await.map_err(|e| self.classify(url, e))?;
+        let started = std::time::Instant::now();
+        let response =
+            self.client.get(target).send().await.map_err(|e| self.classify(url, e, started))?;
         let status = response.status().as_u16();
         let final_url = response.url().to_string();
         if !response.status().is_success() {
@@ -305,7 +321,7 @@ impl Fetcher {
         let mut body = Vec::with_capacity(declared_length.unwrap_or(64 << 10).min(limit) as usize);
         let mut stream = response.bytes_stream();
         while let Some(chunk) = stream.next().await {
-            let chunk = chunk.map_err(|error| self.classify(url, error))?;
+            let chunk = chunk.map_err(|error| self.classify(url, error, started))?;
             if body.len() as u64 + chunk.len() as u64 > limit {
                 return Err(FetchError::TooLarge { url: url.to_owned(), limit_bytes: limit });
             }
@@ -325,7 +341,14 @@ impl Fetcher {
         })
     }
 
-    fn classify(&self, url: &str, error: reqwest::Error) -> FetchError {
+    /// The fetch error `error` is, for `url`; `started`: when its request was sent (to tell
+    /// which timeout fired).
+    fn classify(
+        &self,
+        url: &str,
+        error: reqwest::Error,
+        started: std::time::Instant,
+    ) -> FetchError {
         // Policy refusals arrive wrapped by reqwest (and hyper, for the resolver's).
         if let Some(stop) = find_in_chain::<RedirectStop>(&error) {
             return match stop {
@@ -360,7 +383,15 @@ impl Fetcher {
         }
         let url = url.to_owned();
         if error.is_timeout() {
-            FetchError::Timeout { url, seconds: self.settings.total_timeout.as_secs() }
+            let total = self.settings.total_timeout;
+            // Short of the whole budget, it was the read timeout: nothing arrived for that long.
+            if started.elapsed() + Duration::from_millis(100) < total {
+                let millis =
+                    u64::try_from(self.settings.read_timeout.as_millis()).unwrap_or(u64::MAX);
+                FetchError::Stalled { url, millis }
+            } else {
+                FetchError::Timeout { url, seconds: total.as_secs() }
+            }
         } else if error.is_redirect() {
             FetchError::TooManyRedirects { url, max: self.settings.max_redirects }
         } else if error.is_connect() {
@@ -513,8 +544,18 @@ mod tests {
             ("/file", TestResponse::redirect(302, "file:///etc/passwd")),
         ]);
         let fetcher = fetcher(quick());
+        // Nothing for the read timeout (0.5 s) before the total (1 s): it stalled.
         let error = fetcher.fetch(&server.url("/slow")).await.unwrap_err();
-        assert!(matches!(error, FetchError::Timeout { .. }), "{error:?}");
+        assert_eq!(error, FetchError::Stalled { url: server.url("/slow"), millis: 500 });
+        assert!(error.to_string().contains("nothing arrived for 0.5 s"), "{error}");
+        assert_eq!(error.kind(), "timeout");
+        // With a longer read timeout, the total one fires, and says so.
+        let patient =
+            super::Fetcher::new(FetchSettings { read_timeout: Duration::from_secs(5), ..quick() })
+                .unwrap();
+        let error = patient.fetch(&server.url("/slow")).await.unwrap_err();
+        assert!(matches!(error, FetchError::Timeout { seconds: 1, .. }), "{error:?}");
+        assert!(error.to_string().contains("within 1 s"), "{error}");
         let error = fetcher.fetch(&server.url("/big")).await.unwrap_err();
         assert!(matches!(error, FetchError::TooLarge { limit_bytes: 1000, .. }), "{error:?}");
         let error = fetcher.fetch(&server.url("/loop")).await.unwrap_err();
