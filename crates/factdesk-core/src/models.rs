@@ -204,6 +204,7 @@ impl Factdesk {
         settings.request_timeout = Duration::from_secs(llm.request_timeout_secs.max(1));
         settings.max_retries = llm.max_retries;
         settings.max_concurrency = llm.max_concurrency.max(1);
+        settings.call_deadline = Duration::from_secs(llm.call_deadline_secs.max(1));
         settings
     }
 

@@ -42,6 +42,8 @@ pub struct LlmSettings {
     pub api_key: String,
     pub request_timeout_secs: u64,
     pub max_retries: u32,
+    /// The most one model call may take, retries included.
+    pub call_deadline_secs: u64,
     pub max_concurrency: usize,
     pub embedded_model: String,
     pub context_tokens: u32,
@@ -196,6 +198,7 @@ impl Settings {
             ("fetch.max_body_bytes", self.fetch.max_body_bytes),
             ("fetch.concurrency", self.fetch.concurrency as u64),
             ("fetch.total_timeout_secs", self.fetch.total_timeout_secs),
+            ("llm.call_deadline_secs", self.llm.call_deadline_secs),
         ];
         for (key, value) in positive {
             if value == 0 {

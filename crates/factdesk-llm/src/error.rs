@@ -9,6 +9,11 @@ pub enum LlmError {
     #[error("the model server at {endpoint} did not answer within {seconds} s")]
     Timeout { endpoint: String, seconds: u64 },
     #[error(
+        "the model server at {endpoint} gave no answer within {seconds} s, retries included \
+         (the most one call may take: llm.call_deadline_secs)"
+    )]
+    DeadlineExceeded { endpoint: String, seconds: u64 },
+    #[error(
         "the model server at {endpoint} refused the API key (HTTP {status}); set FACTDESK_LLM_API_KEY or llm.api_key"
     )]
     Unauthorized { endpoint: String, status: u16 },

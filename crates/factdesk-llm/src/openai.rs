@@ -37,6 +37,10 @@ pub struct OpenAiSettings {
     pub initial_backoff: Duration,
     /// Requests in flight at once.
     pub max_concurrency: usize,
+    /// Longest time one call may take, its retries and their waits included (waiting for a
+    /// free request slot is not counted): a silent server then holds a check for this long,
+    /// not for every attempt's request timeout in turn.
+    pub call_deadline: Duration,
 }
 
 impl OpenAiSettings {
@@ -50,6 +54,7 @@ impl OpenAiSettings {
             max_retries: 3,
             initial_backoff: Duration::from_millis(500),
             max_concurrency: 4,
+            call_deadline: Duration::from_secs(360),
         }
     }
 }
@@ -245,12 +250,26 @@ impl OpenAiCompatible {
         }
     }
 
-    /// Sends a request built by `build`, retrying as configured.
+    /// Sends a request built by `build`, retrying as configured, within the call deadline.
     async fn send(
         &self,
         build: impl Fn() -> reqwest::RequestBuilder,
     ) -> Result<reqwest::Response, LlmError> {
         let _permit = self.permits.acquire().await.map_err(|e| LlmError::Backend(e.to_string()))?;
+        let deadline = self.settings.call_deadline;
+        match tokio::time::timeout(deadline, self.send_with_retries(build)).await {
+            Ok(outcome) => outcome,
+            Err(_) => Err(LlmError::DeadlineExceeded {
+                endpoint: self.settings.base_url.clone(),
+                seconds: deadline.as_secs(),
+            }),
+        }
+    }
+
+    async fn send_with_retries(
+        &self,
+        build: impl Fn() -> reqwest::RequestBuilder,
+    ) -> Result<reqwest::Response, LlmError> {
         let mut backoff = self.settings.initial_backoff;
         let attempts = self.settings.max_retries + 1;
         for attempt in 1..=attempts {

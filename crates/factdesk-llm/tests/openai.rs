@@ -166,6 +166,23 @@ async fn a_server_that_is_down_or_slow() {
     let error = model.complete(&request()).await.unwrap_err();
     assert!(matches!(error, LlmError::Timeout { .. }), "{error:?}");
     assert_eq!(server.requests().len(), 2);
+
+    // However many retries are allowed, one call ends at its deadline.
+    let server = TestServer::with_routes(vec![(
+        "/v1/chat/completions",
+        TestResponse::json(200, GOOD).with_delay(Duration::from_secs(3)),
+    )]);
+    let model = provider(&server, |s| {
+        s.request_timeout = Duration::from_millis(300);
+        s.max_retries = 50;
+        s.call_deadline = Duration::from_secs(1);
+    });
+    let started = Instant::now();
+    let error = model.complete(&request()).await.unwrap_err();
+    assert!(matches!(error, LlmError::DeadlineExceeded { seconds: 1, .. }), "{error:?}");
+    assert!(error.to_string().contains("llm.call_deadline_secs"), "{error}");
+    assert!(started.elapsed() < Duration::from_secs(10), "50 retries were not all waited for");
+    assert!(server.requests().len() < 50);
 }
 
 #[tokio::test]
