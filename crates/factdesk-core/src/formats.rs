@@ -43,6 +43,17 @@ pub(crate) struct ParseOptions<'a> {
     pub language: &'a str,
     pub fields: &'a FieldNames,
     pub batch: usize,
+    /// The longest JSONL line or CSV row read as a document, in bytes; a longer one fails
+    /// alone.
+    pub max_record_bytes: usize,
+}
+
+/// Why a record over the cap is not read.
+fn record_too_long(bytes: usize, limit: usize, what: &str) -> String {
+    format!(
+        "the {what} is {bytes} bytes, over the limit of {limit} bytes for one record; split it \
+         or raise import.max_record_bytes in the config file"
+    )
 }
 
 /// Parses `source`, handing documents to `sink` in batches of at most `options.batch`.
@@ -253,6 +264,10 @@ fn parse_jsonl(
             .par_iter()
             .map(|&(line_number, line)| {
                 let item = format!("{}:{line_number}", source.origin);
+                if line.len() > options.max_record_bytes {
+                    let message = record_too_long(line.len(), options.max_record_bytes, "line");
+                    return Parsed::Failed { item, message };
+                }
                 let result = match serde_json::from_str::<serde_json::Value>(line) {
                     Ok(serde_json::Value::Object(object)) => {
                         record_to_document(source, &item, line, charset, &object, options)
@@ -357,6 +372,9 @@ fn parse_csv(
                     let item = format!("{}:{line}", source.origin);
                     if end == text.len() && csv_quote_left_open(&raw) {
                         pending.push((item, Err(CSV_QUOTE_LEFT_OPEN.to_owned())));
+                    } else if raw.len() > options.max_record_bytes {
+                        let message = record_too_long(raw.len(), options.max_record_bytes, "row");
+                        pending.push((item, Err(message)));
                     } else if record.len() != headers.len() {
                         let message = format!(
                             "the row has {} fields but the header has {}",
@@ -420,8 +438,20 @@ mod tests {
     }
 
     fn parse_all(source: &SourceBytes) -> Vec<Result<NewDocument, (String, String)>> {
+        parse_capped(source, 1 << 20)
+    }
+
+    fn parse_capped(
+        source: &SourceBytes,
+        max_record_bytes: usize,
+    ) -> Vec<Result<NewDocument, (String, String)>> {
         let settings = Settings::default();
-        let options = ParseOptions { language: "en", fields: &settings.import.fields, batch: 2 };
+        let options = ParseOptions {
+            language: "en",
+            fields: &settings.import.fields,
+            batch: 2,
+            max_record_bytes,
+        };
         let mut out = Vec::new();
         parse_source(source, &options, &mut |batch| {
             out.extend(batch.into_iter().map(|parsed| match parsed {
@@ -431,6 +461,21 @@ mod tests {
             ControlFlow::Continue(())
         });
         out
+    }
+
+    #[test]
+    fn a_record_over_the_cap_fails_alone() {
+        let long = "x".repeat(200);
+        let jsonl = format!("{{\"text\": \"Short one.\"}}\n{{\"text\": \"{long}\"}}\n");
+        let results = parse_capped(&source(DocumentFormat::Jsonl, jsonl.as_bytes()), 100);
+        assert!(results[0].is_ok(), "{results:?}");
+        let (item, message) = results[1].as_ref().unwrap_err();
+        assert_eq!(item, "fixture:2");
+        assert!(message.contains("import.max_record_bytes"), "{message}");
+        let csv = format!("text\nShort one.\n{long}\n");
+        let results = parse_capped(&source(DocumentFormat::Csv, csv.as_bytes()), 100);
+        assert!(results[0].is_ok(), "{results:?}");
+        assert!(results[1].as_ref().unwrap_err().1.contains("over the limit of 100 bytes"));
     }
 
     #[test]

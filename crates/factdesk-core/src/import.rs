@@ -223,8 +223,12 @@ impl Factdesk {
             })
             .sum();
         reporter.phase("Importing", Some(total), ProgressUnit::Bytes);
-        let options =
-            ParseOptions { language: &settings.language, fields, batch: settings.batch_documents };
+        let options = ParseOptions {
+            language: &settings.language,
+            fields,
+            batch: settings.batch_documents,
+            max_record_bytes: usize::try_from(settings.max_record_bytes).unwrap_or(usize::MAX),
+        };
 
         std::thread::scope(|scope| {
             // One batch may wait while the next is parsed; more would only hold memory.

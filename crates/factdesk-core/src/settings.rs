@@ -55,6 +55,8 @@ pub struct LlmSettings {
 #[serde(deny_unknown_fields)]
 pub struct ImportSettings {
     pub max_file_bytes: u64,
+    /// The longest JSONL line or CSV row imported as one document.
+    pub max_record_bytes: u64,
     pub language: String,
     pub batch_documents: usize,
     pub fields: FieldNames,
@@ -192,6 +194,7 @@ impl Settings {
     fn validate(&self) -> Result<(), String> {
         let positive = [
             ("import.max_file_bytes", self.import.max_file_bytes),
+            ("import.max_record_bytes", self.import.max_record_bytes),
             ("import.batch_documents", self.import.batch_documents as u64),
             ("search.limit", self.search.limit as u64),
             ("search.snippet_chars", self.search.snippet_chars as u64),
