@@ -17,21 +17,67 @@ const VOID: &[&str] = &[
     "track", "wbr",
 ];
 
-/// Elements whose end tag may be left out, as the next one closes them: counting them as open
-/// would make a page of unclosed paragraphs look deep.
+/// Elements the next one of their kind (or their parent's end) closes, or that are ignored
+/// outside a table: they never pile up on the parser's stack, so they are not counted.
 const SELF_CLOSING_SIBLINGS: &[&str] = &[
-    "p", "li", "dt", "dd", "tr", "td", "th", "option", "optgroup", "thead", "tbody", "tfoot",
-    "colgroup", "caption", "rb", "rt", "rp",
+    "p", "li", "dt", "dd", "tr", "td", "th", "option", "thead", "tbody", "tfoot", "colgroup",
+    "caption",
 ];
 
-/// Elements whose content is raw text up to their end tag (no tags inside).
+/// Elements whose content is raw text up to their end tag (in HTML, not inside svg or math).
 const RAW_TEXT: &[&str] = &["script", "style", "textarea", "title", "xmp"];
+
+/// An element the scan holds open, and whether its tags are dropped.
+struct Open {
+    name: String,
+    dropped: bool,
+}
+
+/// The elements open at a point of the scan, as the parser would hold them, with the count of
+/// each name (so an end tag that closes nothing is known at once, not by a walk of the stack).
+#[derive(Default)]
+struct OpenElements {
+    stack: Vec<Open>,
+    counts: std::collections::HashMap<String, usize>,
+    /// Open `svg` and `math` elements: inside them, `/>` closes an element.
+    foreign: usize,
+}
+
+impl OpenElements {
+    fn push(&mut self, name: String, dropped: bool) {
+        if matches!(name.as_str(), "svg" | "math") {
+            self.foreign += 1;
+        }
+        *self.counts.entry(name.clone()).or_default() += 1;
+        self.stack.push(Open { name, dropped });
+    }
+
+    /// Closes the innermost open `name` and everything opened inside it; whether its tags
+    /// were dropped, or `None` when no such element is open (the parser ignores the tag).
+    fn close(&mut self, name: &str) -> Option<bool> {
+        if self.counts.get(name).copied().unwrap_or(0) == 0 {
+            return None;
+        }
+        while let Some(open) = self.stack.pop() {
+            if matches!(open.name.as_str(), "svg" | "math") {
+                self.foreign -= 1;
+            }
+            if let Some(count) = self.counts.get_mut(&open.name) {
+                *count -= 1;
+            }
+            if open.name == name {
+                return Some(open.dropped);
+            }
+        }
+        None
+    }
+}
 
 /// `html` with the tags nested deeper than `max_depth` taken out (borrowed when none are).
 pub fn flatten_deep(html: &str, max_depth: usize) -> Cow<'_, str> {
     let bytes = html.as_bytes();
     let mut out: Option<String> = None;
-    let mut depth = 0usize;
+    let mut open = OpenElements::default();
     let mut copied = 0usize; // bytes of `html` already accounted for in `out`
     let mut i = 0usize;
     while let Some(offset) = memchr(b'<', &bytes[i..]) {
@@ -40,36 +86,28 @@ pub fn flatten_deep(html: &str, max_depth: usize) -> Cow<'_, str> {
             i = start + 1;
             continue;
         };
+        let name = tag.name.as_str();
+        let foreign = open.foreign > 0;
+        // `/>` closes an element only in svg and math (and a void one anyway).
+        let closed_at_once = foreign && tag.self_closing;
+        let nests =
+            !(VOID.contains(&name) || SELF_CLOSING_SIBLINGS.contains(&name) || closed_at_once);
+        let depth = open.stack.len();
         let drop = match tag.kind {
-            TagKind::Start => {
-                if VOID.contains(&tag.name.as_str())
-                    || SELF_CLOSING_SIBLINGS.contains(&tag.name.as_str())
-                    || tag.self_closing
-                {
-                    depth >= max_depth
-                } else {
-                    depth += 1;
-                    depth > max_depth
-                }
+            TagKind::Start if nests => {
+                let dropped = depth >= max_depth;
+                open.push(tag.name.clone(), dropped);
+                dropped
             }
-            TagKind::End => {
-                if VOID.contains(&tag.name.as_str())
-                    || SELF_CLOSING_SIBLINGS.contains(&tag.name.as_str())
-                {
-                    depth >= max_depth
-                } else {
-                    let dropped = depth > max_depth;
-                    depth = depth.saturating_sub(1);
-                    dropped
-                }
-            }
+            TagKind::Start => depth >= max_depth,
+            TagKind::End if nests => open.close(name).unwrap_or(depth >= max_depth),
+            TagKind::End => depth >= max_depth,
             TagKind::Other => false,
         };
         let mut end = tag.end;
         // Raw text runs to its end tag, whatever it holds.
-        if tag.kind == TagKind::Start && !tag.self_closing && RAW_TEXT.contains(&tag.name.as_str())
-        {
-            let close = format!("</{}", tag.name);
+        if tag.kind == TagKind::Start && !foreign && RAW_TEXT.contains(&name) {
+            let close = format!("</{name}");
             end = find_ignoring_case(html, end, &close).unwrap_or(html.len());
         }
         if drop {
@@ -101,23 +139,46 @@ struct Tag {
     kind: TagKind,
     /// Lower-cased (empty for `Other`).
     name: String,
+    /// Written `<name … />`.
     self_closing: bool,
     /// Just after the tag's `>` (or the end of the input).
     end: usize,
 }
 
 /// The tag starting at `html[start] == '<'`, if one does (a `<` followed by anything else is
-/// text).
+/// text), read as the HTML tokenizer reads it.
 fn scan_tag(html: &str, start: usize) -> Option<Tag> {
     let bytes = html.as_bytes();
     let rest = &html[start..];
-    if rest.starts_with("<!--") {
-        let end = html[start + 4..].find("-->").map_or(html.len(), |at| start + 4 + at + 3);
-        return Some(Tag { kind: TagKind::Other, name: String::new(), self_closing: false, end });
+    let other =
+        |end: usize| Tag { kind: TagKind::Other, name: String::new(), self_closing: false, end };
+    if let Some(after) = rest.strip_prefix("<!--") {
+        // `<!-->` and `<!--->` are whole comments; otherwise one ends at `-->` or `--!>`.
+        if after.starts_with('>') {
+            return Some(other(start + 5));
+        }
+        if after.starts_with("->") {
+            return Some(other(start + 6));
+        }
+        let body = start + 4;
+        let end = [
+            html[body..].find("-->").map(|at| body + at + 3),
+            html[body..].find("--!>").map(|at| body + at + 4),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(html.len());
+        return Some(other(end));
     }
-    if rest.starts_with("<!") || rest.starts_with("<?") {
+    if rest.starts_with("<!")
+        || rest.starts_with("<?")
+        || rest.starts_with("</")
+            && !bytes.get(start + 2).is_some_and(u8::is_ascii_alphabetic)
+            && bytes.get(start + 2).is_some_and(|b| *b != b'>')
+    {
         let end = memchr(b'>', &bytes[start..]).map_or(html.len(), |at| start + at + 1);
-        return Some(Tag { kind: TagKind::Other, name: String::new(), self_closing: false, end });
+        return Some(other(end));
     }
     let (kind, name_start) = if rest.starts_with("</") {
         (TagKind::End, start + 2)
@@ -132,16 +193,19 @@ fn scan_tag(html: &str, start: usize) -> Option<Tag> {
         .position(|byte| byte.is_ascii_whitespace() || *byte == b'/' || *byte == b'>')
         .map_or(html.len(), |at| name_start + at);
     let name = html[name_start..name_end].to_ascii_lowercase();
-    // To the `>` outside quoted attribute values.
-    let mut quote: Option<u8> = None;
+    // To the `>` outside attribute values; a value is quoted only when its quote follows `=`.
     let mut at = name_end;
+    let mut after_equals = false;
     while at < bytes.len() {
-        match (quote, bytes[at]) {
-            (Some(open), byte) if byte == open => quote = None,
-            (Some(_), _) => {}
-            (None, b'"' | b'\'') => quote = Some(bytes[at]),
-            (None, b'>') => break,
-            (None, _) => {}
+        match bytes[at] {
+            b'>' => break,
+            b'=' => after_equals = true,
+            quote @ (b'"' | b'\'') if after_equals => {
+                at = memchr(quote, &bytes[at + 1..]).map_or(bytes.len(), |close| at + 1 + close);
+                after_equals = false;
+            }
+            byte if byte.is_ascii_whitespace() => {}
+            _ => after_equals = false,
         }
         at += 1;
     }
@@ -167,25 +231,17 @@ fn find_ignoring_case(html: &str, from: usize, needle: &str) -> Option<usize> {
 mod tests {
     use super::*;
 
-    /// The deepest nesting of non-void elements, counted the way `flatten_deep` counts.
-    fn depth_of(html: &str) -> usize {
-        let (mut depth, mut deepest, mut i) = (0usize, 0usize, 0usize);
-        while let Some(offset) = memchr(b'<', &html.as_bytes()[i..]) {
-            let start = i + offset;
-            match scan_tag(html, start) {
-                Some(tag) => {
-                    let nests = !VOID.contains(&tag.name.as_str())
-                        && !SELF_CLOSING_SIBLINGS.contains(&tag.name.as_str())
-                        && !tag.self_closing;
-                    match tag.kind {
-                        TagKind::Start if nests => depth += 1,
-                        TagKind::End if nests => depth = depth.saturating_sub(1),
-                        _ => {}
-                    }
+    /// The deepest element of `html` as the HTML parser builds it, walked without recursion.
+    fn parsed_depth(html: &str) -> usize {
+        let document = scraper::Html::parse_document(html);
+        let (mut depth, mut deepest) = (0usize, 0usize);
+        for edge in document.tree.root().traverse() {
+            match edge {
+                ego_tree::iter::Edge::Open(_) => {
+                    depth += 1;
                     deepest = deepest.max(depth);
-                    i = tag.end;
                 }
-                None => i = start + 1,
+                ego_tree::iter::Edge::Close(_) => depth -= 1,
             }
         }
         deepest
@@ -198,25 +254,42 @@ mod tests {
         assert!(matches!(flatten_deep(page, 4), Cow::Borrowed(_)));
     }
 
+    /// Markup that nests deep in the parser however it is spelled comes out of the flattener
+    /// no deeper than the limit (with the document's own few levels on top), and keeps its
+    /// text.
     #[test]
-    fn deep_markup_loses_its_deep_tags_and_keeps_its_text() {
-        let page = format!(
-            "<body>{}<p>Deep text.</p>{}</body>",
-            "<div>".repeat(50_000),
-            "</div>".repeat(50_000)
-        );
-        let flat = flatten_deep(&page, MAX_DEPTH);
-        assert!(depth_of(&flat) <= MAX_DEPTH, "{}", depth_of(&flat));
-        assert!(flat.contains("Deep text."));
-        // Unclosed, and with quoted '>' in attributes and raw text deep down.
+    fn deep_markup_of_every_spelling_is_flattened_and_keeps_its_text() {
+        let n = 3_000;
+        let pages = [
+            format!("{}<p>Deep text.</p>{}", "<div>".repeat(n), "</div>".repeat(n)),
+            format!("{}Deep text.", "<div><span>".repeat(n)),
+            // `/>` does not close a div, and end tags of elements not open close nothing.
+            format!("{}Deep text.", "<div/>".repeat(n)),
+            format!("{}Deep text.", "<div></b>".repeat(n)),
+            format!("{}Deep text.", "<span title=/>".repeat(n)),
+            format!("{}Deep text.", "<optgroup><rt>".repeat(n)),
+            // Comments that end at once, and quotes that are not attribute values.
+            format!("<!--><!--->{}Deep text.", "<div x'>".repeat(n)),
+            // In svg, `<title>` is not raw text.
+            format!("<svg><title>{}Deep text.", "<g>".repeat(n)),
+        ];
+        for page in &pages {
+            let flat = flatten_deep(page, 64);
+            let depth = parsed_depth(&flat);
+            assert!(depth <= 64 + 8, "{depth} levels after flattening {}", &page[..40]);
+            assert!(flat.contains("Deep text."), "{}", &page[..40]);
+        }
+    }
+
+    #[test]
+    fn a_dropped_script_goes_with_its_content() {
         let page = format!(
             "<body>{}<script>var a = '</div>';</script>Still text.",
-            "<div title='a>b'><span>".repeat(5_000)
+            "<div title='a>b'><span>".repeat(50)
         );
         let flat = flatten_deep(&page, 10);
-        assert!(depth_of(&flat) <= 10, "{}", depth_of(&flat));
         assert!(flat.ends_with("Still text."), "{}", &flat[flat.len() - 60..]);
-        assert!(!flat.contains("var a"), "a dropped script goes with its content");
+        assert!(!flat.contains("var a"));
         assert_eq!(flat.matches("<div title='a>b'>").count(), 5, "spans and divs alternate");
     }
 }
