@@ -4,6 +4,8 @@
 -- change, and unfinished runs stay resumable across this upgrade: each old object is rewritten
 -- to exactly what the new code computes for the same settings. Runs of other kinds (`ask`) and
 -- rows already in the new shape are left alone.
+-- Numbers are copied as the JSON text they were written as (`->`, not `->>`), so a float
+-- such as a temperature keeps its exact spelling and still compares equal.
 -- Forward-only: never edit this file once it has landed.
 
 -- corpus-NLI runs judged by a cross-encoder name the judge, not the chat model they never asked.
@@ -16,14 +18,14 @@ UPDATE runs SET parameters = json_object(
     'config', json_remove(
         json_object(
             'urls', parameters ->> '$.urls',
-            'm', parameters ->> '$.m',
-            'r', parameters ->> '$.r',
-            'temperature', parameters ->> '$.temperature',
-            'l', parameters ->> '$.l',
-            'threshold', parameters ->> '$.threshold',
+            'm', parameters -> '$.m',
+            'r', parameters -> '$.r',
+            'temperature', parameters -> '$.temperature',
+            'l', parameters -> '$.l',
+            'threshold', parameters -> '$.threshold',
             'premises', parameters -> '$.premises',
-            'seed', parameters ->> '$.seed',
-            'nli_samples', parameters ->> '$.nli_samples'),
+            'seed', parameters -> '$.seed',
+            'nli_samples', parameters -> '$.nli_samples'),
         -- The judge's samples count only when the chat model judges.
         CASE WHEN parameters ->> '$.nli' = 'llm' THEN '$.kept' ELSE '$.nli_samples' END),
     'models', json_object('chat', parameters ->> '$.model', 'nli', parameters ->> '$.nli'))
@@ -32,8 +34,8 @@ WHERE method = 'llm-cite' AND json_type(parameters, '$.urls') IS NOT NULL;
 UPDATE runs SET parameters = json_object(
     'method', 'p-true',
     'config', json_object(
-        'samples', parameters ->> '$.p_true_samples',
-        'seed', parameters ->> '$.seed'),
+        'samples', parameters -> '$.p_true_samples',
+        'seed', parameters -> '$.seed'),
     'models', json_object('chat', parameters ->> '$.model'))
 WHERE method = 'p-true' AND json_type(parameters, '$.urls') IS NOT NULL;
 
@@ -41,12 +43,12 @@ UPDATE runs SET parameters = json_object(
     'method', 'corpus-nli',
     'config', json_remove(
         json_object(
-            'documents', parameters ->> '$.m',
-            'l', parameters ->> '$.l',
-            'retrieve', parameters ->> '$.corpus_retrieve',
-            'threshold', parameters ->> '$.threshold',
+            'documents', parameters -> '$.m',
+            'l', parameters -> '$.l',
+            'retrieve', parameters -> '$.corpus_retrieve',
+            'threshold', parameters -> '$.threshold',
             'corpora', parameters -> '$.corpora',
-            'nli_samples', parameters ->> '$.nli_samples'),
+            'nli_samples', parameters -> '$.nli_samples'),
         CASE WHEN parameters ->> '$.nli' = 'llm' THEN '$.kept' ELSE '$.nli_samples' END),
     'models', json_remove(
         json_object('chat', parameters ->> '$.model', 'nli', parameters ->> '$.nli'),

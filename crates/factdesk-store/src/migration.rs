@@ -286,6 +286,37 @@ mod tests {
         assert_eq!(review, ("override".to_owned(), "not_verified".to_owned()));
     }
 
+    /// A float is carried over as written: an f32 temperature read back by serde still equals
+    /// what the new code computes (SQLite's own float printing would move some by one ulp).
+    #[test]
+    fn run_identity_floats_keep_their_exact_value() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v5.sqlite3");
+        let temperature = serde_json::to_value(0.41f32).unwrap();
+        {
+            let mut conn = Connection::open(&path).unwrap();
+            let older: Vec<Migration> =
+                MIGRATIONS.iter().copied().filter(|m| m.version <= 5).collect();
+            apply_migrations(&mut conn, &older, "v5").unwrap();
+            let parameters = serde_json::json!({
+                "method": "llm-cite", "urls": "rs", "m": 4, "r": 5, "temperature": temperature,
+                "l": 6, "threshold": 0.5, "premises": "cumulative", "nli": "llm", "nli_samples": 3,
+                "p_true_samples": 5, "corpus_retrieve": 50, "corpora": [], "seed": 0, "model": "gpt",
+            });
+            conn.execute(
+                "INSERT INTO runs (method, parameters, model, status, created_at)
+                 VALUES ('llm-cite', ?1, 'gpt', 'failed', '2024-01-01T00:00:00Z')",
+                [parameters.to_string()],
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let identity = store.run(factdesk_model::RunId(1)).unwrap().parameters;
+        assert_eq!(identity["config"]["temperature"], temperature);
+        assert_eq!(identity["config"]["nli_samples"], 3, "the chat model judged");
+        assert_eq!(identity["models"], serde_json::json!({"chat": "gpt", "nli": "llm"}));
+    }
+
     #[test]
     fn pragmas_are_set_on_open() {
         let dir = tempfile::tempdir().unwrap();
