@@ -193,15 +193,28 @@ impl Factdesk {
         }
         drop(results);
         outcome.cancelled |= cancel.is_cancelled();
-        let status = if outcome.cancelled {
-            RunStatus::Cancelled
+        // Another process on the same run may have failed subjects, or still be at some: the
+        // run is complete only when every subject is done, whoever did it.
+        let stored = self.store()?.checked_claims(run)?;
+        let left = claims
+            .iter()
+            .filter(|claim| !stored.contains(&claim.id) && !done.contains(&claim.id))
+            .count();
+        let (status, error) = if outcome.cancelled {
+            (RunStatus::Cancelled, None)
         } else if outcome.failed > 0 {
-            RunStatus::Failed
+            let error = format!("{} of {} could not be done", outcome.failed, outcome.subjects);
+            (RunStatus::Failed, Some(error))
+        } else if left > 0 {
+            let error = format!(
+                "{left} of {} are not done: another process running this run failed them or is \
+                 still at them",
+                outcome.subjects
+            );
+            (RunStatus::Failed, Some(error))
         } else {
-            RunStatus::Completed
+            (RunStatus::Completed, None)
         };
-        let error = (outcome.failed > 0)
-            .then(|| format!("{} of {} could not be done", outcome.failed, outcome.subjects));
         self.store()?.set_run_status(run, status, error.as_deref())?;
         reporter.finish();
         Ok(outcome)
@@ -403,5 +416,7 @@ mod tests {
         assert_eq!((first.failed, second.failed), (0, 0), "{first:?} {second:?}");
         assert!(first.done + second.done >= texts.len());
         assert_eq!(app.store().unwrap().checked_claims(first.run_id).unwrap().len(), texts.len());
+        // The one that finished last saw every claim done.
+        assert_eq!(app.store().unwrap().run(first.run_id).unwrap().status, RunStatus::Completed);
     }
 }
