@@ -382,7 +382,7 @@ impl Fetcher {
             return FetchError::forbidden(url, refusal, reason);
         }
         let url = url.to_owned();
-        if error.is_timeout() {
+        if error.is_timeout() && !error.is_connect() {
             let total = self.settings.total_timeout;
             // Short of the whole budget, it was the read timeout: nothing arrived for that long.
             if started.elapsed() + Duration::from_millis(100) < total {

@@ -250,14 +250,16 @@ impl OpenAiCompatible {
         }
     }
 
-    /// Sends a request built by `build`, retrying as configured, within the call deadline.
-    async fn send(
-        &self,
-        build: impl Fn() -> reqwest::RequestBuilder,
-    ) -> Result<reqwest::Response, LlmError> {
+    /// Sends a request built by `build`, retrying as configured, and reads the answer's body,
+    /// all within the call deadline.
+    async fn send(&self, build: impl Fn() -> reqwest::RequestBuilder) -> Result<String, LlmError> {
         let _permit = self.permits.acquire().await.map_err(|e| LlmError::Backend(e.to_string()))?;
         let deadline = self.settings.call_deadline;
-        match tokio::time::timeout(deadline, self.send_with_retries(build)).await {
+        let exchange = async {
+            let response = self.send_with_retries(build).await?;
+            response.text().await.map_err(|e| self.invalid(format!("the body was cut off: {e}")))
+        };
+        match tokio::time::timeout(deadline, exchange).await {
             Ok(outcome) => outcome,
             Err(_) => Err(LlmError::DeadlineExceeded {
                 endpoint: self.settings.base_url.clone(),
@@ -300,8 +302,7 @@ impl OpenAiCompatible {
 
     /// The model ids the server offers (`GET {base_url}/models`).
     pub async fn list_models(&self) -> Result<Vec<String>, LlmError> {
-        let response = self.send(|| self.client.get(self.url("models"))).await?;
-        let text = response.text().await.map_err(|e| self.invalid(e.to_string()))?;
+        let text = self.send(|| self.client.get(self.url("models"))).await?;
         let models: WireModels =
             serde_json::from_str(&text).map_err(|e| self.invalid(e.to_string()))?;
         Ok(models.data.into_iter().map(|model| model.id).collect())
@@ -332,7 +333,7 @@ impl LanguageModel for OpenAiCompatible {
 
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError> {
         let body = self.body(request);
-        let response = self
+        let text = self
             .send(|| {
                 let post = self.client.post(self.url("chat/completions")).json(&body);
                 match &request.template {
@@ -342,10 +343,6 @@ impl LanguageModel for OpenAiCompatible {
                 }
             })
             .await?;
-        let text = response
-            .text()
-            .await
-            .map_err(|e| self.invalid(format!("the body was cut off: {e}")))?;
         let wire: WireCompletion =
             serde_json::from_str(&text).map_err(|e| self.invalid(e.to_string()))?;
         if wire.choices.is_empty() {

@@ -80,8 +80,13 @@ fn find_url_start(text: &str) -> Option<(usize, usize)> {
             .take_while(|&(_, c)| scheme_chars(c))
             .last()
             .map(|(i, _)| i)?;
-        // A scheme starts with a letter ("1.https://…" is item 1, then the URL).
+        // A scheme starts with a letter ("1.https://…" is item 1, then the URL), and a web
+        // scheme stands alone ("a.https://…" and "Link-https://…" are a label, then the URL).
         let begin = begin + lower[begin..at].find(|c: char| c.is_ascii_alphabetic())?;
+        let begin = ["https", "http"]
+            .iter()
+            .find(|web| lower[begin..at].ends_with(*web))
+            .map_or(begin, |web| at - web.len());
         Some((begin, at + "://".len() - begin))
     });
     let bare = lower.find(".wikipedia.org/").and_then(|at| {
@@ -386,6 +391,8 @@ mod tests {
         );
         check("see (http://[fe80::1]/x).", &["http://[fe80::1]/x"]);
         check("1.https://en.wikipedia.org/wiki/Okra", &["https://en.wikipedia.org/wiki/Okra"]);
+        check("a.https://en.wikipedia.org/wiki/Okra", &["https://en.wikipedia.org/wiki/Okra"]);
+        check("Link-http://example.org/x", &["http://example.org/x"]);
     }
 
     #[test]
