@@ -391,7 +391,6 @@ fn name_the_bad_change(
     config_error(format!("{message} (changed: {})", keys.join(", ")))
 }
 
-/// Writes `user` over `base`, refusing keys that `base` does not have.
 /// Where a setting of an earlier version lives now.
 fn moved_setting(path: &str) -> Option<&'static str> {
     Some(match path {
@@ -400,7 +399,7 @@ fn moved_setting(path: &str) -> Option<&'static str> {
         "verify.r" => "methods.llm-cite.r",
         "verify.temperature" => "methods.llm-cite.temperature",
         "verify.l" => "methods.llm-cite.l",
-        "verify.threshold" => "methods.llm-cite.threshold",
+        "verify.threshold" => "methods.llm-cite.threshold and methods.corpus-nli.threshold",
         "verify.premises" => "methods.llm-cite.premises",
         "verify.document_chars" => "methods.llm-cite.document_chars",
         "verify.p_true_samples" => "methods.p-true.samples",
@@ -411,6 +410,7 @@ fn moved_setting(path: &str) -> Option<&'static str> {
     })
 }
 
+/// Writes `user` over `base`, refusing keys that `base` does not have.
 fn overlay(base: &mut toml::Table, user: toml::Table, prefix: &str) -> Result<(), String> {
     for (key, value) in user {
         let path = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };

@@ -1,8 +1,8 @@
 //! Evidence adapters: what a method reads its evidence through, built from Factdesk's own parts.
 //! Methods in `factdesk-methods` see only the traits ([`PageSource`], [`CorpusRetriever`]);
 //! this module gives them web pages (fetched on the fly or from the page archive, recorded with
-//! the run) and corpus sentences (from the search index). Each method declares which it takes
-//! ([`Method::evidence`]).
+//! the run) and corpus sentences (from the search index). [`Method::evidence`] names which a
+//! method reads.
 
 use std::sync::Arc;
 
