@@ -556,6 +556,17 @@ fn special_kind(file_type: std::fs::FileType) -> Option<&'static str> {
     Some("a special file")
 }
 
+/// Opens `path` for reading. Opening a named pipe blocks until someone writes to it; opened
+/// non-blocking, a path swapped for one after its type was looked at opens at once, and the
+/// look at what was opened refuses it. (Reads of a regular file do not mind the flag.)
+fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    options.open(path)
+}
+
 /// The bytes of the regular file at `path` (a link is followed), at most `max_bytes` of them:
 /// devices, pipes and sockets are refused before they are opened (reading one could block or
 /// never end), and the cap holds while reading, whatever size the file claims (files in /proc
@@ -575,7 +586,7 @@ pub(crate) fn read_capped(path: &Path, max_bytes: u64) -> std::result::Result<Ve
             metadata.len()
         ));
     }
-    let file = std::fs::File::open(path).map_err(|error| format!("cannot read it: {error}"))?;
+    let file = open_without_blocking(path).map_err(|error| format!("cannot read it: {error}"))?;
     // Swapped for something else between the two looks: look again at what was opened.
     match file.metadata().map(|opened| special_kind(opened.file_type())) {
         Ok(Some(kind)) => return Err(refuse(kind)),
@@ -612,4 +623,24 @@ fn read_file(path: &Path, max_bytes: u64) -> std::result::Result<SourceBytes, Im
         acquired_at: now_rfc3339(),
         fallback_title: path.file_stem().map(|stem| stem.to_string_lossy().into_owned()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A named pipe opens at once (a blocking open would wait for a writer forever), and what
+    /// was opened is seen to be a pipe.
+    #[cfg(unix)]
+    #[test]
+    fn a_named_pipe_opens_without_blocking_and_shows_what_it_is() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let pipe = dir.path().join("pipe.txt");
+        let made = std::process::Command::new("mkfifo").arg(&pipe).status().unwrap();
+        assert!(made.success());
+        let file = open_without_blocking(&pipe).unwrap();
+        assert!(file.metadata().unwrap().file_type().is_fifo());
+        assert_eq!(special_kind(file.metadata().unwrap().file_type()), Some("a named pipe"));
+    }
 }
