@@ -124,6 +124,7 @@ impl CorpusNli {
         let mut tokens = CheckTokens::default();
         // (sentence, best entailment, read any evidence)
         let mut supports: Vec<(String, f64, bool)> = Vec::new();
+        let mut left_out = 0usize;
         for part in &parts {
             let found = self.sources(part).await?;
             let texts = vec![None; found.len()];
@@ -137,6 +138,7 @@ impl CorpusNli {
             )
             .await?;
             tokens.add(judged.tokens);
+            left_out += judged.left_out.len();
             // Sources are shared by the claim's sentences; premises point into that list.
             let positions: Vec<usize> = found
                 .iter()
@@ -210,6 +212,7 @@ impl CorpusNli {
             );
             (Verdict::NotVerified, explanation)
         };
+        let explanation = explanation + &judge::left_out_note(left_out).unwrap_or_default();
         let confidence = if premises.is_empty() {
             None
         } else if verdict == Verdict::Verified {

@@ -34,6 +34,9 @@ pub struct Judged {
     /// The best entailment probability seen (0 when nothing was judged).
     pub best_entailment: f64,
     pub tokens: CheckTokens,
+    /// Evidence sentences left out of the premises because they address the model
+    /// ([`crate::injection`]), with the index of their source.
+    pub left_out: Vec<(usize, String)>,
 }
 
 impl Judged {
@@ -45,6 +48,11 @@ impl Judged {
         if self.verified() { Verdict::Verified } else { Verdict::NotVerified }
     }
 
+    /// A sentence for the explanation when evidence was left out ([`left_out_note`]).
+    pub fn left_out_note(&self) -> Option<String> {
+        left_out_note(self.left_out.len())
+    }
+
     pub fn confidence(&self) -> Option<f64> {
         if self.premises.is_empty() {
             None
@@ -54,6 +62,19 @@ impl Judged {
             Some(1.0 - self.best_entailment)
         }
     }
+}
+
+/// A sentence for a check's explanation when `count` evidence sentences were left out of the
+/// premises because they address the model.
+pub fn left_out_note(count: usize) -> Option<String> {
+    (count > 0).then(|| {
+        format!(
+            " {count} evidence sentence{} addressed to AI models (e.g. \"ignore previous \
+             instructions\") {} left out of the premises.",
+            if count == 1 { "" } else { "s" },
+            if count == 1 { "was" } else { "were" }
+        )
+    })
 }
 
 /// The premises of one source.
@@ -102,9 +123,22 @@ pub async fn judge(
     threshold: f64,
 ) -> Result<Judged, MethodError> {
     let mut slots: Vec<(usize, Vec<String>)> = Vec::new();
+    let mut left_out = Vec::new();
     for (index, source) in sources.iter().enumerate() {
-        let full = texts.get(index).copied().flatten();
-        for sentences in premises(source, form, full) {
+        // What addresses the model never reaches it.
+        let (sentences, removed): (Vec<String>, Vec<String>) = source
+            .sentences
+            .iter()
+            .cloned()
+            .partition(|sentence| !crate::injection::addresses_model(sentence));
+        let full = texts.get(index).copied().flatten().map(crate::injection::strip);
+        let mut removed = removed;
+        if let (PremiseForm::WholeDocument { .. }, Some((_, from_text))) = (form, &full) {
+            removed = from_text.clone();
+        }
+        left_out.extend(removed.into_iter().map(|sentence| (index, sentence)));
+        let cleaned = RankedSource { source: source.source.clone(), sentences };
+        for sentences in premises(&cleaned, form, full.as_ref().map(|(text, _)| text.as_str())) {
             slots.push((index, sentences));
         }
     }
@@ -121,6 +155,7 @@ pub async fn judge(
         attributions: Vec::new(),
         best_entailment: 0.0,
         tokens: CheckTokens::default(),
+        left_out,
     };
     for (((source, sentences), pair), judgement) in slots.into_iter().zip(pairs).zip(judgements) {
         let scores = judgement.scores;

@@ -13,6 +13,7 @@ pub mod corpus_nli;
 pub mod evidence;
 pub mod figures;
 pub mod grounding;
+pub mod injection;
 pub mod judge;
 pub mod llm_cite;
 pub mod p_true;

@@ -202,6 +202,7 @@ impl LlmCite {
                     judged.best_entailment
                 ),
             };
+            let explanation = explanation + &judged.left_out_note().unwrap_or_default();
             (judged.verdict(), judged.confidence(), explanation)
         } else if failed > 0 {
             (
