@@ -9,7 +9,7 @@
 #                  The answer to the question "Q" is: A
 #   summarization: items 8000.. of the news-summarization file; the articles are the corpus;
 #                  each item gives its right summary (supported) and its hallucinated summary
-#                  (refuted), whole (corpus-NLI judges each sentence; a summary is verified
+#                  (refuted), whole (corpus-NLI judges each sentence; a summary is supported
 #                  only if every sentence is).
 # Default: qa, N = 40, corpus-NLI with the default NLI (the trained verifier with the embedded
 # model). With --dev, the items come from the dev slice of the training range instead (QA

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use factdesk_core::model::{ReviewDecision, UrlStatus, Verdict};
+use factdesk_core::model::{ReviewDecision, Undecided, UrlStatus, Verdict};
 use factdesk_core::report::Format;
 use factdesk_core::verify::{CheckSelection, Method, VerifyOptions};
 use factdesk_core::{CancelToken, NoProgress, Settings};
@@ -148,7 +148,7 @@ fn a_claim_is_verified_through_a_wikipedia_alias_with_attribution() {
         )
         .unwrap();
     let result = &check.check;
-    assert_eq!(result.verdict, Verdict::Verified, "{result:#?}");
+    assert_eq!(result.verdict, Verdict::Supported, "{result:#?}");
     let statuses: Vec<UrlStatus> = result.urls.iter().map(|url| url.status).collect();
     assert_eq!(statuses, [UrlStatus::Fetched, UrlStatus::NotFound]);
     assert_eq!(result.urls[0].final_url.as_deref(), Some("https://en.wikipedia.org/wiki/Okra"));
@@ -170,7 +170,7 @@ fn a_claim_is_verified_through_a_wikipedia_alias_with_attribution() {
                 .verify_claim("Okra has edible green seed pods.", &VerifyOptions::default()),
         )
         .unwrap();
-    assert_eq!(again.check.verdict, Verdict::Verified);
+    assert_eq!(again.check.verdict, Verdict::Supported);
     assert_eq!(
         world.web.requests().len(),
         requests_before + 1,
@@ -190,7 +190,8 @@ fn hostile_and_broken_urls_give_fetch_failed_and_internal_addresses_stay_closed(
         )
         .unwrap();
     let result = &check.check;
-    assert_eq!(result.verdict, Verdict::FetchFailed, "{result:#?}");
+    assert_eq!(result.undecided, Some(Undecided::FetchFailed), "{result:#?}");
+    assert_eq!(result.verdict, Verdict::NotEnoughInfo);
     let statuses: Vec<UrlStatus> = result.urls.iter().map(|url| url.status).collect();
     assert_eq!(
         statuses,
@@ -244,7 +245,7 @@ fn claims_without_urls_and_false_claims_are_told_apart() {
                 .verify_claim("Zorblax won the 1850 election.", &VerifyOptions::default()),
         )
         .unwrap();
-    assert_eq!(unknown.check.verdict, Verdict::NoValidUrl);
+    assert_eq!(unknown.check.undecided, Some(Undecided::NoValidUrl));
     let false_claim = runtime
         .block_on(
             world
@@ -253,8 +254,17 @@ fn claims_without_urls_and_false_claims_are_told_apart() {
                 .verify_claim("The Eiffel Tower stands in Rome.", &VerifyOptions::default()),
         )
         .unwrap();
-    assert_eq!(false_claim.check.verdict, Verdict::NotVerified);
+    // The judge puts its weight on "false" for a premise about Paris: refuted, not merely
+    // unsupported, and said so.
+    assert_eq!(false_claim.check.verdict, Verdict::Refuted, "{:#?}", false_claim.check);
+    assert_eq!(false_claim.check.undecided, None);
     assert!(false_claim.check.premises.iter().all(|premise| premise.entailment < 0.5));
+    assert!(false_claim.check.premises.iter().any(|premise| premise.contradiction >= 0.5));
+    assert!(
+        false_claim.check.explanation.contains("contradicts"),
+        "{}",
+        false_claim.check.explanation
+    );
 }
 
 const CLAIMS: &str = "claim,label\n\
@@ -279,6 +289,18 @@ fn a_collection_is_checked_reported_reviewed_and_evaluated() {
     assert_eq!(evaluation.evaluated, 4);
     assert_eq!(evaluation.accuracy, Some(1.0));
     assert_eq!(evaluation.balanced_accuracy, Some(1.0));
+    // Three-way: Rome is refuted; Zorblax (labelled refuted) could not be decided, so it is
+    // not enough info with its reason. Supported F1 1, refuted 2/3, not enough info 0.
+    assert_eq!(summary.undecided, [(Undecided::NoValidUrl, 1)]);
+    assert!(summary.verdicts.contains(&(Verdict::Refuted, 1)), "{:?}", summary.verdicts);
+    let refuted_row = evaluation.confusion.iter().find(|row| row.gold == Verdict::Refuted).unwrap();
+    assert_eq!(
+        refuted_row.verdicts,
+        [(Verdict::Supported, 0), (Verdict::Refuted, 1), (Verdict::NotEnoughInfo, 1)]
+    );
+    assert_eq!(evaluation.undecided, [(Undecided::NoValidUrl, 1)]);
+    let macro_f1 = evaluation.macro_f1.unwrap();
+    assert!((macro_f1 - 5.0 / 9.0).abs() < 1e-9, "{macro_f1}");
     let figure = |evaluation: &factdesk_core::eval::Evaluation, key: &str| {
         let figures = evaluation.figures.iter().flat_map(|own| &own.figures);
         figures.clone().find(|figure| figure.key == key).map(|figure| figure.value)
@@ -297,18 +319,24 @@ fn a_collection_is_checked_reported_reviewed_and_evaluated() {
         .review_check(
             check.id,
             ReviewDecision::Override,
-            Some(Verdict::NotVerified),
+            Some(Verdict::NotEnoughInfo),
             "the page is about another plant",
             Some("ana"),
         )
         .unwrap();
-    assert_eq!(review.verdict, Verdict::NotVerified);
+    assert_eq!(review.verdict, Verdict::NotEnoughInfo);
     assert!(
-        app.review_check(check.id, ReviewDecision::Override, Some(Verdict::NotVerified), " ", None)
-            .is_err()
+        app.review_check(
+            check.id,
+            ReviewDecision::Override,
+            Some(Verdict::NotEnoughInfo),
+            " ",
+            None
+        )
+        .is_err()
     );
     let stored = app.check(check.id).unwrap();
-    assert_eq!(stored.check.verdict, Verdict::Verified, "the machine verdict is kept");
+    assert_eq!(stored.check.verdict, Verdict::Supported, "the machine verdict is kept");
 
     for format in Format::ALL {
         let path = world.harness.path(&format!("report.{}", format.file_extension()));
@@ -426,7 +454,7 @@ fn p_true_and_corpus_nli_run_without_urls() {
     let check =
         runtime.block_on(app.verify_claim("The Eiffel Tower is in Paris.", &options)).unwrap();
     assert_eq!(check.check.method, "p-true");
-    assert_eq!(check.check.verdict, Verdict::Verified);
+    assert_eq!(check.check.verdict, Verdict::Supported);
     assert!(check.check.urls.is_empty() && check.check.attributions.is_empty());
     // An option of another method is refused, naming what this one takes.
     let foreign =

@@ -508,13 +508,17 @@ mod tests {
         let verified = entry_for(&checks, "Penicillin");
         assert_eq!(verified["claim"]["status"], "checked");
         let check = &verified["check"];
-        assert_eq!(check["check"]["verdict"], "verified", "{check}");
+        assert_eq!(check["check"]["verdict"], "supported", "{check}");
         assert_eq!(
             check["check"]["attributions"][0]["source"]["url"],
             "https://en.wikipedia.org/wiki/Penicillin"
         );
         assert!(!check["model_calls"].as_array().expect("model calls").is_empty());
-        assert_eq!(entry_for(&checks, "Moon")["check"]["check"]["verdict"], "no_valid_url");
+        let moon = &entry_for(&checks, "Moon")["check"]["check"];
+        assert_eq!(
+            (&moon["verdict"], &moon["undecided"]),
+            (&json!("not_enough_info"), &json!("no_valid_url"))
+        );
 
         let check_id = check["id"].clone();
         let claim_id = verified["claim"]["id"].clone();
@@ -531,26 +535,26 @@ mod tests {
         let refused = invoke(
             &window,
             "review_check",
-            json!({"checkId": check_id, "decision": "override", "verdict": "not_verified", "comment": " "}),
+            json!({"checkId": check_id, "decision": "override", "verdict": "refuted", "comment": " "}),
         )
         .expect_err("an override without a comment");
         assert_eq!(refused["code"], "invalid_input", "{refused}");
         let review = invoke(
             &window,
             "review_check",
-            json!({"checkId": check_id, "decision": "override", "verdict": "not_verified",
+            json!({"checkId": check_id, "decision": "override", "verdict": "refuted",
                    "comment": "The 1928 date is for the discovery, not the claim's wording.", "reviewer": "ana"}),
         )
         .expect("review_check answers");
         assert_eq!(
             (review["decision"].clone(), review["verdict"].clone()),
-            (json!("override"), json!("not_verified"))
+            (json!("override"), json!("refuted"))
         );
         let history =
             invoke(&window, "checks_of_claim", json!({"id": claim_id})).expect("checks_of_claim");
         let reviewed = &history[0];
-        assert_eq!(reviewed["check"]["verdict"], "verified", "the machine verdict is kept");
-        assert_eq!(reviewed["review"]["verdict"], "not_verified", "{reviewed}");
+        assert_eq!(reviewed["check"]["verdict"], "supported", "the machine verdict is kept");
+        assert_eq!(reviewed["review"]["verdict"], "refuted", "{reviewed}");
         let checks = invoke(&window, "collection_checks", json!({"collection": "desk"}))
             .expect("collection_checks answers");
         assert_eq!(entry_for(&checks, "Penicillin")["claim"]["status"], "reviewed");

@@ -570,13 +570,15 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     await waitForText('#check-results-status', /^2 claims of 2 checked in “desk”/, 120_000);
     const results = {};
     for (const item of await findAll('#check-results .result')) {
-      results[await item.findElement(By.css('.claim-link')).getText()] = await item.getAttribute('data-verdict');
+      const undecided = await item.getAttribute('data-undecided');
+      results[await item.findElement(By.css('.claim-link')).getText()] = `${await item.getAttribute('data-verdict')}${undecided ? ` (${undecided})` : ''}`;
     }
-    assert.deepEqual(results, { [PENICILLIN_CLAIM]: 'verified', [MOON_CLAIM]: 'no_valid_url' });
+    assert.deepEqual(results, { [PENICILLIN_CLAIM]: 'supported', [MOON_CLAIM]: 'not_enough_info (no_valid_url)' });
     const summary = await find('#batch-summary').getText();
     assert.match(summary, /^Done\. 2 claims of 2 checked \(run \d+, llm-cite\); /);
-    assert.match(summary, /\b1 verified\b/);
-    assert.match(summary, /\b1 no valid URL\b/);
+    assert.match(summary, /\b1 supported\b/);
+    assert.match(summary, /\b1 not enough info\b/);
+    assert.match(summary, /of which undecided: 1 no valid URL\b/);
     const answered = await scriptedServer.requests();
     assert.ok(answered.includes('wiki Penicillin'), answered.join('\n'));
     await screenshot('10-check.png', '#check-run-heading');
@@ -586,7 +588,7 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     const link = await driver.findElement(By.xpath(`//ol[@id="check-results"]//button[normalize-space(.)="${PENICILLIN_CLAIM}"]`));
     await link.click();
     await waitForText('#claim-text', new RegExp(`^${PENICILLIN_CLAIM}$`));
-    assert.match(await find('#machine-verdict').getText(), /Verified/);
+    assert.match(await find('#machine-verdict').getText(), /Supported/);
     assert.match(await find('#verdict-confidence').getText(), /^confidence \d+%$/);
     assert.match(await find('#review-shown').getText(), /Not reviewed yet/);
     const attribution = await find('#attribution').getText();
@@ -606,16 +608,16 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     await screenshot('11c-claim-urls-and-history.png', '#check-history', 'end');
 
     await (await find('#review-override')).click();
-    await choose('#review-verdict', 'not_verified');
+    await choose('#review-verdict', 'refuted');
     await (await find('#review-submit')).click();
     await waitForText('#review-status', /Say why the machine verdict is wrong/);
     const comment = 'The 1928 date is for the discovery, not the claim’s wording.';
     await type('#review-comment-input', comment);
     await type('#review-reviewer', 'ana');
     await (await find('#review-submit')).click();
-    await waitForText('#review-shown', /Not verified\s*Overridden by ana/);
+    await waitForText('#review-shown', /Refuted\s*Overridden by ana/);
     assert.equal(await find('#review-comment').getText(), comment);
-    assert.match(await find('#machine-verdict').getText(), /Verified/, 'the machine verdict is kept');
+    assert.match(await find('#machine-verdict').getText(), /Supported/, 'the machine verdict is kept');
     assert.equal(await find('#claim-status-badge').getText(), 'reviewed');
     await screenshot('12-claim-reviewed.png', '#claim-text');
   });
@@ -624,15 +626,15 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     await (await find('#back-to-collection')).click();
     await waitForText('#claims-status', /^2 claims$/);
     const penicillinRow = await driver.findElement(By.xpath(`//table[@id="claim-table"]//tr[.//button[normalize-space(.)="${PENICILLIN_CLAIM}"]]`));
-    assert.match(await penicillinRow.getText(), /reviewed[\s\S]*Verified[\s\S]*Overridden by ana: Not verified/);
+    assert.match(await penicillinRow.getText(), /reviewed[\s\S]*Supported[\s\S]*Overridden by ana: Refuted/);
     await screenshot('13-collection-claims.png', '#claim-filter');
 
-    // Filter by verdict: the reviewer's verdict counts.
+    // Filter by verdict (the reviewer's verdict counts), or by why no verdict was reached.
     await choose('#claim-verdict', 'no_valid_url');
     await (await find('#claim-filter button[type="submit"]')).click();
     await waitForText('#claims-status', /^1 claim of 2$/);
     assert.match(await find('#claim-table').getText(), /green cheese/);
-    await choose('#claim-verdict', 'not_verified');
+    await choose('#claim-verdict', 'refuted');
     await (await find('#claim-filter button[type="submit"]')).click();
     await waitForText('#claims-status', /^1 claim of 2$/);
     assert.match(await find('#claim-table').getText(), /Penicillin/);
@@ -655,7 +657,7 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
 
     await (await find('#run-checks')).click();
     await waitForText('#batch-summary', /^Done\. 2 claims of 2 checked/, 120_000);
-    await waitForText('#claim-table', /Verified[\s\S]*No valid URL|No valid URL[\s\S]*Verified/);
+    await waitForText('#claim-table', /Supported[\s\S]*no valid URL|no valid URL[\s\S]*Supported/);
     await screenshot('13b-collection-checked.png');
 
     // Checking again with the same options, only claims without such a check: none.
@@ -688,7 +690,7 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     const resumed = await waitForText('#batch-summary', /^Done\. Resumed run/, 120_000);
     assert.match(resumed, new RegExp(`${checked} claims? checked before, ${6 - checked} now`));
     await waitForText('#claims-status', /^6 claims$/);
-    assert.equal((await findAll('#claim-table [data-verdict="no_valid_url"]')).length, 6);
+    assert.equal((await findAll('#claim-table [data-undecided="no_valid_url"]')).length, 6);
   });
 
   test('exports a report and evaluates a labelled collection', async () => {
@@ -725,8 +727,11 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.equal(await figure('urls_proposed'), '2');
     assert.equal(await figure('invalid_url_rate'), '50.0%');
     assert.equal(await figure('no_valid_url_rate'), '50.0%');
-    assert.equal(await find('#confusion-matrix tr[data-gold="supported"] td[data-verdict="verified"]').getText(), '1');
-    assert.equal(await find('#confusion-matrix tr[data-gold="refuted"] td[data-verdict="no_valid_url"]').getText(), '1');
+    assert.equal(await find('#confusion-matrix tr[data-gold="supported"] td[data-verdict="supported"]').getText(), '1');
+    assert.equal(await find('#confusion-matrix tr[data-gold="refuted"] td[data-verdict="not_enough_info"]').getText(), '1');
+    // Three-way: supported F1 1, refuted (never said) 0, not enough info (said wrongly) 0.
+    assert.equal(await figure('macro_f1'), '0.333');
+    assert.equal(await figure('undecided'), '1 no valid URL');
     await screenshot('14-reports.png', '#evaluate-heading');
 
     // One method's checks only: no labelled claim has a P(True) check.

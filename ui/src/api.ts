@@ -235,7 +235,8 @@ export interface ClaimCollection {
 }
 
 export type ClaimStatus = 'unchecked' | 'checked' | 'reviewed';
-export type ClaimLabel = 'supported' | 'refuted' | 'not_enough_info';
+/** A claim's gold label: a verdict given in advance. */
+export type ClaimLabel = Verdict;
 
 export interface Claim {
   id: number;
@@ -267,8 +268,13 @@ export interface ClaimImportSummary {
 
 // Checks (`crates/factdesk-model/src/check.rs`).
 
-export type Verdict = 'verified' | 'not_verified' | 'no_valid_url' | 'fetch_failed' | 'no_evidence';
-export const VERDICTS: Verdict[] = ['verified', 'not_verified', 'no_valid_url', 'fetch_failed', 'no_evidence'];
+/** Supported, refuted, or not enough info: the vocabulary of verdicts and of gold labels. */
+export type Verdict = 'supported' | 'refuted' | 'not_enough_info';
+export const VERDICTS: Verdict[] = ['supported', 'refuted', 'not_enough_info'];
+
+/** Why a method could not decide (its verdict is then `not_enough_info`). */
+export type Undecided = 'no_valid_url' | 'fetch_failed' | 'no_evidence';
+export const UNDECIDED: Undecided[] = ['no_valid_url', 'fetch_failed', 'no_evidence'];
 
 export type UrlStatus = 'fetched' | 'not_found' | 'invalid' | 'refused' | 'failed' | 'skipped';
 
@@ -326,6 +332,8 @@ export interface ClaimCheck {
   model: string;
   nli_model: string | null;
   verdict: Verdict;
+  /** Why the method could not decide; absent when it judged the claim on evidence. */
+  undecided?: Undecided;
   confidence: number | null;
   attributions: Attribution[];
   urls: ProposedUrl[];
@@ -412,6 +420,8 @@ export interface BatchSummary {
   failed: number;
   cancelled: boolean;
   verdicts: Array<[Verdict, number]>;
+  /** Of the not-enough-info checks, those that could not decide, per reason. */
+  undecided: Array<[Undecided, number]>;
   failures: ClaimFailure[];
 }
 
@@ -449,6 +459,10 @@ export interface Evaluation {
   not_supported_recall: number | null;
   nli_models: string[];
   confusion: ConfusionRow[];
+  /** Mean F1 over the three verdicts that occur (gold or said); null with nothing scored. */
+  macro_f1: number | null;
+  /** Scored checks that could not decide, per reason. */
+  undecided: Array<[Undecided, number]>;
   /** Each method's own figures over its checks (e.g. LLM-Cite's URL figures). */
   figures: MethodFigures[];
   tokens_per_claim: TokensPerClaim;

@@ -190,7 +190,7 @@ enum Command {
         /// Accept the machine verdict
         #[arg(long, conflicts_with = "verdict", required_unless_present = "verdict")]
         accept: bool,
-        /// Override with this verdict: verified, not_verified, no_valid_url, fetch_failed, no_evidence
+        /// Override with this verdict: supported, refuted or not_enough_info
         #[arg(long = "override", value_name = "VERDICT")]
         verdict: Option<Verdict>,
         /// Why (required for an override)

@@ -379,7 +379,7 @@ pub fn check(stored: &StoredCheck, json: bool) -> anyhow::Result<()> {
     println!("Claim:      {}", check.claim);
     println!(
         "Verdict:    {}{}",
-        check.verdict.label(),
+        check.verdict_label(),
         check.confidence.map(|c| format!(" (confidence {c:.2})")).unwrap_or_default()
     );
     println!("            {}", check.explanation);
@@ -446,7 +446,10 @@ pub fn batch(summary: &BatchSummary, json: bool) -> anyhow::Result<()> {
         }
     );
     for (verdict, count) in &summary.verdicts {
-        println!("  {:<14} {count}", verdict.label());
+        println!("  {:<16} {count}", verdict.label());
+    }
+    for (reason, count) in &summary.undecided {
+        println!("    of which {:<12} {count}", reason.label());
     }
     if !summary.failures.is_empty() {
         println!("Failures (run the same command again to retry them):");
@@ -490,8 +493,8 @@ pub fn evaluation(evaluation: &Evaluation, json: bool) -> anyhow::Result<()> {
     );
     println!("accuracy             {}", percent(evaluation.accuracy));
     println!("balanced accuracy    {}", percent(evaluation.balanced_accuracy));
-    println!("true claims verified {}", percent(evaluation.true_positive_rate));
-    println!("false claims not     {}", percent(evaluation.true_negative_rate));
+    println!("true claims found    {}", percent(evaluation.true_positive_rate));
+    println!("other claims not     {}", percent(evaluation.true_negative_rate));
     println!(
         "not supported: precision {}, recall {}",
         percent(evaluation.not_supported_precision),
@@ -513,15 +516,27 @@ pub fn evaluation(evaluation: &Evaluation, json: bool) -> anyhow::Result<()> {
     println!("Confusion (rows gold label, columns verdict):");
     print!("  {:<16}", "");
     for verdict in Verdict::ALL {
-        print!("{:>14}", verdict.label());
+        print!("{:>16}", verdict.label());
     }
     println!();
     for row in &evaluation.confusion {
-        print!("  {:<16}", row.gold.as_str());
+        print!("  {:<16}", row.gold.label());
         for (_, count) in &row.verdicts {
-            print!("{count:>14}");
+            print!("{count:>16}");
         }
         println!();
+    }
+    println!(
+        "macro F1 (3-way)     {}",
+        evaluation.macro_f1.map_or_else(|| "n/a".to_owned(), |f1| format!("{f1:.3}"))
+    );
+    if !evaluation.undecided.is_empty() {
+        let reasons: Vec<String> = evaluation
+            .undecided
+            .iter()
+            .map(|(reason, count)| format!("{count} {}", reason.label()))
+            .collect();
+        println!("could not decide     {}", reasons.join(", "));
     }
     for own in &evaluation.figures {
         for figure in &own.figures {

@@ -230,7 +230,7 @@ mod tests {
     use super::*;
     use crate::{CoreError, NoProgress, Settings};
 
-    /// A toy method: a claim is "verified" when it has an even number of words.
+    /// A toy method: a claim is supported when it has an even number of words, else refuted.
     fn toy_check(claim: &str) -> ClaimCheck {
         let even = claim.split_whitespace().count().is_multiple_of(2);
         ClaimCheck {
@@ -239,7 +239,8 @@ mod tests {
             parameters: serde_json::json!({}),
             model: "none".into(),
             nli_model: None,
-            verdict: if even { Verdict::Verified } else { Verdict::NotVerified },
+            verdict: if even { Verdict::Supported } else { Verdict::Refuted },
+            undecided: None,
             confidence: None,
             attributions: Vec::new(),
             urls: Vec::new(),
@@ -358,7 +359,7 @@ mod tests {
             .unwrap();
         assert_eq!(*seen.lock().unwrap(), ["fails here"]);
         assert_eq!((third.done, third.already_done, third.failed), (1, texts.len() - 1, 0));
-        let verified = third.tally.iter().find(|(v, _)| *v == Verdict::Verified);
+        let verified = third.tally.iter().find(|(v, _)| *v == Verdict::Supported);
         assert_eq!(verified.map(|(_, n)| *n), Some(1), "'fails here' has two words");
         assert_eq!(app.store().unwrap().run(first.run_id).unwrap().status, RunStatus::Completed);
 

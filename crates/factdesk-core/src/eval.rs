@@ -1,17 +1,22 @@
 //! Evaluation of a labelled collection: how the newest verdict for each claim compares with
-//! its gold label. A claim labelled `supported` should be verified; one labelled `refuted` or
-//! `not_enough_info` should not. Reports accuracy, balanced accuracy (the mean of the rates on
-//! true and on false claims, so a method that says "verified" to everything scores 0.5; none
-//! when the collection holds claims of one kind only), the
-//! confusion matrix of gold labels against verdicts, each method's own figures (LLM-Cite's
-//! URL figures, corpus-NLI's share without evidence) and tokens per claim.
-//! From each check's confidence it also reads the probability that the claim is supported
-//! (the confidence of a "verified" verdict, one minus that of any other; 0 for a check with no
-//! confidence, such as "no evidence") and reports ROC AUC, expected calibration error and the
-//! precision and recall of "not supported" ([`crate::metrics`]).
+//! its gold label, in two ways.
+//!
+//! Two-way (supported or not): a claim labelled `supported` should get a supported verdict;
+//! one labelled `refuted` or `not_enough_info` should not. Reports accuracy, balanced accuracy
+//! (the mean of the rates on true and on false claims, so a method that says "supported" to
+//! everything scores 0.5; none when the collection holds claims of one kind only), and, from
+//! each check's confidence read as the probability that the claim is supported (the confidence
+//! of a supported verdict, one minus that of any other; 0 for a check with no confidence, such
+//! as one without evidence), ROC AUC, expected calibration error and the precision and recall
+//! of "not supported" ([`crate::metrics`]).
+//!
+//! Three-way: the confusion matrix of gold labels against verdicts (supported, refuted, not
+//! enough info) and its macro-averaged F1. Checks that could not decide count as not enough
+//! info, and are also counted by reason. Then each method's own figures (LLM-Cite's URL
+//! figures, corpus-NLI's share without evidence) and tokens per claim.
 
 use factdesk_methods::figures::Figure;
-use factdesk_model::{ClaimCheck, ClaimLabel, RunId, Verdict};
+use factdesk_model::{ClaimCheck, ClaimLabel, RunId, Undecided, Verdict};
 use serde::Serialize;
 
 use crate::metrics::{CALIBRATION_BINS, Scored, expected_calibration_error, roc_auc};
@@ -33,20 +38,27 @@ pub struct Evaluation {
     pub evaluated: usize,
     pub accuracy: Option<f64>,
     pub balanced_accuracy: Option<f64>,
-    /// Verified among claims labelled supported.
+    /// Supported among claims labelled supported.
     pub true_positive_rate: Option<f64>,
-    /// Not verified among claims labelled refuted or not enough info.
+    /// Not supported among claims labelled refuted or not enough info.
     pub true_negative_rate: Option<f64>,
     /// How well P(supported) ranks supported above other claims.
     pub roc_auc: Option<f64>,
     /// Over 10 bins of P(supported).
     pub expected_calibration_error: Option<f64>,
-    /// Of the claims not verified, the share not labelled supported.
+    /// Of the claims not found supported, the share not labelled supported.
     pub not_supported_precision: Option<f64>,
-    /// Of the claims not labelled supported, the share not verified (the true negative rate).
+    /// Of the claims not labelled supported, the share not found supported (the true negative
+    /// rate).
     pub not_supported_recall: Option<f64>,
     /// Rows: gold labels; columns: verdicts, in [`Verdict::ALL`] order.
     pub confusion: Vec<ConfusionRow>,
+    /// The mean over verdicts of F1 (gold label against verdict), over every verdict that is
+    /// a gold label or a verdict of some scored claim: a method that never says "refuted" on
+    /// a collection with refuted claims scores 0 on that class.
+    pub macro_f1: Option<f64>,
+    /// Scored checks that could not decide, per reason (all counted as not enough info).
+    pub undecided: Vec<(Undecided, usize)>,
     /// Each method's own figures over its checks (e.g. LLM-Cite's URL figures), in the order
     /// of `methods`.
     pub figures: Vec<MethodFigures>,
@@ -95,6 +107,34 @@ fn method_figures(method: &str, checks: &[&ClaimCheck]) -> Vec<Figure> {
     }
 }
 
+/// The mean F1 over the verdicts that occur as a gold label or a verdict in `confusion`; none
+/// when it holds no claim.
+fn macro_f1(confusion: &[ConfusionRow]) -> Option<f64> {
+    let cell = |gold: Verdict, verdict: Verdict| -> usize {
+        confusion
+            .iter()
+            .filter(|row| row.gold == gold)
+            .flat_map(|row| row.verdicts.iter())
+            .filter(|(v, _)| *v == verdict)
+            .map(|(_, n)| *n)
+            .sum()
+    };
+    let scores: Vec<f64> = Verdict::ALL
+        .iter()
+        .filter_map(|&class| {
+            let hits = cell(class, class);
+            let gold: usize = Verdict::ALL.iter().map(|&v| cell(class, v)).sum();
+            let said: usize = Verdict::ALL.iter().map(|&g| cell(g, class)).sum();
+            if gold == 0 && said == 0 {
+                return None;
+            }
+            // Precision and recall over an empty set count as 0, so F1 is 0 then.
+            Some(if hits == 0 { 0.0 } else { 2.0 * hits as f64 / (gold + said) as f64 })
+        })
+        .collect();
+    (!scores.is_empty()).then(|| scores.iter().sum::<f64>() / scores.len() as f64)
+}
+
 fn rate(numerator: usize, denominator: usize) -> Option<f64> {
     (denominator > 0).then(|| numerator as f64 / denominator as f64)
 }
@@ -129,6 +169,8 @@ impl Factdesk {
                     verdicts: Verdict::ALL.iter().map(|verdict| (*verdict, 0)).collect(),
                 })
                 .collect(),
+            macro_f1: None,
+            undecided: Vec::new(),
             figures: Vec::new(),
             tokens_per_claim: TokensPerClaim::default(),
         };
@@ -162,7 +204,13 @@ impl Factdesk {
             {
                 cell.1 += 1;
             }
-            let verified = check.verdict == Verdict::Verified;
+            if let Some(reason) = check.undecided {
+                match evaluation.undecided.iter_mut().find(|(seen, _)| *seen == reason) {
+                    Some((_, count)) => *count += 1,
+                    None => evaluation.undecided.push((reason, 1)),
+                }
+            }
+            let verified = check.verdict == Verdict::Supported;
             let probability = match (verified, check.confidence) {
                 (true, Some(confidence)) => confidence,
                 (true, None) => 1.0,
@@ -191,6 +239,7 @@ impl Factdesk {
         let judged_not_supported = (positives - true_positives) + true_negatives;
         evaluation.not_supported_precision = rate(true_negatives, judged_not_supported);
         evaluation.not_supported_recall = evaluation.true_negative_rate;
+        evaluation.macro_f1 = macro_f1(&evaluation.confusion);
         evaluation.figures = evaluation
             .methods
             .iter()
@@ -232,5 +281,29 @@ mod tests {
         assert_eq!(balanced_accuracy(Some(1.0), None), None);
         assert_eq!(balanced_accuracy(None, Some(1.0)), None);
         assert_eq!(balanced_accuracy(None, None), None);
+    }
+
+    fn confusion(rows: [[usize; 3]; 3]) -> Vec<ConfusionRow> {
+        Verdict::ALL
+            .iter()
+            .zip(rows)
+            .map(|(&gold, counts)| ConfusionRow {
+                gold,
+                verdicts: Verdict::ALL.iter().copied().zip(counts).collect(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn macro_f1_averages_the_classes_that_occur() {
+        // Perfect on two classes; the third occurs nowhere and is left out.
+        assert_eq!(macro_f1(&confusion([[3, 0, 0], [0, 2, 0], [0, 0, 0]])), Some(1.0));
+        // A two-way judge that says "not enough info" for every false claim: supported is
+        // perfect (F1 1), refuted never said (F1 0), not enough info said wrongly (F1 0).
+        assert_eq!(macro_f1(&confusion([[4, 0, 0], [0, 0, 4], [0, 0, 0]])), Some(1.0 / 3.0));
+        // Supported: P 2/3, R 1/2 -> F1 4/7. Refuted: P 1/2, R 2/3 -> F1 4/7.
+        let f1 = macro_f1(&confusion([[2, 2, 0], [1, 2, 0], [0, 0, 0]])).unwrap();
+        assert!((f1 - 4.0 / 7.0).abs() < 1e-12, "{f1}");
+        assert_eq!(macro_f1(&confusion([[0; 3]; 3])), None);
     }
 }

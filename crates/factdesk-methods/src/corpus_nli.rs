@@ -3,7 +3,8 @@
 //! sentence index), group them by document, and judge cumulative premises as LLM-Cite does,
 //! cut to the grounding rule's size (at most `l` sentences and [`grounding::PREMISE_WORDS`]
 //! words). It needs no network, so it runs fully offline. A claim of several sentences (a
-//! summary) is judged sentence by sentence and verified only if every sentence is.
+//! summary) is judged sentence by sentence and supported only if every sentence is; it is
+//! refuted when some sentence is contradicted (and not entailed), else not enough info.
 //!
 //! Each premise is one more chance for a false sentence to look supported, so the defaults
 //! are small (`[methods.corpus-nli]` `documents = 1`, `l = 4`): on the dev slice of
@@ -13,7 +14,7 @@
 use std::sync::Arc;
 
 use factdesk_llm::Nli;
-use factdesk_model::{CheckTokens, ClaimCheck, EvidenceSource, Verdict};
+use factdesk_model::{CheckTokens, ClaimCheck, EvidenceSource, Undecided, Verdict};
 
 use crate::MethodError;
 use crate::evidence::CorpusRetriever;
@@ -111,7 +112,7 @@ impl CorpusNli {
     }
 
     /// Checks a claim of one or more sentences. Each sentence is judged on its own (retrieval,
-    /// cumulative premises, NLI); the claim is verified only if every sentence is, and its
+    /// cumulative premises, NLI); the claim is supported only if every sentence is, and its
     /// support is that of its weakest sentence (see [`crate::grounding`]).
     pub async fn check(&self, claim: &str) -> Result<ClaimCheck, MethodError> {
         let claim = claim.trim();
@@ -122,8 +123,7 @@ impl CorpusNli {
         let mut premises = Vec::new();
         let mut attributions = Vec::new();
         let mut tokens = CheckTokens::default();
-        // (sentence, best entailment, read any evidence)
-        let mut supports: Vec<(String, f64, bool)> = Vec::new();
+        let mut supports: Vec<PartSupport> = Vec::new();
         let mut left_out = 0usize;
         for part in &parts {
             let found = self.sources(part).await?;
@@ -160,20 +160,32 @@ impl CorpusNli {
                 attribution.claim_part = claim_part.clone();
                 attributions.push(attribution);
             }
-            supports.push((part.clone(), judged.best_entailment, !found.is_empty()));
+            supports.push(PartSupport {
+                sentence: part.clone(),
+                best: judged.best_entailment,
+                read: !found.is_empty(),
+                contradicted: judged.contradicted && judged.best_entailment < config.threshold,
+            });
         }
         attributions.sort_by(|a, b| b.entailment.total_cmp(&a.entailment));
-        let support = grounding::aggregate(supports.iter().map(|(_, best, _)| *best));
+        let support = grounding::aggregate(supports.iter().map(|part| part.best));
         let all_entailed =
-            !supports.is_empty() && supports.iter().all(|(_, best, _)| *best >= config.threshold);
+            !supports.is_empty() && supports.iter().all(|part| part.best >= config.threshold);
+        let contradicted: Vec<&PartSupport> =
+            supports.iter().filter(|part| part.contradicted).collect();
         let read = |count: usize| {
             format!("{count} corpus document{} read", if count == 1 { "" } else { "s" })
         };
         let title = |attribution: &factdesk_model::Attribution| {
             attribution.source.title.clone().unwrap_or_else(|| "a document".to_owned())
         };
-        let (verdict, explanation) = if supports.iter().all(|(_, _, read)| !read) {
-            (Verdict::NoEvidence, "The local corpus has no sentence matching the claim.".to_owned())
+        let mut undecided = None;
+        let (verdict, explanation) = if supports.iter().all(|part| !part.read) {
+            undecided = Some(Undecided::NoEvidence);
+            (
+                Verdict::NotEnoughInfo,
+                "The local corpus has no sentence matching the claim.".to_owned(),
+            )
         } else if let (true, false, Some(best)) = (all_entailed, several, attributions.first()) {
             let explanation = format!(
                 "{}; {} entails the claim (P = {:.2}).",
@@ -181,7 +193,7 @@ impl CorpusNli {
                 title(best),
                 best.entailment
             );
-            (Verdict::Verified, explanation)
+            (Verdict::Supported, explanation)
         } else if all_entailed {
             let explanation = format!(
                 "{}; each of the claim's {} sentences is entailed (weakest P = {:.2}).",
@@ -189,12 +201,27 @@ impl CorpusNli {
                 supports.len(),
                 support
             );
-            (Verdict::Verified, explanation)
+            (Verdict::Supported, explanation)
+        } else if !contradicted.is_empty() {
+            let which = if several {
+                let quoted: Vec<String> =
+                    contradicted.iter().map(|part| format!("\"{}\"", part.sentence)).collect();
+                format!(
+                    "{} of the claim's {} sentences {} contradicted: {}",
+                    contradicted.len(),
+                    supports.len(),
+                    if contradicted.len() == 1 { "is" } else { "are" },
+                    quoted.join("; ")
+                )
+            } else {
+                "a premise contradicts the claim".to_owned()
+            };
+            (Verdict::Refuted, format!("{}; {which}.", read(sources.len())))
         } else if several {
             let unsupported: Vec<String> = supports
                 .iter()
-                .filter(|(_, best, _)| *best < config.threshold)
-                .map(|(sentence, best, _)| format!("\"{sentence}\" (best P = {best:.2})"))
+                .filter(|part| part.best < config.threshold)
+                .map(|part| format!("\"{}\" (best P = {:.2})", part.sentence, part.best))
                 .collect();
             let explanation = format!(
                 "{}; {} of the claim's {} sentences are not entailed: {}.",
@@ -203,19 +230,19 @@ impl CorpusNli {
                 supports.len(),
                 unsupported.join("; ")
             );
-            (Verdict::NotVerified, explanation)
+            (Verdict::NotEnoughInfo, explanation)
         } else {
             let explanation = format!(
                 "{}; no premise entails the claim (best P = {:.2}).",
                 read(sources.len()),
                 support
             );
-            (Verdict::NotVerified, explanation)
+            (Verdict::NotEnoughInfo, explanation)
         };
         let explanation = explanation + &judge::left_out_note(left_out).unwrap_or_default();
         let confidence = if premises.is_empty() {
             None
-        } else if verdict == Verdict::Verified {
+        } else if verdict == Verdict::Supported {
             Some(support)
         } else {
             Some(1.0 - support)
@@ -227,6 +254,7 @@ impl CorpusNli {
             model: self.model.clone(),
             nli_model: Some(self.nli.name()),
             verdict,
+            undecided,
             confidence,
             attributions,
             urls: Vec::new(),
@@ -238,9 +266,21 @@ impl CorpusNli {
     }
 }
 
+/// How one sentence of a claim fared against the corpus.
+struct PartSupport {
+    sentence: String,
+    /// The best entailment probability of its premises.
+    best: f64,
+    /// Whether retrieval found any evidence for it.
+    read: bool,
+    /// Whether a premise contradicts it and none entails it.
+    contradicted: bool,
+}
+
 /// Corpus-NLI's figure over its checks: the share of claims the corpora had no evidence for.
 pub fn figures(checks: &[&ClaimCheck]) -> Vec<crate::figures::Figure> {
-    let without = checks.iter().filter(|check| check.verdict == Verdict::NoEvidence).count();
+    let without =
+        checks.iter().filter(|check| check.undecided == Some(Undecided::NoEvidence)).count();
     vec![crate::figures::Figure::rate(
         "no_evidence_rate",
         "No evidence rate",

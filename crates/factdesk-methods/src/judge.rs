@@ -1,7 +1,8 @@
 //! Steps 3–5 of LLM-Cite, shared with the corpus baseline: from each source's ranked sentences
 //! build the cumulative premises s1, s1 s2, …, s1…sl, ask the NLI model about every premise in
-//! one batch, and decide. A claim is verified when any premise entails it with probability at
-//! least the threshold; the entailing premises are the attribution.
+//! one batch, and decide. A claim is supported when any premise entails it with probability at
+//! least the threshold (the entailing premises are the attribution); otherwise refuted when a
+//! premise contradicts it with that probability, and not enough info when none does.
 
 use factdesk_llm::{Nli, NliPair};
 use factdesk_model::{Attribution, CheckTokens, EvidenceSource, PremiseCheck, Verdict};
@@ -33,6 +34,10 @@ pub struct Judged {
     pub attributions: Vec<Attribution>,
     /// The best entailment probability seen (0 when nothing was judged).
     pub best_entailment: f64,
+    /// Whether some premise contradicts the claim: its contradiction probability reaches the
+    /// threshold and exceeds its entailment. A judge that cannot tell contradiction from
+    /// neutral (a two-way verifier) never contradicts.
+    pub contradicted: bool,
     pub tokens: CheckTokens,
     /// Evidence sentences left out of the premises because they address the model
     /// ([`crate::injection`]), with the index of their source.
@@ -44,8 +49,16 @@ impl Judged {
         !self.attributions.is_empty()
     }
 
+    /// Supported when a premise entails the claim; otherwise refuted when a premise
+    /// contradicts it, and not enough info when none does.
     pub fn verdict(&self) -> Verdict {
-        if self.verified() { Verdict::Verified } else { Verdict::NotVerified }
+        if self.verified() {
+            Verdict::Supported
+        } else if self.contradicted {
+            Verdict::Refuted
+        } else {
+            Verdict::NotEnoughInfo
+        }
     }
 
     /// A sentence for the explanation when evidence was left out ([`left_out_note`]).
@@ -154,6 +167,7 @@ pub async fn judge(
         premises: Vec::with_capacity(pairs.len()),
         attributions: Vec::new(),
         best_entailment: 0.0,
+        contradicted: false,
         tokens: CheckTokens::default(),
         left_out,
     };
@@ -163,6 +177,8 @@ pub async fn judge(
         judged.tokens.judge_completion += u64::from(judgement.usage.completion_tokens);
         judged.best_entailment = judged.best_entailment.max(scores.entailment);
         let entails = scores.entailment >= threshold;
+        judged.contradicted |=
+            scores.contradiction >= threshold && scores.contradiction > scores.entailment;
         if entails {
             // Per source, the shortest entailing premise is the attribution.
             let already = judged

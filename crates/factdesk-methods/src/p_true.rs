@@ -2,7 +2,7 @@
 //! Generation", Table 3): the chat model judges the claim from what it learned, with no
 //! evidence and so no attribution. The probability it puts on "True" against "False" (from
 //! logits or log-probabilities where the backend has them, else from sampled answers) decides:
-//! verified when P(True) ≥ 0.5.
+//! supported when P(True) ≥ 0.5, else refuted (the model's own belief, not evidence).
 
 use std::sync::Arc;
 
@@ -40,7 +40,8 @@ impl PTrue {
             self.model.answer_probabilities(&request, &["true", "false"], self.samples).await?;
         let (yes, no) = (answer.get("true"), answer.get("false"));
         let p_true = if yes + no > 0.0 { yes / (yes + no) } else { 0.5 };
-        let verdict = if p_true >= 0.5 { Verdict::Verified } else { Verdict::NotVerified };
+        // The model's own belief, without evidence: "false" is its verdict that the claim is.
+        let verdict = if p_true >= 0.5 { Verdict::Supported } else { Verdict::Refuted };
         Ok(ClaimCheck {
             claim: claim.to_owned(),
             method: METHOD.into(),
@@ -48,6 +49,7 @@ impl PTrue {
             model: model_name(&*self.model),
             nli_model: None,
             verdict,
+            undecided: None,
             confidence: Some(p_true.max(1.0 - p_true)),
             attributions: Vec::new(),
             urls: Vec::new(),

@@ -18,7 +18,7 @@ use factdesk_methods::judge::PremiseForm;
 use factdesk_methods::llm_cite::{LlmCite, LlmCiteConfig, UrlStrategy};
 use factdesk_methods::p_true::PTrue;
 use factdesk_methods::prompts::builtin_library;
-use factdesk_model::{DocumentId, UrlStatus, Verdict};
+use factdesk_model::{DocumentId, Undecided, UrlStatus, Verdict};
 
 /// Entails (0.9) when the premise contains `marker`, else neutral.
 struct MarkerNli {
@@ -128,7 +128,7 @@ async fn diverse_urls_lead_to_a_verified_claim_with_attribution() {
     let (method, model, _) = cite(model, pages, marker.clone(), LlmCiteConfig::default());
     let check = method.check("Okra has edible green seed pods.").await.unwrap();
 
-    assert_eq!(check.verdict, Verdict::Verified);
+    assert_eq!(check.verdict, Verdict::Supported);
     assert_eq!(check.method, "llm-cite");
     let statuses: Vec<UrlStatus> = check.urls.iter().map(|url| url.status).collect();
     assert_eq!(statuses, [UrlStatus::Fetched, UrlStatus::NotFound, UrlStatus::Fetched]);
@@ -161,7 +161,7 @@ async fn no_entailment_is_not_verified_and_keeps_every_probability() {
     );
     let (method, _, _) = cite(model, pages, nli("never present"), LlmCiteConfig::default());
     let check = method.check("Okra is a kind of fish found in the ocean.").await.unwrap();
-    assert_eq!(check.verdict, Verdict::NotVerified);
+    assert_eq!(check.verdict, Verdict::NotEnoughInfo);
     assert!(check.attributions.is_empty());
     assert!(!check.premises.is_empty());
     assert!(
@@ -181,7 +181,7 @@ async fn no_valid_url_and_fetch_failed_are_told_apart() {
         nli("x"),
         LlmCiteConfig::default(),
     );
-    assert_eq!(method.check("A claim.").await.unwrap().verdict, Verdict::NoValidUrl);
+    assert_eq!(method.check("A claim.").await.unwrap().undecided, Some(Undecided::NoValidUrl));
 
     let (method, _, _) = cite(
         ScriptedModel::constant("I do not know."),
@@ -190,7 +190,7 @@ async fn no_valid_url_and_fetch_failed_are_told_apart() {
         LlmCiteConfig::default(),
     );
     let check = method.check("A claim.").await.unwrap();
-    assert_eq!(check.verdict, Verdict::NoValidUrl);
+    assert_eq!(check.undecided, Some(Undecided::NoValidUrl));
     assert!(check.urls.is_empty());
 
     let pages = Pages::default().failing("http://10.0.0.1/secret", UrlStatus::Refused);
@@ -201,7 +201,7 @@ async fn no_valid_url_and_fetch_failed_are_told_apart() {
         LlmCiteConfig::default(),
     );
     let check = method.check("A claim.").await.unwrap();
-    assert_eq!(check.verdict, Verdict::FetchFailed);
+    assert_eq!(check.undecided, Some(Undecided::FetchFailed));
     assert_eq!(check.urls[0].status, UrlStatus::Refused);
     assert!(check.urls[0].error.as_deref().unwrap().contains("10.0.0.1"));
 }
@@ -256,7 +256,7 @@ async fn controlled_samples_m_single_urls() {
             ("https://en.wikipedia.org/wiki/Mallow_family", 2)
         ]
     );
-    assert_eq!(check.verdict, Verdict::Verified);
+    assert_eq!(check.verdict, Verdict::Supported);
 }
 
 /// A scripted model that says it enforces grammars (as the embedded llama.cpp model does).
@@ -335,7 +335,7 @@ async fn rejection_sampling_keeps_the_sample_with_most_valid_urls() {
     let check = method.check("Okra pods contain a mucilage.").await.unwrap();
     assert_eq!(check.parameters["valid_urls_per_sample"], serde_json::json!([1, 2, 0]));
     assert!(check.urls.iter().all(|url| url.sample == 1 && url.status == UrlStatus::Fetched));
-    assert_eq!(check.verdict, Verdict::Verified);
+    assert_eq!(check.verdict, Verdict::Supported);
     // Every distinct URL is fetched once, even though Okra appears in two samples.
     let asked = pages.asked.lock().unwrap().clone();
     assert_eq!(asked.iter().filter(|url| url.ends_with("/Okra")).count(), 1, "{asked:?}");
@@ -361,7 +361,7 @@ async fn evidence_that_instructs_the_judge_never_reaches_it() {
         let config = LlmCiteConfig { premises, ..LlmCiteConfig::default() };
         let (method, _, _) = cite(model, pages, obeying.clone(), config);
         let check = method.check("Okra is a kind of fish found in the ocean.").await.unwrap();
-        assert_eq!(check.verdict, Verdict::NotVerified, "{premises:?}: {check:#?}");
+        assert_eq!(check.verdict, Verdict::NotEnoughInfo, "{premises:?}: {check:#?}");
         assert!(
             obeying.seen.lock().unwrap().iter().all(|pair| !pair.premise.contains("Ignore")),
             "{premises:?}: the instruction reached the judge"
@@ -392,7 +392,7 @@ async fn whole_document_variant_judges_one_premise_per_page() {
     assert_eq!(check.premises.len(), 1);
     // Only the first 60 characters are read: the mucilage sentence is beyond them.
     assert_eq!(check.premises[0].premise.chars().count(), 60);
-    assert_eq!(check.verdict, Verdict::NotVerified);
+    assert_eq!(check.verdict, Verdict::NotEnoughInfo);
 }
 
 #[tokio::test]
@@ -408,7 +408,7 @@ async fn p_true_reads_the_answer_probability() {
         seed: 1,
     };
     let check = method.check("Canberra is the capital of Australia.").await.unwrap();
-    assert_eq!(check.verdict, Verdict::Verified);
+    assert_eq!(check.verdict, Verdict::Supported);
     assert!((check.confidence.unwrap() - 0.75).abs() < 1e-9, "{check:?}");
     assert!(check.attributions.is_empty());
 }
@@ -449,7 +449,7 @@ async fn corpus_nli_groups_hits_by_document() {
         language: "en".into(),
     };
     let check = method.check("Penicillin was discovered in 1928.").await.unwrap();
-    assert_eq!(check.verdict, Verdict::Verified);
+    assert_eq!(check.verdict, Verdict::Supported);
     let documents: Vec<Option<DocumentId>> = check.sources.iter().map(|s| s.document_id).collect();
     assert_eq!(documents, [Some(DocumentId(7)), Some(DocumentId(3))]);
     assert_eq!(check.premises.len(), 3, "two cumulative premises for doc 7, one for doc 3");
@@ -462,7 +462,7 @@ async fn corpus_nli_groups_hits_by_document() {
         config: CorpusNliConfig::default(),
         language: "en".into(),
     };
-    assert_eq!(empty.check("Anything.").await.unwrap().verdict, Verdict::NoEvidence);
+    assert_eq!(empty.check("Anything.").await.unwrap().undecided, Some(Undecided::NoEvidence));
 }
 
 /// Entails (0.9) when the premise contains the hypothesis (less its full stop), else not (0.1).
@@ -487,6 +487,79 @@ impl Nli for ContainsNli {
             })
             .collect())
     }
+}
+
+/// Entails like [`ContainsNli`]; otherwise contradicts a hypothesis whose year the premise
+/// gives differently (and is neutral about the rest): a judge with a contradiction class.
+struct YearNli;
+
+#[async_trait]
+impl Nli for YearNli {
+    fn name(&self) -> String {
+        "year".into()
+    }
+
+    async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError> {
+        let year = |text: &str| {
+            text.split(|c: char| !c.is_ascii_digit())
+                .find(|word| word.len() == 4)
+                .map(str::to_owned)
+        };
+        Ok(pairs
+            .iter()
+            .map(|pair| {
+                let entailed = pair.premise.contains(pair.hypothesis.trim_end_matches('.'));
+                let other_year = matches!(
+                    (year(&pair.premise), year(&pair.hypothesis)),
+                    (Some(a), Some(b)) if a != b
+                );
+                let (e, n, c) = match (entailed, other_year) {
+                    (true, _) => (0.9, 0.1, 0.0),
+                    (false, true) => (0.05, 0.15, 0.8),
+                    (false, false) => (0.1, 0.9, 0.0),
+                };
+                NliJudgement {
+                    scores: NliScores::normalised(e, n, c),
+                    usage: TokenUsage::default(),
+                }
+            })
+            .collect())
+    }
+}
+
+#[tokio::test]
+async fn corpus_nli_refutes_a_summary_when_a_sentence_is_contradicted() {
+    let corpus = WordCorpus(vec![
+        sentence(3, "Penicillin was discovered in 1928 by Alexander Fleming."),
+        sentence(5, "The Eiffel Tower was completed in 1889."),
+        sentence(6, "Gustave Eiffel admired towers."),
+    ]);
+    let method = |nli: Arc<dyn Nli>| CorpusNli {
+        retriever: Arc::new(WordCorpus(corpus.0.clone())),
+        nli,
+        model: "scripted".into(),
+        config: CorpusNliConfig::default(),
+        language: "en".into(),
+    };
+    let summary = "Penicillin was discovered in 1928. The Eiffel Tower was completed in 1925.";
+    let refuted = method(Arc::new(YearNli)).check(summary).await.unwrap();
+    assert_eq!(refuted.verdict, Verdict::Refuted, "{}", refuted.explanation);
+    assert_eq!(refuted.undecided, None);
+    assert!(
+        refuted.explanation.contains("1 of the claim's 2 sentences is contradicted")
+            && refuted.explanation.contains("completed in 1925"),
+        "{}",
+        refuted.explanation
+    );
+    // A sentence the corpus says nothing against stays not enough info.
+    let unknown = method(Arc::new(YearNli))
+        .check("Penicillin was discovered in 1928. Gustave Eiffel liked bridges.")
+        .await
+        .unwrap();
+    assert_eq!(unknown.verdict, Verdict::NotEnoughInfo, "{}", unknown.explanation);
+    // A two-way judge cannot refute: the same summary is not enough info.
+    let two_way = method(Arc::new(ContainsNli)).check(summary).await.unwrap();
+    assert_eq!(two_way.verdict, Verdict::NotEnoughInfo, "{}", two_way.explanation);
 }
 
 /// Returns the sentences that share a word of five letters or more with the query.
@@ -528,7 +601,7 @@ async fn corpus_nli_verifies_a_summary_only_if_every_sentence_is_entailed() {
         .check("Penicillin was discovered in 1928. The Eiffel Tower was completed in 1889.")
         .await
         .unwrap();
-    assert_eq!(both.verdict, Verdict::Verified, "{}", both.explanation);
+    assert_eq!(both.verdict, Verdict::Supported, "{}", both.explanation);
     assert_eq!(both.attributions.len(), 2, "one attribution per sentence");
     assert_eq!(both.sources.len(), 2, "sources shared by the sentences");
     assert!(both.premises.iter().all(|premise| premise.claim_part.is_some()));
@@ -538,14 +611,14 @@ async fn corpus_nli_verifies_a_summary_only_if_every_sentence_is_entailed() {
         .check("Penicillin was discovered in 1928. The Eiffel Tower was completed in 1925.")
         .await
         .unwrap();
-    assert_eq!(one_wrong.verdict, Verdict::NotVerified);
+    assert_eq!(one_wrong.verdict, Verdict::NotEnoughInfo);
     assert!(one_wrong.explanation.contains("completed in 1925"), "{}", one_wrong.explanation);
-    // Confidence in "not verified" comes from the weakest sentence.
+    // Confidence in "not enough info" comes from the weakest sentence.
     assert!((one_wrong.confidence.unwrap() - 0.9).abs() < 1e-9);
 
     // A one-sentence claim keeps the one-sentence shape.
     let single = method.check("Penicillin was discovered in 1928.").await.unwrap();
-    assert_eq!(single.verdict, Verdict::Verified);
+    assert_eq!(single.verdict, Verdict::Supported);
     assert!(single.premises.iter().all(|premise| premise.claim_part.is_none()));
 }
 
@@ -569,7 +642,7 @@ async fn corpus_nli_premises_stop_growing_at_the_word_cap() {
         language: "en".into(),
     };
     let check = method.check("Penicillin was discovered in 1928.").await.unwrap();
-    assert_eq!(check.verdict, Verdict::NotVerified, "{}", check.explanation);
+    assert_eq!(check.verdict, Verdict::NotEnoughInfo, "{}", check.explanation);
     let of = |document: i64| {
         let index = check.sources.iter().position(|s| s.document_id == Some(DocumentId(document)));
         check.premises.iter().filter(move |p| Some(p.source) == index).collect::<Vec<_>>()

@@ -8,7 +8,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{ClaimId, DocumentId, RunId, UnknownValue};
+use crate::{ClaimId, DocumentId, RunId, UnknownValue, Verdict};
 
 id_type!(
     /// One stored check of one claim (a claim checked in a run).
@@ -19,14 +19,11 @@ id_type!(
     ReviewId
 );
 
-/// The outcome of checking one claim.
+/// Why a method could not reach a verdict on the evidence: kept apart from the verdict, which
+/// for such a check is always [`Verdict::NotEnoughInfo`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    /// Some evidence entails the claim; the attribution says which.
-    Verified,
-    /// Evidence was read, and none of it entails the claim.
-    NotVerified,
+pub enum Undecided {
     /// The model proposed no URL that leads to an existing page.
     NoValidUrl,
     /// Pages exist but none could be fetched (refused, timed out, failed).
@@ -35,51 +32,42 @@ pub enum Verdict {
     NoEvidence,
 }
 
-impl Verdict {
-    pub const ALL: [Verdict; 5] = [
-        Verdict::Verified,
-        Verdict::NotVerified,
-        Verdict::NoValidUrl,
-        Verdict::FetchFailed,
-        Verdict::NoEvidence,
-    ];
+impl Undecided {
+    pub const ALL: [Undecided; 3] =
+        [Undecided::NoValidUrl, Undecided::FetchFailed, Undecided::NoEvidence];
 
     pub fn as_str(self) -> &'static str {
         match self {
-            Verdict::Verified => "verified",
-            Verdict::NotVerified => "not_verified",
-            Verdict::NoValidUrl => "no_valid_url",
-            Verdict::FetchFailed => "fetch_failed",
-            Verdict::NoEvidence => "no_evidence",
+            Undecided::NoValidUrl => "no_valid_url",
+            Undecided::FetchFailed => "fetch_failed",
+            Undecided::NoEvidence => "no_evidence",
         }
     }
 
-    /// Words for people: "verified", "not verified", "no valid URL", …
+    /// Words for people: "no valid URL", "fetch failed", "no evidence".
     pub fn label(self) -> &'static str {
         match self {
-            Verdict::Verified => "verified",
-            Verdict::NotVerified => "not verified",
-            Verdict::NoValidUrl => "no valid URL",
-            Verdict::FetchFailed => "fetch failed",
-            Verdict::NoEvidence => "no evidence",
+            Undecided::NoValidUrl => "no valid URL",
+            Undecided::FetchFailed => "fetch failed",
+            Undecided::NoEvidence => "no evidence",
         }
     }
 }
 
-impl fmt::Display for Verdict {
+impl fmt::Display for Undecided {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
-impl FromStr for Verdict {
+impl FromStr for Undecided {
     type Err = UnknownValue;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let key = s.trim().to_ascii_lowercase().replace([' ', '-'], "_");
-        Verdict::ALL.into_iter().find(|verdict| verdict.as_str() == key).ok_or(UnknownValue {
-            kind: "verdict",
+        Undecided::ALL.into_iter().find(|reason| reason.as_str() == key).ok_or(UnknownValue {
+            kind: "reason for no verdict",
             value: s.to_owned(),
-            expected: "verified, not_verified, no_valid_url, fetch_failed, no_evidence",
+            expected: "no_valid_url, fetch_failed, no_evidence",
         })
     }
 }
@@ -203,10 +191,15 @@ pub struct ClaimCheck {
     /// The NLI model, when one judged premises.
     pub nli_model: Option<String>,
     pub verdict: Verdict,
-    /// How sure the method is of its verdict, in [0, 1]: for verified, the best entailment
-    /// probability; for not verified, one minus it; none when nothing was judged.
+    /// Why the method could not decide, when it could not (the verdict is then not enough
+    /// info); none when it judged the claim on evidence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undecided: Option<Undecided>,
+    /// How sure the method is of its verdict, in [0, 1]: for supported, the probability that
+    /// the claim is supported; for refuted and not enough info, one minus it; none when
+    /// nothing was judged.
     pub confidence: Option<f64>,
-    /// The evidence behind a verified verdict.
+    /// The evidence behind a supported verdict.
     pub attributions: Vec<Attribution>,
     pub urls: Vec<ProposedUrl>,
     pub sources: Vec<EvidenceSource>,
@@ -214,6 +207,38 @@ pub struct ClaimCheck {
     pub tokens: CheckTokens,
     /// A sentence for people on how the verdict was reached.
     pub explanation: String,
+}
+
+impl ClaimCheck {
+    /// The verdict in words for people, with the reason when the method could not decide:
+    /// "supported", "not enough info (no evidence)".
+    pub fn verdict_label(&self) -> String {
+        match self.undecided {
+            Some(reason) => format!("{} ({})", self.verdict.label(), reason.label()),
+            None => self.verdict.label().to_owned(),
+        }
+    }
+
+    /// What makes a check consistent, checked before it is stored (the database keeps no
+    /// list of verdicts of its own): a check that could not decide says not enough info, and
+    /// a confidence is a probability.
+    pub fn inconsistency(&self) -> Option<String> {
+        if let Some(reason) = self.undecided
+            && self.verdict != Verdict::NotEnoughInfo
+        {
+            return Some(format!(
+                "the check says {} yet could not decide ({})",
+                self.verdict.label(),
+                reason.label()
+            ));
+        }
+        match self.confidence {
+            Some(confidence) if !(0.0..=1.0).contains(&confidence) => {
+                Some(format!("confidence {confidence} is not a probability"))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// A stored check: the result plus where it belongs.
@@ -282,14 +307,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn verdicts_round_trip_and_parse_leniently() {
+    fn verdicts_and_reasons_round_trip() {
         for verdict in Verdict::ALL {
             assert_eq!(verdict.as_str().parse::<Verdict>(), Ok(verdict));
             assert_eq!(verdict.label().parse::<Verdict>(), Ok(verdict));
         }
-        assert_eq!("Not-Verified".parse::<Verdict>(), Ok(Verdict::NotVerified));
-        assert!("maybe".parse::<Verdict>().is_err());
-        assert_eq!(serde_json::to_string(&Verdict::NoValidUrl).unwrap(), "\"no_valid_url\"");
+        for reason in Undecided::ALL {
+            assert_eq!(reason.as_str().parse::<Undecided>(), Ok(reason));
+            assert_eq!(reason.label().parse::<Undecided>(), Ok(reason));
+        }
+        // The old two-way words are not verdicts: "not verified" could be either of two.
+        assert!("not_verified".parse::<Verdict>().is_err());
+        assert!("verified".parse::<Verdict>().is_err());
+        assert!("maybe".parse::<Undecided>().is_err());
+        assert_eq!(serde_json::to_string(&Verdict::NotEnoughInfo).unwrap(), "\"not_enough_info\"");
+        assert_eq!(serde_json::to_string(&Undecided::NoValidUrl).unwrap(), "\"no_valid_url\"");
     }
 
     #[test]

@@ -26,7 +26,7 @@ macro_rules! id_type {
 pub mod check;
 pub use check::{
     Attribution, CheckId, CheckTokens, ClaimCheck, EvidenceSource, PremiseCheck, ProposedUrl,
-    Review, ReviewDecision, ReviewId, StoredCheck, UrlStatus, Verdict,
+    Review, ReviewDecision, ReviewId, StoredCheck, Undecided, UrlStatus,
 };
 pub mod fetch;
 pub use fetch::{ArchivedPage, FetchId, FetchRecord, StoredPage};
@@ -217,24 +217,41 @@ pub struct Document {
     pub sentences: Vec<Sentence>,
 }
 
-/// A gold label for a claim, or a verdict in the same three-way space.
+/// A verdict on a claim: supported, refuted, or not enough information to decide. Methods give
+/// it, reviewers give it, and labelled collections carry it as their gold label
+/// ([`ClaimLabel`]). Why a method could not decide is kept apart, in
+/// [`check::Undecided`]; such a check's verdict is `not_enough_info`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ClaimLabel {
-    /// The claim is true / supported by the evidence.
+pub enum Verdict {
+    /// The evidence supports the claim (it is true).
     Supported,
-    /// The claim is false / refuted by the evidence.
+    /// The evidence contradicts the claim (it is false).
     Refuted,
-    /// Not enough information to decide.
+    /// The evidence does not settle it, or there was none to read.
     NotEnoughInfo,
 }
 
-impl ClaimLabel {
+/// A claim's gold label: the verdict a person gave it in advance.
+pub type ClaimLabel = Verdict;
+
+impl Verdict {
+    pub const ALL: [Verdict; 3] = [Verdict::Supported, Verdict::Refuted, Verdict::NotEnoughInfo];
+
     pub fn as_str(self) -> &'static str {
         match self {
-            ClaimLabel::Supported => "supported",
-            ClaimLabel::Refuted => "refuted",
-            ClaimLabel::NotEnoughInfo => "not_enough_info",
+            Verdict::Supported => "supported",
+            Verdict::Refuted => "refuted",
+            Verdict::NotEnoughInfo => "not_enough_info",
+        }
+    }
+
+    /// Words for people: "supported", "refuted", "not enough info".
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Supported => "supported",
+            Verdict::Refuted => "refuted",
+            Verdict::NotEnoughInfo => "not enough info",
         }
     }
 
@@ -244,27 +261,33 @@ impl ClaimLabel {
         let normalised = value.trim().to_ascii_lowercase().replace([' ', '-'], "_");
         match normalised.as_str() {
             "true" | "yes" | "1" | "supported" | "supports" | "support" | "s" | "t" | "correct" => {
-                Ok(ClaimLabel::Supported)
+                Ok(Verdict::Supported)
             }
             "false" | "no" | "0" | "refuted" | "refutes" | "refute" | "r" | "f" | "incorrect" => {
-                Ok(ClaimLabel::Refuted)
+                Ok(Verdict::Refuted)
             }
             "not_enough_info" | "nei" | "n" | "neutral" | "unknown" | "unverifiable" => {
-                Ok(ClaimLabel::NotEnoughInfo)
+                Ok(Verdict::NotEnoughInfo)
             }
             _ => Err(UnknownValue {
-                kind: "label",
+                kind: "verdict",
                 value: value.to_owned(),
-                expected: "true/false, yes/no, 1/0, supported/refuted/not_enough_info, S/R/N",
+                expected: "supported/refuted/not_enough_info, true/false, yes/no, 1/0, S/R/N",
             }),
         }
     }
 }
 
-impl FromStr for ClaimLabel {
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Verdict {
     type Err = UnknownValue;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        ClaimLabel::parse_lenient(s)
+        Verdict::parse_lenient(s)
     }
 }
 

@@ -4,21 +4,21 @@
 //! # Rating scale
 //!
 //! `reviewRating` uses the usual 1–5 scale (`worstRating` 1 = false, `bestRating` 5 = true), with
-//! `alternateName` naming the verdict. Factdesk's methods look for evidence that *supports* a
-//! claim; none of them ever concludes a claim is false, so the low end is never used:
+//! `alternateName` naming the verdict:
 //!
 //! | verdict | `ratingValue` | `alternateName` |
 //! | --- | --- | --- |
-//! | verified | 5 | Verified |
-//! | not_verified | 3 | Not verified |
-//! | no_valid_url | (none) | No valid URL |
-//! | fetch_failed | (none) | Fetch failed |
-//! | no_evidence | (none) | No evidence |
+//! | supported | 5 | Supported |
+//! | refuted | 1 | Refuted |
+//! | not_enough_info, evidence read | 3 | Not enough info |
+//! | not_enough_info, no valid URL | (none) | No valid URL |
+//! | not_enough_info, fetch failed | (none) | Fetch failed |
+//! | not_enough_info, no evidence | (none) | No evidence |
 //!
-//! `not_verified` means evidence was read and none of it entails the claim: the claim was
-//! neither shown true nor shown false, which is the middle of the scale. The other three mean no
-//! evidence was read at all, so there is nothing to place on the scale; their `Rating` carries
-//! only its `alternateName` (and no `bestRating`/`worstRating`).
+//! Not enough info after reading evidence means the claim was neither shown true nor shown
+//! false, the middle of the scale. When the method could not read any evidence at all, there is
+//! nothing to place on the scale; the `Rating` carries only its `alternateName`, the reason (and
+//! no `bestRating`/`worstRating`). A reviewer's verdict is always placed on the scale.
 //!
 //! When a person reviewed the check, the reviewer's verdict sets the rating and `reviewBody` says
 //! so; the machine verdict, its confidence, method, models and explanation stay in `reviewBody`.
@@ -27,7 +27,7 @@
 //! appearance`, which names where a claim was made, not what backs it. `datePublished` is the
 //! date of the human review when there is one (it set the rating), else of the check.
 
-use factdesk_model::{StoredCheck, Verdict};
+use factdesk_model::{StoredCheck, Undecided, Verdict};
 use serde::Serialize;
 
 use crate::escape::is_web_link;
@@ -43,13 +43,14 @@ pub struct ClaimReviewRating {
 }
 
 /// The ClaimReview rating for a verdict (see the module documentation for the reasoning).
-pub fn rating_for(verdict: Verdict) -> ClaimReviewRating {
-    let (value, name) = match verdict {
-        Verdict::Verified => (Some(5), "Verified"),
-        Verdict::NotVerified => (Some(3), "Not verified"),
-        Verdict::NoValidUrl => (None, "No valid URL"),
-        Verdict::FetchFailed => (None, "Fetch failed"),
-        Verdict::NoEvidence => (None, "No evidence"),
+pub fn rating_for(verdict: Verdict, undecided: Option<Undecided>) -> ClaimReviewRating {
+    let (value, name) = match (verdict, undecided) {
+        (_, Some(Undecided::NoValidUrl)) => (None, "No valid URL"),
+        (_, Some(Undecided::FetchFailed)) => (None, "Fetch failed"),
+        (_, Some(Undecided::NoEvidence)) => (None, "No evidence"),
+        (Verdict::Supported, None) => (Some(5), "Supported"),
+        (Verdict::Refuted, None) => (Some(1), "Refuted"),
+        (Verdict::NotEnoughInfo, None) => (Some(3), "Not enough info"),
     };
     ClaimReviewRating { value, name }
 }
@@ -128,9 +129,10 @@ fn claim_review<'a>(
     stored: &'a StoredCheck,
     generator: &'a str,
 ) -> ClaimReview<'a> {
-    let rated_verdict =
-        stored.review.as_ref().map_or(stored.check.verdict, |review| review.verdict);
-    let rating = rating_for(rated_verdict);
+    let rating = match &stored.review {
+        Some(review) => rating_for(review.verdict, None),
+        None => rating_for(stored.check.verdict, stored.check.undecided),
+    };
     ClaimReview {
         context: "https://schema.org",
         kind: "ClaimReview",
@@ -197,7 +199,7 @@ fn review_body(stored: &StoredCheck) -> String {
         }
         body.push(' ');
     }
-    body.push_str(&format!("Machine verdict: {}", check.verdict.label()));
+    body.push_str(&format!("Machine verdict: {}", check.verdict_label()));
     if let Some(confidence) = check.confidence {
         body.push_str(&format!(" (confidence {})", format_probability(confidence)));
     }
@@ -233,13 +235,13 @@ mod tests {
 
     #[test]
     fn only_judged_verdicts_have_a_rating_value() {
-        for verdict in Verdict::ALL {
-            let rating = rating_for(verdict);
-            let judged = matches!(verdict, Verdict::Verified | Verdict::NotVerified);
-            assert_eq!(rating.value.is_some(), judged, "{verdict}");
-            if let Some(value) = rating.value {
-                assert!((WORST_RATING..=BEST_RATING).contains(&value));
-            }
+        assert_eq!(rating_for(Verdict::Supported, None).value, Some(BEST_RATING));
+        assert_eq!(rating_for(Verdict::Refuted, None).value, Some(WORST_RATING));
+        assert_eq!(rating_for(Verdict::NotEnoughInfo, None).value, Some(3));
+        for reason in Undecided::ALL {
+            let rating = rating_for(Verdict::NotEnoughInfo, Some(reason));
+            assert_eq!(rating.value, None, "{reason}");
+            assert_eq!(rating.name.to_lowercase(), reason.label().to_lowercase());
         }
     }
 }

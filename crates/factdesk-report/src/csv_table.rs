@@ -14,7 +14,7 @@ use crate::escape::guard_spreadsheet_cell;
 use crate::{Report, ReportItem, UNCHECKED, format_probability};
 
 /// The header row, in order.
-pub const COLUMNS: [&str; 21] = [
+pub const COLUMNS: [&str; 22] = [
     "claim_id",
     "claim",
     "tags",
@@ -36,6 +36,8 @@ pub const COLUMNS: [&str; 21] = [
     "reviewer",
     "reviewed_at",
     "explanation",
+    // Why the method could not decide (its verdict is then not_enough_info); empty if judged.
+    "undecided",
 ];
 
 /// Stands in for a missing fetch time or hash, so the space-joined lists stay aligned.
@@ -98,6 +100,7 @@ fn row_for(item: &ReportItem) -> [String; COLUMNS.len()] {
         review.as_ref().and_then(|review| review.reviewer.clone()).unwrap_or_default(),
         review.as_ref().map(|review| review.created_at.clone()).unwrap_or_default(),
         check.explanation.clone(),
+        check.undecided.map(|reason| reason.as_str().to_owned()).unwrap_or_default(),
     ]
 }
 

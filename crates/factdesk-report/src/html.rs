@@ -25,8 +25,9 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:0}
 dt{font-weight:600}
 dd{margin:0;overflow-wrap:anywhere}
 .verdict{display:inline-block;border-radius:4px;padding:0 .45rem;font-weight:600;background:#e6e9ec}
-.verdict-verified{background:#d5f0dc;color:#14532d}
-.verdict-not_verified{background:#fbe0dc;color:#7f1d1d}
+.verdict-supported{background:#d5f0dc;color:#14532d}
+.verdict-refuted{background:#fbe0dc;color:#7f1d1d}
+.verdict-not_enough_info{background:#fdf0d5;color:#713f12}
 .verdict-unchecked{background:#eef0f2;color:#4b5563}
 blockquote{margin:.2rem 0;padding-left:.7rem;border-left:3px solid #cfd5db}
 .url{overflow-wrap:anywhere}
@@ -143,7 +144,7 @@ fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
         out,
         "<dt>Machine verdict</dt><dd><span class=\"verdict verdict-{}\">{}</span>{confidence}</dd>",
         check.verdict.as_str(),
-        check.verdict.label()
+        check.verdict_label()
     )?;
     match &stored.review {
         Some(review) => {

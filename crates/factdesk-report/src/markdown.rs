@@ -78,7 +78,7 @@ fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
         .confidence
         .map(|confidence| format!(" (confidence {})", format_probability(confidence)))
         .unwrap_or_default();
-    writeln!(out, "- **Machine verdict:** {}{confidence}", check.verdict.label())?;
+    writeln!(out, "- **Machine verdict:** {}{confidence}", check.verdict_label())?;
     if let Some(review) = &stored.review {
         let reviewer = review.reviewer.as_deref().map(escape_markdown);
         writeln!(

@@ -4,8 +4,8 @@
 
 use factdesk_model::{
     Attribution, CheckId, CheckTokens, ClaimCheck, ClaimId, ClaimLabel, EvidenceSource,
-    PremiseCheck, ProposedUrl, Review, ReviewDecision, ReviewId, RunId, StoredCheck, UrlStatus,
-    Verdict,
+    PremiseCheck, ProposedUrl, Review, ReviewDecision, ReviewId, RunId, StoredCheck, Undecided,
+    UrlStatus, Verdict,
 };
 use factdesk_report::{
     CSV_COLUMNS, Format, Report, ReportItem, escape_html, render, render_to_string,
@@ -66,6 +66,7 @@ fn check(claim: &str, verdict: Verdict, attributions: Vec<Attribution>) -> Claim
         model: "openai:gpt-4o-mini".to_owned(),
         nli_model: Some("local:deberta-v3-nli".to_owned()),
         verdict,
+        undecided: None,
         confidence: Some(0.75),
         attributions,
         urls: Vec::new(),
@@ -108,13 +109,13 @@ fn item(id: i64, text: &str, tags: &[&str], check: Option<StoredCheck>) -> Repor
     }
 }
 
-/// A verified claim with two attributions, a not-verified one a person overrode, an unchecked
+/// A supported claim with two attributions, a not-enough-info one a person overrode, an unchecked
 /// one.
 fn fixture() -> Report {
     let eiffel_claim = "The Eiffel Tower is in Paris.";
     let mut eiffel = check(
         eiffel_claim,
-        Verdict::Verified,
+        Verdict::Supported,
         vec![
             Attribution {
                 source: source(EIFFEL_URL, "Eiffel Tower - Wikipedia", "blake3:aaa111"),
@@ -154,12 +155,12 @@ fn fixture() -> Report {
         id: ReviewId(5),
         check_id: CheckId(2),
         decision: ReviewDecision::Override,
-        verdict: Verdict::Verified,
+        verdict: Verdict::Supported,
         comment: "The 2020 survey gives 8,848.86 m, which rounds to this.".to_owned(),
         reviewer: Some("Ada".to_owned()),
         created_at: "2026-02-02T09:00:00Z".to_owned(),
     };
-    let mut everest = check(everest_claim, Verdict::NotVerified, Vec::new());
+    let mut everest = check(everest_claim, Verdict::NotEnoughInfo, Vec::new());
     everest.confidence = Some(0.62);
     everest.explanation = "No sentence of the fetched pages entails the claim.".to_owned();
 
@@ -195,7 +196,7 @@ fn hostile_fixture() -> Report {
     };
     let mut hostile = check(
         claim,
-        Verdict::Verified,
+        Verdict::Supported,
         vec![
             Attribution {
                 source: hostile_source,
@@ -217,7 +218,7 @@ fn hostile_fixture() -> Report {
         id: ReviewId(1),
         check_id: CheckId(1),
         decision: ReviewDecision::Accept,
-        verdict: Verdict::Verified,
+        verdict: Verdict::Supported,
         comment: "<style>body{display:none}</style>".to_owned(),
         reviewer: Some("<b onclick=alert(5)>".to_owned()),
         created_at: "2026-02-02T09:00:00Z".to_owned(),
@@ -252,12 +253,12 @@ fn every_format_renders_the_fixture() {
         Format::Markdown,
         &[
             "# Landmarks",
-            "| verified | 1 | 2 |",
-            "| not verified | 1 | 0 |",
+            "| supported | 1 | 2 |",
+            "| not enough info | 1 | 0 |",
             "| unchecked | 1 | 1 |",
             "Reviewed by a person: 1 of 2 checked claims (1 overridden).",
             "### 1. The Eiffel Tower is in Paris.",
-            "- **Machine verdict:** verified (confidence 0.970)",
+            "- **Machine verdict:** supported (confidence 0.970)",
             "- **Human review:** none",
             "**NLI model:** local:deberta-v3-nli",
             "1. Eiffel Tower - Wikipedia: [https://en.wikipedia.org/wiki/Eiffel\\_Tower](https://en.wikipedia.org/wiki/Eiffel_Tower)",
@@ -265,8 +266,8 @@ fn every_format_renders_the_fixture() {
             "content hash blake3:bbb222",
             "   - “The tower stands on the Champ de Mars in Paris.”",
             "- https://example.org/made-up — not found: HTTP 404",
-            "- **Machine verdict:** not verified (confidence 0.620)",
-            "- **Human review:** override — reviewer's verdict: verified, by Ada at 2026-02-02T09:00:00Z",
+            "- **Machine verdict:** not enough info (confidence 0.620)",
+            "- **Human review:** override — reviewer's verdict: supported, by Ada at 2026-02-02T09:00:00Z",
             "- **Review comment:** The 2020 survey gives 8,848.86 m, which rounds to this.",
             "- **Explanation:** No sentence of the fetched pages entails the claim.",
             "### 3. Honey never spoils.",
@@ -283,14 +284,14 @@ fn every_format_renders_the_fixture() {
             "<dt>Check ID</dt><dd>2</dd>",
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">",
             "<title>Landmarks</title>",
-            "<span class=\"verdict verdict-verified\">verified</span>, confidence 0.970",
+            "<span class=\"verdict verdict-supported\">supported</span>, confidence 0.970",
             "<a class=\"url\" href=\"https://en.wikipedia.org/wiki/Eiffel_Tower\" rel=\"noopener noreferrer\"",
             "href=\"https://www.toureiffel.paris/en/the-monument\"",
             "fetched at 2026-02-01T10:00:00Z · content hash blake3:bbb222 · entailment 0.910",
             "<blockquote>It is named after the engineer Gustave Eiffel.</blockquote>",
             "<dt>NLI model</dt><dd>local:deberta-v3-nli</dd>",
-            "<span class=\"verdict verdict-not_verified\">not verified</span>, confidence 0.620",
-            "<dt>Human review</dt><dd>override: <span class=\"verdict verdict-verified\">verified</span>, by Ada at 2026-02-02T09:00:00Z</dd>",
+            "<span class=\"verdict verdict-not_enough_info\">not enough info</span>, confidence 0.620",
+            "<dt>Human review</dt><dd>override: <span class=\"verdict verdict-supported\">supported</span>, by Ada at 2026-02-02T09:00:00Z</dd>",
             "<dt>Review comment</dt><dd>The 2020 survey gives 8,848.86 m, which rounds to this.</dd>",
             "<dt>Explanation</dt><dd>No sentence of the fetched pages entails the claim.</dd>",
             "<h2>3. Honey never spoils.</h2>",
@@ -568,7 +569,7 @@ fn csv_has_one_row_per_claim_with_the_review_beside_the_verdict() {
             ("method", "llm-cite"),
             ("model", "openai:gpt-4o-mini"),
             ("nli_model", "local:deberta-v3-nli"),
-            ("verdict", "verified"),
+            ("verdict", "supported"),
             ("confidence", "0.970"),
             ("review_decision", ""),
             (
@@ -586,10 +587,10 @@ fn csv_has_one_row_per_claim_with_the_review_beside_the_verdict() {
             ("explanation", "Checked with NLI against the proposed pages."),
         ],
         &[
-            ("verdict", "not_verified"),
+            ("verdict", "not_enough_info"),
             ("confidence", "0.620"),
             ("review_decision", "override"),
-            ("review_verdict", "verified"),
+            ("review_verdict", "supported"),
             ("review_comment", "The 2020 survey gives 8,848.86 m, which rounds to this."),
             ("reviewer", "Ada"),
             ("reviewed_at", "2026-02-02T09:00:00Z"),
@@ -653,7 +654,7 @@ fn claim_review_rates_checked_claims_and_skips_unchecked_ones() {
     assert_eq!(eiffel["claimReviewed"], "The Eiffel Tower is in Paris.");
     assert_eq!(eiffel["datePublished"], "2026-02-01");
     assert_eq!(eiffel["reviewRating"]["ratingValue"], 5);
-    assert_eq!(eiffel["reviewRating"]["alternateName"], "Verified");
+    assert_eq!(eiffel["reviewRating"]["alternateName"], "Supported");
     // The evidence is cited; `itemReviewed.appearance` would say the claim was made there.
     let cited = eiffel["citation"].as_array().unwrap();
     let urls: Vec<&str> = cited.iter().map(|work| work["url"].as_str().unwrap()).collect();
@@ -661,17 +662,17 @@ fn claim_review_rates_checked_claims_and_skips_unchecked_ones() {
     assert!(cited.iter().all(|work| work["@type"] == "CreativeWork"));
     assert!(eiffel["itemReviewed"].get("appearance").is_none());
     let body = eiffel["reviewBody"].as_str().unwrap();
-    assert!(body.starts_with("Machine verdict: verified (confidence 0.970)"), "{body}");
+    assert!(body.starts_with("Machine verdict: supported (confidence 0.970)"), "{body}");
 
-    // The reviewer overrode "not verified" with "verified": their verdict takes the rating, and
+    // The reviewer overrode "not enough info" with "supported": their verdict takes the rating, and
     // the machine verdict is kept in the body.
     let everest = &reviews[1];
     assert_eq!(everest["reviewRating"]["ratingValue"], 5);
-    assert_eq!(everest["reviewRating"]["alternateName"], "Verified");
+    assert_eq!(everest["reviewRating"]["alternateName"], "Supported");
     let body = everest["reviewBody"].as_str().unwrap();
     assert!(body.contains("Human review (override by Ada"), "{body}");
     assert!(body.contains("the rating is the reviewer's verdict"), "{body}");
-    assert!(body.contains("Machine verdict: not verified (confidence 0.620)"), "{body}");
+    assert!(body.contains("Machine verdict: not enough info (confidence 0.620)"), "{body}");
     assert!(everest.get("citation").is_none());
     assert_eq!(everest["datePublished"], "2026-02-02", "the review's date: it set the rating");
 }
@@ -679,17 +680,19 @@ fn claim_review_rates_checked_claims_and_skips_unchecked_ones() {
 #[test]
 fn claim_review_maps_every_verdict() {
     let cases = [
-        (Verdict::Verified, Some(5), "Verified"),
-        (Verdict::NotVerified, Some(3), "Not verified"),
-        (Verdict::NoValidUrl, None, "No valid URL"),
-        (Verdict::FetchFailed, None, "Fetch failed"),
-        (Verdict::NoEvidence, None, "No evidence"),
+        (Verdict::Supported, None, Some(5), "Supported"),
+        (Verdict::Refuted, None, Some(1), "Refuted"),
+        (Verdict::NotEnoughInfo, None, Some(3), "Not enough info"),
+        (Verdict::NotEnoughInfo, Some(Undecided::NoValidUrl), None, "No valid URL"),
+        (Verdict::NotEnoughInfo, Some(Undecided::FetchFailed), None, "Fetch failed"),
+        (Verdict::NotEnoughInfo, Some(Undecided::NoEvidence), None, "No evidence"),
     ];
-    for (verdict, value, name) in cases {
+    for (verdict, undecided, value, name) in cases {
         let mut report = fixture();
         report.items.truncate(1);
         let stored = report.items[0].check.as_mut().unwrap();
         stored.check.verdict = verdict;
+        stored.check.undecided = undecided;
         let reviews = claim_reviews(&report);
         let rating = &reviews[0]["reviewRating"];
         assert_eq!(rating["alternateName"], name, "{verdict}");

@@ -115,6 +115,13 @@ impl Store {
         check: &ClaimCheck,
         model_calls: &[i64],
     ) -> Result<CheckId> {
+        if let Some(message) = check.inconsistency() {
+            return Err(StoreError::InconsistentCheck {
+                claim: check.claim.clone(),
+                method: check.method.clone(),
+                message,
+            });
+        }
         let result = serde_json::to_string(check).map_err(|error| StoreError::Corrupt {
             column: "checks.result",
             message: error.to_string(),
@@ -132,16 +139,17 @@ impl Store {
             }
         }
         tx.execute(
-            "INSERT INTO checks (run_id, claim_id, claim_text, method, verdict, confidence, result,
-                                 tokens, checked_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT INTO checks (run_id, claim_id, claim_text, method, verdict, undecided,
+                                 confidence, result, tokens, checked_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 run.0,
                 claim.map(|c| c.0),
                 check.claim,
                 check.method,
                 check.verdict.as_str(),
-                check.confidence.map(|c| c.clamp(0.0, 1.0)),
+                check.undecided.map(|reason| reason.as_str()),
+                check.confidence,
                 result,
                 check.tokens.total() as i64,
                 now,
@@ -312,6 +320,7 @@ mod tests {
             model: "scripted:test".into(),
             nli_model: None,
             verdict,
+            undecided: None,
             confidence: Some(0.8),
             attributions: Vec::new(),
             urls: Vec::new(),
@@ -355,16 +364,16 @@ mod tests {
             serde_json::from_str(r#"{"model": "a", "m": 4}"#).unwrap();
         let cancelled = store.create_run("llm-cite", &same, None, Some(collection)).unwrap();
         store
-            .insert_check(cancelled, Some(ids[0]), &result("One.", Verdict::Verified), &[])
+            .insert_check(cancelled, Some(ids[0]), &result("One.", Verdict::Supported), &[])
             .unwrap();
         store.set_run_status(cancelled, factdesk_model::RunStatus::Cancelled, None).unwrap();
         let other_model = serde_json::json!({"m": 4, "model": "b"});
         let run = store.create_run("llm-cite", &other_model, None, Some(collection)).unwrap();
-        store.insert_check(run, Some(ids[1]), &result("Two.", Verdict::Verified), &[]).unwrap();
+        store.insert_check(run, Some(ids[1]), &result("Two.", Verdict::Supported), &[]).unwrap();
         let run = store.create_run("p-true", &same, None, Some(collection)).unwrap();
-        store.insert_check(run, Some(ids[2]), &result("Three.", Verdict::Verified), &[]).unwrap();
+        store.insert_check(run, Some(ids[2]), &result("Three.", Verdict::Supported), &[]).unwrap();
         let run = store.create_run("llm-cite", &same, None, Some(other)).unwrap();
-        store.insert_check(run, Some(elsewhere), &result("One.", Verdict::Verified), &[]).unwrap();
+        store.insert_check(run, Some(elsewhere), &result("One.", Verdict::Supported), &[]).unwrap();
 
         assert_eq!(
             store.claims_checked_with(collection, "llm-cite", &same_reordered).unwrap(),
@@ -391,12 +400,12 @@ mod tests {
         };
         let cite_first = run(&store, "llm-cite");
         let first =
-            store.insert_check(cite_first, Some(id), &result("One.", Verdict::Verified), &[]);
+            store.insert_check(cite_first, Some(id), &result("One.", Verdict::Supported), &[]);
         let cite_second = run(&store, "llm-cite");
         let second =
-            store.insert_check(cite_second, Some(id), &result("One.", Verdict::NotVerified), &[]);
+            store.insert_check(cite_second, Some(id), &result("One.", Verdict::NotEnoughInfo), &[]);
         let p_true = run(&store, "p-true");
-        let newest = store.insert_check(p_true, Some(id), &result("One.", Verdict::Verified), &[]);
+        let newest = store.insert_check(p_true, Some(id), &result("One.", Verdict::Supported), &[]);
         let newest_of = |method: Option<&str>, run: Option<RunId>| -> Vec<CheckId> {
             let filter = CheckFilter {
                 collection: Some(collection),
@@ -429,22 +438,39 @@ mod tests {
             .collect();
         let run =
             store.create_run("llm-cite", &serde_json::json!({}), None, Some(collection)).unwrap();
-        let first =
-            store.insert_check(run, Some(ids[0]), &result("One.", Verdict::Verified), &[]).unwrap();
+        let first = store
+            .insert_check(run, Some(ids[0]), &result("One.", Verdict::Supported), &[])
+            .unwrap();
         assert_eq!(store.checked_claims(run).unwrap(), HashSet::from([ids[0]]));
         // The same claim twice in one run is refused; nothing is half-written.
         assert!(
             store
-                .insert_check(run, Some(ids[0]), &result("One.", Verdict::NotVerified), &[])
+                .insert_check(run, Some(ids[0]), &result("One.", Verdict::NotEnoughInfo), &[])
                 .is_err()
         );
         assert_eq!(
             store.checks(&CheckFilter { run: Some(run), ..CheckFilter::default() }).unwrap().len(),
             1
         );
+        // A check that could not decide yet claims a verdict is refused, and names itself.
+        let mut contradictory = result("An ad-hoc claim.", Verdict::Refuted);
+        contradictory.undecided = Some(factdesk_model::Undecided::NoEvidence);
+        let error = store.insert_check(run, None, &contradictory, &[]).unwrap_err();
+        assert!(matches!(error, StoreError::InconsistentCheck { .. }), "{error}");
+        assert!(error.to_string().contains("\"An ad-hoc claim.\" by llm-cite"), "{error}");
+        assert!(store.checked_claims(run).unwrap().len() == 1, "nothing of it was written");
+        contradictory.verdict = Verdict::NotEnoughInfo;
+        let undecided = store.insert_check(run, None, &contradictory, &[]).unwrap();
+        let stored = store.check(undecided).unwrap();
+        assert_eq!(stored.check.undecided, Some(factdesk_model::Undecided::NoEvidence));
+        let column: Option<String> = store
+            .conn
+            .query_row("SELECT undecided FROM checks WHERE id = ?1", [undecided.0], |r| r.get(0))
+            .unwrap();
+        assert_eq!(column.as_deref(), Some("no_evidence"));
 
         let stored = store.check(first).unwrap();
-        assert_eq!(stored.check.verdict, Verdict::Verified);
+        assert_eq!(stored.check.verdict, Verdict::Supported);
         assert_eq!(stored.claim_id, Some(ids[0]));
         assert!(stored.review.is_none());
         let claims = store.claims(&crate::ClaimFilter::default()).unwrap();
@@ -455,21 +481,21 @@ mod tests {
             .add_review(
                 first,
                 ReviewDecision::Override,
-                Verdict::NotVerified,
+                Verdict::NotEnoughInfo,
                 "source is satire",
                 Some("ana"),
             )
             .unwrap();
         let stored = store.check(first).unwrap();
         assert_eq!(stored.review, Some(review));
-        assert_eq!(stored.check.verdict, Verdict::Verified, "the machine verdict is kept");
+        assert_eq!(stored.check.verdict, Verdict::Supported, "the machine verdict is kept");
         assert_eq!(
             store.claims(&crate::ClaimFilter::default()).unwrap()[0].status,
             ClaimStatus::Reviewed
         );
         assert!(
             store
-                .add_review(CheckId(99), ReviewDecision::Accept, Verdict::Verified, "", None)
+                .add_review(CheckId(99), ReviewDecision::Accept, Verdict::Supported, "", None)
                 .is_err()
         );
 
@@ -477,7 +503,7 @@ mod tests {
         let again =
             store.create_run("llm-cite", &serde_json::json!({}), None, Some(collection)).unwrap();
         store
-            .insert_check(again, Some(ids[0]), &result("One.", Verdict::NotVerified), &[])
+            .insert_check(again, Some(ids[0]), &result("One.", Verdict::NotEnoughInfo), &[])
             .unwrap();
         let latest = store
             .checks(&CheckFilter {
@@ -487,9 +513,9 @@ mod tests {
             })
             .unwrap();
         assert_eq!(latest.len(), 1);
-        assert_eq!(latest[0].check.verdict, Verdict::NotVerified);
+        assert_eq!(latest[0].check.verdict, Verdict::NotEnoughInfo);
         let verified = store
-            .checks(&CheckFilter { verdict: Some(Verdict::Verified), ..CheckFilter::default() })
+            .checks(&CheckFilter { verdict: Some(Verdict::Supported), ..CheckFilter::default() })
             .unwrap();
         assert_eq!(verified.len(), 1);
     }

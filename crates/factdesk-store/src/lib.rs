@@ -44,6 +44,11 @@ pub enum StoreError {
         #[source]
         source: rusqlite::Error,
     },
+    #[error(
+        "upgrading the database would leave rows of {table} pointing at nothing; nothing was \
+         changed (please report this, with the database if you can share it)"
+    )]
+    MigrationDangling { table: String },
     #[error("cannot open the database {path}: {source}")]
     Open {
         path: String,
@@ -57,6 +62,9 @@ pub enum StoreError {
     AlreadyChecked { run: i64, claim: i64 },
     #[error("invalid value stored in {column}: {message}")]
     Corrupt { column: &'static str, message: String },
+    /// A method returned a result that cannot be stored as it is (a bug in the method).
+    #[error("refusing to store the check of \"{claim}\" by {method}: {message}")]
+    InconsistentCheck { claim: String, method: String, message: String },
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;

@@ -1,7 +1,7 @@
 //! Numbered, forward-only migrations from `migrations/`, applied in one transaction with the
 //! schema version kept in `PRAGMA user_version`.
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension};
 
 use crate::{Result, StoreError};
 
@@ -45,6 +45,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "run_identity",
         sql: include_str!("../../../migrations/0006_run_identity.sql"),
     },
+    Migration {
+        version: 7,
+        name: "verdicts",
+        sql: include_str!("../../../migrations/0007_verdicts.sql"),
+    },
 ];
 
 /// The schema version this binary writes.
@@ -54,7 +59,27 @@ pub fn latest_version(migrations: &[Migration]) -> i64 {
 
 /// Brings `conn` up to the last of `migrations`: all pending ones in one transaction, or none.
 /// A database whose version is above the last known one is refused without being touched.
+///
+/// Foreign keys are off while migrations run, so a migration may rebuild a table that others
+/// point at (SQLite's way to change a constraint) without cascading deletes; every reference
+/// is checked before the transaction commits, and the setting is restored afterwards.
 pub fn apply_migrations(
+    conn: &mut Connection,
+    migrations: &[Migration],
+    display_path: &str,
+) -> Result<()> {
+    let keys: bool = conn.query_row("PRAGMA foreign_keys", [], |row| row.get(0))?;
+    if keys {
+        conn.execute_batch("PRAGMA foreign_keys = OFF")?;
+    }
+    let outcome = apply_pending(conn, migrations, display_path);
+    if keys {
+        conn.execute_batch("PRAGMA foreign_keys = ON")?;
+    }
+    outcome
+}
+
+fn apply_pending(
     conn: &mut Connection,
     migrations: &[Migration],
     display_path: &str,
@@ -79,6 +104,12 @@ pub fn apply_migrations(
         })?;
         tx.pragma_update(None, "user_version", migration.version)?;
         tracing::info!(version = migration.version, name = migration.name, "applied migration");
+    }
+    let dangling: Option<String> = tx
+        .query_row("SELECT \"table\" FROM pragma_foreign_key_check LIMIT 1", [], |row| row.get(0))
+        .optional()?;
+    if let Some(table) = dangling {
+        return Err(StoreError::MigrationDangling { table });
     }
     tx.commit()?;
     Ok(())
@@ -283,7 +314,93 @@ mod tests {
                 Ok((row.get(0)?, row.get(1)?))
             })
             .unwrap();
-        assert_eq!(review, ("override".to_owned(), "not_verified".to_owned()));
+        assert_eq!(review, ("override".to_owned(), "not_enough_info".to_owned()));
+    }
+
+    /// Version 7 makes verdicts three-way and moves the reasons for no verdict to a column of
+    /// their own, rebuilding `checks` and `reviews`: on the real version-5 data directory, no
+    /// row, model-call link or review is lost, and each stored result says what its columns
+    /// say.
+    #[test]
+    fn verdicts_of_a_version_5_database_become_three_way() {
+        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/data-dir-v5/factdesk.sqlite3");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("factdesk.sqlite3");
+        std::fs::copy(&fixture, &path).unwrap();
+        let store = Store::open(&path).unwrap();
+        // (id, verdict, undecided) as columns, then (verdict, undecided) inside the result.
+        type Row = (i64, String, Option<String>, String, Option<String>);
+        let rows: Vec<Row> = store
+            .conn
+            .prepare(
+                "SELECT id, verdict, undecided, result ->> '$.verdict', result ->> '$.undecided'
+                 FROM checks ORDER BY id",
+            )
+            .unwrap()
+            .query_map([], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?))
+            })
+            .unwrap()
+            .map(|row| row.unwrap())
+            .collect();
+        let verdicts: Vec<(&str, Option<&str>)> =
+            rows.iter().map(|row| (row.1.as_str(), row.2.as_deref())).collect();
+        let count =
+            |wanted: (&str, Option<&str>)| verdicts.iter().filter(|v| **v == wanted).count();
+        assert_eq!(count(("supported", None)), 4, "{verdicts:?}");
+        assert_eq!(count(("not_enough_info", None)), 3, "{verdicts:?}");
+        assert_eq!(count(("not_enough_info", Some("fetch_failed"))), 1, "{verdicts:?}");
+        for (id, verdict, undecided, in_result, undecided_in_result) in &rows {
+            assert_eq!((verdict, undecided), (in_result, undecided_in_result), "check {id}");
+        }
+        let links: i64 = store
+            .conn
+            .query_row("SELECT count(*) FROM check_model_calls", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(links, 4);
+        // Every stored result reads back, with its reviews.
+        let checks = store.checks(&crate::CheckFilter::default()).unwrap();
+        assert_eq!(checks.len(), 8);
+        let fetch_failed = checks.iter().find(|c| c.id.0 == 6).unwrap();
+        assert_eq!(fetch_failed.check.undecided, Some(factdesk_model::Undecided::FetchFailed));
+        let reviewed: Vec<_> = checks.iter().filter_map(|c| c.review.as_ref()).collect();
+        assert_eq!(reviewed.len(), 2);
+        assert_eq!(reviewed[0].verdict, factdesk_model::Verdict::Supported);
+        let keys: i64 = store.conn.query_row("PRAGMA foreign_keys", [], |r| r.get(0)).unwrap();
+        assert_eq!(keys, 1, "foreign keys are back on after migrating");
+        // Deleting a run still cascades to its checks, their links and reviews.
+        store.conn.execute("DELETE FROM runs", []).unwrap();
+        for table in ["checks", "check_model_calls", "reviews"] {
+            let left: i64 = store
+                .conn
+                .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(left, 0, "{table}");
+        }
+    }
+
+    #[test]
+    fn a_migration_that_leaves_a_dangling_reference_is_rolled_back() {
+        const DANGLING: &[Migration] = &[
+            Migration {
+                version: 1,
+                name: "tables",
+                sql: "CREATE TABLE parent (id INTEGER PRIMARY KEY);
+                      CREATE TABLE child (parent INTEGER REFERENCES parent(id));",
+            },
+            Migration { version: 2, name: "dangling", sql: "INSERT INTO child VALUES (7);" },
+        ];
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch("PRAGMA foreign_keys = ON").unwrap();
+        let error = apply_migrations(&mut conn, DANGLING, ":memory:").unwrap_err();
+        assert!(
+            matches!(&error, StoreError::MigrationDangling { table } if table == "child"),
+            "{error}"
+        );
+        assert!(table_names(&conn).is_empty());
+        let keys: i64 = conn.query_row("PRAGMA foreign_keys", [], |r| r.get(0)).unwrap();
+        assert_eq!(keys, 1);
     }
 
     /// A float is carried over as written: an f32 temperature read back by serde still equals

@@ -7,7 +7,7 @@
 import { verifyCollection, type BatchSummary, type RunningTask, type VerifyRequest } from '../api';
 import { count, el, replace } from '../dom';
 import { describeError } from './common';
-import { verdictPhrase } from './checks';
+import { undecidedName, verdictPhrase } from './checks';
 import { TaskProgressView } from './task-progress';
 
 let running: RunningTask<BatchSummary> | null = null;
@@ -39,6 +39,9 @@ export function describeBatch(summary: BatchSummary): string {
   }
   if (summary.verdicts.length > 0) {
     parts.push(summary.verdicts.map(([verdict, n]) => `${n.toLocaleString()} ${verdictPhrase(verdict)}`).join(', '));
+  }
+  if (summary.undecided.length > 0) {
+    parts.push(`of which undecided: ${summary.undecided.map(([reason, n]) => `${n.toLocaleString()} ${undecidedName(reason)}`).join(', ')}`);
   }
   if (summary.failed > 0) parts.push(`${summary.failed.toLocaleString()} failed`);
   return `${parts.join('; ')}.`;

@@ -142,11 +142,11 @@ function resultItem(entry: ClaimWithCheck): HTMLLIElement {
   const check = entry.check;
   return el(
     'li',
-    { class: 'result', 'data-claim-id': entry.claim.id, 'data-verdict': check?.check.verdict ?? 'unchecked' },
+    { class: 'result', 'data-claim-id': entry.claim.id, 'data-verdict': check?.check.verdict ?? 'unchecked', 'data-undecided': check?.check.undecided },
     el(
       'div',
       { class: 'result-verdict' },
-      check ? verdictBadge(check.check.verdict) : el('span', { class: 'badge status-unchecked' }, 'not checked'),
+      check ? verdictBadge(check.check.verdict, '', check.check.undecided) : el('span', { class: 'badge status-unchecked' }, 'not checked'),
       check && check.check.confidence !== null ? el('span', { class: 'confidence' }, `confidence ${percent(check.check.confidence)}`) : null,
       check?.review ? el('span', { class: 'badge review' }, reviewSummary(check.review)) : null,
     ),

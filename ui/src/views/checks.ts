@@ -12,6 +12,7 @@ import {
   type StoredCheck,
   type UrlStatus,
   type UrlStrategy,
+  type Undecided,
   type Verdict,
   type VerifyRequest,
   type CheckDefaults,
@@ -20,11 +21,16 @@ import { el, replace } from '../dom';
 import { href } from '../router';
 
 export const VERDICT_NAMES: Record<Verdict, string> = {
-  verified: 'Verified',
-  not_verified: 'Not verified',
-  no_valid_url: 'No valid URL',
-  fetch_failed: 'Fetch failed',
-  no_evidence: 'No evidence',
+  supported: 'Supported',
+  refuted: 'Refuted',
+  not_enough_info: 'Not enough info',
+};
+
+/** Why a method could not decide, for people. */
+export const UNDECIDED_NAMES: Record<Undecided, string> = {
+  no_valid_url: 'no valid URL',
+  fetch_failed: 'fetch failed',
+  no_evidence: 'no evidence',
 };
 
 export const URL_STATUS_NAMES: Record<UrlStatus, string> = {
@@ -67,13 +73,11 @@ const URL_STRATEGY_HINTS: Record<UrlStrategy, string> = {
   rs: 'The diverse prompt sampled several times; the answer whose URLs lead to most pages is kept.',
 };
 
-/** Verdicts inside a sentence: "2 verified, 1 no valid URL". */
+/** Verdicts inside a sentence: "2 supported, 1 not enough info". */
 const VERDICT_PHRASES: Record<Verdict, string> = {
-  verified: 'verified',
-  not_verified: 'not verified',
-  no_valid_url: 'no valid URL',
-  fetch_failed: 'fetch failed',
-  no_evidence: 'no evidence',
+  supported: 'supported',
+  refuted: 'refuted',
+  not_enough_info: 'not enough info',
 };
 
 export function verdictPhrase(verdict: Verdict): string {
@@ -84,9 +88,19 @@ export function verdictName(verdict: string): string {
   return VERDICT_NAMES[verdict as Verdict] ?? verdict;
 }
 
-/** A verdict as a badge; `data-verdict` carries the raw value. */
-export function verdictBadge(verdict: Verdict, extraClass = ''): HTMLSpanElement {
-  return el('span', { class: `badge verdict verdict-${verdict} ${extraClass}`.trim(), 'data-verdict': verdict }, verdictName(verdict));
+/** Why a method could not decide, for people ("no valid URL"). */
+export function undecidedName(reason: string): string {
+  return UNDECIDED_NAMES[reason as Undecided] ?? reason;
+}
+
+/**
+ * A verdict as a badge, with the reason when the method could not decide ("Not enough info ·
+ * no valid URL"); `data-verdict` and `data-undecided` carry the raw values.
+ */
+export function verdictBadge(verdict: Verdict, extraClass = '', undecided?: Undecided): HTMLSpanElement {
+  const text = undecided ? `${verdictName(verdict)} · ${undecidedName(undecided)}` : verdictName(verdict);
+  const classes = `badge verdict verdict-${verdict}${undecided ? ' undecided' : ''} ${extraClass}`.trim();
+  return el('span', { class: classes, 'data-verdict': verdict, 'data-undecided': undecided }, text);
 }
 
 /** A fraction in [0, 1] as a percentage ("87%"), or a dash when there is none. */

@@ -31,12 +31,6 @@ import {
 } from './checks';
 import { facts, linkButton, showError, statusLine } from './common';
 
-const LABEL_NAMES: Record<string, string> = {
-  supported: 'Supported',
-  refuted: 'Refuted',
-  not_enough_info: 'Not enough info',
-};
-
 /** The reviewer name typed last, offered again in the next review. */
 let lastReviewer = '';
 
@@ -62,7 +56,7 @@ function machineVerdict(stored: StoredCheck): HTMLElement {
     'section',
     { class: 'verdict-card machine', id: 'machine-verdict', 'aria-labelledby': 'machine-heading' },
     el('h2', { id: 'machine-heading' }, 'Machine verdict'),
-    el('p', { class: 'verdict-line' }, verdictBadge(check.verdict, 'large'), check.confidence !== null ? el('span', { class: 'confidence', id: 'verdict-confidence' }, `confidence ${percent(check.confidence)}`) : null),
+    el('p', { class: 'verdict-line' }, verdictBadge(check.verdict, 'large', check.undecided), check.confidence !== null ? el('span', { class: 'confidence', id: 'verdict-confidence' }, `confidence ${percent(check.confidence)}`) : null),
     check.explanation ? el('p', { class: 'explanation' }, check.explanation) : null,
     facts([
       ['Method', check.method],
@@ -374,7 +368,7 @@ export async function renderClaim({ outlet, params, query, signal }: RouteContex
       ? facts([
           ['Collection', claim.collection],
           ['Status', el('span', { class: `badge status-${claim.status}`, id: 'claim-status-badge' }, claim.status)],
-          ['Gold label', claim.gold_label ? el('span', { class: `badge label-${claim.gold_label}` }, LABEL_NAMES[claim.gold_label] ?? claim.gold_label) : null],
+          ['Gold label', claim.gold_label ? el('span', { class: `badge label-${claim.gold_label}` }, VERDICT_NAMES[claim.gold_label] ?? claim.gold_label) : null],
           ['Tags', claim.tags.length > 0 ? el('span', {}, ...claim.tags.map((tag) => el('span', { class: 'tag' }, tag))) : null],
           ['Notes', claim.notes],
           ['Origin', claim.origin],

@@ -6,6 +6,7 @@
 
 import {
   METHODS,
+  UNDECIDED,
   VERDICTS,
   chooseClaimsFile,
   collectionChecks,
@@ -17,26 +18,24 @@ import {
   type ClaimStatus,
   type ClaimWithCheck,
   type Method,
+  type Undecided,
   type Verdict,
 } from '../api';
 import { count, el, replace } from '../dom';
 import { href, navigate, type RouteContext } from '../router';
 import { batchBox, onBatchFinished, runBatch, runningBatch } from './batch-run';
-import { METHOD_SHORT_NAMES, VERDICT_NAMES, claimHash, percent, reviewSummary, standingVerdict, verdictBadge, verifyOptionsForm } from './checks';
+import { METHOD_SHORT_NAMES, UNDECIDED_NAMES, VERDICT_NAMES, claimHash, percent, reviewSummary, standingVerdict, verdictBadge, verifyOptionsForm } from './checks';
 import { describeError, linkButton, showError, statusLine } from './common';
 
 /** Claims shown at most. */
 const SHOWN_CLAIMS = 500;
 
 const STATUSES: ClaimStatus[] = ['unchecked', 'checked', 'reviewed'];
-const LABEL_NAMES: Record<string, string> = {
-  supported: 'Supported',
-  refuted: 'Refuted',
-  not_enough_info: 'Not enough info',
-};
-
-/** A verdict filter: one verdict (the reviewer's when reviewed), or claims with no check. */
-type VerdictFilter = Verdict | 'none' | undefined;
+/**
+ * A verdict filter: one verdict (the reviewer's when reviewed), the machine checks that could
+ * not decide for one reason, or claims with no check.
+ */
+type VerdictFilter = Verdict | Undecided | 'none' | undefined;
 
 interface ClaimFilter {
   status: ClaimStatus | undefined;
@@ -72,7 +71,7 @@ function verdictCell(entry: ClaimWithCheck): HTMLTableCellElement {
   return el(
     'td',
     { class: 'verdict-cell' },
-    verdictBadge(check.check.verdict),
+    verdictBadge(check.check.verdict, '', check.check.undecided),
     check.review ? el('p', { class: `review-note ${check.review.decision}` }, reviewSummary(check.review)) : null,
   );
 }
@@ -91,7 +90,7 @@ function claimRow(entry: ClaimWithCheck): HTMLTableRowElement {
     el('td', {}, el('span', { class: `badge status-${claim.status}` }, claim.status)),
     verdictCell(entry),
     el('td', { class: 'number' }, check ? percent(check.check.confidence) : ''),
-    el('td', {}, claim.gold_label ? el('span', { class: `badge label-${claim.gold_label}` }, LABEL_NAMES[claim.gold_label] ?? claim.gold_label) : ''),
+    el('td', {}, claim.gold_label ? el('span', { class: `badge label-${claim.gold_label}` }, VERDICT_NAMES[claim.gold_label] ?? claim.gold_label) : ''),
     el('td', { class: 'tags' }, ...claim.tags.map((tag) => el('span', { class: 'tag' }, tag))),
   );
 }
@@ -100,6 +99,7 @@ function matches(entry: ClaimWithCheck, filter: ClaimFilter): boolean {
   if (filter.status && entry.claim.status !== filter.status) return false;
   if (filter.tag && !entry.claim.tags.includes(filter.tag)) return false;
   if (filter.verdict === 'none') return entry.check === null;
+  if (filter.verdict && (UNDECIDED as string[]).includes(filter.verdict)) return entry.check?.check.undecided === filter.verdict;
   if (filter.verdict) return entry.check !== null && standingVerdict(entry.check) === filter.verdict;
   return true;
 }
@@ -190,6 +190,7 @@ async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filt
     el('option', { value: '' }, 'Any verdict'),
     el('option', { value: 'none', selected: filter.verdict === 'none' }, 'Not checked'),
     ...VERDICTS.map((verdict) => el('option', { value: verdict, selected: verdict === filter.verdict }, VERDICT_NAMES[verdict])),
+    ...UNDECIDED.map((reason) => el('option', { value: reason, selected: reason === filter.verdict }, `Not enough info · ${UNDECIDED_NAMES[reason]}`)),
   );
   const tagInput = el('input', { type: 'text', name: 'tag', id: 'claim-tag', value: filter.tag, placeholder: 'Tag', 'aria-label': 'Tag' });
   const methodSelect = el(
@@ -401,7 +402,7 @@ export async function renderCollections({ outlet, params, query, signal }: Route
   const methodParam = query.get('method');
   const filter: ClaimFilter = {
     status: STATUSES.find((status) => status === statusParam),
-    verdict: verdictParam === 'none' ? 'none' : VERDICTS.find((verdict) => verdict === verdictParam),
+    verdict: verdictParam === 'none' ? 'none' : [...VERDICTS, ...UNDECIDED].find((verdict) => verdict === verdictParam),
     tag: query.get('tag') ?? '',
     method: METHODS.find((method) => method === methodParam),
   };

@@ -18,7 +18,7 @@ import {
 } from '../api';
 import { count, el, replace } from '../dom';
 import { href, type RouteContext } from '../router';
-import { METHOD_NAMES, VERDICT_NAMES, percent } from './checks';
+import { METHOD_NAMES, VERDICT_NAMES, percent, undecidedName } from './checks';
 import { showError, statusLine } from './common';
 
 const FORMATS: Array<{ value: ReportFormat; label: string; extension: string }> = [
@@ -29,11 +29,6 @@ const FORMATS: Array<{ value: ReportFormat; label: string; extension: string }> 
   { value: 'claimreview', label: 'ClaimReview JSON-LD', extension: 'jsonld' },
 ];
 
-const GOLD_NAMES: Record<string, string> = {
-  supported: 'Supported',
-  refuted: 'Refuted',
-  not_enough_info: 'Not enough info',
-};
 
 /** A file name from a collection name: letters, digits, `-` and `_` kept. */
 function fileStem(collection: string): string {
@@ -77,13 +72,13 @@ function evaluationView(evaluation: Evaluation): HTMLElement {
       figureRow('Scored', 'evaluated', evaluation.evaluated.toLocaleString(), 'labelled claims with a check'),
       figureRow('Accuracy', 'accuracy', percent(evaluation.accuracy, 1)),
       figureRow('Balanced accuracy', 'balanced_accuracy', percent(evaluation.balanced_accuracy, 1), 'the mean of the two rates below'),
-      figureRow('True positive rate', 'true_positive_rate', percent(evaluation.true_positive_rate, 1), 'verified among claims labelled supported'),
-      figureRow('True negative rate', 'true_negative_rate', percent(evaluation.true_negative_rate, 1), 'not verified among the others'),
+      figureRow('True positive rate', 'true_positive_rate', percent(evaluation.true_positive_rate, 1), 'found supported among claims labelled supported'),
+      figureRow('True negative rate', 'true_negative_rate', percent(evaluation.true_negative_rate, 1), 'not found supported among the others'),
       figureRow(
         'Not supported: precision / recall',
         'not_supported',
         `${percent(evaluation.not_supported_precision, 1)} / ${percent(evaluation.not_supported_recall, 1)}`,
-        'of claims not verified, the share not labelled supported / of those, the share not verified',
+        'of claims not found supported, the share not labelled supported / of those, the share not found supported',
       ),
       figureRow('ROC AUC', 'roc_auc', evaluation.roc_auc === null ? 'n/a' : evaluation.roc_auc.toFixed(3), 'how well the confidence ranks supported claims first'),
       figureRow(
@@ -91,6 +86,18 @@ function evaluationView(evaluation: Evaluation): HTMLElement {
         'expected_calibration_error',
         evaluation.expected_calibration_error === null ? 'n/a' : evaluation.expected_calibration_error.toFixed(3),
         'expected gap between confidence and accuracy (10 bins)',
+      ),
+      figureRow(
+        'Macro F1 (3-way)',
+        'macro_f1',
+        evaluation.macro_f1 === null ? 'n/a' : evaluation.macro_f1.toFixed(3),
+        'mean F1 over supported, refuted and not enough info (those that occur)',
+      ),
+      figureRow(
+        'Could not decide',
+        'undecided',
+        evaluation.undecided.length === 0 ? 'none' : evaluation.undecided.map(([reason, n]) => `${n.toLocaleString()} ${undecidedName(reason)}`).join(', '),
+        'counted as not enough info',
       ),
       figureRow('NLI', 'nli_models', evaluation.nli_models.join(', ') || 'n/a'),
       // Each method's own figures, as the method reports them.
@@ -119,7 +126,7 @@ function evaluationView(evaluation: Evaluation): HTMLElement {
         el(
           'tr',
           { 'data-gold': row.gold },
-          el('th', { scope: 'row' }, GOLD_NAMES[row.gold] ?? row.gold),
+          el('th', { scope: 'row' }, VERDICT_NAMES[row.gold] ?? row.gold),
           ...VERDICTS.map((verdict) => {
             const cell = row.verdicts.find(([value]) => value === verdict);
             const n = cell ? cell[1] : 0;
@@ -283,7 +290,7 @@ export async function renderReports({ outlet, query, signal }: RouteContext): Pr
       'section',
       { class: 'panel', 'aria-labelledby': 'evaluate-heading' },
       el('h2', { id: 'evaluate-heading' }, 'Evaluate'),
-      el('p', { class: 'hint' }, 'Compares the newest verdict of each claim (of the method chosen above) with its gold label: supported claims should be verified, refuted ones not.'),
+      el('p', { class: 'hint' }, 'Compares the newest verdict of each claim (of the method chosen above) with its gold label: two-way (supported or not) and three-way (supported, refuted, not enough info).'),
       el('div', { class: 'buttons' }, evaluateButton),
       evaluateStatus,
       evaluationSlot,

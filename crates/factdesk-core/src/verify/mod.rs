@@ -29,7 +29,8 @@ use factdesk_methods::llm_cite::{self, LlmCite, UrlStrategy, model_name};
 use factdesk_methods::p_true::PTrue;
 use factdesk_methods::{MethodError, prompts};
 use factdesk_model::{
-    CheckId, Claim, ClaimCheck, ClaimId, Review, ReviewDecision, RunStatus, StoredCheck, Verdict,
+    CheckId, Claim, ClaimCheck, ClaimId, Review, ReviewDecision, RunStatus, StoredCheck, Undecided,
+    Verdict,
 };
 use factdesk_store::{CheckFilter, ClaimFilter};
 use serde::{Deserialize, Serialize};
@@ -228,7 +229,10 @@ pub struct BatchSummary {
     pub checked: usize,
     pub failed: usize,
     pub cancelled: bool,
+    /// Checks per verdict, in order of first appearance.
     pub verdicts: Vec<(Verdict, usize)>,
+    /// Of the not-enough-info checks, those that could not decide, per reason.
+    pub undecided: Vec<(Undecided, usize)>,
     pub failures: Vec<ClaimFailure>,
 }
 
@@ -573,10 +577,21 @@ impl Factdesk {
                     let (check, calls) =
                         self.check_one(plan, &claim.text, run, options.cache, permits).await?;
                     self.store()?.insert_check(run, Some(claim.id), &check, &calls)?;
-                    Ok(check.verdict)
+                    Ok((check.verdict, check.undecided))
                 }
             })
             .await?;
+        let mut verdicts: Vec<(Verdict, usize)> = Vec::new();
+        let mut undecided: Vec<(Undecided, usize)> = Vec::new();
+        for ((verdict, reason), count) in outcome.tally {
+            match verdicts.iter_mut().find(|(seen, _)| *seen == verdict) {
+                Some((_, total)) => *total += count,
+                None => verdicts.push((verdict, count)),
+            }
+            if let Some(reason) = reason {
+                undecided.push((reason, count));
+            }
+        }
         Ok(BatchSummary {
             run_id: outcome.run_id,
             collection: collection.to_owned(),
@@ -587,7 +602,8 @@ impl Factdesk {
             checked: outcome.done,
             failed: outcome.failed,
             cancelled: outcome.cancelled,
-            verdicts: outcome.tally,
+            verdicts,
+            undecided,
             failures: outcome.failures,
         })
     }

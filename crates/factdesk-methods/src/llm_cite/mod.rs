@@ -10,8 +10,10 @@
 //!    applies the fetch policy; Wikipedia goes through the MediaWiki API).
 //! 3. Each page's sentences are ranked against the claim with BM25; the top l are kept.
 //! 4. Cumulative premises s1, s1 s2, … are judged by the NLI model ([`crate::judge`]).
-//! 5. Verified if any premise entails the claim; otherwise not verified, no valid URL, or
-//!    fetch failed.
+//! 5. Supported ("verified" in the paper) if any premise entails the claim. The paper's "not
+//!    verified" is split: refuted when a premise contradicts the claim and none entails it
+//!    (only a judge with a contradiction class can say so), else not enough info. When no
+//!    page could be read, not enough info with the reason apart: no valid URL, or fetch failed.
 
 pub mod urls;
 
@@ -20,7 +22,9 @@ use std::sync::Arc;
 
 use factdesk_llm::prompts::PromptLibrary;
 use factdesk_llm::{LanguageModel, Nli, OutputConstraint};
-use factdesk_model::{CheckTokens, ClaimCheck, EvidenceSource, ProposedUrl, UrlStatus, Verdict};
+use factdesk_model::{
+    CheckTokens, ClaimCheck, EvidenceSource, ProposedUrl, Undecided, UrlStatus, Verdict,
+};
 use futures_util::future::join_all;
 use serde::{Deserialize, Serialize};
 
@@ -186,7 +190,7 @@ impl LlmCite {
             .iter()
             .filter(|url| matches!(url.status, UrlStatus::Refused | UrlStatus::Failed))
             .count();
-        let (verdict, confidence, explanation) = if fetched > 0 {
+        let (verdict, undecided, confidence, explanation) = if fetched > 0 {
             let explanation = match judged.attributions.first() {
                 Some(best) => format!(
                     "{} of {} proposed URLs led to pages; {} entails the claim (P = {:.2}).",
@@ -196,17 +200,19 @@ impl LlmCite {
                     best.entailment
                 ),
                 None => format!(
-                    "{} of {} proposed URLs led to pages; no premise entails the claim (best P = {:.2}).",
+                    "{} of {} proposed URLs led to pages; no premise entails the claim (best P = {:.2}){}.",
                     fetched,
                     proposed.len(),
-                    judged.best_entailment
+                    judged.best_entailment,
+                    if judged.contradicted { " and one contradicts it" } else { "" }
                 ),
             };
             let explanation = explanation + &judged.left_out_note().unwrap_or_default();
-            (judged.verdict(), judged.confidence(), explanation)
+            (judged.verdict(), None, judged.confidence(), explanation)
         } else if failed > 0 {
             (
-                Verdict::FetchFailed,
+                Verdict::NotEnoughInfo,
+                Some(Undecided::FetchFailed),
                 None,
                 format!(
                     "None of the {} proposed URLs could be fetched ({failed} refused or failed).",
@@ -214,10 +220,16 @@ impl LlmCite {
                 ),
             )
         } else if proposed.is_empty() {
-            (Verdict::NoValidUrl, None, "The model proposed no URL.".to_owned())
+            (
+                Verdict::NotEnoughInfo,
+                Some(Undecided::NoValidUrl),
+                None,
+                "The model proposed no URL.".to_owned(),
+            )
         } else {
             (
-                Verdict::NoValidUrl,
+                Verdict::NotEnoughInfo,
+                Some(Undecided::NoValidUrl),
                 None,
                 format!("None of the {} proposed URLs leads to an existing page.", proposed.len()),
             )
@@ -240,6 +252,7 @@ impl LlmCite {
             model: model_name(&*self.model),
             nli_model: Some(self.nli.name()),
             verdict,
+            undecided,
             confidence,
             attributions: judged.attributions,
             urls: proposed,

@@ -1,0 +1,67 @@
+-- 0007: verdicts become three-way (supported / refuted / not_enough_info), the vocabulary of
+-- gold labels, and why a method could not decide (no_valid_url, fetch_failed, no_evidence)
+-- moves to a column of its own, `undecided`. The lists of allowed words leave the schema: the
+-- application validates a check before it writes it, so a new method's verdict or reason
+-- needs no table rebuild.
+-- Old verdicts map as: verified -> supported; not_verified -> not_enough_info (those methods
+-- never found a claim false, only no evidence that entails it); no_valid_url, fetch_failed,
+-- no_evidence -> not_enough_info with that word as the reason. The same mapping rewrites the
+-- verdict inside each stored result and each review's verdict.
+-- SQLite cannot drop a CHECK constraint, so both tables are rebuilt (create, copy, drop,
+-- rename). The migration runner turns foreign keys off around this (dropping `checks` would
+-- otherwise cascade into its model-call links and reviews) and checks them before commit.
+-- Forward-only: never edit this file once it has landed.
+
+CREATE TABLE checks_0007 (
+    id                INTEGER PRIMARY KEY,
+    run_id            INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    claim_id          INTEGER REFERENCES claims(id) ON DELETE CASCADE,   -- NULL: an ad-hoc claim
+    claim_text        TEXT NOT NULL,
+    method            TEXT NOT NULL,
+    verdict           TEXT NOT NULL,        -- supported, refuted, not_enough_info (checked in Rust)
+    undecided         TEXT,                 -- why no verdict could be reached; NULL when judged
+    confidence        REAL CHECK (confidence IS NULL OR (confidence >= 0 AND confidence <= 1)),
+    result            TEXT NOT NULL CHECK (json_valid(result)),
+    tokens            INTEGER NOT NULL DEFAULT 0,
+    checked_at        TEXT NOT NULL,
+    UNIQUE (run_id, claim_id)
+);
+
+INSERT INTO checks_0007 (id, run_id, claim_id, claim_text, method, verdict, undecided,
+                         confidence, result, tokens, checked_at)
+SELECT id, run_id, claim_id, claim_text, method,
+       CASE verdict WHEN 'verified' THEN 'supported' ELSE 'not_enough_info' END,
+       CASE WHEN verdict IN ('no_valid_url', 'fetch_failed', 'no_evidence') THEN verdict END,
+       confidence,
+       CASE
+           WHEN verdict IN ('no_valid_url', 'fetch_failed', 'no_evidence')
+               THEN json_set(result, '$.verdict', 'not_enough_info', '$.undecided', verdict)
+           WHEN verdict = 'verified' THEN json_set(result, '$.verdict', 'supported')
+           ELSE json_set(result, '$.verdict', 'not_enough_info')
+       END,
+       tokens, checked_at
+FROM checks;
+
+DROP TABLE checks;
+ALTER TABLE checks_0007 RENAME TO checks;
+CREATE INDEX checks_by_claim ON checks(claim_id);
+
+CREATE TABLE reviews_0007 (
+    id          INTEGER PRIMARY KEY,
+    check_id    INTEGER NOT NULL REFERENCES checks(id) ON DELETE CASCADE,
+    decision    TEXT NOT NULL CHECK (decision IN ('accept', 'override')),
+    verdict     TEXT NOT NULL,              -- supported, refuted, not_enough_info (checked in Rust)
+    comment     TEXT NOT NULL DEFAULT '',
+    reviewer    TEXT,
+    created_at  TEXT NOT NULL
+);
+
+INSERT INTO reviews_0007 (id, check_id, decision, verdict, comment, reviewer, created_at)
+SELECT id, check_id, decision,
+       CASE verdict WHEN 'verified' THEN 'supported' ELSE 'not_enough_info' END,
+       comment, reviewer, created_at
+FROM reviews;
+
+DROP TABLE reviews;
+ALTER TABLE reviews_0007 RENAME TO reviews;
+CREATE INDEX reviews_by_check ON reviews(check_id);
