@@ -38,7 +38,7 @@ pub const E2E_EXPORT_DIR: &str = "FACTDESK_E2E_EXPORT_DIR";
 
 /// What a failed command sends to the UI: a stable code the UI can act on (the core's codes,
 /// plus `internal` for failures of the shell itself) and a message for the user.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct CommandError {
     pub code: &'static str,
     pub message: String,
@@ -70,7 +70,7 @@ where
 }
 
 /// The app's version and where its files are.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct AppInfo {
     pub version: &'static str,
     pub data_dir: PathBuf,
@@ -155,7 +155,7 @@ pub async fn search_sentences(
 }
 
 /// The settings in effect, and the chat model they select.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct SettingsView {
     /// Every setting, defaults and the user's overrides merged; `llm.api_key` is left out.
     pub settings: Settings,

@@ -8,6 +8,7 @@
 //! the builder runs, so no command can find it missing. The CLI may use the same data
 //! directory at the same time (SQLite in WAL mode; the index has one writer at a time).
 
+pub mod bindings;
 pub mod commands;
 pub mod logs;
 pub mod state;

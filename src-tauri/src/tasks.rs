@@ -20,7 +20,7 @@ use crate::commands::CommandError;
 pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
 
 /// A message about a running action, as the UI receives it (tagged by `event`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum TaskProgress {
     /// A phase begins (fetching URLs, importing, checking claims); `total` is in `unit`s when

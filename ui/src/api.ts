@@ -1,127 +1,127 @@
 // The one module that talks to the Rust shell. Every command of `src-tauri/src/commands.rs`
 // has a typed wrapper here, and so do the two Tauri facilities the UI uses (the file dialog and
 // files dropped on the window); the rest of the UI imports these and never calls `invoke()` or
-// a plugin itself. The types mirror the Rust structs as serde writes them.
+// a plugin itself.
 
 import { Channel, invoke } from '@tauri-apps/api/core';
 import { getCurrentWebview } from '@tauri-apps/api/webview';
 import { open, save } from '@tauri-apps/plugin-dialog';
 
-/** What a failed command rejects with: a stable code and a readable message. */
-export interface CommandError {
-  /** `not_found`, `invalid_input`, `config`, `database_too_new`, `index_busy`, `fetch`,
-   * `model`, `io` or `internal`. */
-  code: string;
-  message: string;
-}
+// What the commands take and give: generated from the Rust types (`src-tauri/src/bindings.rs`,
+// written by `scripts/ui-types.sh`; a Rust test fails when they are stale). Never edit them here.
+import type { AppInfo } from './bindings/AppInfo';
+import type { Attribution } from './bindings/Attribution';
+import type { BatchSummary } from './bindings/BatchSummary';
+import type { CheckSelection as RustCheckSelection } from './bindings/CheckSelection';
+import type { CheckTokens } from './bindings/CheckTokens';
+import type { Claim } from './bindings/Claim';
+import type { ClaimCheck } from './bindings/ClaimCheck';
+import type { ClaimCollection } from './bindings/ClaimCollection';
+import type { ClaimImportSummary } from './bindings/ClaimImportSummary';
+import type { ClaimStatus } from './bindings/ClaimStatus';
+import type { ClaimWithCheck } from './bindings/ClaimWithCheck';
+import type { CommandError } from './bindings/CommandError';
+import type { ConfusionRow } from './bindings/ConfusionRow';
+import type { Corpus } from './bindings/Corpus';
+import type { Document } from './bindings/Document';
+import type { DocumentFormat } from './bindings/DocumentFormat';
+import type { DocumentSummary } from './bindings/DocumentSummary';
+import type { Evaluation } from './bindings/Evaluation';
+import type { EvidenceSource } from './bindings/EvidenceSource';
+import type { Figure } from './bindings/Figure';
+import type { ImportFailure } from './bindings/ImportFailure';
+import type { ImportSummary } from './bindings/ImportSummary';
+import type { ImportedDocument } from './bindings/ImportedDocument';
+import type { Method } from './bindings/Method';
+import type { MethodFigures } from './bindings/MethodFigures';
+import type { MethodsSettings } from './bindings/MethodsSettings';
+import type { ModelCheck } from './bindings/ModelCheck';
+import type { ModelChoice } from './bindings/ModelChoice';
+import type { OriginKind } from './bindings/OriginKind';
+import type { PremiseCheck } from './bindings/PremiseCheck';
+import type { ProposedUrl } from './bindings/ProposedUrl';
+import type { Review } from './bindings/Review';
+import type { ReviewDecision } from './bindings/ReviewDecision';
+import type { SearchHit } from './bindings/SearchHit';
+import type { Sentence } from './bindings/Sentence';
+import type { SettingChange } from './bindings/SettingChange';
+import type { Settings } from './bindings/Settings';
+import type { SettingsView } from './bindings/SettingsView';
+import type { StoredCheck } from './bindings/StoredCheck';
+import type { SubjectFailure as ClaimFailure } from './bindings/SubjectFailure';
+import type { TaskProgress } from './bindings/TaskProgress';
+import type { TokensPerClaim } from './bindings/TokensPerClaim';
+import type { Undecided } from './bindings/Undecided';
+import type { UrlStatus } from './bindings/UrlStatus';
+import type { UrlStrategy } from './bindings/UrlStrategy';
+import type { Verdict } from './bindings/Verdict';
+import type { VerifyOptions } from './bindings/VerifyOptions';
+import type { VerifySettings } from './bindings/VerifySettings';
 
-export interface AppInfo {
-  version: string;
-  data_dir: string;
-  log_dir: string;
-  config_file: string;
-  /** Set only by the end-to-end tests: Reports exports into this folder without a dialog. */
-  e2e_export_dir: string | null;
-}
+export type {
+  AppInfo,
+  Attribution,
+  BatchSummary,
+  CheckTokens,
+  Claim,
+  ClaimCheck,
+  ClaimCollection,
+  ClaimFailure,
+  ClaimImportSummary,
+  ClaimStatus,
+  ClaimWithCheck,
+  CommandError,
+  ConfusionRow,
+  Corpus,
+  Document,
+  DocumentFormat,
+  DocumentSummary,
+  Evaluation,
+  EvidenceSource,
+  Figure,
+  ImportFailure,
+  ImportSummary,
+  ImportedDocument,
+  Method,
+  MethodFigures,
+  MethodsSettings,
+  ModelCheck,
+  ModelChoice,
+  OriginKind,
+  PremiseCheck,
+  ProposedUrl,
+  Review,
+  ReviewDecision,
+  SearchHit,
+  Sentence,
+  SettingChange,
+  Settings,
+  SettingsView,
+  StoredCheck,
+  TaskProgress,
+  TokensPerClaim,
+  Undecided,
+  UrlStatus,
+  UrlStrategy,
+  Verdict,
+  VerifySettings,
+};
 
-export interface Corpus {
-  id: number;
-  name: string;
-  description: string | null;
-  created_at: string;
-  document_count: number;
-}
+/** A claim's gold label: a verdict given in advance. */
+export type ClaimLabel = Verdict;
 
-export type OriginKind = string;
-export type DocumentFormat = string;
+// The values of the generated unions, for menus and URL parameters. `Record<…, true>` makes the
+// compiler refuse a list that misses a value Rust added.
+const VERDICT_SET: Record<Verdict, true> = { supported: true, refuted: true, not_enough_info: true };
+export const VERDICTS = Object.keys(VERDICT_SET) as Verdict[];
+const UNDECIDED_SET: Record<Undecided, true> = { no_valid_url: true, fetch_failed: true, no_evidence: true };
+export const UNDECIDED = Object.keys(UNDECIDED_SET) as Undecided[];
+const METHOD_SET: Record<Method, true> = { 'llm-cite': true, 'p-true': true, 'corpus-nli': true };
+export const METHODS = Object.keys(METHOD_SET) as Method[];
+const URL_STRATEGY_SET: Record<UrlStrategy, true> = { diverse: true, controlled: true, rs: true };
+export const URL_STRATEGIES = Object.keys(URL_STRATEGY_SET) as UrlStrategy[];
 
-export interface DocumentSummary {
-  id: number;
-  corpus: string;
-  origin: string;
-  origin_kind: OriginKind;
-  url: string | null;
-  format: DocumentFormat;
-  title: string | null;
-  published_at: string | null;
-  acquired_at: string;
-  content_hash: string;
-  sentence_count: number;
-  text_chars: number;
-}
-
-export interface Sentence {
-  id: number;
-  document_id: number;
-  ordinal: number;
-  span: { start_char: number; end_char: number; start_byte: number; end_byte: number };
-  text: string;
-}
-
-export interface Document {
-  summary: DocumentSummary;
-  charset: string | null;
-  text: string;
-  sentences: Sentence[];
-}
-
-export interface SearchHit {
-  sentence_id: number;
-  document_id: number;
-  corpus: string;
-  score: number;
-  sentence: string;
-  ordinal: number;
-  start_char: number;
-  end_char: number;
-  /** The text shown for the hit. */
-  snippet: string;
-  /** Matched words as `[start, end)` UTF-8 byte offsets into `snippet`. */
-  highlights: Array<[number, number]>;
-  document_title: string | null;
-  document_origin: string;
-  document_url: string | null;
-  published_at: string | null;
-}
-
-export interface SearchOptions {
-  limit?: number;
-  corpora?: string[];
-}
-
-export interface ImportedDocument {
-  id: number;
-  origin: string;
-  title: string | null;
-  sentences: number;
-  duplicate: boolean;
-}
-
-export interface ImportFailure {
-  item: string;
-  message: string;
-}
-
-export interface ImportSummary {
-  corpus: string;
-  imported: number;
-  duplicates: number;
-  failed: number;
-  sentences: number;
-  bytes: number;
-  seconds: number;
-  cancelled: boolean;
-  documents: ImportedDocument[];
-  failures: ImportFailure[];
-  skipped: string[];
-}
-
-/** A message about a running import or batch of checks (`TaskProgress` in `tasks.rs`). */
-export type TaskProgress =
-  | { event: 'phase'; name: string; total: number | null; unit: 'items' | 'bytes' }
-  | { event: 'progress'; done: number; item: string | null }
-  | { event: 'item_failed'; item: string; message: string }
-  | { event: 'finished' };
+// The UI's own shapes: how it asks, where Rust fills in what is left out.
 
 /** A long action under way (an import, a batch of checks): its outcome, and a way to stop it. */
 export interface RunningTask<T> {
@@ -130,125 +130,15 @@ export interface RunningTask<T> {
   cancel(): Promise<boolean>;
 }
 
-export type ModelChoice =
-  | { provider: 'embedded'; path: string }
-  | { provider: 'openai-compatible'; base_url: string; model: string; has_api_key: boolean };
-
-/** The settings in effect; a section is a table of plain values (and lists of them). */
-export type SettingsSections = Record<string, Record<string, unknown>>;
-
-/** `[llm]` as the window sees it (`api_key` is always blank; see `ModelChoice.has_api_key`). */
-export interface LlmSettings {
-  provider: 'auto' | 'embedded' | 'openai-compatible' | string;
-  base_url: string;
-  model: string;
-  api_key: string;
-  cache: string;
-  embedded_model: string;
-  [key: string]: unknown;
-}
-
-export interface FetchSettings {
-  offline: boolean;
-  reuse_archive: boolean;
-  allow_hosts: string[];
-  wikipedia_api: string;
-  [key: string]: unknown;
-}
-
-/** `[verify]`: the method a check uses when the window does not choose it, and the NLI judge. */
-export interface VerifySettings {
-  method: string;
-  nli: string;
-  [key: string]: unknown;
-}
-
-/** `[methods.llm-cite]`. */
-export interface LlmCiteSettings {
-  urls: string;
-  m: number;
-  r: number;
-  temperature: number;
-  l: number;
-  threshold: number;
-  premises: string;
-  document_chars: number;
-  [key: string]: unknown;
-}
-
-/** `[methods.corpus-nli]`. */
-export interface CorpusNliSettings {
-  documents: number;
-  l: number;
-  retrieve: number;
-  threshold: number;
-  [key: string]: unknown;
-}
-
-/** `[methods]`: each method's own settings. */
-export interface MethodsSettings {
-  'llm-cite': LlmCiteSettings;
-  'p-true': { samples: number; [key: string]: unknown };
-  'corpus-nli': CorpusNliSettings;
+export interface SearchOptions {
+  limit?: number;
+  corpora?: string[];
 }
 
 /** The settings a check's options start from. */
 export interface CheckDefaults {
   verify: VerifySettings;
   methods: MethodsSettings;
-}
-
-export interface SettingsView {
-  settings: SettingsSections & {
-    llm: LlmSettings;
-    search: { limit: number; [key: string]: unknown };
-    fetch: FetchSettings;
-    verify: VerifySettings;
-    methods: MethodsSettings;
-  };
-  model: ModelChoice;
-}
-
-/**
- * One change to the user's config file: a dotted key (`llm.base_url`) and the value to write,
- * or `null` to take the key out of the file so that its default applies again.
- */
-export interface SettingChange {
-  key: string;
-  value: string | number | boolean | string[] | null;
-}
-
-export interface ModelCheck {
-  selected: ModelChoice;
-  answer: string;
-  latency_ms: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-}
-
-export interface ClaimCollection {
-  id: number;
-  name: string;
-  description: string | null;
-  created_at: string;
-  claim_count: number;
-}
-
-export type ClaimStatus = 'unchecked' | 'checked' | 'reviewed';
-/** A claim's gold label: a verdict given in advance. */
-export type ClaimLabel = Verdict;
-
-export interface Claim {
-  id: number;
-  collection: string;
-  text: string;
-  origin: string | null;
-  tags: string[];
-  notes: string | null;
-  status: ClaimStatus;
-  gold_label: ClaimLabel | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface ClaimFilter {
@@ -258,230 +148,22 @@ export interface ClaimFilter {
   limit?: number;
 }
 
-export interface ClaimImportSummary {
-  collection: string;
-  imported: number;
-  duplicates: number;
-  failed: number;
-  failures: ImportFailure[];
-}
-
-// Checks (`crates/factdesk-model/src/check.rs`).
-
-/** Supported, refuted, or not enough info: the vocabulary of verdicts and of gold labels. */
-export type Verdict = 'supported' | 'refuted' | 'not_enough_info';
-export const VERDICTS: Verdict[] = ['supported', 'refuted', 'not_enough_info'];
-
-/** Why a method could not decide (its verdict is then `not_enough_info`). */
-export type Undecided = 'no_valid_url' | 'fetch_failed' | 'no_evidence';
-export const UNDECIDED: Undecided[] = ['no_valid_url', 'fetch_failed', 'no_evidence'];
-
-export type UrlStatus = 'fetched' | 'not_found' | 'invalid' | 'refused' | 'failed' | 'skipped';
-
-/** A URL the model proposed, and what became of it. */
-export interface ProposedUrl {
-  url: string;
-  status: UrlStatus;
-  final_url: string | null;
-  title: string | null;
-  fetched_at: string | null;
-  content_hash: string | null;
-  error: string | null;
-  sample: number;
-}
-
-/** Where a premise's sentences come from: a fetched page or a corpus document. */
-export interface EvidenceSource {
-  url: string | null;
-  title: string | null;
-  document_id: number | null;
-  fetched_at: string | null;
-  content_hash: string | null;
-}
-
-/** One premise judged against the claim, with the NLI probabilities. */
-export interface PremiseCheck {
-  /** Index into `ClaimCheck.sources`. */
-  source: number;
-  sentences: string[];
-  premise: string;
-  entailment: number;
-  neutral: number;
-  contradiction: number;
-  entails: boolean;
-}
-
-export interface Attribution {
-  source: EvidenceSource;
-  sentences: string[];
-  entailment: number;
-}
-
-export interface CheckTokens {
-  url_prompt: number;
-  url_completion: number;
-  judge_prompt: number;
-  judge_completion: number;
-}
-
-export interface ClaimCheck {
-  claim: string;
-  /** `llm-cite`, `p-true` or `corpus-nli`. */
-  method: string;
-  parameters: unknown;
-  model: string;
-  nli_model: string | null;
-  verdict: Verdict;
-  /** Why the method could not decide; absent when it judged the claim on evidence. */
-  undecided?: Undecided;
-  confidence: number | null;
-  attributions: Attribution[];
-  urls: ProposedUrl[];
-  sources: EvidenceSource[];
-  premises: PremiseCheck[];
-  tokens: CheckTokens;
-  explanation: string;
-}
-
-export type ReviewDecision = 'accept' | 'override';
-
-/** A person's review, kept beside the machine verdict (never replacing it). */
-export interface Review {
-  id: number;
-  check_id: number;
-  decision: ReviewDecision;
-  /** The machine's verdict for `accept`, the reviewer's for `override`. */
-  verdict: Verdict;
-  comment: string;
-  reviewer: string | null;
-  created_at: string;
-}
-
-export interface StoredCheck {
-  id: number;
-  run_id: number;
-  claim_id: number | null;
-  checked_at: string;
-  /** Ids of the recorded model calls behind the check. */
-  model_calls: number[];
-  check: ClaimCheck;
-  /** The latest review, if any. */
-  review: Review | null;
-}
-
-/** A claim of a collection with its newest check (and that check's latest review). */
-export interface ClaimWithCheck {
-  claim: Claim;
-  check: StoredCheck | null;
-}
-
-export type Method = 'llm-cite' | 'p-true' | 'corpus-nli';
-export const METHODS: Method[] = ['llm-cite', 'p-true', 'corpus-nli'];
-export type UrlStrategy = 'diverse' | 'controlled' | 'rs';
-export const URL_STRATEGIES: UrlStrategy[] = ['diverse', 'controlled', 'rs'];
-
 /** The choices of a check (the core's `VerifyOptions`); what is left out comes from `[verify]` and the method's `[methods.<name>]`. */
-export interface VerifyRequest {
-  method?: Method;
-  urls?: UrlStrategy;
-  /** URLs (LLM-Cite) or documents (corpus-NLI) judged per claim. */
-  m?: number;
-  /** Sentences kept per page or document. */
-  l?: number;
-  r?: number;
-  temperature?: number;
-  /** P(entailment) at which a premise entails the claim. */
-  threshold?: number;
-  whole_document?: boolean;
-  nli?: string;
-  /** Corpora corpus-NLI takes its evidence from (all when empty). */
-  corpora?: string[];
-  /** Start a new run even if an unfinished one could be resumed. */
-  restart?: boolean;
-  /** Leave out claims an earlier run checked with the same method configuration and models. */
-  skip_checked?: boolean;
-}
+export type VerifyRequest = { [K in keyof VerifyOptions]?: NonNullable<VerifyOptions[K]> };
 
-export interface ClaimFailure {
-  claim_id: number;
-  claim: string;
-  message: string;
-}
-
-/** What a collection run did. */
-export interface BatchSummary {
-  run_id: number;
-  collection: string;
-  method: string;
-  resumed: boolean;
-  claims: number;
-  already_checked: number;
-  checked: number;
-  failed: number;
-  cancelled: boolean;
-  verdicts: Array<[Verdict, number]>;
-  /** Of the not-enough-info checks, those that could not decide, per reason. */
-  undecided: Array<[Undecided, number]>;
-  failures: ClaimFailure[];
-}
+/** Which checks lists, reports and eval read (the core's `CheckSelection`): each claim's newest check, of one method or one run when given. */
+export type CheckSelection = { [K in keyof RustCheckSelection]?: NonNullable<RustCheckSelection[K]> };
 
 /** Export formats of `export_report`. */
 export type ReportFormat = 'md' | 'html' | 'json' | 'csv' | 'claimreview';
 
-export interface ConfusionRow {
-  gold: ClaimLabel;
-  verdicts: Array<[Verdict, number]>;
-}
-
-export interface TokensPerClaim {
-  url_prompt: number;
-  url_completion: number;
-  judge_prompt: number;
-  judge_completion: number;
-  total: number;
-}
-
-/** Evaluation figures; rates are fractions in [0, 1], `null` when undefined. */
-export interface Evaluation {
-  collection: string;
-  run_id: number | null;
-  methods: string[];
-  claims: number;
-  labelled: number;
-  evaluated: number;
-  accuracy: number | null;
-  balanced_accuracy: number | null;
-  true_positive_rate: number | null;
-  true_negative_rate: number | null;
-  roc_auc: number | null;
-  expected_calibration_error: number | null;
-  not_supported_precision: number | null;
-  not_supported_recall: number | null;
-  nli_models: string[];
-  confusion: ConfusionRow[];
-  /** Mean F1 over the three verdicts that occur (gold or said); null with nothing scored. */
-  macro_f1: number | null;
-  /** Scored checks that could not decide, per reason. */
-  undecided: Array<[Undecided, number]>;
-  /** Each method's own figures over its checks (e.g. LLM-Cite's URL figures). */
-  figures: MethodFigures[];
-  tokens_per_claim: TokensPerClaim;
-}
-
-/** One figure a method reports about its checks. */
-export interface Figure {
-  key: string;
-  label: string;
-  /** Null when undefined (a rate over nothing). */
-  value: number | null;
-  /** A share in [0, 1] rather than a count. */
-  rate: boolean;
-  note: string;
-}
-
-export interface MethodFigures {
-  method: string;
-  figures: Figure[];
+export interface ReviewInput {
+  decision: ReviewDecision;
+  /** Required for `override`; for `accept`, the machine verdict or nothing. */
+  verdict?: Verdict;
+  /** Required for `override`: why the machine verdict is wrong. */
+  comment: string;
+  reviewer?: string;
 }
 
 /** Turns whatever a rejected call gives into a `CommandError`. */
@@ -617,11 +299,6 @@ export function verifyCollection(
   return startTask<BatchSummary>('verify_collection', { collection, options }, onProgress);
 }
 
-/** Which checks lists, reports and eval read (the core's `CheckSelection`): each claim's newest check, of one method or one run when given. */
-export interface CheckSelection {
-  method?: Method;
-  run?: number;
-}
 
 /** The claims of a collection, each with its newest check (of `selection`) and that check's latest review. */
 export function collectionChecks(collection: string, selection: CheckSelection = {}): Promise<ClaimWithCheck[]> {
@@ -633,14 +310,6 @@ export function checksOfClaim(claimId: number): Promise<StoredCheck[]> {
   return call<StoredCheck[]>('checks_of_claim', { id: claimId });
 }
 
-export interface ReviewInput {
-  decision: ReviewDecision;
-  /** Required for `override`; for `accept`, the machine verdict or nothing. */
-  verdict?: Verdict;
-  /** Required for `override`: why the machine verdict is wrong. */
-  comment: string;
-  reviewer?: string;
-}
 
 /** Records a review of a check; the machine verdict is kept beside it. */
 export function reviewCheck(checkId: number, review: ReviewInput): Promise<Review> {

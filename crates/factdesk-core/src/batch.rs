@@ -66,7 +66,7 @@ pub struct BatchOutcome<T> {
 }
 
 /// A subject whose run failed, and why.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct SubjectFailure {
     pub claim_id: ClaimId,
     pub claim: String,

@@ -19,7 +19,7 @@ const NOTE_COLUMNS: &[&str] = &["notes", "note", "comment"];
 const ORIGIN_COLUMNS: &[&str] = &["origin", "source", "url"];
 
 /// The outcome of a claims import.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, ts_rs::TS)]
 pub struct ClaimImportSummary {
     pub collection: String,
     pub imported: u64,

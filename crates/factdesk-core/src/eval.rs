@@ -25,7 +25,7 @@ use crate::{Factdesk, Result};
 
 /// Evaluation figures. Rates are fractions in [0, 1]; `None` when undefined (no claims of
 /// that kind).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct Evaluation {
     pub collection: String,
     pub run_id: Option<RunId>,
@@ -66,20 +66,20 @@ pub struct Evaluation {
 }
 
 /// The figures one method reports about its checks.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct MethodFigures {
     pub method: String,
     pub figures: Vec<Figure>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct ConfusionRow {
     pub gold: ClaimLabel,
     pub verdicts: Vec<(Verdict, usize)>,
 }
 
 /// Mean tokens per checked claim, by purpose.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, ts_rs::TS)]
 pub struct TokensPerClaim {
     pub url_prompt: f64,
     pub url_completion: f64,

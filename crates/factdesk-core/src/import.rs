@@ -33,7 +33,7 @@ pub struct ImportRequest {
 }
 
 /// A document that was imported, or found already present.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct ImportedDocument {
     pub id: DocumentId,
     pub origin: String,
@@ -44,14 +44,14 @@ pub struct ImportedDocument {
 }
 
 /// An item (file, line, row or URL) that could not be imported, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct ImportFailure {
     pub item: String,
     pub message: String,
 }
 
 /// The outcome of an import.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, ts_rs::TS)]
 pub struct ImportSummary {
     pub corpus: String,
     pub imported: u64,

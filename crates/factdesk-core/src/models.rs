@@ -20,7 +20,7 @@ use serde::Serialize;
 use crate::{CoreError, Factdesk, Result, env};
 
 /// The model the settings and environment select.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(tag = "provider", rename_all = "kebab-case")]
 pub enum ModelChoice {
     Embedded { path: PathBuf },
@@ -78,7 +78,7 @@ pub struct ModelListing {
 }
 
 /// What `models check` found.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct ModelCheck {
     pub selected: ModelChoice,
     pub answer: String,

@@ -21,7 +21,7 @@ pub struct SearchRequest {
 }
 
 /// One matching sentence with where it comes from.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct SearchHit {
     pub sentence_id: SentenceId,
     pub document_id: DocumentId,

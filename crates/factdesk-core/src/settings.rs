@@ -21,7 +21,7 @@ pub const USER_CONFIG_TEMPLATE: &str = "\
 # limit = 20
 ";
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {
     pub import: ImportSettings,
@@ -33,7 +33,7 @@ pub struct Settings {
     pub methods: crate::verify::config::MethodsSettings,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct LlmSettings {
     pub provider: String,
@@ -51,7 +51,7 @@ pub struct LlmSettings {
     pub cache: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct ImportSettings {
     pub max_file_bytes: u64,
@@ -63,7 +63,7 @@ pub struct ImportSettings {
 }
 
 /// Field (JSONL) or column (CSV) names tried in order for each part of a document.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct FieldNames {
     pub text: Vec<String>,
@@ -72,20 +72,20 @@ pub struct FieldNames {
     pub date: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct IndexSettings {
     pub writer_memory_mb: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct SearchSettings {
     pub limit: usize,
     pub snippet_chars: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct FetchSettings {
     pub connect_timeout_secs: u64,
@@ -240,9 +240,10 @@ impl Settings {
 /// One change to the user's config file: `key` is a dotted setting name (`llm.base_url`,
 /// `import.fields.text`); `value` is what to write, or `None` to take the key out of the file
 /// (so that its default applies again).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct SettingChange {
     pub key: String,
+    #[ts(type = "string | number | boolean | Array<string> | null")]
     pub value: Option<toml::Value>,
 }
 

@@ -18,7 +18,7 @@ use crate::{
 };
 
 /// Whether identical requests are served from the record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum CacheMode {
     /// Always call the model; record every call.

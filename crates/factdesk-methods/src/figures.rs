@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 /// One figure.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct Figure {
     /// A stable name, e.g. `invalid_url_rate`.
     pub key: &'static str,

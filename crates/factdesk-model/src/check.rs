@@ -21,7 +21,7 @@ id_type!(
 
 /// Why a method could not reach a verdict on the evidence: kept apart from the verdict, which
 /// for such a check is always [`Verdict::NotEnoughInfo`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Undecided {
     /// The model proposed no URL that leads to an existing page.
@@ -73,7 +73,7 @@ impl FromStr for Undecided {
 }
 
 /// What happened to one URL the model proposed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum UrlStatus {
     /// Fetched (or served from the archive): a valid URL.
@@ -99,7 +99,7 @@ impl UrlStatus {
 }
 
 /// A URL the model proposed, and what became of it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct ProposedUrl {
     pub url: String,
     pub status: UrlStatus,
@@ -115,7 +115,7 @@ pub struct ProposedUrl {
 }
 
 /// Where a premise's sentences come from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct EvidenceSource {
     /// The page URL (after redirects) for fetched pages, or the document's URL if it has one.
     pub url: Option<String>,
@@ -127,7 +127,7 @@ pub struct EvidenceSource {
 }
 
 /// One premise checked against the claim, with the NLI probabilities.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct PremiseCheck {
     /// Index into [`ClaimCheck::sources`].
     pub source: usize,
@@ -146,7 +146,7 @@ pub struct PremiseCheck {
 }
 
 /// Evidence that backs a verified claim: a source and its entailing sentences.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Attribution {
     pub source: EvidenceSource,
     pub sentences: Vec<String>,
@@ -157,7 +157,7 @@ pub struct Attribution {
 }
 
 /// Tokens a check cost, by purpose.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct CheckTokens {
     pub url_prompt: u64,
     pub url_completion: u64,
@@ -179,7 +179,7 @@ impl CheckTokens {
 }
 
 /// Everything one check of one claim produced.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct ClaimCheck {
     pub claim: String,
     /// `llm-cite`, `p-true` or `corpus-nli`.
@@ -242,7 +242,7 @@ impl ClaimCheck {
 }
 
 /// A stored check: the result plus where it belongs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct StoredCheck {
     pub id: CheckId,
     pub run_id: RunId,
@@ -256,7 +256,7 @@ pub struct StoredCheck {
 }
 
 /// What a person decided about a machine verdict.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ReviewDecision {
     /// The machine verdict stands.
@@ -290,7 +290,7 @@ impl FromStr for ReviewDecision {
 }
 
 /// A human review kept beside a machine verdict (never replacing it).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Review {
     pub id: ReviewId,
     pub check_id: CheckId,

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 macro_rules! id_type {
     ($(#[$meta:meta])* $name:ident) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ts_rs::TS)]
         #[serde(transparent)]
         pub struct $name(pub i64);
 
@@ -66,7 +66,7 @@ pub struct UnknownValue {
 }
 
 /// A named corpus with its document count.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Corpus {
     pub id: CorpusId,
     pub name: String,
@@ -76,7 +76,7 @@ pub struct Corpus {
 }
 
 /// Where a document came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum OriginKind {
     /// A file on disk (for JSONL and CSV, one line or row of it).
@@ -110,7 +110,7 @@ impl FromStr for OriginKind {
 }
 
 /// The format a document was imported from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum DocumentFormat {
     Text,
@@ -163,7 +163,7 @@ impl FromStr for DocumentFormat {
 }
 
 /// A document without its bytes and text: what lists show.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct DocumentSummary {
     pub id: DocumentId,
     pub corpus: String,
@@ -183,7 +183,7 @@ pub struct DocumentSummary {
 ///
 /// `start_char`/`end_char` count Unicode scalar values (what a user interface highlights);
 /// `start_byte`/`end_byte` are the same span in UTF-8 bytes (what Rust slices with).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct SentenceSpan {
     pub start_char: u32,
     pub end_char: u32,
@@ -199,7 +199,7 @@ impl SentenceSpan {
 }
 
 /// A stored sentence with its text.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Sentence {
     pub id: SentenceId,
     pub document_id: DocumentId,
@@ -209,7 +209,7 @@ pub struct Sentence {
 }
 
 /// A whole document with its text and sentences (the bytes as imported stay in the store).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Document {
     pub summary: DocumentSummary,
     pub charset: Option<String>,
@@ -221,7 +221,7 @@ pub struct Document {
 /// it, reviewers give it, and labelled collections carry it as their gold label
 /// ([`ClaimLabel`]). Why a method could not decide is kept apart, in
 /// [`check::Undecided`]; such a check's verdict is `not_enough_info`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// The evidence supports the claim (it is true).
@@ -292,7 +292,7 @@ impl FromStr for Verdict {
 }
 
 /// Where a claim stands in a fact-checker's workflow.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ClaimStatus {
     /// Imported, never checked.
@@ -330,7 +330,7 @@ impl FromStr for ClaimStatus {
 }
 
 /// A claim collection with its claim count.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct ClaimCollection {
     pub id: CollectionId,
     pub name: String,
@@ -340,7 +340,7 @@ pub struct ClaimCollection {
 }
 
 /// A claim to be checked.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Claim {
     pub id: ClaimId,
     pub collection: String,
@@ -355,7 +355,7 @@ pub struct Claim {
 }
 
 /// A claim before it is stored.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct NewClaim {
     pub text: String,
     pub origin: Option<String>,
@@ -365,7 +365,7 @@ pub struct NewClaim {
 }
 
 /// The life of a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum RunStatus {
     Pending,
@@ -406,7 +406,7 @@ impl FromStr for RunStatus {
 }
 
 /// One run of a method: what was run, with which parameters and model, and how it went.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Run {
     pub id: RunId,
     pub method: String,

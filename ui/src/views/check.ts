@@ -142,7 +142,7 @@ function resultItem(entry: ClaimWithCheck): HTMLLIElement {
   const check = entry.check;
   return el(
     'li',
-    { class: 'result', 'data-claim-id': entry.claim.id, 'data-verdict': check?.check.verdict ?? 'unchecked', 'data-undecided': check?.check.undecided },
+    { class: 'result', 'data-claim-id': entry.claim.id, 'data-verdict': check?.check.verdict ?? 'unchecked', 'data-undecided': check?.check.undecided ?? undefined },
     el(
       'div',
       { class: 'result-verdict' },

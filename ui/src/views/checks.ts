@@ -97,10 +97,10 @@ export function undecidedName(reason: string): string {
  * A verdict as a badge, with the reason when the method could not decide ("Not enough info ·
  * no valid URL"); `data-verdict` and `data-undecided` carry the raw values.
  */
-export function verdictBadge(verdict: Verdict, extraClass = '', undecided?: Undecided): HTMLSpanElement {
+export function verdictBadge(verdict: Verdict, extraClass = '', undecided?: Undecided | null): HTMLSpanElement {
   const text = undecided ? `${verdictName(verdict)} · ${undecidedName(undecided)}` : verdictName(verdict);
   const classes = `badge verdict verdict-${verdict}${undecided ? ' undecided' : ''} ${extraClass}`.trim();
-  return el('span', { class: classes, 'data-verdict': verdict, 'data-undecided': undecided }, text);
+  return el('span', { class: classes, 'data-verdict': verdict, 'data-undecided': undecided ?? undefined }, text);
 }
 
 /** A fraction in [0, 1] as a percentage ("87%"), or a dash when there is none. */

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::{Method, NLI_LLM};
 
 /// `[methods]`: one section per method.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct MethodsSettings {
     #[serde(rename = "llm-cite")]
@@ -24,7 +24,7 @@ pub struct MethodsSettings {
 }
 
 /// `[methods.llm-cite]`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct LlmCiteSettings {
     /// `diverse`, `controlled` or `rs`.
@@ -40,14 +40,14 @@ pub struct LlmCiteSettings {
 }
 
 /// `[methods.p-true]`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct PTrueSettings {
     pub samples: u32,
 }
 
 /// `[methods.corpus-nli]`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct CorpusNliSettings {
     pub documents: usize,

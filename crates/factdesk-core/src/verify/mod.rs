@@ -76,7 +76,7 @@ pub fn verifier_folder() -> PathBuf {
 /// The `[verify]` settings: which method checks claims by default, the NLI judge the
 /// evidence-reading methods share, and how a batch runs. Each method's own settings are in
 /// `[methods.<name>]` ([`config::MethodsSettings`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct VerifySettings {
     pub method: String,
@@ -89,7 +89,7 @@ pub struct VerifySettings {
 }
 
 /// The checking methods.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum Method {
     LlmCite,
@@ -135,7 +135,7 @@ impl FromStr for Method {
 /// Per-run choices that override the settings; what is left out comes from `[verify]` and
 /// the method's `[methods.<name>]` section. An option the chosen method does not take is an
 /// error. The desktop app receives these from the UI as JSON (unknown fields are refused).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
 #[serde(default, deny_unknown_fields)]
 pub struct VerifyOptions {
     pub method: Option<Method>,
@@ -215,7 +215,7 @@ impl Plan {
 }
 
 /// What a collection run did.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct BatchSummary {
     pub run_id: factdesk_model::RunId,
     pub collection: String,
@@ -239,7 +239,7 @@ pub struct BatchSummary {
 /// Which checks lists, reports and eval read: each claim's newest check, among those of
 /// `method` and of `run` when given (a run over the collection read). By default, each claim's
 /// newest check whatever its method.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, ts_rs::TS)]
 #[serde(default, deny_unknown_fields)]
 pub struct CheckSelection {
     pub method: Option<Method>,
@@ -247,7 +247,7 @@ pub struct CheckSelection {
 }
 
 /// A check with the claim it belongs to, for lists and reports.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct ClaimWithCheck {
     pub claim: Claim,
     pub check: Option<StoredCheck>,

@@ -39,7 +39,7 @@ pub const CONTROLLED_TEMPLATE: &str = "llm_cite/url_controlled";
 pub const METHOD: &str = "llm-cite";
 
 /// How the candidate URLs are generated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum UrlStrategy {
     Diverse,
