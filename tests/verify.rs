@@ -157,7 +157,7 @@ fn a_claim_is_verified_through_a_wikipedia_alias_with_attribution() {
     assert!(attribution.source.fetched_at.is_some());
     assert_eq!(attribution.source.content_hash.as_ref().unwrap().len(), 64);
     assert!(attribution.sentences[0].contains("edible green seed pods"));
-    assert!(result.tokens.url_prompt > 0 && result.tokens.judge_prompt > 0);
+    assert!(result.tokens.of("url").prompt > 0 && result.tokens.of("judge").prompt > 0);
     assert!(!check.model_calls.is_empty(), "the model calls behind the verdict are named");
 
     // A second check of the same claim re-uses the archive and the model-call record.
@@ -309,7 +309,8 @@ fn a_collection_is_checked_reported_reviewed_and_evaluated() {
     assert_eq!(figure(&evaluation, "urls_proposed"), Some(Some(4.0)));
     assert_eq!(figure(&evaluation, "invalid_url_rate"), Some(Some(0.25)));
     assert_eq!(evaluation.figures[0].method, "llm-cite");
-    assert!(evaluation.tokens_per_claim.url_prompt > 0.0);
+    let url = evaluation.tokens_per_claim.purposes.iter().find(|p| p.purpose == "url").unwrap();
+    assert!(url.prompt > 0.0);
 
     // A reviewer overrides one verdict; the machine verdict stays, and reports show both.
     let entries = app.collection_checks("demo", &CheckSelection::default()).unwrap();

@@ -13,7 +13,7 @@ import type { AppInfo } from './bindings/AppInfo';
 import type { Attribution } from './bindings/Attribution';
 import type { BatchSummary } from './bindings/BatchSummary';
 import type { CheckSelection as RustCheckSelection } from './bindings/CheckSelection';
-import type { CheckTokens } from './bindings/CheckTokens';
+import type { TokenUse } from './bindings/TokenUse';
 import type { Claim } from './bindings/Claim';
 import type { ClaimCheck } from './bindings/ClaimCheck';
 import type { ClaimCollection } from './bindings/ClaimCollection';
@@ -62,7 +62,7 @@ export type {
   AppInfo,
   Attribution,
   BatchSummary,
-  CheckTokens,
+  TokenUse,
   Claim,
   ClaimCheck,
   ClaimCollection,

@@ -367,6 +367,16 @@ pub fn ask(answer: &AskAnswer, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// " (url 120 in + 30 out, judge 800 in + 4 out)", or nothing when no purpose cost tokens.
+fn purposes<'a>(counts: impl Iterator<Item = (&'a str, f64, f64)>) -> String {
+    let parts: Vec<String> = counts
+        .map(|(purpose, prompt, completion)| {
+            format!("{purpose} {prompt:.0} in + {completion:.0} out")
+        })
+        .collect();
+    if parts.is_empty() { String::new() } else { format!(" ({})", parts.join(", ")) }
+}
+
 fn percent(value: Option<f64>) -> String {
     value.map_or_else(|| "n/a".to_owned(), |v| format!("{:.1}%", v * 100.0))
 }
@@ -415,12 +425,11 @@ pub fn check(stored: &StoredCheck, json: bool) -> anyhow::Result<()> {
         }
     }
     println!(
-        "Tokens:     {} (URLs {} in + {} out, judging {} in + {} out)",
+        "Tokens:     {}{}",
         check.tokens.total(),
-        check.tokens.url_prompt,
-        check.tokens.url_completion,
-        check.tokens.judge_prompt,
-        check.tokens.judge_completion
+        purposes(check.tokens.0.iter().map(|(purpose, count)| {
+            (purpose.as_str(), count.prompt as f64, count.completion as f64)
+        }))
     );
     Ok(())
 }
@@ -550,12 +559,14 @@ pub fn evaluation(evaluation: &Evaluation, json: bool) -> anyhow::Result<()> {
     }
     let tokens = &evaluation.tokens_per_claim;
     println!(
-        "tokens per claim     {:.0} (URLs {:.0} in + {:.0} out, judging {:.0} in + {:.0} out)",
+        "tokens per claim     {:.0}{}",
         tokens.total,
-        tokens.url_prompt,
-        tokens.url_completion,
-        tokens.judge_prompt,
-        tokens.judge_completion
+        purposes(
+            tokens
+                .purposes
+                .iter()
+                .map(|purpose| { (purpose.purpose.as_str(), purpose.prompt, purpose.completion) })
+        )
     );
     Ok(())
 }

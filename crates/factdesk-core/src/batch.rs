@@ -225,7 +225,7 @@ impl Factdesk {
 mod tests {
     use std::sync::Mutex;
 
-    use factdesk_model::{CheckTokens, ClaimCheck, NewClaim, Verdict};
+    use factdesk_model::{ClaimCheck, NewClaim, TokenUse, Verdict};
 
     use super::*;
     use crate::{CoreError, NoProgress, Settings};
@@ -246,7 +246,7 @@ mod tests {
             urls: Vec::new(),
             sources: Vec::new(),
             premises: Vec::new(),
-            tokens: CheckTokens::default(),
+            tokens: TokenUse::default(),
             explanation: "counted the words".into(),
         }
     }

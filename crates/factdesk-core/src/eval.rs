@@ -78,14 +78,20 @@ pub struct ConfusionRow {
     pub verdicts: Vec<(Verdict, usize)>,
 }
 
-/// Mean tokens per checked claim, by purpose.
+/// Mean tokens per checked claim: in all, and by purpose (the purposes of
+/// [`factdesk_model::TokenUse`]).
 #[derive(Debug, Clone, Default, Serialize, ts_rs::TS)]
 pub struct TokensPerClaim {
-    pub url_prompt: f64,
-    pub url_completion: f64,
-    pub judge_prompt: f64,
-    pub judge_completion: f64,
     pub total: f64,
+    pub purposes: Vec<PurposeTokens>,
+}
+
+/// Mean tokens per checked claim for one purpose (0 for claims whose check had no call of it).
+#[derive(Debug, Clone, Default, Serialize, ts_rs::TS)]
+pub struct PurposeTokens {
+    pub purpose: String,
+    pub prompt: f64,
+    pub completion: f64,
 }
 
 /// The mean of the two rates; undefined unless both are (a collection with claims of one
@@ -189,10 +195,17 @@ impl Factdesk {
                 evaluation.nli_models.push(nli.clone());
             }
             let tokens = &mut evaluation.tokens_per_claim;
-            tokens.url_prompt += check.tokens.url_prompt as f64;
-            tokens.url_completion += check.tokens.url_completion as f64;
-            tokens.judge_prompt += check.tokens.judge_prompt as f64;
-            tokens.judge_completion += check.tokens.judge_completion as f64;
+            tokens.total += check.tokens.total() as f64;
+            for (purpose, count) in &check.tokens.0 {
+                let position = tokens.purposes.iter().position(|known| &known.purpose == purpose);
+                let index = position.unwrap_or_else(|| {
+                    let purpose = PurposeTokens { purpose: purpose.clone(), ..Default::default() };
+                    tokens.purposes.push(purpose);
+                    tokens.purposes.len() - 1
+                });
+                tokens.purposes[index].prompt += count.prompt as f64;
+                tokens.purposes[index].completion += count.completion as f64;
+            }
             let gold = claims
                 .iter()
                 .find(|claim| Some(claim.id) == stored.claim_id)
@@ -256,14 +269,11 @@ impl Factdesk {
         if checked > 0 {
             let tokens = &mut evaluation.tokens_per_claim;
             let n = checked as f64;
-            tokens.url_prompt /= n;
-            tokens.url_completion /= n;
-            tokens.judge_prompt /= n;
-            tokens.judge_completion /= n;
-            tokens.total = tokens.url_prompt
-                + tokens.url_completion
-                + tokens.judge_prompt
-                + tokens.judge_completion;
+            tokens.total /= n;
+            for purpose in &mut tokens.purposes {
+                purpose.prompt /= n;
+                purpose.completion /= n;
+            }
         }
         Ok(evaluation)
     }

@@ -14,7 +14,7 @@
 use std::sync::Arc;
 
 use factdesk_llm::Nli;
-use factdesk_model::{CheckTokens, ClaimCheck, EvidenceSource, Undecided, Verdict};
+use factdesk_model::{ClaimCheck, EvidenceSource, TokenUse, Undecided, Verdict};
 
 use crate::MethodError;
 use crate::evidence::CorpusRetriever;
@@ -122,7 +122,7 @@ impl CorpusNli {
         let mut sources: Vec<EvidenceSource> = Vec::new();
         let mut premises = Vec::new();
         let mut attributions = Vec::new();
-        let mut tokens = CheckTokens::default();
+        let mut tokens = TokenUse::default();
         let mut supports: Vec<PartSupport> = Vec::new();
         let mut left_out = 0usize;
         for part in &parts {
@@ -137,7 +137,7 @@ impl CorpusNli {
                 config.threshold,
             )
             .await?;
-            tokens.add(judged.tokens);
+            tokens.merge(&judged.tokens);
             left_out += judged.left_out.len();
             // Sources are shared by the claim's sentences; premises point into that list.
             let positions: Vec<usize> = found

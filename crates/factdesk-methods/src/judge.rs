@@ -5,7 +5,7 @@
 //! premise contradicts it with that probability, and not enough info when none does.
 
 use factdesk_llm::{Nli, NliPair};
-use factdesk_model::{Attribution, CheckTokens, EvidenceSource, PremiseCheck, Verdict};
+use factdesk_model::{Attribution, EvidenceSource, PremiseCheck, TokenUse, Verdict};
 
 use crate::MethodError;
 
@@ -38,7 +38,7 @@ pub struct Judged {
     /// threshold and exceeds its entailment. A judge that cannot tell contradiction from
     /// neutral (a two-way verifier) never contradicts.
     pub contradicted: bool,
-    pub tokens: CheckTokens,
+    pub tokens: TokenUse,
     /// Evidence sentences left out of the premises because they address the model
     /// ([`crate::injection`]), with the index of their source.
     pub left_out: Vec<(usize, String)>,
@@ -168,13 +168,16 @@ pub async fn judge(
         attributions: Vec::new(),
         best_entailment: 0.0,
         contradicted: false,
-        tokens: CheckTokens::default(),
+        tokens: TokenUse::default(),
         left_out,
     };
     for (((source, sentences), pair), judgement) in slots.into_iter().zip(pairs).zip(judgements) {
         let scores = judgement.scores;
-        judged.tokens.judge_prompt += u64::from(judgement.usage.prompt_tokens);
-        judged.tokens.judge_completion += u64::from(judgement.usage.completion_tokens);
+        judged.tokens.add(
+            TokenUse::JUDGE,
+            u64::from(judgement.usage.prompt_tokens),
+            u64::from(judgement.usage.completion_tokens),
+        );
         judged.best_entailment = judged.best_entailment.max(scores.entailment);
         let entails = scores.entailment >= threshold;
         judged.contradicted |=

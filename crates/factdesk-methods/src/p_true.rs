@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use factdesk_llm::LanguageModel;
 use factdesk_llm::prompts::PromptLibrary;
-use factdesk_model::{CheckTokens, ClaimCheck, Verdict};
+use factdesk_model::{ClaimCheck, TokenUse, Verdict};
 
 use crate::MethodError;
 use crate::llm_cite::model_name;
@@ -55,10 +55,14 @@ impl PTrue {
             urls: Vec::new(),
             sources: Vec::new(),
             premises: Vec::new(),
-            tokens: CheckTokens {
-                judge_prompt: u64::from(answer.usage.prompt_tokens),
-                judge_completion: u64::from(answer.usage.completion_tokens),
-                ..CheckTokens::default()
+            tokens: {
+                let mut tokens = TokenUse::default();
+                tokens.add(
+                    TokenUse::JUDGE,
+                    u64::from(answer.usage.prompt_tokens),
+                    u64::from(answer.usage.completion_tokens),
+                );
+                tokens
             },
             explanation: format!(
                 "The model, without evidence, puts P(True) = {p_true:.2} on the claim."

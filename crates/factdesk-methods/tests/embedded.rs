@@ -55,6 +55,6 @@ async fn the_embedded_model_proposes_wikipedia_urls_and_nothing_else() {
             assert!(!title.is_empty() && !title.contains(char::is_whitespace), "{url}");
             assert!(title.chars().count() <= MAX_TITLE_CHARS, "{url}");
         }
-        assert!(generated.tokens.url_completion > 0, "{strategy:?}: {:?}", generated.tokens);
+        assert!(generated.tokens.of("url").completion > 0, "{strategy:?}: {:?}", generated.tokens);
     }
 }

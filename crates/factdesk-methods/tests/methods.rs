@@ -148,7 +148,7 @@ async fn diverse_urls_lead_to_a_verified_claim_with_attribution() {
     assert_eq!(requests.len(), 1);
     assert_eq!(requests[0].template.as_ref().unwrap().id, "llm_cite/urls_diverse");
     assert!(requests[0].messages[0].content.contains("up to 4 different"));
-    assert!(check.tokens.url_prompt > 0 && check.tokens.judge_prompt > 0);
+    assert!(check.tokens.of("url").prompt > 0 && check.tokens.of("judge").prompt > 0);
 }
 
 #[tokio::test]

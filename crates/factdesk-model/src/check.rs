@@ -3,6 +3,7 @@
 //! premise with its NLI probabilities, and the tokens it cost. Every method returns a
 //! [`ClaimCheck`]; the store keeps it whole (as JSON) beside its verdict, and reports read it.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -156,25 +157,56 @@ pub struct Attribution {
     pub claim_part: Option<String>,
 }
 
-/// Tokens a check cost, by purpose.
+/// Tokens one purpose of a method cost: read (the prompt) and written (the completion).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
-pub struct CheckTokens {
-    pub url_prompt: u64,
-    pub url_completion: u64,
-    pub judge_prompt: u64,
-    pub judge_completion: u64,
+pub struct TokenCount {
+    pub prompt: u64,
+    pub completion: u64,
 }
 
-impl CheckTokens {
+impl TokenCount {
     pub fn total(&self) -> u64 {
-        self.url_prompt + self.url_completion + self.judge_prompt + self.judge_completion
+        self.prompt + self.completion
+    }
+}
+
+/// Tokens a method cost, by purpose: `url` (LLM-Cite asking for URLs), `judge` (a chat model
+/// judging premises or a claim), and whatever purposes a method names for its own model
+/// calls. A purpose that cost nothing is absent.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(transparent)]
+pub struct TokenUse(pub BTreeMap<String, TokenCount>);
+
+impl TokenUse {
+    /// Asking the chat model for URLs (LLM-Cite).
+    pub const URLS: &'static str = "url";
+    /// A chat model judging premises, or a claim without evidence.
+    pub const JUDGE: &'static str = "judge";
+
+    /// Adds what one call for `purpose` cost.
+    pub fn add(&mut self, purpose: &str, prompt: u64, completion: u64) {
+        if prompt + completion == 0 {
+            return;
+        }
+        let count = self.0.entry(purpose.to_owned()).or_default();
+        count.prompt += prompt;
+        count.completion += completion;
     }
 
-    pub fn add(&mut self, other: CheckTokens) {
-        self.url_prompt += other.url_prompt;
-        self.url_completion += other.url_completion;
-        self.judge_prompt += other.judge_prompt;
-        self.judge_completion += other.judge_completion;
+    /// Adds every purpose of `other`.
+    pub fn merge(&mut self, other: &TokenUse) {
+        for (purpose, count) in &other.0 {
+            self.add(purpose, count.prompt, count.completion);
+        }
+    }
+
+    /// What `purpose` cost (zero when it is absent).
+    pub fn of(&self, purpose: &str) -> TokenCount {
+        self.0.get(purpose).copied().unwrap_or_default()
+    }
+
+    pub fn total(&self) -> u64 {
+        self.0.values().map(TokenCount::total).sum()
     }
 }
 
@@ -204,7 +236,7 @@ pub struct ClaimCheck {
     pub urls: Vec<ProposedUrl>,
     pub sources: Vec<EvidenceSource>,
     pub premises: Vec<PremiseCheck>,
-    pub tokens: CheckTokens,
+    pub tokens: TokenUse,
     /// A sentence for people on how the verdict was reached.
     pub explanation: String,
 }

@@ -25,8 +25,8 @@ macro_rules! id_type {
 
 pub mod check;
 pub use check::{
-    Attribution, CheckId, CheckTokens, ClaimCheck, EvidenceSource, PremiseCheck, ProposedUrl,
-    Review, ReviewDecision, ReviewId, StoredCheck, Undecided, UrlStatus,
+    Attribution, CheckId, ClaimCheck, EvidenceSource, PremiseCheck, ProposedUrl, Review,
+    ReviewDecision, ReviewId, StoredCheck, TokenCount, TokenUse, Undecided, UrlStatus,
 };
 pub mod fetch;
 pub use fetch::{ArchivedPage, FetchId, FetchRecord, StoredPage};

@@ -3,8 +3,8 @@
 //! hostile text from the web stays inert.
 
 use factdesk_model::{
-    Attribution, CheckId, CheckTokens, ClaimCheck, ClaimId, ClaimLabel, EvidenceSource,
-    PremiseCheck, ProposedUrl, Review, ReviewDecision, ReviewId, RunId, StoredCheck, Undecided,
+    Attribution, CheckId, ClaimCheck, ClaimId, ClaimLabel, EvidenceSource, PremiseCheck,
+    ProposedUrl, Review, ReviewDecision, ReviewId, RunId, StoredCheck, TokenUse, Undecided,
     UrlStatus, Verdict,
 };
 use factdesk_report::{
@@ -72,11 +72,10 @@ fn check(claim: &str, verdict: Verdict, attributions: Vec<Attribution>) -> Claim
         urls: Vec::new(),
         sources,
         premises,
-        tokens: CheckTokens {
-            url_prompt: 100,
-            url_completion: 20,
-            judge_prompt: 0,
-            judge_completion: 0,
+        tokens: {
+            let mut tokens = TokenUse::default();
+            tokens.add(TokenUse::URLS, 100, 20);
+            tokens
         },
         explanation: "Checked with NLI against the proposed pages.".to_owned(),
     }
@@ -308,7 +307,8 @@ fn every_format_renders_the_fixture() {
             "\"check\": null",
             "\"entailment\": 0.97",
             "\"contradiction\":",
-            "\"url_prompt\": 100",
+            "\"url\": {",
+            "\"prompt\": 100",
             "\"decision\": \"override\"",
         ],
     );

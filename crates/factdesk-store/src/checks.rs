@@ -310,7 +310,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use factdesk_model::{CheckTokens, ClaimStatus, NewClaim};
+    use factdesk_model::{ClaimStatus, NewClaim, TokenUse};
 
     fn result(claim: &str, verdict: Verdict) -> ClaimCheck {
         ClaimCheck {
@@ -326,7 +326,11 @@ mod tests {
             urls: Vec::new(),
             sources: Vec::new(),
             premises: Vec::new(),
-            tokens: CheckTokens { url_prompt: 10, ..CheckTokens::default() },
+            tokens: {
+                let mut tokens = TokenUse::default();
+                tokens.add(TokenUse::URLS, 10, 0);
+                tokens
+            },
             explanation: "because".into(),
         }
     }

@@ -50,6 +50,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "verdicts",
         sql: include_str!("../../../migrations/0007_verdicts.sql"),
     },
+    Migration {
+        version: 8,
+        name: "token_purposes",
+        sql: include_str!("../../../migrations/0008_token_purposes.sql"),
+    },
 ];
 
 /// The schema version this binary writes.
@@ -369,6 +374,24 @@ mod tests {
         assert_eq!(reviewed[0].verdict, factdesk_model::Verdict::Supported);
         let keys: i64 = store.conn.query_row("PRAGMA foreign_keys", [], |r| r.get(0)).unwrap();
         assert_eq!(keys, 1, "foreign keys are back on after migrating");
+        // Version 8: token use by purpose, each total as before.
+        let tokens = |id: i64| checks.iter().find(|c| c.id.0 == id).unwrap().check.tokens.clone();
+        assert_eq!(
+            serde_json::to_value(tokens(6)).unwrap(),
+            serde_json::json!({"url": {"prompt": 367, "completion": 42}})
+        );
+        assert_eq!(
+            serde_json::to_value(tokens(5)).unwrap(),
+            serde_json::json!({"judge": {"prompt": 122, "completion": 0}})
+        );
+        assert_eq!(serde_json::to_value(tokens(1)).unwrap(), serde_json::json!({}));
+        for stored in &checks {
+            let column: i64 = store
+                .conn
+                .query_row("SELECT tokens FROM checks WHERE id = ?1", [stored.id.0], |r| r.get(0))
+                .unwrap();
+            assert_eq!(stored.check.tokens.total() as i64, column, "check {}", stored.id);
+        }
         // Deleting a run still cascades to its checks, their links and reviews.
         store.conn.execute("DELETE FROM runs", []).unwrap();
         for table in ["checks", "check_model_calls", "reviews"] {

@@ -210,6 +210,12 @@ function urlTable(check: ClaimCheck): HTMLElement | null {
   );
 }
 
+/** The purposes model calls are made for, for people; a method's own purposes show as named. */
+const TOKEN_PURPOSES: Record<string, string> = {
+  url: 'asking for URLs',
+  judge: 'judging',
+};
+
 function costPanel(stored: StoredCheck): HTMLElement {
   const tokens = stored.check.tokens;
   return el(
@@ -218,8 +224,10 @@ function costPanel(stored: StoredCheck): HTMLElement {
     el('h2', { id: 'calls-heading' }, 'Model calls'),
     facts([
       ['Call ids', stored.model_calls.length > 0 ? el('span', { id: 'model-call-ids' }, stored.model_calls.join(', ')) : 'none recorded'],
-      ['URL tokens', `${tokens.url_prompt.toLocaleString()} in, ${tokens.url_completion.toLocaleString()} out`],
-      ['Judge tokens', `${tokens.judge_prompt.toLocaleString()} in, ${tokens.judge_completion.toLocaleString()} out`],
+      ...Object.entries(tokens).map(([purpose, count]): [string, string] => [
+        `Tokens: ${TOKEN_PURPOSES[purpose] ?? purpose}`,
+        `${(count?.prompt ?? 0).toLocaleString()} in, ${(count?.completion ?? 0).toLocaleString()} out`,
+      ]),
     ]),
   );
 }

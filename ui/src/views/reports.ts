@@ -111,7 +111,7 @@ function evaluationView(evaluation: Evaluation): HTMLElement {
           ),
         ),
       ),
-      figureRow('Tokens per claim', 'tokens_total', round(tokens.total), `URLs ${round(tokens.url_prompt)} in, ${round(tokens.url_completion)} out; judge ${round(tokens.judge_prompt)} in, ${round(tokens.judge_completion)} out`),
+      figureRow('Tokens per claim', 'tokens_total', round(tokens.total), tokens.purposes.map((purpose) => `${purpose.purpose} ${round(purpose.prompt)} in, ${round(purpose.completion)} out`).join('; ')),
     ),
   );
   const confusion = el(

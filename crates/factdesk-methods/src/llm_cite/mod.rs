@@ -23,7 +23,7 @@ use std::sync::Arc;
 use factdesk_llm::prompts::PromptLibrary;
 use factdesk_llm::{LanguageModel, Nli, OutputConstraint};
 use factdesk_model::{
-    CheckTokens, ClaimCheck, EvidenceSource, ProposedUrl, Undecided, UrlStatus, Verdict,
+    ClaimCheck, EvidenceSource, ProposedUrl, TokenUse, Undecided, UrlStatus, Verdict,
 };
 use futures_util::future::join_all;
 use serde::{Deserialize, Serialize};
@@ -111,7 +111,7 @@ impl Default for LlmCiteConfig {
 #[derive(Debug, Default)]
 pub struct GeneratedUrls {
     pub urls: Vec<(String, u32)>,
-    pub tokens: CheckTokens,
+    pub tokens: TokenUse,
     /// Valid URLs per sample (rejection sampling only).
     pub valid_per_sample: Vec<usize>,
     fetched: HashMap<String, Result<Page, PageError>>,
@@ -183,7 +183,7 @@ impl LlmCite {
         let judged =
             judge::judge(&*self.nli, claim, &sources, &texts, config.premises, config.threshold)
                 .await?;
-        tokens.add(judged.tokens);
+        tokens.merge(&judged.tokens);
 
         let fetched = proposed.iter().filter(|url| url.status.is_valid()).count();
         let failed = proposed
@@ -360,9 +360,8 @@ impl LlmCite {
     }
 }
 
-fn count_url_tokens(tokens: &mut CheckTokens, usage: &factdesk_llm::TokenUsage) {
-    tokens.url_prompt += u64::from(usage.prompt_tokens);
-    tokens.url_completion += u64::from(usage.completion_tokens);
+fn count_url_tokens(tokens: &mut TokenUse, usage: &factdesk_llm::TokenUsage) {
+    tokens.add(TokenUse::URLS, u64::from(usage.prompt_tokens), u64::from(usage.completion_tokens));
 }
 
 /// A page that failed for Factdesk's own reasons (its database, its archive) leaves the claim
