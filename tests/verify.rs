@@ -157,7 +157,10 @@ fn a_claim_is_verified_through_a_wikipedia_alias_with_attribution() {
     assert!(attribution.source.fetched_at.is_some());
     assert_eq!(attribution.source.content_hash.as_ref().unwrap().len(), 64);
     assert!(attribution.sentences[0].contains("edible green seed pods"));
-    assert!(result.tokens.of("url").prompt > 0 && result.tokens.of("judge").prompt > 0);
+    assert!(
+        result.envelope.tokens.of("url").prompt > 0
+            && result.envelope.tokens.of("judge").prompt > 0
+    );
     assert!(!check.model_calls.is_empty(), "the model calls behind the verdict are named");
 
     // A second check of the same claim re-uses the archive and the model-call record.
@@ -261,9 +264,9 @@ fn claims_without_urls_and_false_claims_are_told_apart() {
     assert!(false_claim.check.premises.iter().all(|premise| premise.entailment < 0.5));
     assert!(false_claim.check.premises.iter().any(|premise| premise.contradiction >= 0.5));
     assert!(
-        false_claim.check.explanation.contains("contradicts"),
+        false_claim.check.envelope.explanation.contains("contradicts"),
         "{}",
-        false_claim.check.explanation
+        false_claim.check.envelope.explanation
     );
 }
 
@@ -364,7 +367,7 @@ fn a_collection_is_checked_reported_reviewed_and_evaluated() {
     let p_true = run_batch(&runtime(), app, "demo", &options).unwrap();
     let methods_listed = |selection: &CheckSelection| -> Vec<String> {
         let entries = app.collection_checks("demo", selection).unwrap();
-        entries.into_iter().map(|entry| entry.check.unwrap().check.method).collect()
+        entries.into_iter().map(|entry| entry.check.unwrap().check.envelope.method).collect()
     };
     assert_eq!(methods_listed(&CheckSelection::default()), ["p-true"; 4]);
     let llm_cite = CheckSelection { method: Some(Method::LlmCite), run: None };
@@ -454,7 +457,7 @@ fn p_true_and_corpus_nli_run_without_urls() {
     let options = VerifyOptions { method: Some(Method::PTrue), ..VerifyOptions::default() };
     let check =
         runtime.block_on(app.verify_claim("The Eiffel Tower is in Paris.", &options)).unwrap();
-    assert_eq!(check.check.method, "p-true");
+    assert_eq!(check.check.envelope.method, "p-true");
     assert_eq!(check.check.verdict, Verdict::Supported);
     assert!(check.check.urls.is_empty() && check.check.attributions.is_empty());
     // An option of another method is refused, naming what this one takes.
@@ -476,9 +479,9 @@ fn p_true_and_corpus_nli_run_without_urls() {
     let check = runtime
         .block_on(app.verify_claim("Alexander Fleming discovered penicillin in 1928.", &options))
         .unwrap();
-    assert_eq!(check.check.method, "corpus-nli");
+    assert_eq!(check.check.envelope.method, "corpus-nli");
     // corpus-NLI's own defaults ([methods.corpus-nli] documents and l), not LLM-Cite's m, l.
-    let parameters = &check.check.parameters;
+    let parameters = &check.check.envelope.parameters;
     assert_eq!((parameters["documents"].as_u64(), parameters["l"].as_u64()), (Some(1), Some(4)));
     assert_eq!(check.check.sources.len(), 1, "one document for a one-sentence claim");
     assert!(check.check.sources.iter().all(|source| source.document_id.is_some()));
@@ -488,7 +491,7 @@ fn p_true_and_corpus_nli_run_without_urls() {
     let check = runtime
         .block_on(app.verify_claim("Alexander Fleming discovered penicillin in 1928.", &wider))
         .unwrap();
-    let parameters = &check.check.parameters;
+    let parameters = &check.check.envelope.parameters;
     assert_eq!((parameters["documents"].as_u64(), parameters["l"].as_u64()), (Some(3), Some(2)));
 }
 

@@ -392,12 +392,12 @@ pub fn check(stored: &StoredCheck, json: bool) -> anyhow::Result<()> {
         check.verdict_label(),
         check.confidence.map(|c| format!(" (confidence {c:.2})")).unwrap_or_default()
     );
-    println!("            {}", check.explanation);
+    println!("            {}", check.envelope.explanation);
     println!(
         "Method:     {} · model {}{}",
-        check.method,
-        check.model,
-        check.nli_model.as_deref().map(|nli| format!(" · NLI {nli}")).unwrap_or_default()
+        check.envelope.method,
+        check.envelope.model,
+        check.envelope.nli_model.as_deref().map(|nli| format!(" · NLI {nli}")).unwrap_or_default()
     );
     println!("Check id:   {} (run {})", stored.id, stored.run_id);
     for attribution in &check.attributions {
@@ -426,8 +426,8 @@ pub fn check(stored: &StoredCheck, json: bool) -> anyhow::Result<()> {
     }
     println!(
         "Tokens:     {}{}",
-        check.tokens.total(),
-        purposes(check.tokens.0.iter().map(|(purpose, count)| {
+        check.envelope.tokens.total(),
+        purposes(check.envelope.tokens.0.iter().map(|(purpose, count)| {
             (purpose.as_str(), count.prompt as f64, count.completion as f64)
         }))
     );

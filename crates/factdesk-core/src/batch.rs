@@ -225,7 +225,7 @@ impl Factdesk {
 mod tests {
     use std::sync::Mutex;
 
-    use factdesk_model::{ClaimCheck, NewClaim, TokenUse, Verdict};
+    use factdesk_model::{ClaimCheck, Envelope, NewClaim, TokenUse, Verdict};
 
     use super::*;
     use crate::{CoreError, NoProgress, Settings};
@@ -234,11 +234,15 @@ mod tests {
     fn toy_check(claim: &str) -> ClaimCheck {
         let even = claim.split_whitespace().count().is_multiple_of(2);
         ClaimCheck {
+            envelope: Envelope {
+                method: "toy".into(),
+                parameters: serde_json::json!({}),
+                model: "none".into(),
+                nli_model: None,
+                tokens: TokenUse::default(),
+                explanation: "counted the words".into(),
+            },
             claim: claim.to_owned(),
-            method: "toy".into(),
-            parameters: serde_json::json!({}),
-            model: "none".into(),
-            nli_model: None,
             verdict: if even { Verdict::Supported } else { Verdict::Refuted },
             undecided: None,
             confidence: None,
@@ -246,8 +250,6 @@ mod tests {
             urls: Vec::new(),
             sources: Vec::new(),
             premises: Vec::new(),
-            tokens: TokenUse::default(),
-            explanation: "counted the words".into(),
         }
     }
 

@@ -186,17 +186,17 @@ impl Factdesk {
         for stored in &checks {
             let check = &stored.check;
             checked += 1;
-            if !evaluation.methods.contains(&check.method) {
-                evaluation.methods.push(check.method.clone());
+            if !evaluation.methods.contains(&check.envelope.method) {
+                evaluation.methods.push(check.envelope.method.clone());
             }
-            if let Some(nli) = &check.nli_model
+            if let Some(nli) = &check.envelope.nli_model
                 && !evaluation.nli_models.contains(nli)
             {
                 evaluation.nli_models.push(nli.clone());
             }
             let tokens = &mut evaluation.tokens_per_claim;
-            tokens.total += check.tokens.total() as f64;
-            for (purpose, count) in &check.tokens.0 {
+            tokens.total += check.envelope.tokens.total() as f64;
+            for (purpose, count) in &check.envelope.tokens.0 {
                 let position = tokens.purposes.iter().position(|known| &known.purpose == purpose);
                 let index = position.unwrap_or_else(|| {
                     let purpose = PurposeTokens { purpose: purpose.clone(), ..Default::default() };
@@ -260,7 +260,7 @@ impl Factdesk {
                 let own: Vec<&ClaimCheck> = checks
                     .iter()
                     .map(|stored| &stored.check)
-                    .filter(|check| &check.method == method)
+                    .filter(|check| &check.envelope.method == method)
                     .collect();
                 let figures = method_figures(method, &own);
                 (!figures.is_empty()).then(|| MethodFigures { method: method.clone(), figures })

@@ -14,7 +14,7 @@
 use std::sync::Arc;
 
 use factdesk_llm::Nli;
-use factdesk_model::{ClaimCheck, EvidenceSource, TokenUse, Undecided, Verdict};
+use factdesk_model::{ClaimCheck, Envelope, EvidenceSource, TokenUse, Undecided, Verdict};
 
 use crate::MethodError;
 use crate::evidence::CorpusRetriever;
@@ -248,11 +248,15 @@ impl CorpusNli {
             Some(1.0 - support)
         };
         Ok(ClaimCheck {
+            envelope: Envelope {
+                method: METHOD.into(),
+                parameters: serde_json::to_value(config).unwrap_or_default(),
+                model: self.model.clone(),
+                nli_model: Some(self.nli.name()),
+                tokens,
+                explanation,
+            },
             claim: claim.to_owned(),
-            method: METHOD.into(),
-            parameters: serde_json::to_value(config).unwrap_or_default(),
-            model: self.model.clone(),
-            nli_model: Some(self.nli.name()),
             verdict,
             undecided,
             confidence,
@@ -260,8 +264,6 @@ impl CorpusNli {
             urls: Vec::new(),
             sources,
             premises,
-            tokens,
-            explanation,
         })
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use factdesk_llm::LanguageModel;
 use factdesk_llm::prompts::PromptLibrary;
-use factdesk_model::{ClaimCheck, TokenUse, Verdict};
+use factdesk_model::{ClaimCheck, Envelope, TokenUse, Verdict};
 
 use crate::MethodError;
 use crate::llm_cite::model_name;
@@ -43,11 +43,25 @@ impl PTrue {
         // The model's own belief, without evidence: "false" is its verdict that the claim is.
         let verdict = if p_true >= 0.5 { Verdict::Supported } else { Verdict::Refuted };
         Ok(ClaimCheck {
+            envelope: Envelope {
+                method: METHOD.into(),
+                parameters: serde_json::json!({"p_true": p_true, "samples": self.samples, "seed": self.seed}),
+                model: model_name(&*self.model),
+                nli_model: None,
+                tokens: {
+                    let mut tokens = TokenUse::default();
+                    tokens.add(
+                        TokenUse::JUDGE,
+                        u64::from(answer.usage.prompt_tokens),
+                        u64::from(answer.usage.completion_tokens),
+                    );
+                    tokens
+                },
+                explanation: format!(
+                    "The model, without evidence, puts P(True) = {p_true:.2} on the claim."
+                ),
+            },
             claim: claim.to_owned(),
-            method: METHOD.into(),
-            parameters: serde_json::json!({"p_true": p_true, "samples": self.samples, "seed": self.seed}),
-            model: model_name(&*self.model),
-            nli_model: None,
             verdict,
             undecided: None,
             confidence: Some(p_true.max(1.0 - p_true)),
@@ -55,18 +69,6 @@ impl PTrue {
             urls: Vec::new(),
             sources: Vec::new(),
             premises: Vec::new(),
-            tokens: {
-                let mut tokens = TokenUse::default();
-                tokens.add(
-                    TokenUse::JUDGE,
-                    u64::from(answer.usage.prompt_tokens),
-                    u64::from(answer.usage.completion_tokens),
-                );
-                tokens
-            },
-            explanation: format!(
-                "The model, without evidence, puts P(True) = {p_true:.2} on the claim."
-            ),
         })
     }
 }

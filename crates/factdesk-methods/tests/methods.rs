@@ -129,7 +129,7 @@ async fn diverse_urls_lead_to_a_verified_claim_with_attribution() {
     let check = method.check("Okra has edible green seed pods.").await.unwrap();
 
     assert_eq!(check.verdict, Verdict::Supported);
-    assert_eq!(check.method, "llm-cite");
+    assert_eq!(check.envelope.method, "llm-cite");
     let statuses: Vec<UrlStatus> = check.urls.iter().map(|url| url.status).collect();
     assert_eq!(statuses, [UrlStatus::Fetched, UrlStatus::NotFound, UrlStatus::Fetched]);
     // The alias and the article are the same page: one source, judged once.
@@ -148,7 +148,9 @@ async fn diverse_urls_lead_to_a_verified_claim_with_attribution() {
     assert_eq!(requests.len(), 1);
     assert_eq!(requests[0].template.as_ref().unwrap().id, "llm_cite/urls_diverse");
     assert!(requests[0].messages[0].content.contains("up to 4 different"));
-    assert!(check.tokens.of("url").prompt > 0 && check.tokens.of("judge").prompt > 0);
+    assert!(
+        check.envelope.tokens.of("url").prompt > 0 && check.envelope.tokens.of("judge").prompt > 0
+    );
 }
 
 #[tokio::test]
@@ -333,7 +335,7 @@ async fn rejection_sampling_keeps_the_sample_with_most_valid_urls() {
     let config = LlmCiteConfig { strategy: UrlStrategy::Rs, r: 3, ..LlmCiteConfig::default() };
     let (method, _, pages) = cite(model, pages, nli("mucilage"), config);
     let check = method.check("Okra pods contain a mucilage.").await.unwrap();
-    assert_eq!(check.parameters["valid_urls_per_sample"], serde_json::json!([1, 2, 0]));
+    assert_eq!(check.envelope.parameters["valid_urls_per_sample"], serde_json::json!([1, 2, 0]));
     assert!(check.urls.iter().all(|url| url.sample == 1 && url.status == UrlStatus::Fetched));
     assert_eq!(check.verdict, Verdict::Supported);
     // Every distinct URL is fetched once, even though Okra appears in two samples.
@@ -367,9 +369,9 @@ async fn evidence_that_instructs_the_judge_never_reaches_it() {
             "{premises:?}: the instruction reached the judge"
         );
         assert!(
-            check.explanation.contains("1 evidence sentence addressed to AI models"),
+            check.envelope.explanation.contains("1 evidence sentence addressed to AI models"),
             "{}",
-            check.explanation
+            check.envelope.explanation
         );
     }
 }
@@ -543,23 +545,23 @@ async fn corpus_nli_refutes_a_summary_when_a_sentence_is_contradicted() {
     };
     let summary = "Penicillin was discovered in 1928. The Eiffel Tower was completed in 1925.";
     let refuted = method(Arc::new(YearNli)).check(summary).await.unwrap();
-    assert_eq!(refuted.verdict, Verdict::Refuted, "{}", refuted.explanation);
+    assert_eq!(refuted.verdict, Verdict::Refuted, "{}", refuted.envelope.explanation);
     assert_eq!(refuted.undecided, None);
     assert!(
-        refuted.explanation.contains("1 of the claim's 2 sentences is contradicted")
-            && refuted.explanation.contains("completed in 1925"),
+        refuted.envelope.explanation.contains("1 of the claim's 2 sentences is contradicted")
+            && refuted.envelope.explanation.contains("completed in 1925"),
         "{}",
-        refuted.explanation
+        refuted.envelope.explanation
     );
     // A sentence the corpus says nothing against stays not enough info.
     let unknown = method(Arc::new(YearNli))
         .check("Penicillin was discovered in 1928. Gustave Eiffel liked bridges.")
         .await
         .unwrap();
-    assert_eq!(unknown.verdict, Verdict::NotEnoughInfo, "{}", unknown.explanation);
+    assert_eq!(unknown.verdict, Verdict::NotEnoughInfo, "{}", unknown.envelope.explanation);
     // A two-way judge cannot refute: the same summary is not enough info.
     let two_way = method(Arc::new(ContainsNli)).check(summary).await.unwrap();
-    assert_eq!(two_way.verdict, Verdict::NotEnoughInfo, "{}", two_way.explanation);
+    assert_eq!(two_way.verdict, Verdict::NotEnoughInfo, "{}", two_way.envelope.explanation);
 }
 
 /// Returns the sentences that share a word of five letters or more with the query.
@@ -601,7 +603,7 @@ async fn corpus_nli_verifies_a_summary_only_if_every_sentence_is_entailed() {
         .check("Penicillin was discovered in 1928. The Eiffel Tower was completed in 1889.")
         .await
         .unwrap();
-    assert_eq!(both.verdict, Verdict::Supported, "{}", both.explanation);
+    assert_eq!(both.verdict, Verdict::Supported, "{}", both.envelope.explanation);
     assert_eq!(both.attributions.len(), 2, "one attribution per sentence");
     assert_eq!(both.sources.len(), 2, "sources shared by the sentences");
     assert!(both.premises.iter().all(|premise| premise.claim_part.is_some()));
@@ -612,7 +614,11 @@ async fn corpus_nli_verifies_a_summary_only_if_every_sentence_is_entailed() {
         .await
         .unwrap();
     assert_eq!(one_wrong.verdict, Verdict::NotEnoughInfo);
-    assert!(one_wrong.explanation.contains("completed in 1925"), "{}", one_wrong.explanation);
+    assert!(
+        one_wrong.envelope.explanation.contains("completed in 1925"),
+        "{}",
+        one_wrong.envelope.explanation
+    );
     // Confidence in "not enough info" comes from the weakest sentence.
     assert!((one_wrong.confidence.unwrap() - 0.9).abs() < 1e-9);
 
@@ -642,7 +648,7 @@ async fn corpus_nli_premises_stop_growing_at_the_word_cap() {
         language: "en".into(),
     };
     let check = method.check("Penicillin was discovered in 1928.").await.unwrap();
-    assert_eq!(check.verdict, Verdict::NotEnoughInfo, "{}", check.explanation);
+    assert_eq!(check.verdict, Verdict::NotEnoughInfo, "{}", check.envelope.explanation);
     let of = |document: i64| {
         let index = check.sources.iter().position(|s| s.document_id == Some(DocumentId(document)));
         check.premises.iter().filter(move |p| Some(p.source) == index).collect::<Vec<_>>()

@@ -9,6 +9,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::outcome::Envelope;
 use crate::{ClaimId, DocumentId, RunId, UnknownValue, Verdict};
 
 id_type!(
@@ -213,15 +214,10 @@ impl TokenUse {
 /// Everything one check of one claim produced.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct ClaimCheck {
+    /// The method, its parameters and models, the tokens it spent, and the explanation.
+    #[serde(flatten)]
+    pub envelope: Envelope,
     pub claim: String,
-    /// `llm-cite`, `p-true` or `corpus-nli`.
-    pub method: String,
-    /// The method's variant and settings, e.g. `{"urls": "diverse", "m": 4, "l": 6}`.
-    pub parameters: serde_json::Value,
-    /// The chat model (provider:model).
-    pub model: String,
-    /// The NLI model, when one judged premises.
-    pub nli_model: Option<String>,
     pub verdict: Verdict,
     /// Why the method could not decide, when it could not (the verdict is then not enough
     /// info); none when it judged the claim on evidence.
@@ -236,9 +232,6 @@ pub struct ClaimCheck {
     pub urls: Vec<ProposedUrl>,
     pub sources: Vec<EvidenceSource>,
     pub premises: Vec<PremiseCheck>,
-    pub tokens: TokenUse,
-    /// A sentence for people on how the verdict was reached.
-    pub explanation: String,
 }
 
 impl ClaimCheck {

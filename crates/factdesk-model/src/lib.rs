@@ -29,7 +29,12 @@ pub use check::{
     ReviewDecision, ReviewId, StoredCheck, TokenCount, TokenUse, Undecided, UrlStatus,
 };
 pub mod fetch;
+pub mod outcome;
 pub use fetch::{ArchivedPage, FetchId, FetchRecord, StoredPage};
+pub use outcome::{
+    Edit, Envelope, EvidenceSentences, NewPassage, Outcome, OutcomeKind, Passage, PassageId,
+    PassageKind, Revision, ScoreRow, ScoreTable, ScoredSource, SourcedSummary, SubjectId,
+};
 
 id_type!(
     /// A corpus: a named set of documents that searches and checks can be limited to.

@@ -203,14 +203,14 @@ fn review_body(stored: &StoredCheck) -> String {
     if let Some(confidence) = check.confidence {
         body.push_str(&format!(" (confidence {})", format_probability(confidence)));
     }
-    body.push_str(&format!(", by {} with {}", check.method, check.model));
-    if let Some(nli_model) = &check.nli_model {
+    body.push_str(&format!(", by {} with {}", check.envelope.method, check.envelope.model));
+    if let Some(nli_model) = &check.envelope.nli_model {
         body.push_str(&format!(" and NLI model {nli_model}"));
     }
     body.push('.');
-    if !check.explanation.trim().is_empty() {
+    if !check.envelope.explanation.trim().is_empty() {
         body.push(' ');
-        body.push_str(check.explanation.trim());
+        body.push_str(check.envelope.explanation.trim());
     }
     body
 }

@@ -74,8 +74,8 @@ fn row_for(item: &ReportItem) -> [String; COLUMNS.len()] {
         item.claim_text.clone(),
         tags,
         gold_label,
-        check.method.clone(),
-        check.model.clone(),
+        check.envelope.method.clone(),
+        check.envelope.model.clone(),
         check.verdict.as_str().to_owned(),
         check.confidence.map(format_probability).unwrap_or_default(),
         review.as_ref().map(|review| review.decision.as_str().to_owned()).unwrap_or_default(),
@@ -94,12 +94,12 @@ fn row_for(item: &ReportItem) -> [String; COLUMNS.len()] {
             .map(String::as_str)
             .collect::<Vec<_>>()
             .join(" | "),
-        check.tokens.total().to_string(),
+        check.envelope.tokens.total().to_string(),
         checked_at.clone(),
-        check.nli_model.clone().unwrap_or_default(),
+        check.envelope.nli_model.clone().unwrap_or_default(),
         review.as_ref().and_then(|review| review.reviewer.clone()).unwrap_or_default(),
         review.as_ref().map(|review| review.created_at.clone()).unwrap_or_default(),
-        check.explanation.clone(),
+        check.envelope.explanation.clone(),
         check.undecided.map(|reason| reason.as_str().to_owned()).unwrap_or_default(),
     ]
 }

@@ -163,16 +163,16 @@ fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
         }
         None => writeln!(out, "<dt>Human review</dt><dd>none</dd>")?,
     }
-    writeln!(out, "<dt>Method</dt><dd>{}</dd>", h(&check.method))?;
-    writeln!(out, "<dt>Model</dt><dd>{}</dd>", h(&check.model))?;
-    if let Some(nli_model) = &check.nli_model {
+    writeln!(out, "<dt>Method</dt><dd>{}</dd>", h(&check.envelope.method))?;
+    writeln!(out, "<dt>Model</dt><dd>{}</dd>", h(&check.envelope.model))?;
+    if let Some(nli_model) = &check.envelope.nli_model {
         writeln!(out, "<dt>NLI model</dt><dd>{}</dd>", h(nli_model))?;
     }
     writeln!(out, "<dt>Checked at</dt><dd>{}</dd>", h(&stored.checked_at))?;
     writeln!(out, "<dt>Check ID</dt><dd>{}</dd>", stored.id)?;
-    writeln!(out, "<dt>Tokens</dt><dd>{}</dd>", check.tokens.total())?;
-    if !check.explanation.trim().is_empty() {
-        writeln!(out, "<dt>Explanation</dt><dd>{}</dd>", h(&check.explanation))?;
+    writeln!(out, "<dt>Tokens</dt><dd>{}</dd>", check.envelope.tokens.total())?;
+    if !check.envelope.explanation.trim().is_empty() {
+        writeln!(out, "<dt>Explanation</dt><dd>{}</dd>", h(&check.envelope.explanation))?;
     }
     writeln!(out, "</dl>")?;
     if !check.attributions.is_empty() {

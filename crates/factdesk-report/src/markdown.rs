@@ -98,10 +98,10 @@ fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
     write!(
         out,
         "- **Method:** {} · **Model:** {}",
-        escape_markdown(&check.method),
-        escape_markdown(&check.model)
+        escape_markdown(&check.envelope.method),
+        escape_markdown(&check.envelope.model)
     )?;
-    match &check.nli_model {
+    match &check.envelope.nli_model {
         Some(nli_model) => writeln!(out, " · **NLI model:** {}", escape_markdown(nli_model))?,
         None => writeln!(out)?,
     }
@@ -109,11 +109,11 @@ fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
         out,
         "- **Checked at:** {} · **Tokens:** {} · **Check ID:** {}",
         escape_markdown(&stored.checked_at),
-        check.tokens.total(),
+        check.envelope.tokens.total(),
         stored.id
     )?;
-    if !check.explanation.trim().is_empty() {
-        writeln!(out, "- **Explanation:** {}", escape_markdown(&check.explanation))?;
+    if !check.envelope.explanation.trim().is_empty() {
+        writeln!(out, "- **Explanation:** {}", escape_markdown(&check.envelope.explanation))?;
     }
     if !check.attributions.is_empty() {
         writeln!(out)?;

@@ -3,7 +3,7 @@
 //! hostile text from the web stays inert.
 
 use factdesk_model::{
-    Attribution, CheckId, ClaimCheck, ClaimId, ClaimLabel, EvidenceSource, PremiseCheck,
+    Attribution, CheckId, ClaimCheck, ClaimId, ClaimLabel, Envelope, EvidenceSource, PremiseCheck,
     ProposedUrl, Review, ReviewDecision, ReviewId, RunId, StoredCheck, TokenUse, Undecided,
     UrlStatus, Verdict,
 };
@@ -60,11 +60,19 @@ fn check(claim: &str, verdict: Verdict, attributions: Vec<Attribution>) -> Claim
         })
         .collect();
     ClaimCheck {
+        envelope: Envelope {
+            method: "llm-cite".to_owned(),
+            parameters: serde_json::json!({"urls": "diverse", "m": 4, "l": 6}),
+            model: "openai:gpt-4o-mini".to_owned(),
+            nli_model: Some("local:deberta-v3-nli".to_owned()),
+            tokens: {
+                let mut tokens = TokenUse::default();
+                tokens.add(TokenUse::URLS, 100, 20);
+                tokens
+            },
+            explanation: "Checked with NLI against the proposed pages.".to_owned(),
+        },
         claim: claim.to_owned(),
-        method: "llm-cite".to_owned(),
-        parameters: serde_json::json!({"urls": "diverse", "m": 4, "l": 6}),
-        model: "openai:gpt-4o-mini".to_owned(),
-        nli_model: Some("local:deberta-v3-nli".to_owned()),
         verdict,
         undecided: None,
         confidence: Some(0.75),
@@ -72,12 +80,6 @@ fn check(claim: &str, verdict: Verdict, attributions: Vec<Attribution>) -> Claim
         urls: Vec::new(),
         sources,
         premises,
-        tokens: {
-            let mut tokens = TokenUse::default();
-            tokens.add(TokenUse::URLS, 100, 20);
-            tokens
-        },
-        explanation: "Checked with NLI against the proposed pages.".to_owned(),
     }
 }
 
@@ -161,7 +163,7 @@ fn fixture() -> Report {
     };
     let mut everest = check(everest_claim, Verdict::NotEnoughInfo, Vec::new());
     everest.confidence = Some(0.62);
-    everest.explanation = "No sentence of the fetched pages entails the claim.".to_owned();
+    everest.envelope.explanation = "No sentence of the fetched pages entails the claim.".to_owned();
 
     let mut verified = item(1, eiffel_claim, &["geography", "landmarks"], None);
     verified.gold_label = Some(ClaimLabel::Supported);
@@ -211,8 +213,8 @@ fn hostile_fixture() -> Report {
             },
         ],
     );
-    hostile.explanation = "<iframe src=//evil.example></iframe>".to_owned();
-    hostile.model = "<svg onload=alert(4)>".to_owned();
+    hostile.envelope.explanation = "<iframe src=//evil.example></iframe>".to_owned();
+    hostile.envelope.model = "<svg onload=alert(4)>".to_owned();
     let review = Review {
         id: ReviewId(1),
         check_id: CheckId(1),
@@ -520,7 +522,7 @@ fn csv_cells_cannot_become_formulas() {
     let review = report.items[1].check.as_mut().unwrap().review.as_mut().unwrap();
     review.comment = "+cmd|' /C calc'!A0".to_owned();
     review.reviewer = Some("-2+3".to_owned());
-    report.items[1].check.as_mut().unwrap().check.explanation = "\t=1+1".to_owned();
+    report.items[1].check.as_mut().unwrap().check.envelope.explanation = "\t=1+1".to_owned();
 
     let rows = csv_rows(&report);
     let everest = &rows[1];

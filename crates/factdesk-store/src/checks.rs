@@ -118,7 +118,7 @@ impl Store {
         if let Some(message) = check.inconsistency() {
             return Err(StoreError::InconsistentCheck {
                 claim: check.claim.clone(),
-                method: check.method.clone(),
+                method: check.envelope.method.clone(),
                 message,
             });
         }
@@ -146,12 +146,12 @@ impl Store {
                 run.0,
                 claim.map(|c| c.0),
                 check.claim,
-                check.method,
+                check.envelope.method,
                 check.verdict.as_str(),
                 check.undecided.map(|reason| reason.as_str()),
                 check.confidence,
                 result,
-                check.tokens.total() as i64,
+                check.envelope.tokens.total() as i64,
                 now,
             ],
         )?;
@@ -310,15 +310,23 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use factdesk_model::{ClaimStatus, NewClaim, TokenUse};
+    use factdesk_model::{ClaimStatus, Envelope, NewClaim, TokenUse};
 
     fn result(claim: &str, verdict: Verdict) -> ClaimCheck {
         ClaimCheck {
+            envelope: Envelope {
+                method: "llm-cite".into(),
+                parameters: serde_json::json!({"m": 4}),
+                model: "scripted:test".into(),
+                nli_model: None,
+                tokens: {
+                    let mut tokens = TokenUse::default();
+                    tokens.add(TokenUse::URLS, 10, 0);
+                    tokens
+                },
+                explanation: "because".into(),
+            },
             claim: claim.into(),
-            method: "llm-cite".into(),
-            parameters: serde_json::json!({"m": 4}),
-            model: "scripted:test".into(),
-            nli_model: None,
             verdict,
             undecided: None,
             confidence: Some(0.8),
@@ -326,12 +334,6 @@ mod tests {
             urls: Vec::new(),
             sources: Vec::new(),
             premises: Vec::new(),
-            tokens: {
-                let mut tokens = TokenUse::default();
-                tokens.add(TokenUse::URLS, 10, 0);
-                tokens
-            },
-            explanation: "because".into(),
         }
     }
 

@@ -375,7 +375,8 @@ mod tests {
         let keys: i64 = store.conn.query_row("PRAGMA foreign_keys", [], |r| r.get(0)).unwrap();
         assert_eq!(keys, 1, "foreign keys are back on after migrating");
         // Version 8: token use by purpose, each total as before.
-        let tokens = |id: i64| checks.iter().find(|c| c.id.0 == id).unwrap().check.tokens.clone();
+        let tokens =
+            |id: i64| checks.iter().find(|c| c.id.0 == id).unwrap().check.envelope.tokens.clone();
         assert_eq!(
             serde_json::to_value(tokens(6)).unwrap(),
             serde_json::json!({"url": {"prompt": 367, "completion": 42}})
@@ -390,7 +391,7 @@ mod tests {
                 .conn
                 .query_row("SELECT tokens FROM checks WHERE id = ?1", [stored.id.0], |r| r.get(0))
                 .unwrap();
-            assert_eq!(stored.check.tokens.total() as i64, column, "check {}", stored.id);
+            assert_eq!(stored.check.envelope.tokens.total() as i64, column, "check {}", stored.id);
         }
         // Deleting a run still cascades to its checks, their links and reviews.
         store.conn.execute("DELETE FROM runs", []).unwrap();

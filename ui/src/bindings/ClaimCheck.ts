@@ -11,23 +11,7 @@ import type { JsonValue } from "./serde_json/JsonValue";
 /**
  * Everything one check of one claim produced.
  */
-export type ClaimCheck = { claim: string, 
-/**
- * `llm-cite`, `p-true` or `corpus-nli`.
- */
-method: string, 
-/**
- * The method's variant and settings, e.g. `{"urls": "diverse", "m": 4, "l": 6}`.
- */
-parameters: JsonValue, 
-/**
- * The chat model (provider:model).
- */
-model: string, 
-/**
- * The NLI model, when one judged premises.
- */
-nli_model: string | null, verdict: Verdict, 
+export type ClaimCheck = { claim: string, verdict: Verdict, 
 /**
  * Why the method could not decide, when it could not (the verdict is then not enough
  * info); none when it judged the claim on evidence.
@@ -42,8 +26,28 @@ confidence: number | null,
 /**
  * The evidence behind a supported verdict.
  */
-attributions: Array<Attribution>, urls: Array<ProposedUrl>, sources: Array<EvidenceSource>, premises: Array<PremiseCheck>, tokens: TokenUse, 
+attributions: Array<Attribution>, urls: Array<ProposedUrl>, sources: Array<EvidenceSource>, premises: Array<PremiseCheck>, 
 /**
- * A sentence for people on how the verdict was reached.
+ * `llm-cite`, `p-true`, `corpus-nli`, …
+ */
+method: string, 
+/**
+ * The method's variant and settings, e.g. `{"urls": "diverse", "m": 4, "l": 6}`.
+ */
+parameters: JsonValue, 
+/**
+ * The chat model (provider:model).
+ */
+model: string, 
+/**
+ * The NLI model, when one judged premises.
+ */
+nli_model: string | null, 
+/**
+ * Tokens spent, by purpose.
+ */
+tokens: TokenUse, 
+/**
+ * A sentence or two for people on how the outcome was reached.
  */
 explanation: string, };

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use factdesk_llm::prompts::PromptLibrary;
 use factdesk_llm::{LanguageModel, Nli, OutputConstraint};
 use factdesk_model::{
-    ClaimCheck, EvidenceSource, ProposedUrl, TokenUse, Undecided, UrlStatus, Verdict,
+    ClaimCheck, Envelope, EvidenceSource, ProposedUrl, TokenUse, Undecided, UrlStatus, Verdict,
 };
 use futures_util::future::join_all;
 use serde::{Deserialize, Serialize};
@@ -236,21 +236,25 @@ impl LlmCite {
         };
 
         Ok(ClaimCheck {
+            envelope: Envelope {
+                method: METHOD.into(),
+                parameters: serde_json::json!({
+                    "urls": config.strategy,
+                    "m": config.m,
+                    "r": config.r,
+                    "temperature": config.temperature,
+                    "l": config.l,
+                    "threshold": config.threshold,
+                    "premises": config.premises,
+                    "seed": config.seed,
+                    "valid_urls_per_sample": generated.valid_per_sample,
+                }),
+                model: model_name(&*self.model),
+                nli_model: Some(self.nli.name()),
+                tokens,
+                explanation,
+            },
             claim: claim.to_owned(),
-            method: METHOD.into(),
-            parameters: serde_json::json!({
-                "urls": config.strategy,
-                "m": config.m,
-                "r": config.r,
-                "temperature": config.temperature,
-                "l": config.l,
-                "threshold": config.threshold,
-                "premises": config.premises,
-                "seed": config.seed,
-                "valid_urls_per_sample": generated.valid_per_sample,
-            }),
-            model: model_name(&*self.model),
-            nli_model: Some(self.nli.name()),
             verdict,
             undecided,
             confidence,
@@ -258,8 +262,6 @@ impl LlmCite {
             urls: proposed,
             sources: sources.into_iter().map(|ranked| ranked.source).collect(),
             premises: judged.premises,
-            tokens,
-            explanation,
         })
     }
 

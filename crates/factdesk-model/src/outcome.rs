@@ -1,0 +1,420 @@
+//! What a method produces, whatever it runs on: an [`Outcome`] is one [`Envelope`] (the method,
+//! its parameters, the models it asked, the tokens it spent by purpose, an explanation for
+//! people) around a body of one kind — a verdict on a claim ([`ClaimCheck`]), a revision of a
+//! passage ([`Revision`]), a summary scored source by source ([`SourcedSummary`]), or a table
+//! of criterion scores ([`ScoreTable`]). The subjects outcomes are about are claims and
+//! [`Passage`]s (a text with its kind, and the source documents it came from, if known).
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::check::{ClaimCheck, EvidenceSource, TokenUse};
+use crate::{ClaimId, CollectionId, DocumentId, UnknownValue};
+
+id_type!(
+    /// A passage of a collection: a text that methods revise, summarise or score.
+    PassageId
+);
+
+/// What every outcome carries, whatever its kind.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct Envelope {
+    /// `llm-cite`, `p-true`, `corpus-nli`, …
+    pub method: String,
+    /// The method's variant and settings, e.g. `{"urls": "diverse", "m": 4, "l": 6}`.
+    pub parameters: serde_json::Value,
+    /// The chat model (provider:model).
+    pub model: String,
+    /// The NLI model, when one judged premises.
+    pub nli_model: Option<String>,
+    /// Tokens spent, by purpose.
+    pub tokens: TokenUse,
+    /// A sentence or two for people on how the outcome was reached.
+    pub explanation: String,
+}
+
+/// One result of a method on one subject, tagged by its `kind`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Outcome {
+    /// A verdict on a claim, with its evidence.
+    Verdict(ClaimCheck),
+    /// A passage rewritten to agree with the evidence.
+    Revision(Revision),
+    /// A summary of several sources, each scored.
+    Summary(SourcedSummary),
+    /// Scores of a passage against named criteria.
+    Scores(ScoreTable),
+}
+
+impl Outcome {
+    pub fn envelope(&self) -> &Envelope {
+        match self {
+            Outcome::Verdict(check) => &check.envelope,
+            Outcome::Revision(revision) => &revision.envelope,
+            Outcome::Summary(summary) => &summary.envelope,
+            Outcome::Scores(table) => &table.envelope,
+        }
+    }
+
+    pub fn kind(&self) -> OutcomeKind {
+        match self {
+            Outcome::Verdict(_) => OutcomeKind::Verdict,
+            Outcome::Revision(_) => OutcomeKind::Revision,
+            Outcome::Summary(_) => OutcomeKind::Summary,
+            Outcome::Scores(_) => OutcomeKind::Scores,
+        }
+    }
+
+    /// The text the outcome is about: the claim, the passage revised or scored, or the
+    /// summary's question (its text when there is none).
+    pub fn subject_text(&self) -> &str {
+        match self {
+            Outcome::Verdict(check) => &check.claim,
+            Outcome::Revision(revision) => &revision.original,
+            Outcome::Summary(summary) => summary.question.as_deref().unwrap_or(&summary.text),
+            Outcome::Scores(table) => &table.passage,
+        }
+    }
+
+    /// What makes an outcome consistent, checked before it is stored.
+    pub fn inconsistency(&self) -> Option<String> {
+        match self {
+            Outcome::Verdict(check) => check.inconsistency(),
+            Outcome::Revision(revision) => revision.inconsistency(),
+            Outcome::Summary(summary) => summary
+                .sources
+                .iter()
+                .find(|scored| !scored.score.is_finite())
+                .map(|scored| format!("source {} has no finite score", scored.source_label())),
+            Outcome::Scores(table) => table
+                .rows
+                .iter()
+                .find(|row| row.score.is_some_and(|score| !score.is_finite()))
+                .map(|row| format!("criterion {} has no finite score", row.criterion)),
+        }
+    }
+}
+
+/// The kinds of [`Outcome`], as stored beside each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum OutcomeKind {
+    Verdict,
+    Revision,
+    Summary,
+    Scores,
+}
+
+impl OutcomeKind {
+    pub const ALL: [OutcomeKind; 4] =
+        [OutcomeKind::Verdict, OutcomeKind::Revision, OutcomeKind::Summary, OutcomeKind::Scores];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OutcomeKind::Verdict => "verdict",
+            OutcomeKind::Revision => "revision",
+            OutcomeKind::Summary => "summary",
+            OutcomeKind::Scores => "scores",
+        }
+    }
+}
+
+impl fmt::Display for OutcomeKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for OutcomeKind {
+    type Err = UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        OutcomeKind::ALL.into_iter().find(|kind| kind.as_str() == s.trim()).ok_or(UnknownValue {
+            kind: "outcome kind",
+            value: s.to_owned(),
+            expected: "verdict, revision, summary, scores",
+        })
+    }
+}
+
+/// A passage rewritten to agree with the evidence: the original, the revision, and each edit
+/// with what led to it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct Revision {
+    #[serde(flatten)]
+    pub envelope: Envelope,
+    pub original: String,
+    pub revised: String,
+    /// In order of their place in the original; applying them to it gives `revised`.
+    pub edits: Vec<Edit>,
+}
+
+impl Revision {
+    /// Edits must apply: each `before` is found, in order and without overlap, at its offset
+    /// in the original, and applying all of them gives the revised text.
+    pub fn inconsistency(&self) -> Option<String> {
+        let mut text = String::with_capacity(self.original.len());
+        let mut at = 0usize;
+        for (index, edit) in self.edits.iter().enumerate() {
+            let start = edit.start;
+            let end = start + edit.before.len();
+            if start < at || self.original.get(start..end) != Some(edit.before.as_str()) {
+                return Some(format!(
+                    "edit {} does not match the original at byte {start}",
+                    index + 1
+                ));
+            }
+            text.push_str(&self.original[at..start]);
+            text.push_str(&edit.after);
+            at = end;
+        }
+        text.push_str(&self.original[at..]);
+        (text != self.revised)
+            .then(|| "applying the edits to the original does not give the revision".to_owned())
+    }
+}
+
+/// One edit of a revision, with the question, evidence and agreement behind it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct Edit {
+    /// Where `before` starts in the original, in UTF-8 bytes.
+    pub start: usize,
+    /// The text replaced (empty for an insertion).
+    pub before: String,
+    /// The text put in its place (empty for a deletion).
+    pub after: String,
+    /// The question whose answer disagreed with the passage, when the method asks questions.
+    pub question: Option<String>,
+    /// The evidence the edit follows.
+    pub evidence: Vec<EvidenceSentences>,
+    /// How far the evidence agreed with the original text, in [0, 1], when measured.
+    pub agreement: Option<f64>,
+}
+
+/// Sentences of one source.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct EvidenceSentences {
+    pub source: EvidenceSource,
+    pub sentences: Vec<String>,
+}
+
+/// A summary written from several sources, with a score for each source.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct SourcedSummary {
+    #[serde(flatten)]
+    pub envelope: Envelope,
+    /// The question the summary answers, when it answers one.
+    pub question: Option<String>,
+    pub text: String,
+    pub sources: Vec<ScoredSource>,
+}
+
+/// One source of a summary and its score (e.g. how far its claims agree with the others').
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct ScoredSource {
+    pub source: EvidenceSource,
+    pub score: f64,
+    /// Whether the summary used it.
+    pub used: bool,
+    pub note: Option<String>,
+}
+
+impl ScoredSource {
+    fn source_label(&self) -> String {
+        let source = &self.source;
+        source
+            .url
+            .clone()
+            .or_else(|| source.title.clone())
+            .or_else(|| source.document_id.map(|id| format!("document {id}")))
+            .unwrap_or_else(|| "without a name".to_owned())
+    }
+}
+
+/// Scores of a passage against named criteria.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct ScoreTable {
+    #[serde(flatten)]
+    pub envelope: Envelope,
+    pub passage: String,
+    pub rows: Vec<ScoreRow>,
+}
+
+/// One criterion's score, label, or both.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct ScoreRow {
+    pub criterion: String,
+    pub score: Option<f64>,
+    pub label: Option<String>,
+    pub note: Option<String>,
+}
+
+/// What a passage is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum PassageKind {
+    /// A summary of one or more source documents (a news summary).
+    Summary,
+    /// A summary with named fields or sections.
+    StructuredSummary,
+    /// An answer to a question.
+    Answer,
+    /// Any other text.
+    Text,
+}
+
+impl PassageKind {
+    pub const ALL: [PassageKind; 4] = [
+        PassageKind::Summary,
+        PassageKind::StructuredSummary,
+        PassageKind::Answer,
+        PassageKind::Text,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PassageKind::Summary => "summary",
+            PassageKind::StructuredSummary => "structured_summary",
+            PassageKind::Answer => "answer",
+            PassageKind::Text => "text",
+        }
+    }
+}
+
+impl FromStr for PassageKind {
+    type Err = UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let key = s.trim().to_ascii_lowercase().replace([' ', '-'], "_");
+        PassageKind::ALL.into_iter().find(|kind| kind.as_str() == key).ok_or(UnknownValue {
+            kind: "passage kind",
+            value: s.to_owned(),
+            expected: "summary, structured_summary, answer, text",
+        })
+    }
+}
+
+/// A passage before it is stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+pub struct NewPassage {
+    pub kind: PassageKind,
+    pub text: String,
+    /// The question it answers, for an answer or a question-led summary.
+    pub question: Option<String>,
+    /// The corpus documents it was written from, when known.
+    pub sources: Vec<DocumentId>,
+}
+
+/// A stored passage of a collection.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+pub struct Passage {
+    pub id: PassageId,
+    pub collection_id: CollectionId,
+    pub kind: PassageKind,
+    pub text: String,
+    pub question: Option<String>,
+    pub sources: Vec<DocumentId>,
+    pub created_at: String,
+}
+
+/// What an outcome is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum SubjectId {
+    Claim(ClaimId),
+    Passage(PassageId),
+}
+
+impl fmt::Display for SubjectId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SubjectId::Claim(id) => write!(f, "claim {id}"),
+            SubjectId::Passage(id) => write!(f, "passage {id}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn envelope() -> Envelope {
+        Envelope {
+            method: "toy".into(),
+            parameters: serde_json::json!({"k": 1}),
+            model: "scripted:test".into(),
+            nli_model: None,
+            tokens: TokenUse::default(),
+            explanation: "because".into(),
+        }
+    }
+
+    fn edit(start: usize, before: &str, after: &str) -> Edit {
+        Edit {
+            start,
+            before: before.into(),
+            after: after.into(),
+            question: None,
+            evidence: Vec::new(),
+            agreement: None,
+        }
+    }
+
+    fn revision(original: &str, revised: &str, edits: Vec<Edit>) -> Revision {
+        Revision { envelope: envelope(), original: original.into(), revised: revised.into(), edits }
+    }
+
+    #[test]
+    fn a_revision_is_consistent_only_if_its_edits_give_it() {
+        let original = "The tower opened in 1899 in Rome.";
+        let good = revision(
+            original,
+            "The tower opened in 1889 in Paris.",
+            vec![edit(20, "1899", "1889"), edit(28, "Rome", "Paris")],
+        );
+        assert_eq!(good.inconsistency(), None);
+        // An edit that is not where it says, edits out of order, a revision they do not give.
+        let misplaced = revision(original, "x", vec![edit(3, "1899", "1889")]);
+        assert!(misplaced.inconsistency().unwrap().contains("edit 1"));
+        let unordered = revision(
+            original,
+            "The tower opened in 1889 in Paris.",
+            vec![edit(28, "Rome", "Paris"), edit(20, "1899", "1889")],
+        );
+        assert!(unordered.inconsistency().unwrap().contains("edit 2"));
+        let wrong = revision(original, "Something else.", vec![edit(20, "1899", "1889")]);
+        assert!(wrong.inconsistency().unwrap().contains("does not give"));
+        // An edit that would cut a character in two is refused, not a panic.
+        let split = revision("né", "x", vec![edit(2, "\u{301}", "")]);
+        assert!(split.inconsistency().is_some());
+    }
+
+    #[test]
+    fn outcomes_are_tagged_by_kind_with_the_envelope_flat() {
+        let outcome = Outcome::Revision(revision("a", "b", vec![edit(0, "a", "b")]));
+        let json = serde_json::to_value(&outcome).unwrap();
+        assert_eq!(json["kind"], "revision");
+        assert_eq!(json["method"], "toy");
+        assert_eq!(json["explanation"], "because");
+        let back: Outcome = serde_json::from_value(json).unwrap();
+        assert_eq!(back, outcome);
+        assert_eq!(back.kind(), OutcomeKind::Revision);
+        assert_eq!(back.envelope().method, "toy");
+        assert_eq!(back.subject_text(), "a");
+    }
+
+    #[test]
+    fn kinds_and_passage_kinds_parse() {
+        for kind in OutcomeKind::ALL {
+            assert_eq!(kind.as_str().parse::<OutcomeKind>(), Ok(kind));
+        }
+        for kind in PassageKind::ALL {
+            assert_eq!(kind.as_str().parse::<PassageKind>(), Ok(kind));
+        }
+        assert_eq!("Structured summary".parse::<PassageKind>(), Ok(PassageKind::StructuredSummary));
+        assert!("poem".parse::<PassageKind>().is_err());
+        let subject = serde_json::to_value(SubjectId::Passage(PassageId(4))).unwrap();
+        assert_eq!(subject, serde_json::json!({"passage": 4}));
+    }
+}
