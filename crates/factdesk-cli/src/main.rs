@@ -18,7 +18,7 @@ use factdesk_core::import::ImportRequest;
 use factdesk_core::llm::CacheMode;
 use factdesk_core::methods::llm_cite::UrlStrategy;
 use factdesk_core::model::{CheckId, ReviewDecision, RunId, Verdict};
-use factdesk_core::model::{ClaimStatus, DocumentId};
+use factdesk_core::model::{ClaimStatus, DocumentId, PassageKind};
 use factdesk_core::models::AskOptions;
 use factdesk_core::report::Format as ReportFormat;
 use factdesk_core::search::SearchRequest;
@@ -101,6 +101,12 @@ enum Command {
     Claims {
         #[command(subcommand)]
         command: ClaimsCommand,
+    },
+    /// Passages of a collection: summaries, answers and other texts that methods revise,
+    /// summarise or score
+    Passages {
+        #[command(subcommand)]
+        command: PassagesCommand,
     },
     /// Rebuild the search index from the database, or check that the two agree
     Reindex {
@@ -273,6 +279,31 @@ enum ClaimsCommand {
     Collections,
 }
 
+#[derive(Debug, Subcommand)]
+enum PassagesCommand {
+    /// Add a passage to a collection (created if missing)
+    Add {
+        /// The passage's text
+        text: String,
+        #[arg(long)]
+        collection: String,
+        /// summary, structured_summary, answer or text
+        #[arg(long, default_value = "summary")]
+        kind: PassageKind,
+        /// The question it answers
+        #[arg(long)]
+        question: Option<String>,
+        /// A corpus document it was written from (its id in `factdesk docs`); repeatable
+        #[arg(long = "source", value_name = "DOCUMENT_ID")]
+        sources: Vec<i64>,
+    },
+    /// List the passages of a collection
+    List {
+        #[arg(long)]
+        collection: String,
+    },
+}
+
 /// How a command ended, when it ended at all.
 enum Outcome {
     Success,
@@ -403,6 +434,19 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             }
             ClaimsCommand::Collections => {
                 output::collections(&open()?.collections()?, json)?;
+                Ok(Outcome::Success)
+            }
+        },
+        Command::Passages { command } => match command {
+            PassagesCommand::Add { text, collection, kind, question, sources } => {
+                let sources: Vec<DocumentId> = sources.into_iter().map(DocumentId).collect();
+                let summary =
+                    open()?.add_passage(&collection, kind, &text, question.as_deref(), &sources)?;
+                output::passage_add(&summary, json)?;
+                Ok(Outcome::Success)
+            }
+            PassagesCommand::List { collection } => {
+                output::passages(&open()?.passages(&collection)?, json)?;
                 Ok(Outcome::Success)
             }
         },

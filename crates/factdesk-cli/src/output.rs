@@ -9,8 +9,9 @@ use factdesk_core::eval::Evaluation;
 use factdesk_core::import::ImportSummary;
 use factdesk_core::index_sync::{IndexCheck, ReindexSummary};
 use factdesk_core::model::{Claim, ClaimCollection, Corpus, Document, DocumentSummary};
-use factdesk_core::model::{Review, StoredCheck, Verdict};
+use factdesk_core::model::{Passage, Review, StoredCheck, Verdict};
 use factdesk_core::models::{AskAnswer, ModelCheck, ModelChoice, ModelListing};
+use factdesk_core::passages::PassageAddSummary;
 use factdesk_core::report::Format as ReportFormat;
 use factdesk_core::search::SearchHit;
 use factdesk_core::verify::BatchSummary;
@@ -193,6 +194,43 @@ pub fn claim_import(summary: &ClaimImportSummary, json: bool) -> anyhow::Result<
     );
     for failure in &summary.failures {
         println!("  {}: {}", failure.item, failure.message);
+    }
+    Ok(())
+}
+
+pub fn passage_add(summary: &PassageAddSummary, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(summary);
+    }
+    if summary.added > 0 {
+        println!("Added the passage to '{}'.", summary.collection);
+    } else {
+        println!("'{}' already holds this passage; nothing was added.", summary.collection);
+    }
+    Ok(())
+}
+
+pub fn passages(passages: &[Passage], json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(&passages);
+    }
+    if passages.is_empty() {
+        println!("No passages.");
+    }
+    for passage in passages {
+        let sources: Vec<String> = passage.sources.iter().map(|id| id.to_string()).collect();
+        println!(
+            "{:>6}  {:<18} {}{}{}",
+            passage.id,
+            passage.kind.as_str(),
+            passage.text,
+            passage.question.as_deref().map(|q| format!("  (question: {q})")).unwrap_or_default(),
+            if sources.is_empty() {
+                String::new()
+            } else {
+                format!("  (sources: {})", sources.join(", "))
+            }
+        );
     }
     Ok(())
 }
@@ -463,7 +501,7 @@ pub fn batch(summary: &BatchSummary, json: bool) -> anyhow::Result<()> {
     if !summary.failures.is_empty() {
         println!("Failures (run the same command again to retry them):");
         for failure in &summary.failures {
-            println!("  claim {}: {}", failure.claim_id, failure.message);
+            println!("  {}: {}", failure.subject, failure.message);
         }
     }
     Ok(())

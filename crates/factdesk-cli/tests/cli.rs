@@ -504,3 +504,33 @@ fn a_data_directory_of_version_5_upgrades_and_its_killed_runs_resume() {
     assert_eq!(evaluation["methods"], serde_json::json!(["p-true"]), "{evaluation}");
     assert_eq!(evaluation["run_id"], serde_json::Value::Null);
 }
+
+#[test]
+fn passages_are_added_and_listed_and_bad_ones_named() {
+    let cli = Cli::new();
+    cli.json(&["init"]);
+    let added = cli.json(&[
+        "passages",
+        "add",
+        "The tower opened in 1889.",
+        "--collection",
+        "summaries",
+        "--kind",
+        "answer",
+        "--question",
+        "When did the tower open?",
+    ]);
+    assert_eq!((added["added"].as_u64(), added["duplicates"].as_u64()), (Some(1), Some(0)));
+    let listed = cli.json(&["passages", "list", "--collection", "summaries"]);
+    assert_eq!(listed[0]["kind"], "answer");
+    assert_eq!(listed[0]["question"], "When did the tower open?");
+    let plain = cli.run(&["passages", "list", "--collection", "summaries"]);
+    assert!(text(&plain.stdout).contains("answer"), "{}", text(&plain.stdout));
+
+    let kind = cli.run(&["passages", "add", "x", "--collection", "s", "--kind", "poem"]);
+    assert_eq!(kind.status.code(), Some(2));
+    assert!(text(&kind.stderr).contains("passage kind"), "{}", text(&kind.stderr));
+    let source = cli.run(&["passages", "add", "x", "--collection", "s", "--source", "42"]);
+    assert_ne!(source.status.code(), Some(0));
+    assert!(text(&source.stderr).contains("document 42"), "{}", text(&source.stderr));
+}

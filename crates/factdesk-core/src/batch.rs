@@ -16,7 +16,7 @@ use std::collections::HashSet;
 use std::future::Future;
 use std::sync::Arc;
 
-use factdesk_model::{Claim, ClaimId, RunId, RunStatus};
+use factdesk_model::{Claim, Passage, RunId, RunStatus, SubjectId};
 use factdesk_store::{ClaimFilter, StoreError};
 use futures_util::StreamExt;
 use serde::Serialize;
@@ -30,11 +30,42 @@ enum Done {
     Failed(CoreError),
 }
 
+/// Which subjects of a collection a batch runs over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BatchSubjects {
+    Claims,
+    Passages,
+}
+
+/// One subject of a batch: a claim or a passage of the collection.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Subject {
+    Claim(Claim),
+    Passage(Passage),
+}
+
+impl Subject {
+    pub fn id(&self) -> SubjectId {
+        match self {
+            Subject::Claim(claim) => SubjectId::Claim(claim.id),
+            Subject::Passage(passage) => SubjectId::Passage(passage.id),
+        }
+    }
+
+    pub fn text(&self) -> &str {
+        match self {
+            Subject::Claim(claim) => &claim.text,
+            Subject::Passage(passage) => &passage.text,
+        }
+    }
+}
+
 /// What a batch runs over and as what.
 #[derive(Debug, Clone)]
 pub struct BatchSpec<'a> {
-    /// The collection whose claims are the subjects.
+    /// The collection whose claims or passages are the subjects.
     pub collection: &'a str,
+    pub subjects: BatchSubjects,
     pub method: &'a str,
     /// The run's identity, stored as its parameters.
     pub identity: &'a serde_json::Value,
@@ -68,15 +99,16 @@ pub struct BatchOutcome<T> {
 /// A subject whose run failed, and why.
 #[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct SubjectFailure {
-    pub claim_id: ClaimId,
-    pub claim: String,
+    pub subject: SubjectId,
+    /// The claim's or passage's text.
+    pub text: String,
     pub message: String,
 }
 
 impl Factdesk {
-    /// Runs `run_one` over the claims of `spec.collection` that are not done yet, as the run
-    /// `spec` identifies (continued or new); see the module documentation. `run_one` gets the
-    /// claim and the run, and must store its result before it returns.
+    /// Runs `run_one` over the claims or passages of `spec.collection` that are not done yet,
+    /// as the run `spec` identifies (continued or new); see the module documentation. `run_one`
+    /// gets the subject and the run, and must store its outcome before it returns.
     pub async fn run_batch<T, F, Fut>(
         &self,
         spec: BatchSpec<'_>,
@@ -86,16 +118,25 @@ impl Factdesk {
     ) -> Result<BatchOutcome<T>>
     where
         T: PartialEq,
-        F: Fn(Claim, RunId) -> Fut,
+        F: Fn(Subject, RunId) -> Fut,
         Fut: Future<Output = Result<T>>,
     {
-        let (claims, run, resumed, done) = {
+        let (subjects, run, resumed, done) = {
             let store = self.store()?;
             let collection_id = store.collection_id(spec.collection)?;
-            let claims = store.claims(&ClaimFilter {
-                collection: Some(collection_id),
-                ..ClaimFilter::default()
-            })?;
+            let subjects: Vec<Subject> = match spec.subjects {
+                BatchSubjects::Claims => store
+                    .claims(&ClaimFilter {
+                        collection: Some(collection_id),
+                        ..ClaimFilter::default()
+                    })?
+                    .into_iter()
+                    .map(Subject::Claim)
+                    .collect(),
+                BatchSubjects::Passages => {
+                    store.passages(collection_id)?.into_iter().map(Subject::Passage).collect()
+                }
+            };
             let existing = if spec.restart {
                 None
             } else {
@@ -113,27 +154,29 @@ impl Factdesk {
                     false,
                 ),
             };
-            let mut done: HashSet<ClaimId> = store.checked_claims(run)?;
+            let mut done: HashSet<SubjectId> = store.done_subjects(run)?;
             if spec.skip_done {
-                done.extend(store.claims_checked_with(
-                    collection_id,
-                    spec.method,
-                    spec.identity,
-                )?);
+                done.extend(store.subjects_done_with(collection_id, spec.method, spec.identity)?);
             }
+            // Only this batch's kind of subject counts.
+            done.retain(|id| subjects.iter().any(|subject| subject.id() == *id));
             store.set_run_status(run, RunStatus::Running, None)?;
-            (claims, run, resumed, done)
+            (subjects, run, resumed, done)
         };
-        tracing::info!(%run, method = spec.method, resumed, subjects = claims.len(), already = done.len(), "running a batch");
-        let todo: Vec<Claim> =
-            claims.iter().filter(|claim| !done.contains(&claim.id)).cloned().collect();
-        reporter.phase("checking claims", Some(claims.len() as u64), ProgressUnit::Items);
+        tracing::info!(%run, method = spec.method, resumed, subjects = subjects.len(), already = done.len(), "running a batch");
+        let todo: Vec<Subject> =
+            subjects.iter().filter(|subject| !done.contains(&subject.id())).cloned().collect();
+        let phase = match spec.subjects {
+            BatchSubjects::Claims => "checking claims",
+            BatchSubjects::Passages => "working on passages",
+        };
+        reporter.phase(phase, Some(subjects.len() as u64), ProgressUnit::Items);
         reporter.advance(done.len() as u64);
 
         let mut outcome = BatchOutcome {
             run_id: run,
             resumed,
-            subjects: claims.len(),
+            subjects: subjects.len(),
             already_done: done.len(),
             done: 0,
             failed: 0,
@@ -142,29 +185,29 @@ impl Factdesk {
             failures: Vec::new(),
         };
         let run_one = &run_one;
-        let mut results = futures_util::stream::iter(todo.into_iter().map(|claim| {
+        let mut results = futures_util::stream::iter(todo.into_iter().map(|subject| {
             let cancel = cancel.clone();
             let reporter = reporter.clone();
             async move {
                 if cancel.is_cancelled() {
-                    return (claim, None);
+                    return (subject, None);
                 }
                 // Another process working on the same run may have done it meanwhile.
-                match self.store().and_then(|store| Ok(store.is_checked_in(run, claim.id)?)) {
-                    Ok(true) => return (claim, Some(Err(Done::Elsewhere))),
+                match self.store().and_then(|store| Ok(store.is_done_in(run, subject.id())?)) {
+                    Ok(true) => return (subject, Some(Err(Done::Elsewhere))),
                     Ok(false) => {}
-                    Err(error) => return (claim, Some(Err(Done::Failed(error)))),
+                    Err(error) => return (subject, Some(Err(Done::Failed(error)))),
                 }
-                reporter.working_on(&claim.text);
-                let result = run_one(claim.clone(), run).await.map_err(|error| match error {
-                    CoreError::Store(StoreError::AlreadyChecked { .. }) => Done::Elsewhere,
+                reporter.working_on(subject.text());
+                let result = run_one(subject.clone(), run).await.map_err(|error| match error {
+                    CoreError::Store(StoreError::AlreadyDone { .. }) => Done::Elsewhere,
                     error => Done::Failed(error),
                 });
-                (claim, Some(result))
+                (subject, Some(result))
             }
         }))
         .buffer_unordered(spec.concurrency.max(1));
-        while let Some((claim, result)) = results.next().await {
+        while let Some((subject, result)) = results.next().await {
             match result {
                 None => outcome.cancelled = true,
                 Some(Ok(value)) => {
@@ -182,10 +225,10 @@ impl Factdesk {
                 Some(Err(Done::Failed(error))) => {
                     outcome.failed += 1;
                     let message = error.to_string();
-                    reporter.item_failed(&claim.text, &message);
+                    reporter.item_failed(subject.text(), &message);
                     outcome.failures.push(SubjectFailure {
-                        claim_id: claim.id,
-                        claim: claim.text,
+                        subject: subject.id(),
+                        text: subject.text().to_owned(),
                         message,
                     });
                 }
@@ -195,10 +238,10 @@ impl Factdesk {
         outcome.cancelled |= cancel.is_cancelled();
         // Another process on the same run may have failed subjects, or still be at some: the
         // run is complete only when every subject is done, whoever did it.
-        let stored = self.store()?.checked_claims(run)?;
-        let left = claims
+        let stored = self.store()?.done_subjects(run)?;
+        let left = subjects
             .iter()
-            .filter(|claim| !stored.contains(&claim.id) && !done.contains(&claim.id))
+            .filter(|subject| !stored.contains(&subject.id()) && !done.contains(&subject.id()))
             .count();
         let (status, error) = if outcome.cancelled {
             (RunStatus::Cancelled, None)
@@ -276,6 +319,7 @@ mod tests {
     fn spec<'a>(identity: &'a serde_json::Value, skip_done: bool) -> BatchSpec<'a> {
         BatchSpec {
             collection: "toys",
+            subjects: BatchSubjects::Claims,
             method: "toy",
             identity,
             model: None,
@@ -295,7 +339,8 @@ mod tests {
         let seen = Mutex::new(Vec::<String>::new());
         let fail = std::sync::atomic::AtomicBool::new(true);
         let cancel = CancelToken::new();
-        let run_one = |claim: Claim, run: RunId| {
+        let run_one = |subject: Subject, run: RunId| {
+            let Subject::Claim(claim) = subject else { unreachable!("claims only") };
             let (app, seen, cancel, fail) = (&app, &seen, &cancel, &fail);
             async move {
                 seen.lock().unwrap().push(claim.text.clone());
@@ -329,7 +374,8 @@ mod tests {
                 spec(&identity, false),
                 Arc::new(NoProgress),
                 cancel.clone(),
-                |claim, run| {
+                |subject, run| {
+                    let Subject::Claim(claim) = subject else { unreachable!("claims only") };
                     let (app, seen) = (&app, &seen);
                     async move {
                         seen.lock().unwrap().push(claim.text.clone());
@@ -346,7 +392,7 @@ mod tests {
             .unwrap();
         assert!(second.resumed && second.run_id == first.run_id, "{second:?}");
         assert_eq!(second.already_done, first.done);
-        assert_eq!((second.failed, second.failures[0].claim.as_str()), (1, "fails here"));
+        assert_eq!((second.failed, second.failures[0].text.as_str()), (1, "fails here"));
         for text in seen.lock().unwrap().iter() {
             assert!(text == "fails here" || !done_before.contains(text), "'{text}' was run twice");
         }
@@ -391,7 +437,8 @@ mod tests {
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
         let app = app_with_claims(dir.path(), &refs);
         let identity = serde_json::json!({"method": "toy", "config": {}, "models": {}});
-        let run_one = |claim: Claim, run: RunId| {
+        let run_one = |subject: Subject, run: RunId| {
+            let Subject::Claim(claim) = subject else { unreachable!("claims only") };
             let app = &app;
             async move {
                 tokio::time::sleep(std::time::Duration::from_millis(20)).await;
@@ -421,5 +468,131 @@ mod tests {
         assert_eq!(app.store().unwrap().checked_claims(first.run_id).unwrap().len(), texts.len());
         // The one that finished last saw every claim done.
         assert_eq!(app.store().unwrap().run(first.run_id).unwrap().status, RunStatus::Completed);
+    }
+}
+
+/// A toy revising method over passages, added the way a real one would be (an outcome body of
+/// its own kind, stored per passage through the one batch runner): it spells "teh" right.
+#[cfg(test)]
+mod passage_tests {
+    use std::sync::Mutex;
+
+    use factdesk_model::{
+        Edit, Envelope, NewPassage, Outcome, PassageKind, Revision, SubjectId, TokenUse,
+    };
+
+    use super::*;
+    use crate::{NoProgress, Settings};
+
+    fn toy_revision(text: &str) -> Revision {
+        let edits: Vec<Edit> = text
+            .match_indices("teh")
+            .map(|(start, _)| Edit {
+                start,
+                before: "teh".into(),
+                after: "the".into(),
+                question: None,
+                evidence: Vec::new(),
+                agreement: None,
+            })
+            .collect();
+        let mut tokens = TokenUse::default();
+        tokens.add("edit", text.len() as u64, 3);
+        Revision {
+            envelope: Envelope {
+                method: "toy-speller".into(),
+                parameters: serde_json::json!({"word": "teh"}),
+                model: "none".into(),
+                nli_model: None,
+                tokens,
+                explanation: format!("{} misspelling(s) corrected", edits.len()),
+            },
+            original: text.to_owned(),
+            revised: text.replace("teh", "the"),
+            edits,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_revising_method_runs_over_passages_resumably() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = Factdesk::open_with_settings(dir.path(), Settings::default()).unwrap();
+        let texts = ["teh cat sat.", "All fine here.", "teh end of teh story.", "Last one."];
+        {
+            let mut store = app.store().unwrap();
+            let collection = store.ensure_collection("summaries").unwrap();
+            let passages: Vec<NewPassage> = texts
+                .iter()
+                .map(|text| NewPassage {
+                    kind: PassageKind::Summary,
+                    text: (*text).to_owned(),
+                    question: None,
+                    sources: Vec::new(),
+                })
+                .collect();
+            store.insert_passages(collection, &passages).unwrap();
+            // A claim in the same collection is not a subject of a passages batch.
+            let claim = factdesk_model::NewClaim {
+                text: "A claim.".into(),
+                origin: None,
+                tags: Vec::new(),
+                notes: None,
+                gold_label: None,
+            };
+            store.insert_claims(collection, &[claim]).unwrap();
+        }
+        let identity = serde_json::json!({"method": "toy-speller", "config": {}, "models": {}});
+        let spec = || BatchSpec {
+            collection: "summaries",
+            subjects: BatchSubjects::Passages,
+            method: "toy-speller",
+            identity: &identity,
+            model: None,
+            restart: false,
+            skip_done: false,
+            concurrency: 1,
+        };
+        let seen = Mutex::new(Vec::<String>::new());
+        let cancel = CancelToken::new();
+        let run_one = |subject: Subject, run: RunId| {
+            let (app, seen, cancel) = (&app, &seen, &cancel);
+            async move {
+                let Subject::Passage(passage) = &subject else { unreachable!("passages only") };
+                seen.lock().unwrap().push(passage.text.clone());
+                let revision = toy_revision(&passage.text);
+                let edits = revision.edits.len();
+                let outcome = Outcome::Revision(revision);
+                app.store()?.insert_outcome(run, Some(subject.id()), &outcome, &[])?;
+                if seen.lock().unwrap().len() == 2 {
+                    cancel.cancel();
+                }
+                Ok(edits)
+            }
+        };
+        let first =
+            app.run_batch(spec(), Arc::new(NoProgress), cancel.clone(), run_one).await.unwrap();
+        assert!(first.cancelled, "{first:?}");
+        assert_eq!((first.subjects, first.done), (4, 2));
+
+        seen.lock().unwrap().clear();
+        let second =
+            app.run_batch(spec(), Arc::new(NoProgress), CancelToken::new(), run_one).await.unwrap();
+        assert!(second.resumed && second.run_id == first.run_id, "{second:?}");
+        assert_eq!((second.already_done, second.done), (2, 2));
+        assert_eq!(seen.lock().unwrap().len(), 2, "no passage revised twice");
+        let store = app.store().unwrap();
+        assert_eq!(store.run(first.run_id).unwrap().status, RunStatus::Completed);
+
+        let outcomes = store.outcomes(Some(first.run_id), None).unwrap();
+        assert_eq!(outcomes.len(), 4);
+        let story = outcomes
+            .iter()
+            .find(|stored| stored.outcome.subject_text() == "teh end of teh story.")
+            .unwrap();
+        let Outcome::Revision(revision) = &story.outcome else { panic!("{story:?}") };
+        assert_eq!(revision.revised, "the end of the story.");
+        assert_eq!(revision.edits.len(), 2);
+        assert!(matches!(story.subject, Some(SubjectId::Passage(_))));
+        assert_eq!(revision.envelope.tokens.of("edit").completion, 3);
     }
 }

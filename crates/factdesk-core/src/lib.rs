@@ -19,6 +19,7 @@ pub mod import;
 pub mod index_sync;
 pub mod metrics;
 pub mod models;
+pub mod passages;
 mod progress;
 pub mod report;
 pub mod search;

@@ -33,7 +33,8 @@ pub mod outcome;
 pub use fetch::{ArchivedPage, FetchId, FetchRecord, StoredPage};
 pub use outcome::{
     Edit, Envelope, EvidenceSentences, NewPassage, Outcome, OutcomeKind, Passage, PassageId,
-    PassageKind, Revision, ScoreRow, ScoreTable, ScoredSource, SourcedSummary, SubjectId,
+    PassageKind, Revision, ScoreRow, ScoreTable, ScoredSource, SourcedSummary, StoredOutcome,
+    SubjectId,
 };
 
 id_type!(

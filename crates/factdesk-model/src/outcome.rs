@@ -10,8 +10,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::check::{ClaimCheck, EvidenceSource, TokenUse};
-use crate::{ClaimId, CollectionId, DocumentId, UnknownValue};
+use crate::check::{CheckId, ClaimCheck, EvidenceSource, TokenUse};
+use crate::{ClaimId, CollectionId, DocumentId, RunId, UnknownValue};
 
 id_type!(
     /// A passage of a collection: a text that methods revise, summarise or score.
@@ -249,6 +249,19 @@ pub struct ScoreRow {
     pub score: Option<f64>,
     pub label: Option<String>,
     pub note: Option<String>,
+}
+
+/// A stored outcome: the outcome, what it is about and where it belongs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct StoredOutcome {
+    pub id: CheckId,
+    pub run_id: RunId,
+    /// `None` for an ad-hoc text.
+    pub subject: Option<SubjectId>,
+    pub checked_at: String,
+    /// Model calls recorded for it (their audit record ids).
+    pub model_calls: Vec<i64>,
+    pub outcome: Outcome,
 }
 
 /// What a passage is.

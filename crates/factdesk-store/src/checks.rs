@@ -1,11 +1,13 @@
-//! The `checks`, `check_model_calls` and `reviews` tables: verdicts with their whole result,
-//! the model calls behind each, and human reviews kept beside the machine verdict.
+//! The `checks`, `check_model_calls` and `reviews` tables: one row per outcome of a method on a
+//! subject (a verdict on a claim, or a revision, summary or score table of a passage) with the
+//! whole outcome as JSON, the model calls behind each, and human reviews kept beside the
+//! machine verdict. Lists of checks read verdicts only; [`Store::outcomes`] reads every kind.
 
 use std::collections::HashSet;
 
 use factdesk_model::{
-    CheckId, ClaimCheck, ClaimId, CollectionId, Review, ReviewDecision, ReviewId, RunId,
-    StoredCheck, Verdict, now_rfc3339,
+    CheckId, ClaimCheck, ClaimId, CollectionId, Outcome, PassageId, Review, ReviewDecision,
+    ReviewId, RunId, StoredCheck, StoredOutcome, SubjectId, Verdict, now_rfc3339,
 };
 use rusqlite::{OptionalExtension, Row, params};
 
@@ -104,10 +106,38 @@ fn decode((check, review): (StoredCheckRow, Option<ReviewRow>)) -> Result<Stored
     })
 }
 
+fn is_done(conn: &rusqlite::Connection, run: RunId, subject: SubjectId) -> Result<bool> {
+    let (column, id) = match subject {
+        SubjectId::Claim(claim) => ("claim_id", claim.0),
+        SubjectId::Passage(passage) => ("passage_id", passage.0),
+    };
+    Ok(conn.query_row(
+        &format!("SELECT EXISTS (SELECT 1 FROM checks WHERE run_id = ?1 AND {column} = ?2)"),
+        params![run.0, id],
+        |row| row.get(0),
+    )?)
+}
+
+/// The subject of a row whose first two columns are `claim_id` and `passage_id`.
+fn subject_of_row(row: &Row<'_>) -> rusqlite::Result<SubjectId> {
+    subject_of_row_at(row, 0)?.ok_or(rusqlite::Error::InvalidColumnType(
+        0,
+        "claim_id".into(),
+        rusqlite::types::Type::Null,
+    ))
+}
+
+fn subject_of_row_at(row: &Row<'_>, at: usize) -> rusqlite::Result<Option<SubjectId>> {
+    Ok(match (row.get::<_, Option<i64>>(at)?, row.get::<_, Option<i64>>(at + 1)?) {
+        (Some(claim), _) => Some(SubjectId::Claim(ClaimId(claim))),
+        (None, Some(passage)) => Some(SubjectId::Passage(PassageId(passage))),
+        (None, None) => None,
+    })
+}
+
 impl Store {
-    /// Stores one check with the model calls behind it, and marks its claim checked, in one
-    /// transaction. Checking a claim twice in one run replaces nothing: it is an error
-    /// ([`StoreError::AlreadyChecked`], e.g. when two processes run the same run).
+    /// Stores one verdict on a claim (or on an ad-hoc claim, `None`) with the model calls
+    /// behind it, and marks the claim checked; see [`Store::insert_outcome`].
     pub fn insert_check(
         &mut self,
         run: RunId,
@@ -115,43 +145,74 @@ impl Store {
         check: &ClaimCheck,
         model_calls: &[i64],
     ) -> Result<CheckId> {
-        if let Some(message) = check.inconsistency() {
-            return Err(StoreError::InconsistentCheck {
-                claim: check.claim.clone(),
-                method: check.envelope.method.clone(),
+        self.insert_outcome(
+            run,
+            claim.map(SubjectId::Claim),
+            &Outcome::Verdict(check.clone()),
+            model_calls,
+        )
+    }
+
+    /// Stores one outcome of a run on a subject (or on an ad-hoc text, `None`) with the model
+    /// calls behind it, in one transaction; a claim given a verdict is marked checked. An
+    /// inconsistent outcome is refused ([`StoreError::InconsistentOutcome`]). A subject gets at
+    /// most one outcome per run: a second is an error ([`StoreError::AlreadyDone`], e.g. when
+    /// two processes run the same run) and replaces nothing.
+    pub fn insert_outcome(
+        &mut self,
+        run: RunId,
+        subject: Option<SubjectId>,
+        outcome: &Outcome,
+        model_calls: &[i64],
+    ) -> Result<CheckId> {
+        let envelope = outcome.envelope();
+        if let Some(message) = outcome.inconsistency() {
+            return Err(StoreError::InconsistentOutcome {
+                subject: outcome.subject_text().to_owned(),
+                method: envelope.method.clone(),
                 message,
             });
         }
-        let result = serde_json::to_string(check).map_err(|error| StoreError::Corrupt {
+        let result = serde_json::to_string(outcome).map_err(|error| StoreError::Corrupt {
             column: "checks.result",
             message: error.to_string(),
         })?;
+        let (claim, passage) = match subject {
+            Some(SubjectId::Claim(claim)) => (Some(claim.0), None),
+            Some(SubjectId::Passage(passage)) => (None, Some(passage.0)),
+            None => (None, None),
+        };
+        let (verdict, undecided, confidence) = match outcome {
+            Outcome::Verdict(check) => (
+                Some(check.verdict.as_str()),
+                check.undecided.map(|reason| reason.as_str()),
+                check.confidence.map(|c| c.clamp(0.0, 1.0)),
+            ),
+            _ => (None, None, None),
+        };
         let now = now_rfc3339();
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        if let Some(claim) = claim {
-            let stored: bool = tx.query_row(
-                "SELECT EXISTS (SELECT 1 FROM checks WHERE run_id = ?1 AND claim_id = ?2)",
-                params![run.0, claim.0],
-                |row| row.get(0),
-            )?;
-            if stored {
-                return Err(StoreError::AlreadyChecked { run: run.0, claim: claim.0 });
-            }
+        if let Some(subject) = subject
+            && is_done(&tx, run, subject)?
+        {
+            return Err(StoreError::AlreadyDone { run: run.0, subject });
         }
         tx.execute(
-            "INSERT INTO checks (run_id, claim_id, claim_text, method, verdict, undecided,
-                                 confidence, result, tokens, checked_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            "INSERT INTO checks (run_id, claim_id, passage_id, claim_text, method, kind, verdict,
+                                 undecided, confidence, result, tokens, checked_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
             params![
                 run.0,
-                claim.map(|c| c.0),
-                check.claim,
-                check.envelope.method,
-                check.verdict.as_str(),
-                check.undecided.map(|reason| reason.as_str()),
-                check.confidence,
+                claim,
+                passage,
+                outcome.subject_text(),
+                envelope.method,
+                outcome.kind().as_str(),
+                verdict,
+                undecided,
+                confidence,
                 result,
-                check.envelope.tokens.total() as i64,
+                envelope.tokens.total() as i64,
                 now,
             ],
         )?;
@@ -165,68 +226,131 @@ impl Store {
                 link.execute(params![id, call])?;
             }
         }
-        if let Some(claim) = claim {
+        if let (Some(claim), Outcome::Verdict(_)) = (claim, outcome) {
             tx.execute(
                 "UPDATE claims SET status = 'checked', updated_at = ?2
                  WHERE id = ?1 AND status = 'unchecked'",
-                params![claim.0, now],
+                params![claim, now],
             )?;
         }
         tx.commit()?;
         Ok(CheckId(id))
     }
 
-    /// Whether `run` holds a check of `claim` (stored by this process or another).
-    pub fn is_checked_in(&self, run: RunId, claim: ClaimId) -> Result<bool> {
-        Ok(self.conn.query_row(
-            "SELECT EXISTS (SELECT 1 FROM checks WHERE run_id = ?1 AND claim_id = ?2)",
-            params![run.0, claim.0],
-            |row| row.get(0),
-        )?)
+    /// Whether `run` holds an outcome for `subject` (stored by this process or another).
+    pub fn is_done_in(&self, run: RunId, subject: SubjectId) -> Result<bool> {
+        is_done(&self.conn, run, subject)
     }
 
-    /// The claims a run has already checked (to resume it without checking them twice).
-    pub fn checked_claims(&self, run: RunId) -> Result<HashSet<ClaimId>> {
-        let mut statement = self
-            .conn
-            .prepare("SELECT claim_id FROM checks WHERE run_id = ?1 AND claim_id IS NOT NULL")?;
-        let rows = statement.query_map([run.0], |row| Ok(ClaimId(row.get(0)?)))?;
+    /// The subjects a run already holds an outcome for (to resume it without repeats).
+    pub fn done_subjects(&self, run: RunId) -> Result<HashSet<SubjectId>> {
+        let mut statement = self.conn.prepare(
+            "SELECT claim_id, passage_id FROM checks
+             WHERE run_id = ?1 AND (claim_id IS NOT NULL OR passage_id IS NOT NULL)",
+        )?;
+        let rows = statement.query_map([run.0], subject_of_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// The claims of `collection` that hold a check from a run of `method` with exactly these
-    /// `parameters` (compared as JSON values), whatever became of that run. Lets a batch skip
-    /// claims that were already checked the same way.
-    pub fn claims_checked_with(
+    /// The claims a run has already checked.
+    pub fn checked_claims(&self, run: RunId) -> Result<HashSet<ClaimId>> {
+        Ok(self
+            .done_subjects(run)?
+            .into_iter()
+            .filter_map(|subject| match subject {
+                SubjectId::Claim(claim) => Some(claim),
+                SubjectId::Passage(_) => None,
+            })
+            .collect())
+    }
+
+    /// The subjects of `collection` (claims and passages) that hold an outcome from a run of
+    /// `method` with exactly these `parameters` (compared as JSON values), whatever became of
+    /// that run. Lets a batch skip subjects already done the same way.
+    pub fn subjects_done_with(
         &self,
         collection: CollectionId,
         method: &str,
         parameters: &serde_json::Value,
-    ) -> Result<HashSet<ClaimId>> {
+    ) -> Result<HashSet<SubjectId>> {
         let mut statement = self.conn.prepare(
-            "SELECT c.claim_id, r.parameters FROM checks c
+            "SELECT c.claim_id, c.passage_id, r.parameters FROM checks c
              JOIN runs r ON r.id = c.run_id
-             JOIN claims k ON k.id = c.claim_id
-             WHERE k.collection_id = ?1 AND r.method = ?2",
+             LEFT JOIN claims k ON k.id = c.claim_id
+             LEFT JOIN passages p ON p.id = c.passage_id
+             WHERE (k.collection_id = ?1 OR p.collection_id = ?1) AND r.method = ?2",
         )?;
         let rows = statement.query_map(params![collection.0, method], |row| {
-            Ok((ClaimId(row.get(0)?), row.get::<_, String>(1)?))
+            Ok((subject_of_row(row)?, row.get::<_, String>(2)?))
         })?;
-        let mut checked = HashSet::new();
+        let mut done = HashSet::new();
         for row in rows {
-            let (claim, stored) = row?;
+            let (subject, stored) = row?;
             if same_parameters(&stored, parameters) {
-                checked.insert(claim);
+                done.insert(subject);
             }
         }
-        Ok(checked)
+        Ok(done)
+    }
+
+    /// The outcomes of any kind a run (or every run, `None`) holds for the passages of
+    /// `collection` (or for any subject, `None`), oldest first.
+    pub fn outcomes(
+        &self,
+        run: Option<RunId>,
+        collection: Option<CollectionId>,
+    ) -> Result<Vec<StoredOutcome>> {
+        let mut statement = self.conn.prepare(
+            "SELECT c.id, c.run_id, c.claim_id, c.passage_id, c.checked_at, c.result,
+                    (SELECT json_group_array(model_call_id) FROM check_model_calls m
+                     WHERE m.check_id = c.id)
+             FROM checks c
+             WHERE (?1 IS NULL OR c.run_id = ?1)
+               AND (?2 IS NULL OR c.passage_id IN (SELECT id FROM passages WHERE collection_id = ?2)
+                    OR c.claim_id IN (SELECT id FROM claims WHERE collection_id = ?2))
+             ORDER BY c.id",
+        )?;
+        let rows =
+            statement.query_map(params![run.map(|r| r.0), collection.map(|c| c.0)], |row| {
+                Ok((
+                    row.get::<_, i64>(0)?,
+                    row.get::<_, i64>(1)?,
+                    subject_of_row_at(row, 2)?,
+                    row.get::<_, String>(4)?,
+                    row.get::<_, String>(5)?,
+                    row.get::<_, String>(6)?,
+                ))
+            })?;
+        rows.map(|row| {
+            let (id, run_id, subject, checked_at, result, calls) = row?;
+            let outcome: Outcome = serde_json::from_str(&result).map_err(|error| {
+                StoreError::Corrupt { column: "checks.result", message: error.to_string() }
+            })?;
+            let mut model_calls: Vec<i64> = serde_json::from_str(&calls).map_err(|error| {
+                StoreError::Corrupt { column: "check_model_calls", message: error.to_string() }
+            })?;
+            model_calls.sort_unstable();
+            Ok(StoredOutcome {
+                id: CheckId(id),
+                run_id: RunId(run_id),
+                subject,
+                checked_at,
+                model_calls,
+                outcome,
+            })
+        })
+        .collect()
     }
 
     /// One check with its latest review.
     pub fn check(&self, id: CheckId) -> Result<StoredCheck> {
         let row = self
             .conn
-            .query_row(&format!("{SELECT} WHERE c.id = ?1"), [id.0], row_to_check)
+            .query_row(
+                &format!("{SELECT} WHERE c.id = ?1 AND c.kind = 'verdict'"),
+                [id.0],
+                row_to_check,
+            )
             .optional()?
             .ok_or_else(|| StoreError::NotFound { what: format!("check {id}") })?;
         decode(row)
@@ -236,13 +360,14 @@ impl Store {
     pub fn checks(&self, filter: &CheckFilter) -> Result<Vec<StoredCheck>> {
         let sql = format!(
             "{SELECT}
-             WHERE (?1 IS NULL OR c.run_id = ?1)
+             WHERE c.kind = 'verdict'
+               AND (?1 IS NULL OR c.run_id = ?1)
                AND (?2 IS NULL OR c.claim_id IN (SELECT id FROM claims WHERE collection_id = ?2))
                AND (?3 IS NULL OR c.claim_id = ?3)
                AND (?6 IS NULL OR c.run_id IN (SELECT id FROM runs WHERE method = ?6))
                AND (?4 = 0 OR c.claim_id IS NULL
                     OR c.id = (SELECT max(n.id) FROM checks n
-                               WHERE n.claim_id = c.claim_id
+                               WHERE n.claim_id = c.claim_id AND n.kind = 'verdict'
                                  AND (?1 IS NULL OR n.run_id = ?1)
                                  AND (?6 IS NULL
                                       OR n.run_id IN (SELECT id FROM runs WHERE method = ?6))))
@@ -382,14 +507,14 @@ mod tests {
         store.insert_check(run, Some(elsewhere), &result("One.", Verdict::Supported), &[]).unwrap();
 
         assert_eq!(
-            store.claims_checked_with(collection, "llm-cite", &same_reordered).unwrap(),
-            HashSet::from([ids[0]])
+            store.subjects_done_with(collection, "llm-cite", &same_reordered).unwrap(),
+            HashSet::from([SubjectId::Claim(ids[0])])
         );
         assert_eq!(
-            store.claims_checked_with(collection, "llm-cite", &other_model).unwrap(),
-            HashSet::from([ids[1]])
+            store.subjects_done_with(collection, "llm-cite", &other_model).unwrap(),
+            HashSet::from([SubjectId::Claim(ids[1])])
         );
-        assert!(store.claims_checked_with(collection, "corpus-nli", &same).unwrap().is_empty());
+        assert!(store.subjects_done_with(collection, "corpus-nli", &same).unwrap().is_empty());
     }
 
     #[test]
@@ -462,7 +587,7 @@ mod tests {
         let mut contradictory = result("An ad-hoc claim.", Verdict::Refuted);
         contradictory.undecided = Some(factdesk_model::Undecided::NoEvidence);
         let error = store.insert_check(run, None, &contradictory, &[]).unwrap_err();
-        assert!(matches!(error, StoreError::InconsistentCheck { .. }), "{error}");
+        assert!(matches!(error, StoreError::InconsistentOutcome { .. }), "{error}");
         assert!(error.to_string().contains("\"An ad-hoc claim.\" by llm-cite"), "{error}");
         assert!(store.checked_claims(run).unwrap().len() == 1, "nothing of it was written");
         contradictory.verdict = Verdict::NotEnoughInfo;
@@ -524,5 +649,105 @@ mod tests {
             .checks(&CheckFilter { verdict: Some(Verdict::Supported), ..CheckFilter::default() })
             .unwrap();
         assert_eq!(verified.len(), 1);
+    }
+}
+
+#[cfg(test)]
+mod outcome_tests {
+    use factdesk_model::{
+        Edit, Envelope, NewPassage, Outcome, PassageKind, Revision, ScoreRow, ScoreTable,
+        SubjectId, TokenUse,
+    };
+
+    use super::*;
+    use crate::PassageInsertOutcome;
+
+    fn envelope() -> Envelope {
+        let mut tokens = TokenUse::default();
+        tokens.add("question", 12, 3);
+        Envelope {
+            method: "toy-rarr".into(),
+            parameters: serde_json::json!({"edits": 1}),
+            model: "scripted:test".into(),
+            nli_model: None,
+            tokens,
+            explanation: "one date disagreed with the evidence".into(),
+        }
+    }
+
+    fn revision() -> Outcome {
+        Outcome::Revision(Revision {
+            envelope: envelope(),
+            original: "Opened in 1899.".into(),
+            revised: "Opened in 1889.".into(),
+            edits: vec![Edit {
+                start: 10,
+                before: "1899".into(),
+                after: "1889".into(),
+                question: Some("When did it open?".into()),
+                evidence: Vec::new(),
+                agreement: Some(0.1),
+            }],
+        })
+    }
+
+    #[test]
+    fn passages_get_outcomes_of_any_kind_once_per_run() {
+        let mut store = Store::open_in_memory().unwrap();
+        let collection = store.ensure_collection("desk").unwrap();
+        let added = store
+            .insert_passages(
+                collection,
+                &[NewPassage {
+                    kind: PassageKind::Summary,
+                    text: "Opened in 1899.".into(),
+                    question: None,
+                    sources: Vec::new(),
+                }],
+            )
+            .unwrap();
+        let PassageInsertOutcome::Inserted(passage) = added[0] else { panic!("{added:?}") };
+        let run =
+            store.create_run("toy-rarr", &serde_json::json!({}), None, Some(collection)).unwrap();
+        let subject = SubjectId::Passage(passage);
+        let id = store.insert_outcome(run, Some(subject), &revision(), &[]).unwrap();
+        assert!(store.is_done_in(run, subject).unwrap());
+        assert_eq!(store.done_subjects(run).unwrap(), HashSet::from([subject]));
+        assert!(store.checked_claims(run).unwrap().is_empty());
+        let error = store.insert_outcome(run, Some(subject), &revision(), &[]).unwrap_err();
+        assert!(matches!(error, StoreError::AlreadyDone { .. }), "{error}");
+        assert!(error.to_string().contains("passage"), "{error}");
+
+        let stored = store.outcomes(Some(run), Some(collection)).unwrap();
+        assert_eq!(stored.len(), 1);
+        assert_eq!((stored[0].id, stored[0].subject), (id, Some(subject)));
+        assert_eq!(stored[0].outcome, revision());
+        // Lists of verdicts leave other kinds out; a verdict read of this row finds nothing.
+        assert!(store.checks(&CheckFilter::default()).unwrap().is_empty());
+        assert!(matches!(store.check(id), Err(StoreError::NotFound { .. })));
+        let done =
+            store.subjects_done_with(collection, "toy-rarr", &serde_json::json!({})).unwrap();
+        assert_eq!(done, HashSet::from([subject]));
+
+        // An inconsistent outcome is refused and names the method.
+        let broken = Outcome::Scores(ScoreTable {
+            envelope: envelope(),
+            passage: "Opened in 1899.".into(),
+            rows: vec![ScoreRow {
+                criterion: "faithfulness".into(),
+                score: Some(f64::NAN),
+                label: None,
+                note: None,
+            }],
+        });
+        let error = store.insert_outcome(run, None, &broken, &[]).unwrap_err();
+        assert!(error.to_string().contains("toy-rarr: criterion faithfulness"), "{error}");
+        let (kind, tokens): (String, i64) = store
+            .conn
+            .query_row("SELECT kind, tokens FROM checks WHERE id = ?1", [id.0], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .unwrap();
+        assert_eq!((kind.as_str(), tokens), ("revision", 15));
     }
 }

@@ -13,6 +13,7 @@ mod documents;
 mod fetches;
 mod migration;
 mod model_calls;
+mod passages;
 mod runs;
 
 use std::path::{Path, PathBuf};
@@ -26,6 +27,7 @@ pub use documents::{DocumentFilter, DocumentInsertOutcome, IndexableSentence, Ne
 pub use fetches::{FetchOutcome, NewFetch, NewPage};
 pub use migration::{MIGRATIONS, Migration, apply_migrations, latest_version};
 pub use model_calls::{ModelCallRow, NewModelCall};
+pub use passages::PassageInsertOutcome;
 
 /// Errors of the store. Messages name the database and say what to do.
 #[derive(Debug, thiserror::Error)]
@@ -57,14 +59,14 @@ pub enum StoreError {
     },
     #[error("{what} not found")]
     NotFound { what: String },
-    /// Another process running the same run stored this claim's result first.
-    #[error("run {run} already holds a check of claim {claim}")]
-    AlreadyChecked { run: i64, claim: i64 },
+    /// Another process running the same run stored this subject's outcome first.
+    #[error("run {run} already holds an outcome for {subject}")]
+    AlreadyDone { run: i64, subject: factdesk_model::SubjectId },
     #[error("invalid value stored in {column}: {message}")]
     Corrupt { column: &'static str, message: String },
     /// A method returned a result that cannot be stored as it is (a bug in the method).
-    #[error("refusing to store the check of \"{claim}\" by {method}: {message}")]
-    InconsistentCheck { claim: String, method: String, message: String },
+    #[error("refusing to store the outcome for \"{subject}\" by {method}: {message}")]
+    InconsistentOutcome { subject: String, method: String, message: String },
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;

@@ -47,8 +47,8 @@ pub const MIGRATIONS: &[Migration] = &[
     },
     Migration {
         version: 7,
-        name: "verdicts",
-        sql: include_str!("../../../migrations/0007_verdicts.sql"),
+        name: "outcomes",
+        sql: include_str!("../../../migrations/0007_outcomes.sql"),
     },
     Migration {
         version: 8,

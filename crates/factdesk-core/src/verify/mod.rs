@@ -36,8 +36,8 @@ use factdesk_store::{CheckFilter, ClaimFilter};
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 
-use crate::batch::BatchSpec;
 pub use crate::batch::SubjectFailure as ClaimFailure;
+use crate::batch::{BatchSpec, BatchSubjects, Subject};
 use crate::models::ModelChoice;
 use crate::{CancelToken, CoreError, Factdesk, Reporter, Result};
 use config::{CorpusNliConfig, LlmCiteConfig, MethodConfig, PTrueConfig, RunIdentity, RunModels};
@@ -561,6 +561,7 @@ impl Factdesk {
         let method = plan.identity.method.as_str();
         let spec = BatchSpec {
             collection,
+            subjects: BatchSubjects::Claims,
             method,
             identity: &identity,
             model: plan.identity.model_label(),
@@ -571,9 +572,14 @@ impl Factdesk {
         let permits = self.fetch_permits();
         let plan = &plan;
         let outcome = self
-            .run_batch(spec, reporter, cancel, |claim, run| {
+            .run_batch(spec, reporter, cancel, |subject, run| {
                 let permits = permits.clone();
                 async move {
+                    let Subject::Claim(claim) = subject else {
+                        return Err(CoreError::Internal(
+                            "a claims batch was given a passage".into(),
+                        ));
+                    };
                     let (check, calls) =
                         self.check_one(plan, &claim.text, run, options.cache, permits).await?;
                     self.store()?.insert_check(run, Some(claim.id), &check, &calls)?;
