@@ -293,6 +293,7 @@ mod tests {
             urls: Vec::new(),
             sources: Vec::new(),
             premises: Vec::new(),
+            left_out: Vec::new(),
         }
     }
 

@@ -77,6 +77,19 @@ impl std::fmt::Debug for LlmNli {
 /// The template LLM-instructed NLI renders.
 pub const LLM_NLI_TEMPLATE: &str = "nli/true_false";
 
+/// The marker that quotes a document in a prompt: 24 hex digits of a hash of the document and
+/// claim. The same pair always gets the same marker (so calls replay from the record), and a
+/// document cannot contain the marker that will quote it without containing its own hash.
+pub fn boundary(document: &str, claim: &str) -> String {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(b"factdesk quote\0");
+    hasher.update(claim.as_bytes());
+    hasher.update(b"\0");
+    hasher.update(document.as_bytes());
+    let hex = hasher.finalize().to_hex();
+    format!("DATA-{}", &hex[..24])
+}
+
 impl LlmNli {
     pub fn new(model: Arc<dyn LanguageModel>, prompts: Arc<PromptLibrary>) -> LlmNli {
         LlmNli { model, prompts, samples: 10 }
@@ -94,7 +107,11 @@ impl Nli for LlmNli {
         for pair in pairs {
             let request = self.prompts.render_request(
                 LLM_NLI_TEMPLATE,
-                &serde_json::json!({ "document": pair.premise, "claim": pair.hypothesis }),
+                &serde_json::json!({
+                    "document": pair.premise,
+                    "claim": pair.hypothesis,
+                    "boundary": boundary(&pair.premise, &pair.hypothesis),
+                }),
             )?;
             let answer =
                 self.model.answer_probabilities(&request, &["true", "false"], self.samples).await?;

@@ -14,7 +14,7 @@
 use std::sync::Arc;
 
 use factdesk_llm::Nli;
-use factdesk_model::{ClaimCheck, Envelope, EvidenceSource, TokenUse, Undecided, Verdict};
+use factdesk_model::{ClaimCheck, Envelope, EvidenceSource, LeftOut, TokenUse, Undecided, Verdict};
 
 use crate::MethodError;
 use crate::evidence::CorpusRetriever;
@@ -124,7 +124,7 @@ impl CorpusNli {
         let mut attributions = Vec::new();
         let mut tokens = TokenUse::default();
         let mut supports: Vec<PartSupport> = Vec::new();
-        let mut left_out = 0usize;
+        let mut left_out: Vec<LeftOut> = Vec::new();
         for part in &parts {
             let found = self.sources(part).await?;
             let texts = vec![None; found.len()];
@@ -138,7 +138,6 @@ impl CorpusNli {
             )
             .await?;
             tokens.merge(&judged.tokens);
-            left_out += judged.left_out.len();
             // Sources are shared by the claim's sentences; premises point into that list.
             let positions: Vec<usize> = found
                 .iter()
@@ -150,6 +149,12 @@ impl CorpusNli {
                     }
                 })
                 .collect();
+            for (source, sentence) in judged.left_out {
+                let left = LeftOut { source: positions[source], sentence };
+                if !left_out.contains(&left) {
+                    left_out.push(left);
+                }
+            }
             let claim_part = several.then(|| part.clone());
             for mut premise in judged.premises {
                 premise.source = positions[premise.source];
@@ -239,7 +244,7 @@ impl CorpusNli {
             );
             (Verdict::NotEnoughInfo, explanation)
         };
-        let explanation = explanation + &judge::left_out_note(left_out).unwrap_or_default();
+        let explanation = explanation + &judge::left_out_note(left_out.len()).unwrap_or_default();
         let confidence = if premises.is_empty() {
             None
         } else if verdict == Verdict::Supported {
@@ -264,6 +269,7 @@ impl CorpusNli {
             urls: Vec::new(),
             sources,
             premises,
+            left_out,
         })
     }
 }

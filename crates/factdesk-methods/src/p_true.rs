@@ -69,6 +69,7 @@ impl PTrue {
             urls: Vec::new(),
             sources: Vec::new(),
             premises: Vec::new(),
+            left_out: Vec::new(),
         })
     }
 }

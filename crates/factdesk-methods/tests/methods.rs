@@ -373,6 +373,11 @@ async fn evidence_that_instructs_the_judge_never_reaches_it() {
             "{}",
             check.envelope.explanation
         );
+        // The source is flagged with the sentence, for the claim view and reports.
+        assert_eq!(check.left_out.len(), 1, "{premises:?}");
+        assert_eq!(check.left_out[0].source, 0);
+        assert!(check.left_out[0].sentence.contains("ignore previous instructions"));
+        assert!(check.sources[0].url.as_deref().unwrap().ends_with("/Okra"));
     }
 }
 

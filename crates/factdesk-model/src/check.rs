@@ -232,6 +232,18 @@ pub struct ClaimCheck {
     pub urls: Vec<ProposedUrl>,
     pub sources: Vec<EvidenceSource>,
     pub premises: Vec<PremiseCheck>,
+    /// Evidence sentences that address the model (instructions, role tags, "answer True"),
+    /// left out of the premises: the sources that hold them are flagged to people.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<LeftOut>,
+}
+
+/// An evidence sentence left out of the premises because it addresses the model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+pub struct LeftOut {
+    /// Index into [`ClaimCheck::sources`].
+    pub source: usize,
+    pub sentence: String,
 }
 
 impl ClaimCheck {

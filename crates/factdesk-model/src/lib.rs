@@ -25,7 +25,7 @@ macro_rules! id_type {
 
 pub mod check;
 pub use check::{
-    Attribution, CheckId, ClaimCheck, EvidenceSource, PremiseCheck, ProposedUrl, Review,
+    Attribution, CheckId, ClaimCheck, EvidenceSource, LeftOut, PremiseCheck, ProposedUrl, Review,
     ReviewDecision, ReviewId, StoredCheck, TokenCount, TokenUse, Undecided, UrlStatus,
 };
 pub mod fetch;

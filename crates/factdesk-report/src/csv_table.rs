@@ -14,7 +14,7 @@ use crate::escape::guard_spreadsheet_cell;
 use crate::{Report, ReportItem, UNCHECKED, format_probability};
 
 /// The header row, in order.
-pub const COLUMNS: [&str; 22] = [
+pub const COLUMNS: [&str; 23] = [
     "claim_id",
     "claim",
     "tags",
@@ -38,6 +38,8 @@ pub const COLUMNS: [&str; 22] = [
     "explanation",
     // Why the method could not decide (its verdict is then not_enough_info); empty if judged.
     "undecided",
+    // Sources holding text addressed to AI systems (kept out of the premises), "; "-joined.
+    "flagged_sources",
 ];
 
 /// Stands in for a missing fetch time or hash, so the space-joined lists stay aligned.
@@ -101,6 +103,7 @@ fn row_for(item: &ReportItem) -> [String; COLUMNS.len()] {
         review.as_ref().map(|review| review.created_at.clone()).unwrap_or_default(),
         check.envelope.explanation.clone(),
         check.undecided.map(|reason| reason.as_str().to_owned()).unwrap_or_default(),
+        crate::flagged_sources(check).join("; "),
     ]
 }
 

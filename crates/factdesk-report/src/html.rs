@@ -174,6 +174,14 @@ fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
     if !check.envelope.explanation.trim().is_empty() {
         writeln!(out, "<dt>Explanation</dt><dd>{}</dd>", h(&check.envelope.explanation))?;
     }
+    let flagged = crate::flagged_sources(check);
+    if !flagged.is_empty() {
+        writeln!(
+            out,
+            "<dt>Flagged sources</dt><dd class=\"flagged\">Text addressed to AI systems, kept out of the premises: {}</dd>",
+            h(&flagged.join("; "))
+        )?;
+    }
     writeln!(out, "</dl>")?;
     if !check.attributions.is_empty() {
         writeln!(out, "<h3>Evidence</h3>")?;

@@ -281,6 +281,29 @@ pub(crate) fn source_location(source: &EvidenceSource) -> String {
     }
 }
 
+/// The sources that hold text addressed to AI systems (left out of the premises), each named
+/// as [`source_location`] names it, with how many of its sentences were left out: "corpus
+/// document 3 (2 sentences)".
+pub(crate) fn flagged_sources(check: &factdesk_model::ClaimCheck) -> Vec<String> {
+    let mut flagged: Vec<(usize, usize)> = Vec::new();
+    for left in &check.left_out {
+        match flagged.iter_mut().find(|(source, _)| *source == left.source) {
+            Some((_, count)) => *count += 1,
+            None => flagged.push((left.source, 1)),
+        }
+    }
+    flagged
+        .into_iter()
+        .map(|(source, count)| {
+            let name = check
+                .sources
+                .get(source)
+                .map_or_else(|| format!("source {}", source + 1), source_location);
+            format!("{name} ({count} sentence{})", if count == 1 { "" } else { "s" })
+        })
+        .collect()
+}
+
 /// Words for what happened to a proposed URL.
 pub(crate) fn url_status_label(status: UrlStatus) -> &'static str {
     match status {

@@ -115,6 +115,14 @@ fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
     if !check.envelope.explanation.trim().is_empty() {
         writeln!(out, "- **Explanation:** {}", escape_markdown(&check.envelope.explanation))?;
     }
+    let flagged = crate::flagged_sources(check);
+    if !flagged.is_empty() {
+        writeln!(
+            out,
+            "- **Flagged sources** (text addressed to AI systems, kept out of the premises): {}",
+            escape_markdown(&flagged.join("; "))
+        )?;
+    }
     if !check.attributions.is_empty() {
         writeln!(out)?;
         writeln!(out, "**Evidence**")?;

@@ -459,6 +459,7 @@ mod tests {
             urls: Vec::new(),
             sources: Vec::new(),
             premises: Vec::new(),
+            left_out: Vec::new(),
         }
     }
 

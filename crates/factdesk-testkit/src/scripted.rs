@@ -26,19 +26,29 @@ struct Layout {
     template: &'static str,
     /// The label before the claim (its last occurrence; the claim runs to the end of the line).
     claim: &'static str,
-    /// The labels before and after the document, if the template has one.
-    document: Option<(&'static str, &'static str)>,
+    /// Where the document is, if the template has one.
+    document: DocumentAt,
+}
+
+enum DocumentAt {
+    Nowhere,
+    /// Between the two lines of the first `<<<marker>>>` (LLM-instructed NLI quotes it so).
+    Quoted,
 }
 
 const LAYOUTS: [Layout; 4] = [
-    Layout { template: "llm_cite/urls_diverse", claim: "Sentence: ", document: None },
-    Layout { template: "llm_cite/url_controlled", claim: "Sentence: ", document: None },
     Layout {
-        template: "nli/true_false",
-        claim: "Claim: ",
-        document: Some(("Document:", "\nClaim: ")),
+        template: "llm_cite/urls_diverse",
+        claim: "Sentence: ",
+        document: DocumentAt::Nowhere,
     },
-    Layout { template: "p_true/true_false", claim: "Claim: ", document: None },
+    Layout {
+        template: "llm_cite/url_controlled",
+        claim: "Sentence: ",
+        document: DocumentAt::Nowhere,
+    },
+    Layout { template: "nli/true_false", claim: "Claim: ", document: DocumentAt::Quoted },
+    Layout { template: "p_true/true_false", claim: "Claim: ", document: DocumentAt::Nowhere },
 ];
 
 /// One chat request to the scripted model.
@@ -81,13 +91,25 @@ pub fn asked(request: &RecordedRequest) -> Option<Result<Asked, String>> {
         .unwrap_or_default()
         .trim()
         .to_owned();
-    if let Some((start, end)) = layout.document
-        && let Some((_, rest)) = asked.prompt.split_once(start)
-    {
-        asked.document =
-            rest.rsplit_once(end).map_or(rest, |(document, _)| document).trim().to_owned();
+    if let DocumentAt::Quoted = layout.document {
+        asked.document = quoted(&asked.prompt).unwrap_or_default().trim().to_owned();
     }
     Some(Ok(asked))
+}
+
+/// The text between the first line of the form `<<<marker>>>` and the next line equal to it.
+fn quoted(prompt: &str) -> Option<&str> {
+    let mut offset = 0;
+    for line in prompt.split_inclusive('\n') {
+        let marker = line.trim();
+        offset += line.len();
+        if marker.starts_with("<<<") && marker.ends_with(">>>") && marker.len() > 6 {
+            let rest = &prompt[offset..];
+            let end = rest.find(&format!("\n{marker}")).unwrap_or(rest.len());
+            return Some(&rest[..end]);
+        }
+    }
+    None
 }
 
 /// The words of a text that carry its content (longer than three characters), lower-cased.
@@ -224,7 +246,9 @@ mod tests {
         assert!(answer(&model, &urls).1.contains("url for Okra grows."));
         let nli = chat(
             Some(NLI_TEMPLATE),
-            "Read.\n\nDocument:\nOkra is a plant that grows in warm places.\n\nClaim: Okra grows.\n\nTrue or False?",
+            "Read. It is quoted between lines that read <<<DATA-1>>>.\n\n<<<DATA-1>>>\n\
+             Okra is a plant that grows in warm places.\n<<<DATA-1>>>\n\nClaim: Okra grows.\n\n\
+             True or False?",
         );
         assert!(answer(&model, &nli).1.contains("\"True\""));
         let asked = asked(&nli).unwrap().unwrap();

@@ -119,11 +119,20 @@ function evidencePanel(check: ClaimCheck): HTMLElement | null {
         .filter((premise) => premise.source === index)
         .flatMap((premise) => premise.sentences)
         .filter((sentence) => (seen.has(sentence) ? false : (seen.add(sentence), true)));
+      const leftOut = (check.left_out ?? []).filter((left) => left.source === index).map((left) => left.sentence);
       return el(
         'div',
         { class: 'evidence-source', 'data-source': index },
         el('h3', { class: 'source-name' }, `${index + 1}. ${sourceName(source)}`),
         sourceFacts(source),
+        leftOut.length > 0
+          ? el(
+              'div',
+              { class: 'flag addresses-model', role: 'note' },
+              el('p', {}, `This source contains text addressed to AI systems; ${leftOut.length === 1 ? 'this sentence was' : `these ${leftOut.length} sentences were`} kept out of the premises:`),
+              el('ul', {}, ...leftOut.map((sentence) => el('li', {}, sentence))),
+            )
+          : null,
         sentences.length === 0
           ? el('p', { class: 'hint' }, 'The whole page was judged; no single sentences.')
           : el(

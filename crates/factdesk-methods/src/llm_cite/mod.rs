@@ -23,7 +23,8 @@ use std::sync::Arc;
 use factdesk_llm::prompts::PromptLibrary;
 use factdesk_llm::{LanguageModel, Nli, OutputConstraint};
 use factdesk_model::{
-    ClaimCheck, Envelope, EvidenceSource, ProposedUrl, TokenUse, Undecided, UrlStatus, Verdict,
+    ClaimCheck, Envelope, EvidenceSource, LeftOut, ProposedUrl, TokenUse, Undecided, UrlStatus,
+    Verdict,
 };
 use futures_util::future::join_all;
 use serde::{Deserialize, Serialize};
@@ -262,6 +263,11 @@ impl LlmCite {
             urls: proposed,
             sources: sources.into_iter().map(|ranked| ranked.source).collect(),
             premises: judged.premises,
+            left_out: judged
+                .left_out
+                .into_iter()
+                .map(|(source, sentence)| LeftOut { source, sentence })
+                .collect(),
         })
     }
 
