@@ -477,7 +477,7 @@ pub fn batch(summary: &BatchSummary, json: bool) -> anyhow::Result<()> {
         return print_json(summary);
     }
     println!(
-        "Run {} ({}) over '{}': {} claim(s); {} checked now, {} checked before{}, {} failed{}.",
+        "Run {} ({}) over '{}': {} claim(s); {} checked now, {} checked before{}{}, {} failed{}.",
         summary.run_id,
         summary.method,
         summary.collection,
@@ -485,6 +485,11 @@ pub fn batch(summary: &BatchSummary, json: bool) -> anyhow::Result<()> {
         summary.checked,
         summary.already_checked,
         if summary.resumed { " (run resumed)" } else { "" },
+        if summary.elsewhere > 0 {
+            format!(", {} being checked by another process", summary.elsewhere)
+        } else {
+            String::new()
+        },
         summary.failed,
         if summary.cancelled {
             "; cancelled — run the same command again to continue"

@@ -9,15 +9,17 @@
 //! run loses at most the subjects in flight. A subject whose `run_one` fails is reported and
 //! left undone: the run then ends `failed` and the next call retries just those. Cancelling
 //! stops starting new subjects; those in flight finish. Two processes may run the same run at
-//! once: each leaves out what the other has stored (counted as already done, never as a
-//! failure), though a subject both start at the same moment is worked on twice and stored once.
+//! once: a batch takes a lease on each subject before working on it (`subject_leases`), so the
+//! two work on disjoint subjects; each leaves out what the other has stored (counted as already
+//! done) or holds (counted as elsewhere), never as a failure. A lease of a process that died is
+//! taken over at once; one of a process that hangs, after an hour.
 
 use std::collections::HashSet;
 use std::future::Future;
 use std::sync::Arc;
 
 use factdesk_model::{Claim, Passage, RunId, RunStatus, SubjectId};
-use factdesk_store::{ClaimFilter, StoreError};
+use factdesk_store::{ClaimFilter, LeaseHolder, StoreError};
 use futures_util::StreamExt;
 use serde::Serialize;
 
@@ -27,7 +29,23 @@ use crate::{CancelToken, CoreError, Factdesk, ProgressUnit, Reporter, Result};
 enum Done {
     /// Another process running the same run stored it first.
     Elsewhere,
+    /// Another process running the same run holds its lease: it is working on it.
+    Leased,
     Failed(CoreError),
+}
+
+/// How long a lease on a subject lasts. A subject's model calls may take minutes; a lease of a
+/// process that died is taken over at once (its process id is checked), so this only bounds a
+/// process that hangs.
+const LEASE_SECONDS: u64 = 3600;
+
+/// Whether process `pid` is alive on this machine (on Linux, by `/proc`; elsewhere it is taken
+/// to be, and its leases end when they expire).
+fn process_alive(pid: u32) -> bool {
+    if pid == std::process::id() || !cfg!(target_os = "linux") {
+        return true;
+    }
+    std::path::Path::new(&format!("/proc/{pid}")).exists()
 }
 
 /// Which subjects of a collection a batch runs over.
@@ -89,6 +107,9 @@ pub struct BatchOutcome<T> {
     /// Done in earlier attempts of this run, or meanwhile by another process running it (with
     /// `skip_done`, also by earlier runs with the same identity), and so left out.
     pub already_done: usize,
+    /// Being worked on by another process running this run when this batch reached them
+    /// (their leases were held), and so left to it.
+    pub elsewhere: usize,
     pub done: usize,
     pub failed: usize,
     pub cancelled: bool,
@@ -106,6 +127,16 @@ pub struct SubjectFailure {
 }
 
 impl Factdesk {
+    /// Gives up a lease; a failure to do so only delays another process (until the lease
+    /// expires or this process ends), so it is logged, not raised.
+    fn release(&self, run: RunId, subject: SubjectId, holder: &LeaseHolder) {
+        if let Err(error) =
+            self.store().and_then(|store| Ok(store.release_lease(run, subject, holder)?))
+        {
+            tracing::warn!(%run, %subject, %error, "could not release a subject lease");
+        }
+    }
+
     /// Runs `run_one` over the claims or passages of `spec.collection` that are not done yet,
     /// as the run `spec` identifies (continued or new); see the module documentation. `run_one`
     /// gets the subject and the run, and must store its outcome before it returns.
@@ -178,6 +209,7 @@ impl Factdesk {
             resumed,
             subjects: subjects.len(),
             already_done: done.len(),
+            elsewhere: 0,
             done: 0,
             failed: 0,
             cancelled: false,
@@ -185,6 +217,7 @@ impl Factdesk {
             failures: Vec::new(),
         };
         let run_one = &run_one;
+        let holder = &LeaseHolder::this_process();
         let mut results = futures_util::stream::iter(todo.into_iter().map(|subject| {
             let cancel = cancel.clone();
             let reporter = reporter.clone();
@@ -192,10 +225,22 @@ impl Factdesk {
                 if cancel.is_cancelled() {
                     return (subject, None);
                 }
-                // Another process working on the same run may have done it meanwhile.
-                match self.store().and_then(|store| Ok(store.is_done_in(run, subject.id())?)) {
-                    Ok(true) => return (subject, Some(Err(Done::Elsewhere))),
-                    Ok(false) => {}
+                // Another process running the same run may be at it, or have done it meanwhile.
+                let id = subject.id();
+                let claim = self.store().and_then(|mut store| {
+                    if !store.take_lease(run, id, holder, LEASE_SECONDS, process_alive)? {
+                        return Ok(Some(Done::Leased));
+                    }
+                    Ok(store.is_done_in(run, id)?.then_some(Done::Elsewhere))
+                });
+                match claim {
+                    Ok(Some(done)) => {
+                        if let Done::Elsewhere = done {
+                            self.release(run, id, holder);
+                        }
+                        return (subject, Some(Err(done)));
+                    }
+                    Ok(None) => {}
                     Err(error) => return (subject, Some(Err(Done::Failed(error)))),
                 }
                 reporter.working_on(subject.text());
@@ -203,6 +248,7 @@ impl Factdesk {
                     CoreError::Store(StoreError::AlreadyDone { .. }) => Done::Elsewhere,
                     error => Done::Failed(error),
                 });
+                self.release(run, id, holder);
                 (subject, Some(result))
             }
         }))
@@ -220,6 +266,10 @@ impl Factdesk {
                 }
                 Some(Err(Done::Elsewhere)) => {
                     outcome.already_done += 1;
+                    reporter.advance(1);
+                }
+                Some(Err(Done::Leased)) => {
+                    outcome.elsewhere += 1;
                     reporter.advance(1);
                 }
                 Some(Err(Done::Failed(error))) => {
@@ -438,10 +488,12 @@ mod tests {
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
         let app = app_with_claims(dir.path(), &refs);
         let identity = serde_json::json!({"method": "toy", "config": {}, "models": {}});
+        let worked = Mutex::new(Vec::<String>::new());
         let run_one = |subject: Subject, run: RunId| {
             let Subject::Claim(claim) = subject else { unreachable!("claims only") };
-            let app = &app;
+            let (app, worked) = (&app, &worked);
             async move {
+                worked.lock().unwrap().push(claim.text.clone());
                 tokio::time::sleep(std::time::Duration::from_millis(20)).await;
                 let check = toy_check(&claim.text);
                 app.store()?.insert_check(run, Some(claim.id), &check, &[])?;
@@ -465,7 +517,13 @@ mod tests {
         let (first, second) = (first.unwrap(), second.unwrap());
         assert_eq!(first.run_id, second.run_id, "the second joins the first's run");
         assert_eq!((first.failed, second.failed), (0, 0), "{first:?} {second:?}");
-        assert!(first.done + second.done >= texts.len());
+        // Leases keep the two apart: every claim is worked on once, by one of them.
+        assert_eq!(first.done + second.done, texts.len(), "{first:?} {second:?}");
+        let mut worked = worked.into_inner().unwrap();
+        worked.sort();
+        assert_eq!(worked.len(), texts.len(), "a claim was worked on twice: {worked:?}");
+        worked.dedup();
+        assert_eq!(worked.len(), texts.len());
         assert_eq!(app.store().unwrap().checked_claims(first.run_id).unwrap().len(), texts.len());
         // The one that finished last saw every claim done.
         assert_eq!(app.store().unwrap().run(first.run_id).unwrap().status, RunStatus::Completed);

@@ -55,6 +55,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "token_purposes",
         sql: include_str!("../../../migrations/0008_token_purposes.sql"),
     },
+    Migration {
+        version: 9,
+        name: "subject_leases",
+        sql: include_str!("../../../migrations/0009_subject_leases.sql"),
+    },
 ];
 
 /// The schema version this binary writes.

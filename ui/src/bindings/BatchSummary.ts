@@ -16,7 +16,11 @@ resumed: boolean, claims: number,
  * Checked in earlier attempts of this run (with `skip_checked`, also by earlier runs
  * with the same method configuration and models), and so left out.
  */
-already_checked: number, checked: number, failed: number, cancelled: boolean, 
+already_checked: number, 
+/**
+ * Being checked by another process running this run when this one reached them.
+ */
+elsewhere: number, checked: number, failed: number, cancelled: boolean, 
 /**
  * Checks per verdict, in order of first appearance.
  */

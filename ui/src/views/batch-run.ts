@@ -43,6 +43,7 @@ export function describeBatch(summary: BatchSummary): string {
   if (summary.undecided.length > 0) {
     parts.push(`of which undecided: ${summary.undecided.map(([reason, n]) => `${n.toLocaleString()} ${undecidedName(reason)}`).join(', ')}`);
   }
+  if (summary.elsewhere > 0) parts.push(`${count(summary.elsewhere, 'claim')} being checked by another process (the CLI or another window)`);
   if (summary.failed > 0) parts.push(`${summary.failed.toLocaleString()} failed`);
   return `${parts.join('; ')}.`;
 }

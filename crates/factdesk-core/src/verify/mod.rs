@@ -226,6 +226,8 @@ pub struct BatchSummary {
     /// Checked in earlier attempts of this run (with `skip_checked`, also by earlier runs
     /// with the same method configuration and models), and so left out.
     pub already_checked: usize,
+    /// Being checked by another process running this run when this one reached them.
+    pub elsewhere: usize,
     pub checked: usize,
     pub failed: usize,
     pub cancelled: bool,
@@ -605,6 +607,7 @@ impl Factdesk {
             resumed: outcome.resumed,
             claims: outcome.subjects,
             already_checked: outcome.already_done,
+            elsewhere: outcome.elsewhere,
             checked: outcome.done,
             failed: outcome.failed,
             cancelled: outcome.cancelled,
