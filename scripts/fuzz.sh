@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The long form of the property tests (the short form runs in CI with proptest's default 256
+# cases per property): the decoders, the HTML, Markdown and plain-text extractors, sentence
+# segmentation and URL handling on generated inputs, in release builds.
+#   bash scripts/fuzz.sh            # 100,000 cases per property
+#   CASES=1000000 bash scripts/fuzz.sh
+# Prints, per property file, the cases tried and the time; a failure prints proptest's
+# minimal failing input and the script exits non-zero.
+source "$(dirname "$0")/lib.sh"
+cd "$FACTDESK_ROOT"
+ensure_rust
+CASES="${CASES:-100000}"
+start=$(date +%s)
+for package in factdesk-text factdesk-fetch; do
+  say "$package: $CASES cases per property"
+  PROPTEST_CASES="$CASES" cargo test --release -p "$package" --test properties -- --test-threads 2
+done
+say "done: $CASES cases per property in $(( $(date +%s) - start )) s"
