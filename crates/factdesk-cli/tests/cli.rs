@@ -534,3 +534,102 @@ fn passages_are_added_and_listed_and_bad_ones_named() {
     assert_ne!(source.status.code(), Some(0));
     assert!(text(&source.stderr).contains("document 42"), "{}", text(&source.stderr));
 }
+
+/// The kill campaign (issue of hostile faults): a batch run and a folder import are each killed
+/// (SIGKILL) again and again at varying moments and run again until they finish. Nothing is
+/// lost or stored twice: every claim has exactly one check in the run, a claim is asked about
+/// again only if it was in flight when killed, every file is imported once, and the search
+/// index agrees with the database. `FACTDESK_CAMPAIGN_CYCLES` kills per part (3 in CI;
+/// `scripts/campaign.sh` runs many), and the test prints `campaign: N kills; invariants held …`.
+#[test]
+fn the_kill_campaign_loses_nothing_and_repeats_nothing() {
+    let cycles: usize = std::env::var("FACTDESK_CAMPAIGN_CYCLES")
+        .ok()
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(3);
+    let (mut tries, mut held) = (0usize, 0usize);
+    let cli = Cli::new();
+    let model = slow_true_model(std::time::Duration::from_millis(60));
+    std::fs::write(
+        cli.data.path().join("config.toml"),
+        format!(
+            "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n\
+             [verify]\nmethod = \"p-true\"\nconcurrency = 2\n",
+            model.url("/v1")
+        ),
+    )
+    .unwrap();
+    let claims: String = (0..40).map(|i| format!("Claim number {i} is checked.\n")).collect();
+    let claims_file = cli.data.path().join("claims.txt");
+    std::fs::write(&claims_file, claims).unwrap();
+    cli.json(&["claims", "import", claims_file.to_str().unwrap(), "--collection", "kills"]);
+
+    // Batch: kill at a varying moment, again and again, then let it finish.
+    for cycle in 0..cycles {
+        let mut child = cli
+            .command()
+            .args(["verify", "--collection", "kills", "--json"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(150 + 97 * (cycle as u64 % 7)));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        tries += 1;
+    }
+    let summary = cli.json(&["verify", "--collection", "kills"]);
+    assert_eq!(summary["resumed"], true, "the kills left the run unfinished: {summary}");
+    let run = summary["run_id"].as_i64().unwrap();
+    let report = cli.json(&["report", "--collection", "kills", "--format", "json"]);
+    let items = report["items"].as_array().unwrap();
+    let one_check_each =
+        items.len() == 40 && items.iter().all(|item| item["check"]["run_id"].as_i64() == Some(run));
+    assert!(one_check_each, "{summary}");
+    assert_eq!(summary["failed"], 0);
+    // Each claim is asked about as often as any other (a P(True) check may take more than one
+    // request), except the claims in flight at a kill (at most 2 a kill: concurrency 2).
+    let mut per_claim: std::collections::HashMap<String, usize> = Default::default();
+    for claim in claims_asked(&model) {
+        *per_claim.entry(claim).or_default() += 1;
+    }
+    let mut counts: Vec<usize> = per_claim.values().copied().collect();
+    counts.sort_unstable();
+    let usual = counts[counts.len() / 2];
+    let repeated = counts.iter().filter(|count| **count != usual).count();
+    assert_eq!(per_claim.len(), 40);
+    assert!(repeated <= 2 * cycles, "{repeated} claims asked about again: {per_claim:?}");
+    held += usize::from(one_check_each);
+
+    // Import: a folder of files, killed again and again, then finished.
+    let folder = cli.data.path().join("pages");
+    std::fs::create_dir(&folder).unwrap();
+    for i in 0..300 {
+        let text = format!("Page {i} says that the river {i} is {} km long.\n", i * 3);
+        std::fs::write(folder.join(format!("page-{i:03}.txt")), text.repeat(40)).unwrap();
+    }
+    for cycle in 0..cycles {
+        let mut child = cli
+            .command()
+            .args(["import", folder.to_str().unwrap(), "--corpus", "pages", "--json"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(120 + 61 * (cycle as u64 % 9)));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        tries += 1;
+    }
+    let imported = cli.json(&["import", folder.to_str().unwrap(), "--corpus", "pages"]);
+    assert_eq!(imported["failed"], 0, "{imported}");
+    let (new, known) = (imported["imported"].as_u64(), imported["duplicates"].as_u64());
+    assert_eq!(new.unwrap() + known.unwrap(), 300, "{imported}");
+    let corpora = cli.json(&["corpora"]);
+    let pages = corpora.as_array().unwrap().iter().find(|c| c["name"] == "pages").unwrap();
+    assert_eq!(pages["document_count"], 300, "{corpora}");
+    let check = cli.json(&["reindex", "--check"]);
+    assert_eq!(check["consistent"], true, "{check}");
+    held += 1;
+    println!("campaign: {tries} kills; invariants held in {held} of 2 parts (batch, import)");
+}
