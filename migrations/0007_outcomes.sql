@@ -27,9 +27,11 @@ CREATE TABLE passages (
     text           TEXT NOT NULL,
     question       TEXT,
     sources        TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(sources)),  -- document ids
-    created_at     TEXT NOT NULL,
-    UNIQUE (collection_id, text)
+    created_at     TEXT NOT NULL
 );
+-- One passage per text, kind and question in a collection: "Yes." may answer two questions.
+CREATE UNIQUE INDEX passages_unique
+    ON passages(collection_id, kind, text, ifnull(question, ''));
 CREATE INDEX passages_by_collection ON passages(collection_id);
 
 CREATE TABLE checks_0007 (

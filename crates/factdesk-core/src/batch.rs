@@ -190,7 +190,8 @@ impl Factdesk {
                 done.extend(store.subjects_done_with(collection_id, spec.method, spec.identity)?);
             }
             // Only this batch's kind of subject counts.
-            done.retain(|id| subjects.iter().any(|subject| subject.id() == *id));
+            let ids: HashSet<SubjectId> = subjects.iter().map(Subject::id).collect();
+            done.retain(|id| ids.contains(id));
             store.set_run_status(run, RunStatus::Running, None)?;
             (subjects, run, resumed, done)
         };

@@ -92,10 +92,15 @@ mod tests {
             .add_passage("desk", PassageKind::Answer, " Paris. ", Some("Where is it?"), &[])
             .unwrap();
         assert_eq!((added.added, added.duplicates), (1, 0));
-        let again = app.add_passage("desk", PassageKind::Answer, "Paris.", None, &[]).unwrap();
+        let again = app
+            .add_passage("desk", PassageKind::Answer, "Paris.", Some("Where is it?"), &[])
+            .unwrap();
         assert_eq!((again.added, again.duplicates), (0, 1));
+        // The same words without the question are another passage.
+        let other = app.add_passage("desk", PassageKind::Answer, "Paris.", None, &[]).unwrap();
+        assert_eq!((other.added, other.duplicates), (1, 0));
         let listed = app.passages("desk").unwrap();
-        assert_eq!(listed.len(), 1);
+        assert_eq!(listed.len(), 2);
         assert_eq!(listed[0].question.as_deref(), Some("Where is it?"));
         assert_eq!(listed[0].text, "Paris.");
 

@@ -159,10 +159,18 @@ impl Revision {
         let mut at = 0usize;
         for (index, edit) in self.edits.iter().enumerate() {
             let start = edit.start;
-            let end = start + edit.before.len();
+            let end = start.saturating_add(edit.before.len());
             if start < at || self.original.get(start..end) != Some(edit.before.as_str()) {
                 return Some(format!(
                     "edit {} does not match the original at byte {start}",
+                    index + 1
+                ));
+            }
+            if let Some(agreement) = edit.agreement
+                && !(0.0..=1.0).contains(&agreement)
+            {
+                return Some(format!(
+                    "edit {} has agreement {agreement}, not in [0, 1]",
                     index + 1
                 ));
             }

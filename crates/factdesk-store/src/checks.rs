@@ -166,7 +166,17 @@ impl Store {
         model_calls: &[i64],
     ) -> Result<CheckId> {
         let envelope = outcome.envelope();
-        if let Some(message) = outcome.inconsistency() {
+        // A verdict is about a claim; the other kinds are about passages.
+        let misfit = match (outcome, subject) {
+            (Outcome::Verdict(_), Some(SubjectId::Passage(_))) => {
+                Some("a verdict is about a claim, not a passage".to_owned())
+            }
+            (Outcome::Verdict(_), _) | (_, None | Some(SubjectId::Passage(_))) => None,
+            (other, Some(SubjectId::Claim(_))) => {
+                Some(format!("a {} outcome is about a passage, not a claim", other.kind()))
+            }
+        };
+        if let Some(message) = misfit.or_else(|| outcome.inconsistency()) {
             return Err(StoreError::InconsistentOutcome {
                 subject: outcome.subject_text().to_owned(),
                 method: envelope.method.clone(),
@@ -293,8 +303,8 @@ impl Store {
         Ok(done)
     }
 
-    /// The outcomes of any kind a run (or every run, `None`) holds for the passages of
-    /// `collection` (or for any subject, `None`), oldest first.
+    /// The outcomes of any kind a run (or every run, `None`) holds for the claims and passages
+    /// of `collection` (or for any subject, `None`), oldest first.
     pub fn outcomes(
         &self,
         run: Option<RunId>,
@@ -402,7 +412,11 @@ impl Store {
         let now = now_rfc3339();
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let claim: Option<Option<i64>> = tx
-            .query_row("SELECT claim_id FROM checks WHERE id = ?1", [check.0], |row| row.get(0))
+            .query_row(
+                "SELECT claim_id FROM checks WHERE id = ?1 AND kind = 'verdict'",
+                [check.0],
+                |row| row.get(0),
+            )
             .optional()?;
         let Some(claim) = claim else {
             return Err(StoreError::NotFound { what: format!("check {check}") });
@@ -717,6 +731,10 @@ mod outcome_tests {
         assert!(store.checked_claims(run).unwrap().is_empty());
         let error = store.insert_outcome(run, Some(subject), &revision(), &[]).unwrap_err();
         assert!(matches!(error, StoreError::AlreadyDone { .. }), "{error}");
+        // A revision is about a passage, never a claim.
+        let claim = SubjectId::Claim(ClaimId(1));
+        let error = store.insert_outcome(run, Some(claim), &revision(), &[]).unwrap_err();
+        assert!(error.to_string().contains("about a passage, not a claim"), "{error}");
         assert!(error.to_string().contains("passage"), "{error}");
 
         let stored = store.outcomes(Some(run), Some(collection)).unwrap();

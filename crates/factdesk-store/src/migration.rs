@@ -153,8 +153,10 @@ mod tests {
             "fetches",
             "model_calls",
             "pages",
+            "passages",
             "runs",
             "sentences",
+            "subject_leases",
         ] {
             assert!(tables.iter().any(|t| t == expected), "missing table {expected}: {tables:?}");
         }

@@ -18,8 +18,8 @@ pub enum PassageInsertOutcome {
 }
 
 impl Store {
-    /// Adds passages to a collection in one transaction; a passage whose text the collection
-    /// already holds is reported as a duplicate and left as it is. Every source document must
+    /// Adds passages to a collection in one transaction; a passage the collection already holds
+    /// (same kind, text and question) is reported as a duplicate and left as it is. Every source document must
     /// exist, or nothing is added.
     pub fn insert_passages(
         &mut self,
@@ -32,8 +32,10 @@ impl Store {
         {
             let mut document =
                 tx.prepare_cached("SELECT EXISTS (SELECT 1 FROM documents WHERE id = ?1)")?;
-            let mut find = tx
-                .prepare_cached("SELECT id FROM passages WHERE collection_id = ?1 AND text = ?2")?;
+            let mut find = tx.prepare_cached(
+                "SELECT id FROM passages WHERE collection_id = ?1 AND kind = ?2 AND text = ?3
+                   AND ifnull(question, '') = ifnull(?4, '')",
+            )?;
             let mut insert = tx.prepare_cached(
                 "INSERT INTO passages (collection_id, kind, text, question, sources, created_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -46,7 +48,15 @@ impl Store {
                     }
                 }
                 let existing: Option<i64> = find
-                    .query_row(params![collection.0, passage.text], |row| row.get(0))
+                    .query_row(
+                        params![
+                            collection.0,
+                            passage.kind.as_str(),
+                            passage.text,
+                            passage.question
+                        ],
+                        |row| row.get(0),
+                    )
                     .optional()?;
                 if let Some(existing) = existing {
                     outcomes.push(PassageInsertOutcome::Duplicate(PassageId(existing)));
@@ -129,8 +139,18 @@ mod tests {
         let PassageInsertOutcome::Inserted(id) = first[0] else { panic!("{first:?}") };
         assert_eq!(again[0], PassageInsertOutcome::Duplicate(id));
         assert!(matches!(again[1], PassageInsertOutcome::Inserted(_)));
+        // The same words answering another question are another passage.
+        let answer = |question: &str| NewPassage {
+            kind: PassageKind::Answer,
+            text: "Yes.".into(),
+            question: Some(question.into()),
+            sources: Vec::new(),
+        };
+        let answers =
+            store.insert_passages(collection, &[answer("Is it?"), answer("Was it?")]).unwrap();
+        assert!(answers.iter().all(|a| matches!(a, PassageInsertOutcome::Inserted(_))));
         let listed = store.passages(collection).unwrap();
-        assert_eq!(listed.len(), 2);
+        assert_eq!(listed.len(), 4);
         assert_eq!((listed[0].kind, listed[0].text.as_str()), (PassageKind::Summary, "A summary."));
 
         // A source that is not a stored document: nothing of the batch is added.
@@ -141,6 +161,6 @@ mod tests {
             )
             .unwrap_err();
         assert!(error.to_string().contains("document 99"), "{error}");
-        assert_eq!(store.passages(collection).unwrap().len(), 2);
+        assert_eq!(store.passages(collection).unwrap().len(), 4);
     }
 }

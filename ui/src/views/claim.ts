@@ -134,7 +134,7 @@ function evidencePanel(check: ClaimCheck): HTMLElement | null {
             )
           : null,
         sentences.length === 0
-          ? el('p', { class: 'hint' }, 'The whole page was judged; no single sentences.')
+          ? el('p', { class: 'hint' }, leftOut.length > 0 ? 'No sentence of this source was judged.' : 'The whole page was judged; no single sentences.')
           : el(
               'ol',
               { class: 'evidence-sentences' },
