@@ -12,7 +12,9 @@
 #                  (refuted), whole (corpus-NLI judges each sentence; a summary is supported
 #                  only if every sentence is).
 # Default: qa, N = 40, corpus-NLI with the default NLI (the trained verifier with the embedded
-# model). With --dev, the items come from the dev slice of the training range instead (QA
+# model). FACTDESK_EVAL_METHOD=ciber checks with CIBER instead (its eval adds each fusion rule
+# and plain RAG side by side); FACTDESK_EVAL_PROFILE=debug uses the debug build (enough for the
+# chat model, whose llama.cpp is optimised in both; the verifier wants release). With --dev, the items come from the dev slice of the training range instead (QA
 # 4500.., summarization 7500..): the only place to tune settings such as --m and --l; report
 # figures from the evaluation range.
 # Usage: bash scripts/eval-halueval.sh [--dev] [qa|summarization] [N] [extra `factdesk verify` arguments...]
@@ -34,7 +36,7 @@ ensure_rust
 ensure_apt_packages "${CORE_PACKAGES[@]}"
 bash "$FACTDESK_ROOT/scripts/fetch-models.sh"
 data="$(ensure_halueval)"
-work="${FACTDESK_EVAL_DIR:-$FACTDESK_ROOT/.factdesk/halueval-$range-$dataset-$items}"
+work="${FACTDESK_EVAL_DIR:-$FACTDESK_ROOT/.factdesk/halueval-$range-$dataset-$items-${FACTDESK_EVAL_METHOD:-corpus-nli}}"
 mkdir -p "$work"
 python3 - "$data" "$dataset" "$items" "$work" "$range" <<'PY'
 import csv, json, sys
@@ -63,13 +65,20 @@ with open(f"{data}/{split['file']}", encoding="utf-8") as lines, \
         for claim, label in pairs:
             table.writerow([claim, label, f"item{number}"])
 PY
-say "building the factdesk CLI (release: the verifier is several times faster than in a debug build)"
-cargo build --quiet --release -p factdesk-cli
-factdesk="$CARGO_TARGET_DIR/release/factdesk"
+method="${FACTDESK_EVAL_METHOD:-corpus-nli}"
+if [ "${FACTDESK_EVAL_PROFILE:-release}" = debug ]; then
+  say "building the factdesk CLI (debug)"
+  cargo build --quiet -p factdesk-cli
+  factdesk="$CARGO_TARGET_DIR/debug/factdesk"
+else
+  say "building the factdesk CLI (release: the verifier is several times faster than in a debug build)"
+  cargo build --quiet --release -p factdesk-cli
+  factdesk="$CARGO_TARGET_DIR/release/factdesk"
+fi
 export FACTDESK_DATA_DIR="$work/data"
 "$factdesk" init >/dev/null
 "$factdesk" import "$work/corpus.jsonl" --corpus "halueval-$dataset"
 "$factdesk" claims import "$work/claims.csv" --collection "halueval-$dataset"
-say "checking $((items * 2)) claims"
-"$factdesk" verify --collection "halueval-$dataset" --method corpus-nli --corpus "halueval-$dataset" "$@"
-"$factdesk" eval --collection "halueval-$dataset"
+say "checking $((items * 2)) claims with $method"
+"$factdesk" verify --collection "halueval-$dataset" --method "$method" --corpus "halueval-$dataset" "$@"
+"$factdesk" eval --collection "halueval-$dataset" --method "$method"

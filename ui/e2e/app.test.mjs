@@ -771,4 +771,36 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.equal(await find('#settings-model').getAttribute('value'), 'mock');
     assert.equal(await find('#settings-provider').getAttribute('value'), 'openai-compatible');
   });
+
+  // Last: its collection would change the collection lists the tests above expect.
+  test('checks a claim with CIBER and shows each document’s probes and fused masses', async () => {
+    const claim = 'Alexander Fleming named the active substance penicillin.';
+    await openSection('check');
+    await waitFor('#check-text');
+    await type('#check-text', claim);
+    await (await find('#check-split')).click();
+    await waitForText('#check-split-status', /^Split into 1 claim\.$/);
+    await type('#check-collection', 'ciber-desk');
+    await choose('#check-method', 'ciber');
+    // CIBER takes documents per claim and corpora, not sentences per page or a threshold.
+    assert.equal(await find('#check-l').isDisplayed(), false);
+    await (await find('#check-start')).click();
+    await waitForText('#check-results-status', /^1 claim of 1 checked in “ciber-desk”/, 120_000);
+    const item = await find('#check-results .result');
+    assert.equal(await item.getAttribute('data-verdict'), 'supported');
+    await (await item.findElement(By.css('.claim-link'))).click();
+    await waitForText('#claim-text', /^Alexander Fleming named/);
+    await waitFor('#ciber');
+    assert.match(await find('#ciber-rules').getText(), /META: supports/);
+    const rows = await findAll('#ciber .ciber-document[data-document="0"] table.probes tbody tr');
+    assert.equal(rows.length, 4, 'two agreeing and two contradicting probes');
+    const texts = await Promise.all(rows.map((row) => row.getText()));
+    assert.ok(texts.some((text) => text.includes('Based on the document, is the claim false?')), texts.join('\n'));
+    // The masses of each rule are drawn and written out.
+    const bars = await findAll('#ciber .ciber-document[data-document="0"] .mass-bar');
+    assert.equal(bars.length, 5, 'P_AG, P_CF, WP, WIG and WBU');
+    assert.match(await bars[0].getAttribute('aria-label'), /^P_AG: S \d/);
+    assert.match(await find('#ciber .ciber-document[data-document="0"] h3').getText(), /How penicillin was found · strongest support/);
+    await screenshot('16-claim-ciber.png', '#ciber');
+  });
 });

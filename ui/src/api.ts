@@ -14,6 +14,10 @@ import type { Attribution } from './bindings/Attribution';
 import type { BatchSummary } from './bindings/BatchSummary';
 import type { CheckSelection as RustCheckSelection } from './bindings/CheckSelection';
 import type { TokenUse } from './bindings/TokenUse';
+import type { Masses } from './bindings/Masses';
+import type { RuleVerdict } from './bindings/RuleVerdict';
+import type { Stance } from './bindings/Stance';
+import type { CiberDetail } from './bindings/CiberDetail';
 import type { Claim } from './bindings/Claim';
 import type { ClaimCheck } from './bindings/ClaimCheck';
 import type { ClaimCollection } from './bindings/ClaimCollection';
@@ -63,6 +67,10 @@ export type {
   Attribution,
   BatchSummary,
   TokenUse,
+  CiberDetail,
+  Masses,
+  RuleVerdict,
+  Stance,
   Claim,
   ClaimCheck,
   ClaimCollection,
@@ -116,7 +124,7 @@ const VERDICT_SET: Record<Verdict, true> = { supported: true, refuted: true, not
 export const VERDICTS = Object.keys(VERDICT_SET) as Verdict[];
 const UNDECIDED_SET: Record<Undecided, true> = { no_valid_url: true, fetch_failed: true, no_evidence: true };
 export const UNDECIDED = Object.keys(UNDECIDED_SET) as Undecided[];
-const METHOD_SET: Record<Method, true> = { 'llm-cite': true, 'p-true': true, 'corpus-nli': true };
+const METHOD_SET: Record<Method, true> = { 'llm-cite': true, 'p-true': true, 'corpus-nli': true, ciber: true };
 export const METHODS = Object.keys(METHOD_SET) as Method[];
 const URL_STRATEGY_SET: Record<UrlStrategy, true> = { diverse: true, controlled: true, rs: true };
 export const URL_STRATEGIES = Object.keys(URL_STRATEGY_SET) as UrlStrategy[];

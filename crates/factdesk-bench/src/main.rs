@@ -8,10 +8,12 @@
 //! sends chat completions to a loopback mock server that answers after a fixed latency and
 //! compares calls per second with the bound the provider's concurrency limit allows.
 //! `verifier` scores judges of evidence (the trained verifier, LLM-instructed NLI, the
-//! claim-only control) on HaluEval's evaluation range (see `verifier.rs`).
+//! claim-only control) on HaluEval's evaluation range (see `verifier.rs`). `ciber` compares
+//! CIBER's fusion rules with plain RAG on a simulated model of known accuracy (`ciber.rs`).
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod ciber;
 mod verifier;
 
 use std::io::BufRead;
@@ -122,6 +124,25 @@ enum Bench {
         #[arg(long)]
         json: bool,
     },
+    /// CIBER's fusion rules against plain RAG with a simulated model of known accuracy
+    Ciber {
+        /// Synthetic claims (a third each supported, refuted, not enough info)
+        #[arg(long, default_value_t = 300)]
+        claims: usize,
+        /// The probability that the model answers a question rightly
+        #[arg(long, default_value_t = 0.6)]
+        accuracy: f64,
+        /// Documents per claim
+        #[arg(long, default_value_t = 3)]
+        documents: usize,
+        /// Answers sampled per probe (K)
+        #[arg(long, default_value_t = 10)]
+        samples: u32,
+        #[arg(long, default_value_t = 7)]
+        seed: u64,
+        #[arg(long)]
+        json: bool,
+    },
     /// Chat completions per second against a mock server with a fixed latency
     HttpThroughput {
         /// The mock server's latency per request, in milliseconds
@@ -168,6 +189,9 @@ fn main() -> anyhow::Result<()> {
             build,
             json,
         } => model_speed(model, prompt_tokens, decode_tokens, repetitions, threads, &build, json),
+        Bench::Ciber { claims, accuracy, documents, samples, seed, json } => {
+            ciber::run(ciber::CiberSimulation { claims, accuracy, documents, samples, seed, json })
+        }
         Bench::HttpThroughput { latency_ms, concurrency, waves, json } => {
             http_throughput(latency_ms, &concurrency, waves, json)
         }

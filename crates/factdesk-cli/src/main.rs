@@ -141,14 +141,15 @@ enum Command {
         /// configuration and models)
         #[arg(long)]
         collection: Option<String>,
-        /// llm-cite, p-true or corpus-nli [default: verify.method]
+        /// llm-cite, p-true, corpus-nli or ciber [default: verify.method]
         #[arg(long)]
         method: Option<Method>,
         /// llm-cite: URL generation, diverse, controlled or rs [default: methods.llm-cite.urls]
         #[arg(long)]
         urls: Option<UrlStrategy>,
         /// llm-cite: URLs per claim [default: methods.llm-cite.m]; corpus-nli: documents per
-        /// claim sentence [default: methods.corpus-nli.documents]
+        /// claim sentence [default: methods.corpus-nli.documents]; ciber: evidence documents
+        /// per claim [default: methods.ciber.documents]
         #[arg(long)]
         m: Option<usize>,
         /// Sentences per page (llm-cite) or document (corpus-nli) [default: methods.<method>.l]
@@ -171,9 +172,13 @@ enum Command {
         /// NLI model: auto, factdesk-verifier, llm, or cross-encoder:<folder> [default: verify.nli]
         #[arg(long)]
         nli: Option<String>,
-        /// corpus-nli: only these corpora (repeatable)
+        /// corpus-nli and ciber: only these corpora (repeatable)
         #[arg(long)]
         corpus: Vec<String>,
+        /// ciber: judge this corpus document (its id, as `factdesk search` and `documents` show
+        /// it) instead of retrieving documents (repeatable)
+        #[arg(long = "document", value_name = "ID")]
+        documents: Vec<i64>,
         /// Model-call cache: off, read-write or replay-only [default: llm.cache]
         #[arg(long)]
         cache: Option<CacheMode>,
@@ -231,9 +236,14 @@ enum Command {
         /// Score this run's checks instead of each claim's newest
         #[arg(long)]
         run: Option<i64>,
-        /// Score each claim's newest check of this method (llm-cite, p-true or corpus-nli)
+        /// Score each claim's newest check of this method (llm-cite, p-true, corpus-nli or
+        /// ciber)
         #[arg(long)]
         method: Option<Method>,
+        /// ciber: grid-search α (0 to 1 by 0.1) on this collection's checks instead; use a
+        /// tuning collection, never the one you report
+        #[arg(long, value_parser = ["alpha"])]
+        tune: Option<String>,
     },
     /// Show settings: the effective ones, the defaults, or the config file's path
     Config {
@@ -496,6 +506,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             whole_document,
             nli,
             corpus,
+            documents,
             cache,
             concurrency,
             restart,
@@ -513,6 +524,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 whole_document,
                 nli,
                 corpora: corpus,
+                documents: documents.into_iter().map(factdesk_core::model::DocumentId).collect(),
                 cache,
                 concurrency,
                 restart,
@@ -588,7 +600,13 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             }
             Ok(Outcome::Success)
         }
-        Command::Eval { collection, run, method } => {
+        Command::Eval { collection, run, method, tune: Some(_) } => {
+            let selection = CheckSelection { method, run: run.map(RunId) };
+            let tuning = open()?.tune_alpha(&collection, &selection)?;
+            output::alpha_tuning(&tuning, json)?;
+            Ok(Outcome::Success)
+        }
+        Command::Eval { collection, run, method, tune: None } => {
             let selection = CheckSelection { method, run: run.map(RunId) };
             let evaluation = open()?.evaluate(&collection, &selection)?;
             output::evaluation(&evaluation, json)?;

@@ -5,9 +5,11 @@ use std::io::IsTerminal;
 use std::path::Path;
 
 use factdesk_core::claims::ClaimImportSummary;
-use factdesk_core::eval::Evaluation;
+use factdesk_core::eval::{AlphaTuning, Evaluation};
 use factdesk_core::import::ImportSummary;
 use factdesk_core::index_sync::{IndexCheck, ReindexSummary};
+use factdesk_core::model::ClaimCheck;
+use factdesk_core::model::ciber::{CiberDetail, FusionRule, Masses, ProbeMode, ProbeSet};
 use factdesk_core::model::{Claim, ClaimCollection, Corpus, Document, DocumentSummary};
 use factdesk_core::model::{Passage, Review, StoredCheck, Verdict};
 use factdesk_core::models::{AskAnswer, ModelCheck, ModelChoice, ModelListing};
@@ -452,6 +454,9 @@ pub fn check(stored: &StoredCheck, json: bool) -> anyhow::Result<()> {
             println!("            “{sentence}”");
         }
     }
+    if let Some(detail) = &check.ciber {
+        ciber(check, detail);
+    }
     if !check.urls.is_empty() {
         println!("URLs proposed:");
         for url in &check.urls {
@@ -469,6 +474,106 @@ pub fn check(stored: &StoredCheck, json: bool) -> anyhow::Result<()> {
             (purpose.as_str(), count.prompt as f64, count.completion as f64)
         }))
     );
+    Ok(())
+}
+
+/// CIBER's claim verdict under each rule, then per document its probes and fused verdicts.
+fn ciber(check: &ClaimCheck, detail: &CiberDetail) {
+    let masses = |m: &Masses| format!("S {:.2} R {:.2} N {:.2}", m.support, m.refute, m.neutral);
+    let rules: Vec<String> = detail
+        .claim
+        .iter()
+        .map(|v| {
+            format!("{} {} {:.2}", v.rule.as_str().to_uppercase(), v.stance.letter(), v.confidence)
+        })
+        .collect();
+    println!("Fusion:     α = {} · claim: {}", detail.alpha, rules.join(" · "));
+    if let Some(rag) = &detail.rag {
+        println!("RAG:        {} ({})", rag.stance.letter(), masses(&rag.shares));
+    }
+    for (index, document) in detail.documents.iter().enumerate() {
+        let source = check.sources.get(document.source);
+        let name =
+            source.and_then(|s| s.title.as_deref().or(s.url.as_deref())).unwrap_or("(document)");
+        let mark = if detail.strongest_support == Some(index) {
+            " · strongest support"
+        } else if detail.strongest_refute == Some(index) {
+            " · strongest refutation"
+        } else {
+            ""
+        };
+        println!(
+            "Document {}: {name} ({} words{}){mark}",
+            index + 1,
+            document.words,
+            if document.truncated { ", cut" } else { "" }
+        );
+        for probe in &document.probes {
+            let set = match probe.set {
+                ProbeSet::Agree => "AG",
+                ProbeSet::Conflict => "CF",
+            };
+            let mode = match probe.mode {
+                ProbeMode::Exact => "exact",
+                ProbeMode::Sampling => "sampled",
+            };
+            println!("  {set} {:<52} {} ({mode})", probe.question, masses(&probe.shares));
+        }
+        println!("  P_AG {} · P_CF {}", masses(&document.agree), masses(&document.conflict));
+        let fused: Vec<String> = document
+            .fusion
+            .iter()
+            .map(|v| {
+                format!(
+                    "{} {} {:.2}",
+                    v.rule.as_str().to_uppercase(),
+                    v.stance.letter(),
+                    v.confidence
+                )
+            })
+            .collect();
+        println!("  {}", fused.join(" · "));
+    }
+}
+
+pub fn alpha_tuning(tuning: &AlphaTuning, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(tuning);
+    }
+    println!(
+        "CIBER α grid on '{}' ({} labelled claims): accuracy / macro-F1 (three-way)",
+        tuning.collection, tuning.claims
+    );
+    let mut alphas: Vec<f64> = tuning.scores.iter().map(|score| score.alpha).collect();
+    alphas.dedup();
+    println!(
+        "  α     {}",
+        FusionRule::ALL.map(|rule| format!("{:<14}", rule.as_str().to_uppercase())).join("")
+    );
+    for alpha in alphas {
+        let cells: Vec<String> = FusionRule::ALL
+            .iter()
+            .map(|&rule| {
+                tuning
+                    .scores
+                    .iter()
+                    .find(|score| score.rule == rule && score.alpha == alpha)
+                    .map_or_else(String::new, |score| {
+                        format!("{} / {}", percent(score.accuracy), percent(score.macro_f1))
+                    })
+            })
+            .map(|cell| format!("{cell:<14}"))
+            .collect();
+        println!("  {alpha:<5.1} {}", cells.join(""));
+    }
+    for best in &tuning.best {
+        println!(
+            "Best α for {}: {:.1} (macro-F1 {})",
+            best.rule.as_str().to_uppercase(),
+            best.alpha,
+            percent(best.macro_f1)
+        );
+    }
     Ok(())
 }
 

@@ -634,3 +634,113 @@ fn the_kill_campaign_loses_nothing_and_repeats_nothing() {
     held += 1;
     println!("campaign: {tries} kills; invariants held in {held} of 2 parts (batch, import)");
 }
+
+#[test]
+fn ciber_checks_claims_against_corpus_documents_resumes_and_compares_its_rules() {
+    use factdesk_testkit::scripted::ScriptedModel;
+    let cli = Cli::new();
+    let model = ScriptedModel::new().delay(|_| std::time::Duration::from_millis(20)).serve();
+    std::fs::write(
+        cli.data.path().join("config.toml"),
+        format!(
+            "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n\
+             [verify]\nmethod = \"ciber\"\nconcurrency = 1\n[methods.ciber]\nsamples = 3\n",
+            model.url("/v1")
+        ),
+    )
+    .unwrap();
+    let corpus = demo_corpus().join("corpus");
+    cli.json(&["import", corpus.to_str().unwrap(), "--corpus", "demo"]);
+
+    // One claim: documents from the corpus, each probed by two agreeing and two contradicting
+    // questions; the server gives no log-probabilities, so the probes were sampled.
+    let check = cli.json(&["verify", "Okra is a flowering plant in the mallow family."]);
+    let detail = &check["check"]["ciber"];
+    let documents = detail["documents"].as_array().unwrap();
+    assert!(!documents.is_empty() && documents.len() <= 3, "{detail}");
+    for document in documents {
+        let probes = document["probes"].as_array().unwrap();
+        assert_eq!(probes.len(), 4);
+        assert!(probes.iter().all(|probe| probe["mode"] == "sampling"), "{probes:?}");
+    }
+    assert_eq!(check["check"]["verdict"], "supported", "{check}");
+    assert_eq!(detail["claim"].as_array().unwrap().len(), 4);
+    let plain = cli.run(&["verify", "Okra is a flowering plant in the mallow family."]);
+    let shown = text(&plain.stdout);
+    assert!(
+        shown.contains("Fusion:")
+            && shown.contains("CF Based on the document, is the claim false?"),
+        "{shown}"
+    );
+    // A named document replaces retrieval; an option CIBER does not take is refused.
+    let id = check["check"]["sources"][0]["document_id"].as_i64().unwrap();
+    let named = cli.json(&[
+        "verify",
+        "Okra is a flowering plant in the mallow family.",
+        "--document",
+        &id.to_string(),
+    ]);
+    assert_eq!(named["check"]["sources"].as_array().unwrap().len(), 1);
+    let refused = cli.run(&["verify", "Okra grows.", "--threshold", "0.7"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(text(&refused.stderr).contains("ciber does not take the option(s) threshold"));
+
+    // A collection run killed part-way resumes without asking about a claim twice.
+    let claims = demo_corpus().join("claims.csv");
+    cli.json(&["claims", "import", claims.to_str().unwrap(), "--collection", "demo"]);
+    let mut child = cli
+        .command()
+        .args(["verify", "--collection", "demo", "--json"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let checked = |cli: &Cli| -> Vec<String> {
+        cli.json(&["claims", "list", "--collection", "demo", "--status", "checked"])
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|claim| claim["text"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let started = std::time::Instant::now();
+    while checked(&cli).len() < 2 {
+        assert!(started.elapsed().as_secs() < 120, "the run made no progress");
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before it was killed");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let done_before = checked(&cli);
+    assert!(done_before.len() < 10, "the run was killed before the end");
+    let asked_before = claims_asked(&model).len();
+    let summary = cli.json(&["verify", "--collection", "demo"]);
+    assert_eq!(summary["resumed"], true);
+    assert_eq!(summary["already_checked"], done_before.len());
+    assert_eq!(summary["checked"], 10 - done_before.len());
+    for claim in &claims_asked(&model)[asked_before..] {
+        assert!(!done_before.contains(claim), "{claim} was asked about again");
+    }
+
+    // Eval puts each fusion rule and RAG side by side.
+    let evaluation = cli.json(&["eval", "--collection", "demo", "--method", "ciber"]);
+    assert_eq!(evaluation["evaluated"], 10);
+    let figures = evaluation["figures"][0]["figures"].as_array().unwrap();
+    let keys: Vec<&str> = figures.iter().map(|f| f["key"].as_str().unwrap()).collect();
+    for key in ["wp_accuracy", "wig_macro_f1", "wbu_accuracy", "meta_accuracy", "rag_accuracy"] {
+        assert!(keys.contains(&key), "{key} missing from {keys:?}");
+    }
+    let meta = figures.iter().find(|f| f["key"] == "meta_accuracy").unwrap();
+    assert!(meta["value"].as_f64().is_some(), "{meta}");
+
+    // α is grid-searched from the stored shares, every rule at 11 values.
+    let tuning =
+        cli.json(&["eval", "--collection", "demo", "--method", "ciber", "--tune", "alpha"]);
+    assert_eq!(tuning["claims"], 10);
+    assert_eq!(tuning["scores"].as_array().unwrap().len(), 11 * 4);
+    assert_eq!(tuning["best"].as_array().unwrap().len(), 4);
+    let refused =
+        cli.run(&["eval", "--collection", "demo", "--method", "p-true", "--tune", "alpha"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(text(&refused.stderr).contains("no labelled claim checked with CIBER"));
+}

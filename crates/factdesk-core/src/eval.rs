@@ -105,10 +105,12 @@ fn balanced_accuracy(
 
 /// The figures `method` reports about its checks (none for a method with no figures of its
 /// own, or one this version does not know).
-fn method_figures(method: &str, checks: &[&ClaimCheck]) -> Vec<Figure> {
+fn method_figures(method: &str, checks: &[(&ClaimCheck, Option<ClaimLabel>)]) -> Vec<Figure> {
+    let plain: Vec<&ClaimCheck> = checks.iter().map(|(check, _)| *check).collect();
     match method.parse::<Method>() {
-        Ok(Method::LlmCite) => factdesk_methods::llm_cite::figures(checks),
-        Ok(Method::CorpusNli) => factdesk_methods::corpus_nli::figures(checks),
+        Ok(Method::LlmCite) => factdesk_methods::llm_cite::figures(&plain),
+        Ok(Method::CorpusNli) => factdesk_methods::corpus_nli::figures(&plain),
+        Ok(Method::Ciber) => factdesk_methods::ciber::figures(checks),
         Ok(Method::PTrue) | Err(_) => Vec::new(),
     }
 }
@@ -116,7 +118,7 @@ fn method_figures(method: &str, checks: &[&ClaimCheck]) -> Vec<Figure> {
 /// The mean F1 over the verdicts that occur as a gold label or a verdict in `confusion`; none
 /// when it holds no claim.
 fn macro_f1(confusion: &[ConfusionRow]) -> Option<f64> {
-    let cell = |gold: Verdict, verdict: Verdict| -> usize {
+    factdesk_methods::figures::macro_f1(|gold, verdict| {
         confusion
             .iter()
             .filter(|row| row.gold == gold)
@@ -124,28 +126,60 @@ fn macro_f1(confusion: &[ConfusionRow]) -> Option<f64> {
             .filter(|(v, _)| *v == verdict)
             .map(|(_, n)| *n)
             .sum()
-    };
-    let scores: Vec<f64> = Verdict::ALL
-        .iter()
-        .filter_map(|&class| {
-            let hits = cell(class, class);
-            let gold: usize = Verdict::ALL.iter().map(|&v| cell(class, v)).sum();
-            let said: usize = Verdict::ALL.iter().map(|&g| cell(g, class)).sum();
-            if gold == 0 && said == 0 {
-                return None;
-            }
-            // Precision and recall over an empty set count as 0, so F1 is 0 then.
-            Some(if hits == 0 { 0.0 } else { 2.0 * hits as f64 / (gold + said) as f64 })
-        })
-        .collect();
-    (!scores.is_empty()).then(|| scores.iter().sum::<f64>() / scores.len() as f64)
+    })
 }
 
 fn rate(numerator: usize, denominator: usize) -> Option<f64> {
     (denominator > 0).then(|| numerator as f64 / denominator as f64)
 }
 
+/// CIBER's α grid search over a labelled collection's checks.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct AlphaTuning {
+    pub collection: String,
+    /// Labelled claims whose selected check is a CIBER check.
+    pub claims: usize,
+    pub scores: Vec<factdesk_methods::ciber::AlphaScore>,
+    /// Per rule, the α with the best macro-F1 (the smallest such α on a tie).
+    pub best: Vec<factdesk_methods::ciber::AlphaScore>,
+}
+
 impl Factdesk {
+    /// Grid-searches CIBER's α on the selected checks of `collection`: every rule's accuracy
+    /// and macro-F1 at α = 0, 0.1, …, 1, fused again from the stored probe shares (no model
+    /// call). Tune on a split kept for tuning; report figures from another.
+    pub fn tune_alpha(&self, collection: &str, selection: &CheckSelection) -> Result<AlphaTuning> {
+        use factdesk_methods::ciber::{ALPHA_GRID, AlphaScore, tune_alpha};
+        let (claims, checks) = self.selected_checks(collection, selection)?;
+        let labelled: Vec<(&factdesk_model::ciber::CiberDetail, ClaimLabel)> = checks
+            .iter()
+            .filter_map(|stored| {
+                let gold = claims
+                    .iter()
+                    .find(|claim| Some(claim.id) == stored.claim_id)
+                    .and_then(|claim| claim.gold_label)?;
+                Some((stored.check.ciber.as_deref()?, gold))
+            })
+            .collect();
+        if labelled.is_empty() {
+            return Err(crate::CoreError::InvalidInput(format!(
+                "'{collection}' has no labelled claim checked with CIBER; run `factdesk verify \
+                 --collection {collection} --method ciber` on a labelled tuning collection first"
+            )));
+        }
+        let scores = tune_alpha(&labelled, &ALPHA_GRID);
+        let mut best: Vec<AlphaScore> = Vec::new();
+        for score in &scores {
+            let f1 = score.macro_f1.unwrap_or(-1.0);
+            match best.iter_mut().find(|known| known.rule == score.rule) {
+                Some(known) if known.macro_f1.unwrap_or(-1.0) < f1 => *known = score.clone(),
+                Some(_) => {}
+                None => best.push(score.clone()),
+            }
+        }
+        Ok(AlphaTuning { collection: collection.to_owned(), claims: labelled.len(), scores, best })
+    }
+
     /// Scores the newest check of each claim of `collection` that `selection` selects (of one
     /// method, of one run) against the gold labels.
     pub fn evaluate(&self, collection: &str, selection: &CheckSelection) -> Result<Evaluation> {
@@ -257,10 +291,16 @@ impl Factdesk {
             .methods
             .iter()
             .filter_map(|method| {
-                let own: Vec<&ClaimCheck> = checks
+                let own: Vec<(&ClaimCheck, Option<ClaimLabel>)> = checks
                     .iter()
-                    .map(|stored| &stored.check)
-                    .filter(|check| &check.envelope.method == method)
+                    .filter(|stored| &stored.check.envelope.method == method)
+                    .map(|stored| {
+                        let gold = claims
+                            .iter()
+                            .find(|claim| Some(claim.id) == stored.claim_id)
+                            .and_then(|claim| claim.gold_label);
+                        (&stored.check, gold)
+                    })
                     .collect();
                 let figures = method_figures(method, &own);
                 (!figures.is_empty()).then(|| MethodFigures { method: method.clone(), figures })

@@ -270,6 +270,7 @@ impl CorpusNli {
             sources,
             premises,
             left_out,
+            ciber: None,
         })
     }
 }

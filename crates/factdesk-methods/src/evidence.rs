@@ -56,9 +56,23 @@ pub struct CorpusSentence {
     pub score: f64,
 }
 
-/// Sentence retrieval from the local corpus.
+/// A whole local corpus document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CorpusDocument {
+    pub id: DocumentId,
+    pub title: Option<String>,
+    pub url: Option<String>,
+    pub text: String,
+    /// Its sentences, in order.
+    pub sentences: Vec<String>,
+}
+
+/// Sentence retrieval from the local corpus, and its documents whole.
 #[async_trait]
 pub trait CorpusRetriever: Send + Sync {
     /// The `limit` sentences that best match `query`, best first.
     async fn retrieve(&self, query: &str, limit: usize) -> Result<Vec<CorpusSentence>, String>;
+
+    /// One document, whole (for methods that read documents rather than sentences).
+    async fn document(&self, id: DocumentId) -> Result<CorpusDocument, String>;
 }

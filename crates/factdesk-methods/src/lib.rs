@@ -1,7 +1,8 @@
 //! Factdesk's checking methods, each in its own module and reading like its paper:
 //! [`llm_cite`] (model-proposed citation URLs, fetched, sentences picked, NLI), and its two
 //! baselines, [`p_true`] (the model's own judgement, no evidence) and [`corpus_nli`]
-//! (retrieval from the local corpus + NLI).
+//! (retrieval from the local corpus + NLI); and [`ciber`] (agreeing and contradicting probes
+//! about each evidence document, fused into a three-way verdict).
 //!
 //! Methods depend on traits only: chat models and NLI from `factdesk-llm`, evidence through
 //! [`evidence::PageSource`] and [`evidence::CorpusRetriever`], which the application implements.
@@ -9,6 +10,7 @@
 //! [`factdesk_model::ClaimCheck`].
 
 mod bm25;
+pub mod ciber;
 pub mod corpus_nli;
 pub mod evidence;
 pub mod figures;

@@ -70,6 +70,7 @@ impl PTrue {
             sources: Vec::new(),
             premises: Vec::new(),
             left_out: Vec::new(),
+            ciber: None,
         })
     }
 }

@@ -16,6 +16,8 @@ pub const BUILTIN: &[(&str, &str)] = builtin![
     "assets/prompts/llm_cite/urls_diverse.v1.toml",
     "assets/prompts/llm_cite/url_controlled.v1.toml",
     "assets/prompts/p_true/true_false.v1.toml",
+    "assets/prompts/ciber/probe.v1.toml",
+    "assets/prompts/ciber/rag.v1.toml",
 ];
 
 /// The shipped templates as a library.
@@ -35,12 +37,16 @@ mod tests {
             "m": 4,
             "document": "Okra is a flowering plant.",
             "boundary": "DATA-0",
+            "question": "Is the claim true?",
+            "documents": ["Okra is a flowering plant."],
         });
         for id in [
             "nli/true_false",
             "llm_cite/urls_diverse",
             "llm_cite/url_controlled",
             "p_true/true_false",
+            "ciber/probe",
+            "ciber/rag",
         ] {
             let request = library.render_request(id, &context).unwrap();
             let text = &request.messages.last().unwrap().content;

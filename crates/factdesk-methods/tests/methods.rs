@@ -12,7 +12,9 @@ use factdesk_llm::{
 };
 use factdesk_methods::MethodError;
 use factdesk_methods::corpus_nli::{CorpusNli, CorpusNliConfig};
-use factdesk_methods::evidence::{CorpusRetriever, CorpusSentence, Page, PageError, PageSource};
+use factdesk_methods::evidence::{
+    CorpusDocument, CorpusRetriever, CorpusSentence, Page, PageError, PageSource,
+};
 use factdesk_methods::grounding;
 use factdesk_methods::judge::PremiseForm;
 use factdesk_methods::llm_cite::{LlmCite, LlmCiteConfig, UrlStrategy};
@@ -427,6 +429,20 @@ impl CorpusRetriever for Corpus {
     async fn retrieve(&self, _query: &str, limit: usize) -> Result<Vec<CorpusSentence>, String> {
         Ok(self.0.iter().take(limit).cloned().collect())
     }
+
+    async fn document(&self, id: DocumentId) -> Result<CorpusDocument, String> {
+        document_of(&self.0, id)
+    }
+}
+
+/// The document made of the sentences of `id`.
+fn document_of(sentences: &[CorpusSentence], id: DocumentId) -> Result<CorpusDocument, String> {
+    let own: Vec<String> =
+        sentences.iter().filter(|s| s.document_id == id).map(|s| s.text.clone()).collect();
+    if own.is_empty() {
+        return Err(format!("no document {id}"));
+    }
+    Ok(CorpusDocument { id, title: None, url: None, text: own.join(" "), sentences: own })
 }
 
 fn sentence(document: i64, text: &str) -> CorpusSentence {
@@ -587,6 +603,10 @@ impl CorpusRetriever for WordCorpus {
             .take(limit)
             .cloned()
             .collect())
+    }
+
+    async fn document(&self, id: DocumentId) -> Result<CorpusDocument, String> {
+        document_of(&self.0, id)
     }
 }
 

@@ -236,6 +236,9 @@ pub struct ClaimCheck {
     /// left out of the premises: the sources that hold them are flagged to people.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub left_out: Vec<LeftOut>,
+    /// CIBER's probes, fusion and per-document verdicts; none for other methods.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ciber: Option<Box<crate::ciber::CiberDetail>>,
 }
 
 /// An evidence sentence left out of the premises because it addresses the model.

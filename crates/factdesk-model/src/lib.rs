@@ -24,6 +24,7 @@ macro_rules! id_type {
 }
 
 pub mod check;
+pub mod ciber;
 pub use check::{
     Attribution, CheckId, ClaimCheck, EvidenceSource, LeftOut, PremiseCheck, ProposedUrl, Review,
     ReviewDecision, ReviewId, StoredCheck, TokenCount, TokenUse, Undecided, UrlStatus,

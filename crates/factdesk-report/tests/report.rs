@@ -81,6 +81,7 @@ fn check(claim: &str, verdict: Verdict, attributions: Vec<Attribution>) -> Claim
         sources,
         premises,
         left_out: Vec::new(),
+        ciber: None,
     }
 }
 

@@ -474,6 +474,7 @@ mod tests {
             sources: Vec::new(),
             premises: Vec::new(),
             left_out: Vec::new(),
+            ciber: None,
         }
     }
 

@@ -20,6 +20,10 @@ pub const URL_TEMPLATES: [&str; 2] = ["llm_cite/urls_diverse", "llm_cite/url_con
 pub const NLI_TEMPLATE: &str = "nli/true_false";
 /// P(True).
 pub const P_TRUE_TEMPLATE: &str = "p_true/true_false";
+/// A CIBER probe (one document, one question).
+pub const CIBER_PROBE_TEMPLATE: &str = "ciber/probe";
+/// CIBER's plain-RAG baseline (every document, one question).
+pub const CIBER_RAG_TEMPLATE: &str = "ciber/rag";
 
 /// Where a template puts what a script needs.
 struct Layout {
@@ -36,7 +40,7 @@ enum DocumentAt {
     Quoted,
 }
 
-const LAYOUTS: [Layout; 4] = [
+const LAYOUTS: [Layout; 6] = [
     Layout {
         template: "llm_cite/urls_diverse",
         claim: "Sentence: ",
@@ -49,6 +53,8 @@ const LAYOUTS: [Layout; 4] = [
     },
     Layout { template: "nli/true_false", claim: "Claim: ", document: DocumentAt::Quoted },
     Layout { template: "p_true/true_false", claim: "Claim: ", document: DocumentAt::Nowhere },
+    Layout { template: "ciber/probe", claim: "Claim: ", document: DocumentAt::Quoted },
+    Layout { template: "ciber/rag", claim: "Claim: ", document: DocumentAt::Quoted },
 ];
 
 /// One chat request to the scripted model.
@@ -58,8 +64,11 @@ pub struct Asked {
     pub template: String,
     /// The claim the prompt is about (empty for a prompt of no template).
     pub claim: String,
-    /// The document of an NLI prompt (empty otherwise).
+    /// The document of an NLI prompt or CIBER probe (empty otherwise; all documents of a
+    /// CIBER RAG prompt).
     pub document: String,
+    /// The question of a CIBER probe (the line after "Question: "; empty otherwise).
+    pub question: String,
     /// The last message.
     pub prompt: String,
     /// Completions asked for.
@@ -75,8 +84,14 @@ pub fn asked(request: &RecordedRequest) -> Option<Result<Asked, String>> {
         .header(TEMPLATE_HEADER)
         .map(|value| value.split('@').next().unwrap_or_default().to_owned())
         .unwrap_or_default();
-    let mut asked =
-        Asked { template, claim: String::new(), document: String::new(), prompt, n: chat.n };
+    let mut asked = Asked {
+        template,
+        claim: String::new(),
+        document: String::new(),
+        question: String::new(),
+        prompt,
+        n: chat.n,
+    };
     if asked.template.is_empty() {
         return Some(Ok(asked));
     }
@@ -93,6 +108,9 @@ pub fn asked(request: &RecordedRequest) -> Option<Result<Asked, String>> {
         .to_owned();
     if let DocumentAt::Quoted = layout.document {
         asked.document = quoted(&asked.prompt).unwrap_or_default().trim().to_owned();
+    }
+    if let Some((_, rest)) = asked.prompt.rsplit_once("Question: ") {
+        asked.question = rest.lines().next().unwrap_or_default().trim().to_owned();
     }
     Some(Ok(asked))
 }
@@ -120,6 +138,21 @@ pub fn content_words(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether a CIBER question asks if the claim is false (the contradicting probes).
+pub fn negated_question(question: &str) -> bool {
+    let question = question.to_lowercase();
+    ["false", "refuted", "incorrect", "contradict"].iter().any(|word| question.contains(word))
+}
+
+/// The scripted CIBER answer: where the document holds the claim's content words, "Yes" to an
+/// agreeing question and "No" to a contradicting one; otherwise "Not sure".
+pub fn ciber_answer(asked: &Asked) -> String {
+    if !document_supports(&asked.document, &asked.claim) {
+        return "Not sure".to_owned();
+    }
+    if negated_question(&asked.question) { "No" } else { "Yes" }.to_owned()
+}
+
 /// The scripted NLI judgement: the document holds every content word of the claim.
 pub fn document_supports(document: &str, claim: &str) -> bool {
     let document = document.to_lowercase();
@@ -130,7 +163,8 @@ type Script = Arc<dyn Fn(&Asked) -> String + Send + Sync>;
 type Delay = Arc<dyn Fn(&Asked) -> Duration + Send + Sync>;
 
 /// A chat model answering each template with its script. By default: no URLs, NLI by
-/// [`document_supports`], P(True) "False", and "OK" to a prompt of no template.
+/// [`document_supports`], P(True) "False", CIBER by [`ciber_answer`], and "OK" to a prompt of
+/// no template.
 #[derive(Clone)]
 pub struct ScriptedModel {
     scripts: Vec<(String, Script)>,
@@ -155,6 +189,8 @@ impl ScriptedModel {
         .on_urls(|_| "I do not know which page would help.".to_owned())
         .on(NLI_TEMPLATE, move |asked| verdict(document_supports(&asked.document, &asked.claim)))
         .on(P_TRUE_TEMPLATE, |_| "False".to_owned())
+        .on(CIBER_PROBE_TEMPLATE, ciber_answer)
+        .on(CIBER_RAG_TEMPLATE, ciber_answer)
     }
 
     /// Answers `template` with `script` (replacing its earlier script).

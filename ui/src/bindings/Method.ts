@@ -3,4 +3,4 @@
 /**
  * The checking methods.
  */
-export type Method = "llm-cite" | "p-true" | "corpus-nli";
+export type Method = "llm-cite" | "p-true" | "corpus-nli" | "ciber";

@@ -47,18 +47,21 @@ export const METHOD_SHORT_NAMES: Record<Method, string> = {
   'llm-cite': 'LLM-Cite',
   'p-true': 'P(True)',
   'corpus-nli': 'Corpus NLI',
+  ciber: 'CIBER',
 };
 
 export const METHOD_NAMES: Record<Method, string> = {
   'llm-cite': 'LLM-Cite (Wikipedia pages)',
   'p-true': 'P(True) (the model alone)',
   'corpus-nli': 'Corpus NLI (your corpora)',
+  ciber: 'CIBER (probes on your corpora)',
 };
 
 const METHOD_HINTS: Record<Method, string> = {
   'llm-cite': 'The model proposes Wikipedia articles; their best sentences are judged against the claim with NLI.',
   'p-true': 'The model judges the claim from what it knows, with no evidence to show for it.',
   'corpus-nli': 'Sentences found in your imported documents are judged against the claim with NLI; works offline.',
+  ciber: 'The model is asked agreeing and contradicting questions about each of your best-matching documents; its answers are fused into a verdict.',
 };
 
 const URL_STRATEGY_NAMES: Record<UrlStrategy, string> = {
@@ -184,6 +187,8 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
     el('label', { class: 'checkbox' }, wholeDocument, ' Judge each page’s beginning as a whole (LLM-instructed NLI) instead of sentence premises'),
   );
   const corporaRow = el('div', { class: 'option-row' }, el('span', {}, ''), el('div', { class: 'option-control' }, corpora));
+  const lRow = row('Sentences per page (l)', id('l'), l, 'The best sentences by BM25 against the claim.');
+  const thresholdRow = row('Entailment threshold', id('threshold'), threshold, 'A premise backs the claim when P(entailment) reaches this.');
   const evidence = el(
     'details',
     { class: 'evidence-options', id: id('evidence') },
@@ -192,8 +197,8 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
       'div',
       { class: 'options-grid' },
       mRow,
-      row('Sentences per page (l)', id('l'), l, 'The best sentences by BM25 against the claim.'),
-      row('Entailment threshold', id('threshold'), threshold, 'A premise backs the claim when P(entailment) reaches this.'),
+      lRow,
+      thresholdRow,
       wholeRow,
       corporaRow,
     ),
@@ -207,6 +212,11 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
     if (chosen === 'corpus-nli') {
       const own = defaults.methods['corpus-nli'];
       return [own.documents, own.l, own.threshold];
+    }
+    if (chosen === 'ciber') {
+      // CIBER takes m only; l and the threshold keep corpus-NLI's (their fields are hidden).
+      const own = defaults.methods['corpus-nli'];
+      return [defaults.methods.ciber.documents, own.l, own.threshold];
     }
     const own = defaults.methods['llm-cite'];
     return [own.m, own.l, own.threshold];
@@ -228,9 +238,11 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
     const chosen = method.value;
     urlsRow.hidden = chosen !== 'llm-cite';
     wholeRow.hidden = chosen !== 'llm-cite';
-    corporaRow.hidden = chosen !== 'corpus-nli';
+    corporaRow.hidden = chosen !== 'corpus-nli' && chosen !== 'ciber';
+    lRow.hidden = chosen === 'ciber';
+    thresholdRow.hidden = chosen === 'ciber';
     evidence.hidden = chosen === 'p-true';
-    mLabel.textContent = chosen === 'corpus-nli' ? 'Documents per claim (m)' : 'Pages per claim (m)';
+    mLabel.textContent = chosen === 'corpus-nli' || chosen === 'ciber' ? 'Documents per claim (m)' : 'Pages per claim (m)';
     methodHint.textContent = isMethod(chosen) ? METHOD_HINTS[chosen] : '';
     urlsHint.textContent = isUrlStrategy(urls.value) ? URL_STRATEGY_HINTS[urls.value] : '';
   };
@@ -278,6 +290,12 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
       if (chosen === 'p-true') return { options };
       const mValue = wholeNumber(m, mLabel.textContent ?? 'm');
       if (typeof mValue === 'string') return evidenceError(mValue, m);
+      const ticked = () => Array.from(corpusBoxes.querySelectorAll<HTMLInputElement>('input:checked')).map((box) => box.value);
+      if (chosen === 'ciber') {
+        options.m = mValue;
+        options.corpora = ticked();
+        return { options };
+      }
       const lValue = wholeNumber(l, 'Sentences per page');
       if (typeof lValue === 'string') return evidenceError(lValue, l);
       const thresholdValue = Number(threshold.value);
@@ -292,7 +310,7 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
         if (wholeDocument.checked) options.whole_document = true;
       }
       if (chosen === 'corpus-nli') {
-        options.corpora = Array.from(corpusBoxes.querySelectorAll<HTMLInputElement>('input:checked')).map((box) => box.value);
+        options.corpora = ticked();
       }
       return { options };
     },

@@ -1,7 +1,8 @@
 // One claim: its latest verdict (or the check chosen with `?check=<id>`) and the human review
 // beside it, where the verdict comes from (attribution, the evidence sentences with the backing
-// ones marked, every premise with its NLI probabilities, the URLs the model proposed and what
-// became of them, the model calls), a review form, and the claim's earlier checks. Route:
+// ones marked, every premise with its NLI probabilities, for CIBER each document's probes and
+// fused masses, the URLs the model proposed and what became of them, the model calls), a
+// review form, and the claim's earlier checks. Route:
 // `#/claims/<id>?collection=<name>&check=<id>`. Everything from the web (URLs, titles,
 // sentences) is set as text; URLs are never links.
 
@@ -11,8 +12,12 @@ import {
   listClaims,
   reviewCheck,
   type Claim,
+  type CiberDetail,
   type ClaimCheck,
   type EvidenceSource,
+  type Masses,
+  type RuleVerdict,
+  type Stance,
   type Review,
   type StoredCheck,
   type Verdict,
@@ -182,6 +187,99 @@ function premiseTable(check: ClaimCheck): HTMLElement | null {
         }),
       ),
     ),
+  );
+}
+
+const STANCE_NAMES: Record<Stance, string> = { support: 'supports', refute: 'refutes', neutral: 'neutral' };
+const STANCE_LETTERS: Record<Stance, string> = { support: 'S', refute: 'R', neutral: 'N' };
+
+/** Support / refute / neutral shares as a stacked bar, with the numbers as its text. */
+function massBar(label: string, masses: Masses): HTMLElement {
+  const total = masses.support + masses.refute + masses.neutral || 1;
+  // Set through the style object: the window's content security policy refuses style attributes.
+  const part = (stance: Stance, value: number) => {
+    const span = el('span', { class: `mass ${stance}` });
+    span.style.width = `${((value / total) * 100).toFixed(1)}%`;
+    return span;
+  };
+  const text = `S ${probability(masses.support)} · R ${probability(masses.refute)} · N ${probability(masses.neutral)}`;
+  return el(
+    'div',
+    { class: 'mass-row' },
+    el('span', { class: 'mass-label' }, label),
+    el('span', { class: 'mass-bar', role: 'img', 'aria-label': `${label}: ${text}` }, part('support', masses.support), part('refute', masses.refute), part('neutral', masses.neutral)),
+    el('span', { class: 'mass-numbers' }, text),
+  );
+}
+
+function ruleText(verdict: RuleVerdict): string {
+  return `${verdict.rule.toUpperCase()}: ${STANCE_NAMES[verdict.stance]} (${probability(verdict.confidence)})`;
+}
+
+/** CIBER: the claim's verdict under each rule, and for each document its probes (answers or
+ * probabilities and how they were read) and the masses each rule fused them into. */
+function ciberPanel(check: ClaimCheck, detail: CiberDetail): HTMLElement {
+  const strongest = (index: number) =>
+    detail.strongest_support === index ? ' · strongest support' : detail.strongest_refute === index ? ' · strongest refutation' : '';
+  return el(
+    'section',
+    { class: 'panel', id: 'ciber', 'aria-labelledby': 'ciber-heading' },
+    el('h2', { id: 'ciber-heading' }, 'Probes and fusion (CIBER)'),
+    el(
+      'p',
+      { class: 'hint', id: 'ciber-rules' },
+      `α = ${detail.alpha}; the verdict follows ${detail.rule.toUpperCase()}. Claim: `,
+      detail.claim.map(ruleText).join(' · '),
+      detail.rag ? ` · plain RAG: ${STANCE_NAMES[detail.rag.stance]}` : '',
+    ),
+    ...detail.documents.map((document, index) => {
+      const source = check.sources[document.source];
+      return el(
+        'div',
+        { class: 'ciber-document', 'data-document': index },
+        el('h3', { class: 'source-name' }, `${index + 1}. ${source ? sourceName(source) : 'Document'}${strongest(index)}`),
+        source ? sourceFacts(source) : null,
+        el('p', { class: 'hint' }, `${document.words} words quoted${document.truncated ? ' (cut around the sentence that best matches the claim)' : ''}.`),
+        el(
+          'table',
+          { class: 'probes' },
+          el('thead', {}, el('tr', {}, ...['Set', 'Question', 'Answers', 'Read as', 'S', 'R', 'N'].map((name) => el('th', { scope: 'col' }, name)))),
+          el(
+            'tbody',
+            {},
+            ...document.probes.map((probe) =>
+              el(
+                'tr',
+                { class: `probe ${probe.set}` },
+                el('td', {}, probe.set === 'agree' ? 'agree' : 'contradict'),
+                el('td', { class: 'question' }, probe.question),
+                el(
+                  'td',
+                  { class: 'answers' },
+                  probe.answers.length === 0
+                    ? probe.mode === 'exact'
+                      ? 'first-token probabilities'
+                      : 'sampled; first words counted'
+                    : probe.answers.map((answer) => `${answer.text} → ${STANCE_LETTERS[answer.stance]}`).join('; '),
+                ),
+                el('td', {}, probe.mode),
+                el('td', { class: 'number' }, probability(probe.shares.support)),
+                el('td', { class: 'number' }, probability(probe.shares.refute)),
+                el('td', { class: 'number' }, probability(probe.shares.neutral)),
+              ),
+            ),
+          ),
+        ),
+        el(
+          'div',
+          { class: 'masses' },
+          massBar('P_AG', document.agree),
+          massBar('P_CF', document.conflict),
+          ...document.fusion.filter((verdict) => verdict.scores !== null).map((verdict) => massBar(verdict.rule.toUpperCase(), verdict.scores as Masses)),
+        ),
+        el('p', { class: 'fused' }, document.fusion.map(ruleText).join(' · ')),
+      );
+    }),
   );
 }
 
@@ -405,7 +503,7 @@ export async function renderClaim({ outlet, params, query, signal }: RouteContex
     el('div', { class: 'verdict-pair' }, machineVerdict(shown), humanReview(shown.review)),
     reviewForm(shown),
     attributionPanel(shown.check),
-    evidencePanel(shown.check),
+    shown.check.ciber ? ciberPanel(shown.check, shown.check.ciber) : evidencePanel(shown.check),
     premiseTable(shown.check),
     urlTable(shown.check),
     costPanel(shown),

@@ -4,9 +4,11 @@
 //! `skip_checked` compares. A method's identity holds only what changes its results, so a
 //! setting of another method, or a field a new method adds, leaves it alone.
 
-use factdesk_methods::corpus_nli;
 use factdesk_methods::judge::PremiseForm;
 use factdesk_methods::llm_cite::{self, UrlStrategy};
+use factdesk_methods::{ciber, corpus_nli};
+use factdesk_model::DocumentId;
+use factdesk_model::ciber::{FusionRule, ProbeMode};
 use serde::{Deserialize, Serialize};
 
 use super::{Method, NLI_LLM};
@@ -21,6 +23,7 @@ pub struct MethodsSettings {
     pub p_true: PTrueSettings,
     #[serde(rename = "corpus-nli")]
     pub corpus_nli: CorpusNliSettings,
+    pub ciber: CiberSettings,
 }
 
 /// `[methods.llm-cite]`.
@@ -56,6 +59,42 @@ pub struct CorpusNliSettings {
     pub threshold: f64,
 }
 
+/// `[methods.ciber]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct CiberSettings {
+    pub documents: usize,
+    pub retrieve: usize,
+    pub document_words: usize,
+    pub agree: usize,
+    pub conflict: usize,
+    /// `exact` or `sampling`.
+    pub mode: String,
+    pub samples: u32,
+    pub temperature: f32,
+    pub alpha: f64,
+    /// `wp`, `wig`, `wbu` or `meta`.
+    pub rule: String,
+    pub rag: bool,
+}
+
+impl CiberSettings {
+    /// The probe-answering mode this section names.
+    pub(crate) fn probe_mode(&self) -> Result<ProbeMode, String> {
+        match self.mode.trim() {
+            "exact" => Ok(ProbeMode::Exact),
+            "sampling" => Ok(ProbeMode::Sampling),
+            other => Err(format!("`methods.ciber.mode` is '{other}'; expected exact or sampling")),
+        }
+    }
+
+    pub(crate) fn fusion_rule(&self) -> Result<FusionRule, String> {
+        self.rule.parse().map_err(|_| {
+            format!("`methods.ciber.rule` is '{}'; expected wp, wig, wbu or meta", self.rule)
+        })
+    }
+}
+
 impl MethodsSettings {
     /// The first setting that no run could use, as a message naming its key.
     pub fn validate(&self) -> Result<(), String> {
@@ -75,6 +114,10 @@ impl MethodsSettings {
             ("methods.corpus-nli.documents", corpus.documents as u64),
             ("methods.corpus-nli.l", corpus.l as u64),
             ("methods.corpus-nli.retrieve", corpus.retrieve as u64),
+            ("methods.ciber.documents", self.ciber.documents as u64),
+            ("methods.ciber.retrieve", self.ciber.retrieve as u64),
+            ("methods.ciber.document_words", self.ciber.document_words as u64),
+            ("methods.ciber.samples", u64::from(self.ciber.samples)),
         ];
         for (key, value) in at_least_one {
             if value == 0 {
@@ -86,6 +129,33 @@ impl MethodsSettings {
             ("methods.corpus-nli.threshold", corpus.threshold),
         ] {
             check_threshold(value).map_err(|message| format!("`{key}`: {message}"))?;
+        }
+        let ciber = &self.ciber;
+        ciber.probe_mode()?;
+        ciber.fusion_rule()?;
+        let probes = ciber::ProbeSets::builtin()?;
+        for (key, asked, shipped) in [
+            ("methods.ciber.agree", ciber.agree, probes.agree.len()),
+            ("methods.ciber.conflict", ciber.conflict, probes.conflict.len()),
+        ] {
+            if asked == 0 || asked > shipped {
+                return Err(format!(
+                    "`{key}` is {asked}; it must be between 1 and {shipped} (the questions \
+                     Factdesk has for that probe set)"
+                ));
+            }
+        }
+        if !(0.0..=1.0).contains(&ciber.alpha) {
+            return Err(format!(
+                "`methods.ciber.alpha` is {}; it must be between 0 and 1",
+                ciber.alpha
+            ));
+        }
+        if !(ciber.temperature.is_finite() && ciber.temperature > 0.0) {
+            return Err(format!(
+                "`methods.ciber.temperature` is {}; sampling needs a temperature above 0",
+                ciber.temperature
+            ));
         }
         if !(llm_cite.temperature.is_finite() && llm_cite.temperature >= 0.0) {
             return Err(format!(
@@ -145,6 +215,17 @@ pub struct CorpusNliConfig {
     pub nli_samples: Option<u32>,
 }
 
+/// CIBER as a run runs it: the method's own configuration, the corpora its documents come
+/// from, and the documents a person named (judged instead of retrieved ones).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CiberConfig {
+    #[serde(flatten)]
+    pub method: ciber::CiberConfig,
+    pub corpora: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub named: Vec<DocumentId>,
+}
+
 /// One method's configuration for a run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
@@ -152,6 +233,7 @@ pub enum MethodConfig {
     LlmCite(LlmCiteConfig),
     PTrue(PTrueConfig),
     CorpusNli(CorpusNliConfig),
+    Ciber(CiberConfig),
 }
 
 impl MethodConfig {
@@ -160,6 +242,7 @@ impl MethodConfig {
             MethodConfig::LlmCite(_) => Method::LlmCite,
             MethodConfig::PTrue(_) => Method::PTrue,
             MethodConfig::CorpusNli(_) => Method::CorpusNli,
+            MethodConfig::Ciber(_) => Method::Ciber,
         }
     }
 }
@@ -215,12 +298,19 @@ mod tests {
     #[test]
     fn a_bad_method_setting_names_its_key() {
         type Change = fn(&mut MethodsSettings);
-        let cases: [(Change, &str); 5] = [
+        let cases: [(Change, &str); 12] = [
             (|s| s.llm_cite.urls = "random".into(), "methods.llm-cite.urls"),
             (|s| s.llm_cite.premises = "sentences".into(), "methods.llm-cite.premises"),
             (|s| s.corpus_nli.documents = 0, "methods.corpus-nli.documents"),
             (|s| s.corpus_nli.threshold = 1.5, "methods.corpus-nli.threshold"),
             (|s| s.p_true.samples = 0, "methods.p-true.samples"),
+            (|s| s.ciber.mode = "greedy".into(), "methods.ciber.mode"),
+            (|s| s.ciber.rule = "vote".into(), "methods.ciber.rule"),
+            (|s| s.ciber.agree = 9, "methods.ciber.agree"),
+            (|s| s.ciber.conflict = 0, "methods.ciber.conflict"),
+            (|s| s.ciber.alpha = 1.5, "methods.ciber.alpha"),
+            (|s| s.ciber.temperature = 0.0, "methods.ciber.temperature"),
+            (|s| s.ciber.samples = 0, "methods.ciber.samples"),
         ];
         for (change, key) in cases {
             let mut methods = settings();

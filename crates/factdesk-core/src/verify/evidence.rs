@@ -7,8 +7,10 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use factdesk_methods::evidence::{CorpusRetriever, CorpusSentence, Page, PageError, PageSource};
-use factdesk_model::{RunId, UrlStatus};
+use factdesk_methods::evidence::{
+    CorpusDocument, CorpusRetriever, CorpusSentence, Page, PageError, PageSource,
+};
+use factdesk_model::{DocumentId, RunId, UrlStatus};
 use tokio::sync::Semaphore;
 
 use super::Method;
@@ -33,6 +35,7 @@ impl Method {
             Method::LlmCite => Evidence::WebPages,
             Method::PTrue => Evidence::None,
             Method::CorpusNli => Evidence::Corpus,
+            Method::Ciber => Evidence::Corpus,
         }
     }
 }
@@ -89,7 +92,8 @@ fn url_status(error: &CoreError) -> UrlStatus {
     }
 }
 
-/// Corpus sentences for corpus-NLI, from the search index.
+/// Corpus sentences for corpus-NLI and CIBER, from the search index, and whole documents from
+/// the store.
 pub(crate) struct CorpusSearch {
     pub app: Factdesk,
     /// The corpora searched (all when empty).
@@ -126,5 +130,16 @@ impl CorpusRetriever for CorpusSearch {
             Err(CoreError::Index(factdesk_index::IndexError::EmptyQuery { .. })) => Ok(Vec::new()),
             Err(error) => Err(error.to_string()),
         }
+    }
+
+    async fn document(&self, id: DocumentId) -> std::result::Result<CorpusDocument, String> {
+        let document = self.app.document(id).map_err(|error| error.to_string())?;
+        Ok(CorpusDocument {
+            id,
+            title: document.summary.title,
+            url: document.summary.url,
+            text: document.text,
+            sentences: document.sentences.into_iter().map(|sentence| sentence.text).collect(),
+        })
     }
 }

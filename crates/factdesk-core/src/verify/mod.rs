@@ -1,6 +1,6 @@
 //! Checking claims: one claim ([`Factdesk::verify_claim`]) or a whole collection
-//! ([`Factdesk::verify_collection`]) with a method from `factdesk-methods` — LLM-Cite, P(True)
-//! or corpus-NLI. This module resolves the method's configuration from its settings section and
+//! ([`Factdesk::verify_collection`]) with a method from `factdesk-methods` — LLM-Cite, P(True),
+//! corpus-NLI or CIBER. This module resolves the method's configuration from its settings section and
 //! the per-run options ([`config`]), gives the method its evidence ([`evidence`]) and the
 //! audited chat model, and stores each result with the model calls behind it. The NLI judge
 //! comes from `verify.nli`: `auto` picks Factdesk's trained verifier (a cross-encoder in
@@ -23,6 +23,7 @@ use std::sync::Arc;
 use factdesk_llm::cross_encoder::CrossEncoderNli;
 use factdesk_llm::nli::LlmNli;
 use factdesk_llm::{CacheMode, CallCollector, LanguageModel, Nli};
+use factdesk_methods::ciber::{self, Ciber};
 use factdesk_methods::corpus_nli::{self, CorpusNli};
 use factdesk_methods::judge::PremiseForm;
 use factdesk_methods::llm_cite::{self, LlmCite, UrlStrategy, model_name};
@@ -40,7 +41,9 @@ pub use crate::batch::SubjectFailure as ClaimFailure;
 use crate::batch::{BatchSpec, BatchSubjects, Subject};
 use crate::models::ModelChoice;
 use crate::{CancelToken, CoreError, Factdesk, Reporter, Result};
-use config::{CorpusNliConfig, LlmCiteConfig, MethodConfig, PTrueConfig, RunIdentity, RunModels};
+use config::{
+    CiberConfig, CorpusNliConfig, LlmCiteConfig, MethodConfig, PTrueConfig, RunIdentity, RunModels,
+};
 use evidence::{CorpusSearch, WebPages};
 
 /// `verify.nli`: the trained verifier with the embedded chat model, the chat model itself
@@ -95,6 +98,7 @@ pub enum Method {
     LlmCite,
     PTrue,
     CorpusNli,
+    Ciber,
 }
 
 impl Method {
@@ -103,6 +107,7 @@ impl Method {
             Method::LlmCite => factdesk_methods::llm_cite::METHOD,
             Method::PTrue => factdesk_methods::p_true::METHOD,
             Method::CorpusNli => factdesk_methods::corpus_nli::METHOD,
+            Method::Ciber => factdesk_methods::ciber::METHOD,
         }
     }
 
@@ -114,6 +119,7 @@ impl Method {
             }
             Method::PTrue => &[],
             Method::CorpusNli => &["m", "l", "threshold", "nli", "corpora"],
+            Method::Ciber => &["m", "corpora", "documents"],
         }
     }
 }
@@ -125,8 +131,9 @@ impl FromStr for Method {
             "llm-cite" => Ok(Method::LlmCite),
             "p-true" | "ptrue" => Ok(Method::PTrue),
             "corpus-nli" => Ok(Method::CorpusNli),
+            "ciber" => Ok(Method::Ciber),
             other => Err(CoreError::InvalidInput(format!(
-                "unknown method '{other}'; expected llm-cite, p-true or corpus-nli"
+                "unknown method '{other}'; expected llm-cite, p-true, corpus-nli or ciber"
             ))),
         }
     }
@@ -141,7 +148,8 @@ pub struct VerifyOptions {
     pub method: Option<Method>,
     /// LLM-Cite.
     pub urls: Option<UrlStrategy>,
-    /// LLM-Cite's URLs per claim, corpus-NLI's documents per claim sentence.
+    /// LLM-Cite's URLs per claim, corpus-NLI's documents per claim sentence, CIBER's evidence
+    /// documents per claim.
     pub m: Option<usize>,
     /// Sentences kept per page (LLM-Cite) or document (corpus-NLI).
     pub l: Option<usize>,
@@ -157,8 +165,10 @@ pub struct VerifyOptions {
     /// LLM-Cite and corpus-NLI: `auto`, `factdesk-verifier`, `llm`, or
     /// `cross-encoder:<model folder>`.
     pub nli: Option<String>,
-    /// corpus-NLI: the corpora it retrieves from (all when empty).
+    /// corpus-NLI and CIBER: the corpora they retrieve from (all when empty).
     pub corpora: Vec<String>,
+    /// CIBER: judge these corpus documents instead of retrieving some.
+    pub documents: Vec<factdesk_model::DocumentId>,
     pub cache: Option<CacheMode>,
     pub concurrency: Option<usize>,
     /// Start a new run even if an unfinished one with the same identity exists.
@@ -181,6 +191,7 @@ impl VerifyOptions {
             ("whole_document", self.whole_document),
             ("nli", self.nli.is_some()),
             ("corpora", !self.corpora.is_empty()),
+            ("documents", !self.documents.is_empty()),
         ];
         let takes = method.options();
         given
@@ -363,6 +374,34 @@ impl Factdesk {
                     },
                 }
             }
+            Method::Ciber => {
+                let own = &settings.methods.ciber;
+                RunIdentity {
+                    method,
+                    config: MethodConfig::Ciber(CiberConfig {
+                        method: ciber::CiberConfig {
+                            documents: at_least_one("m", options.m.unwrap_or(own.documents))?,
+                            retrieve: own.retrieve.max(1),
+                            document_words: own.document_words.max(1),
+                            agree: own.agree,
+                            conflict: own.conflict,
+                            mode: own.probe_mode().map_err(CoreError::InvalidInput)?,
+                            samples: own.samples.max(1),
+                            temperature: own.temperature,
+                            alpha: own.alpha,
+                            rule: own.fusion_rule().map_err(CoreError::InvalidInput)?,
+                            rag: own.rag,
+                            seed: verify.seed,
+                            probes: ciber::ProbeSets::builtin()
+                                .map_err(CoreError::Internal)?
+                                .version,
+                        },
+                        corpora: options.corpora.clone(),
+                        named: options.documents.clone(),
+                    }),
+                    models: RunModels { chat: Some(chat_name), nli: None },
+                }
+            }
         };
         Ok(Plan { identity })
     }
@@ -486,6 +525,20 @@ impl Factdesk {
                     model,
                     config: config.method.clone(),
                     language: self.settings().import.language.clone(),
+                };
+                method.check(claim).await
+            }
+            MethodConfig::Ciber(config) => {
+                let method = Ciber {
+                    model: chat()?,
+                    prompts,
+                    probes: ciber::ProbeSets::builtin().map_err(CoreError::Internal)?,
+                    retriever: Arc::new(CorpusSearch {
+                        app: self.clone(),
+                        corpora: config.corpora.clone(),
+                    }),
+                    named: config.named.clone(),
+                    config: config.method.clone(),
                 };
                 method.check(claim).await
             }

@@ -268,6 +268,7 @@ impl LlmCite {
                 .into_iter()
                 .map(|(source, sentence)| LeftOut { source, sentence })
                 .collect(),
+            ciber: None,
         })
     }
 
