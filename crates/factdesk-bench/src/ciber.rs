@@ -6,6 +6,11 @@
 //! claim has `documents` documents. Prints each rule's and RAG's three-way accuracy and
 //! macro-F1, and the model calls and tokens per claim in sampling and in exact mode (exact mode
 //! reads the same distribution from first-token log-probabilities).
+//!
+//! With `--latency-ms`, it also checks claims of the demo's kind through the OpenAI-compatible
+//! provider against the testkit's scripted model answering after that delay, and prints the
+//! wall time per claim and how close the calls come to the provider's concurrency bound
+//! (concurrency / latency): one claim's probes and its RAG question are asked at once.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -28,6 +33,10 @@ pub struct CiberSimulation {
     pub documents: usize,
     pub samples: u32,
     pub seed: u64,
+    /// Also time claims against a loopback server answering after this many milliseconds.
+    pub latency_ms: Option<u64>,
+    /// The provider's concurrency bound for the latency run.
+    pub concurrency: usize,
     pub json: bool,
 }
 
@@ -208,6 +217,47 @@ async fn run_mode(
     ))
 }
 
+/// Wall time of CIBER claims through the OpenAI-compatible provider against a server that
+/// answers after `latency_ms`: (seconds per claim, calls per claim, fraction of the bound).
+fn latency(bench: &CiberSimulation, latency_ms: u64) -> anyhow::Result<(f64, f64, f64)> {
+    use factdesk_llm::openai::{OpenAiCompatible, OpenAiSettings};
+    use factdesk_testkit::scripted::ScriptedModel;
+    let delay = std::time::Duration::from_millis(latency_ms);
+    let server = ScriptedModel::new().delay(move |_| delay).serve();
+    let mut settings = OpenAiSettings::new(&server.url("/v1"), "mock");
+    settings.max_concurrency = bench.concurrency.max(1);
+    settings.max_retries = 0;
+    let model = Arc::new(OpenAiCompatible::new(settings)?);
+    let method = Ciber {
+        model,
+        prompts: Arc::new(builtin_library()?),
+        probes: ProbeSets::builtin().map_err(anyhow::Error::msg)?,
+        retriever: Arc::new(Documents(bench.documents)),
+        named: Vec::new(),
+        // Sampling: one call per probe (the scripted server gives no log-probabilities, so
+        // exact mode would ask twice).
+        config: CiberConfig {
+            documents: bench.documents,
+            mode: ProbeMode::Sampling,
+            samples: bench.samples,
+            ..CiberConfig::default()
+        },
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let claims = 5;
+    let started = std::time::Instant::now();
+    runtime.block_on(async {
+        for index in 0..claims {
+            method.check(&claim_text(index)).await?;
+        }
+        Ok::<_, anyhow::Error>(())
+    })?;
+    let seconds = started.elapsed().as_secs_f64() / claims as f64;
+    let calls = server.requests().len() as f64 / claims as f64;
+    let bound = bench.concurrency.max(1) as f64 / delay.as_secs_f64();
+    Ok((seconds, calls, (calls / seconds) / bound))
+}
+
 pub fn run(bench: CiberSimulation) -> anyhow::Result<()> {
     anyhow::ensure!((0.0..=1.0).contains(&bench.accuracy), "--accuracy must be between 0 and 1");
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
@@ -239,6 +289,23 @@ pub fn run(bench: CiberSimulation) -> anyhow::Result<()> {
             println!("  {:<16} {value}", figure.label);
         }
         println!("  model calls per claim {calls:.1}, tokens per claim {tokens:.0}");
+    }
+    if let Some(latency_ms) = bench.latency_ms {
+        let (seconds, calls, of_bound) = latency(&bench, latency_ms)?;
+        if bench.json {
+            report.insert(
+                "latency".into(),
+                serde_json::json!({"latency_ms": latency_ms, "concurrency": bench.concurrency,
+                    "seconds_per_claim": seconds, "calls_per_claim": calls, "fraction_of_bound": of_bound}),
+            );
+        } else {
+            println!(
+                "loopback server answering in {latency_ms} ms, provider concurrency {}: {seconds:.2} s \
+                 per claim, {calls:.1} calls per claim, {:.0}% of the concurrency bound",
+                bench.concurrency,
+                of_bound * 100.0
+            );
+        }
     }
     if bench.json {
         println!("{}", serde_json::Value::Object(report));

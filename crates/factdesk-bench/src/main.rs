@@ -140,6 +140,12 @@ enum Bench {
         samples: u32,
         #[arg(long, default_value_t = 7)]
         seed: u64,
+        /// Also time claims against a loopback server answering after this many milliseconds
+        #[arg(long)]
+        latency_ms: Option<u64>,
+        /// The provider's concurrency bound for the timed claims
+        #[arg(long, default_value_t = 4)]
+        concurrency: usize,
         #[arg(long)]
         json: bool,
     },
@@ -189,9 +195,25 @@ fn main() -> anyhow::Result<()> {
             build,
             json,
         } => model_speed(model, prompt_tokens, decode_tokens, repetitions, threads, &build, json),
-        Bench::Ciber { claims, accuracy, documents, samples, seed, json } => {
-            ciber::run(ciber::CiberSimulation { claims, accuracy, documents, samples, seed, json })
-        }
+        Bench::Ciber {
+            claims,
+            accuracy,
+            documents,
+            samples,
+            seed,
+            latency_ms,
+            concurrency,
+            json,
+        } => ciber::run(ciber::CiberSimulation {
+            claims,
+            accuracy,
+            documents,
+            samples,
+            seed,
+            latency_ms,
+            concurrency,
+            json,
+        }),
         Bench::HttpThroughput { latency_ms, concurrency, waves, json } => {
             http_throughput(latency_ms, &concurrency, waves, json)
         }

@@ -45,7 +45,7 @@ use factdesk_model::ciber::{
 use factdesk_model::{
     Attribution, ClaimCheck, DocumentId, Envelope, EvidenceSource, TokenUse, Undecided, Verdict,
 };
-use futures_util::future::try_join_all;
+use futures_util::future::{try_join, try_join_all};
 use serde::{Deserialize, Serialize};
 
 use crate::MethodError;
@@ -183,24 +183,29 @@ impl Ciber {
         let config = &self.config;
         let evidence = self.evidence(claim).await?;
         let mut tokens = TokenUse::default();
-        let judged =
-            try_join_all(evidence.iter().map(|document| self.judge(claim, document))).await?;
+        // The RAG baseline needs no probe's answer: it is asked beside them.
+        let probing = try_join_all(evidence.iter().map(|document| self.judge(claim, document)));
+        let baseline = async {
+            if config.rag && !evidence.is_empty() {
+                self.rag(claim, &evidence).await.map(Some)
+            } else {
+                Ok(None)
+            }
+        };
+        let (judged, rag) = try_join(probing, baseline).await?;
         let mut documents = Vec::with_capacity(judged.len());
         for (source, (document, usage)) in judged.into_iter().enumerate() {
             tokens.add(PROBE_PURPOSE, usage.0, usage.1);
             documents.push(CiberDocument { source, ..document });
         }
-        let rag = if config.rag && !evidence.is_empty() {
-            let (answer, usage) = self.rag(claim, &evidence).await?;
+        let rag = rag.map(|(answer, usage)| {
             tokens.add(
                 RAG_PURPOSE,
                 u64::from(usage.prompt_tokens),
                 u64::from(usage.completion_tokens),
             );
-            Some(answer)
-        } else {
-            None
-        };
+            answer
+        });
         let claim_level: Vec<(RuleVerdict, Option<usize>, Option<usize>)> =
             FusionRule::ALL.iter().map(|&rule| claim_verdict(rule, &documents)).collect();
         let (chosen, strongest_support, strongest_refute) = claim_level
