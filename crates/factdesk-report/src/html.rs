@@ -183,6 +183,7 @@ fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
         )?;
     }
     writeln!(out, "</dl>")?;
+    crate::ciber::write_html(check, out)?;
     if !check.attributions.is_empty() {
         writeln!(out, "<h3>Evidence</h3>")?;
         writeln!(out, "<ol class=\"evidence\">")?;

@@ -11,6 +11,7 @@
 //! replaces the machine verdict, it is shown next to it. Claims without a check read `unchecked`
 //! (and are left out of ClaimReview, which describes reviews only).
 
+mod ciber;
 mod claim_review;
 mod csv_table;
 mod escape;

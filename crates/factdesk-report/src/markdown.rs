@@ -123,6 +123,7 @@ fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
             escape_markdown(&flagged.join("; "))
         )?;
     }
+    crate::ciber::write_markdown(check, out)?;
     if !check.attributions.is_empty() {
         writeln!(out)?;
         writeln!(out, "**Evidence**")?;

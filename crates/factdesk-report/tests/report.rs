@@ -757,3 +757,80 @@ fn sources_with_text_addressed_to_models_are_flagged() {
     assert!(csv.lines().next().unwrap().ends_with(",undecided,flagged_sources"), "{csv}");
     assert!(csv.contains("https://example.org/<b>hostile</b> (2 sentences)"), "{csv}");
 }
+
+/// A CIBER check of two documents, one with a hostile title.
+fn ciber_report() -> Report {
+    use factdesk_model::ciber::{CiberDetail, CiberDocument, FusionRule, Masses, RagAnswer};
+    use factdesk_model::ciber::{ProbeMode, RuleVerdict, Stance};
+    let verdicts = |stance: Stance, confidence: f64| -> Vec<RuleVerdict> {
+        FusionRule::ALL
+            .iter()
+            .map(|&rule| RuleVerdict { rule, stance, confidence, scores: None })
+            .collect()
+    };
+    let document = |source: usize, stance: Stance, confidence: f64| CiberDocument {
+        source,
+        words: 120,
+        truncated: source == 1,
+        probes: Vec::new(),
+        agree: Masses::default(),
+        conflict: Masses::default(),
+        fusion: verdicts(stance, confidence),
+    };
+    let mut check = check("Okra is in the mallow family.", Verdict::Supported, Vec::new());
+    check.envelope.method = "ciber".into();
+    check.sources = vec![
+        source("https://example.org/okra", "Okra", "aa"),
+        source("https://evil.example/", "<script>alert(1)</script> | pipe", "bb"),
+    ];
+    check.ciber = Some(Box::new(CiberDetail {
+        rule: FusionRule::Meta,
+        alpha: 0.5,
+        documents: vec![document(0, Stance::Support, 0.8), document(1, Stance::Refute, 0.4)],
+        claim: verdicts(Stance::Support, 0.8),
+        strongest_support: Some(0),
+        strongest_refute: Some(1),
+        rag: Some(RagAnswer {
+            stance: Stance::Neutral,
+            mode: ProbeMode::Exact,
+            shares: Masses::only(Stance::Neutral),
+        }),
+    }));
+    Report {
+        title: "CIBER".into(),
+        generated_at: "2026-02-01T10:00:00Z".into(),
+        generator: "Factdesk test".into(),
+        items: vec![item(
+            1,
+            "Okra is in the mallow family.",
+            &[],
+            Some(stored(1, Some(1), check, None)),
+        )],
+    }
+}
+
+#[test]
+fn ciber_documents_are_in_html_and_markdown_reports_escaped() {
+    let html = render_to_string(&ciber_report(), Format::Html).unwrap();
+    assert!(html.contains("<h3>CIBER documents</h3>"), "{html}");
+    assert!(html.contains("META supports 0.80"), "{html}");
+    assert!(html.contains("plain RAG: neutral"), "{html}");
+    assert!(html.contains("<td>Okra (strongest support)</td>"), "{html}");
+    assert!(
+        html.contains("&lt;script&gt;alert(1)&lt;&#x2f;script&gt; | pipe (strongest refutation)"),
+        "{html}"
+    );
+    assert!(html.contains("<td>120 (cut)</td>"), "{html}");
+    assert!(!html.to_ascii_lowercase().contains("<script"), "{html}");
+    let markdown = render_to_string(&ciber_report(), Format::Markdown).unwrap();
+    assert!(
+        markdown.contains("**CIBER documents** (α = 0.5; the verdict follows META"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("| 1 | Okra (strongest support) | 120 | supports 0.80 |"),
+        "{markdown}"
+    );
+    assert_eq!(unescaped_occurrences(&markdown, "<script"), 0, "{markdown}");
+    assert!(markdown.contains(r"\| pipe (strongest refutation)"), "{markdown}");
+}
