@@ -132,6 +132,16 @@ impl CorpusRetriever for Okra {
     }
 
     async fn document(&self, id: DocumentId) -> Result<CorpusDocument, String> {
+        if id.0 == 3 {
+            let blank = "  \n ".to_owned();
+            return Ok(CorpusDocument {
+                id,
+                title: None,
+                url: None,
+                text: blank,
+                sentences: vec![],
+            });
+        }
         let (title, sentences) =
             DOCUMENTS.get((id.0 - 1) as usize).ok_or_else(|| format!("no document {id}"))?;
         Ok(CorpusDocument {
@@ -274,13 +284,21 @@ async fn a_claim_without_evidence_documents_is_not_enough_info_with_the_reason()
 }
 
 #[tokio::test]
-async fn named_documents_replace_retrieval() {
+async fn named_documents_replace_retrieval_and_empty_ones_are_left_out() {
     let model = Arc::new(KnownModel::new(0.7, 0.2));
     let mut method = ciber(model, CiberConfig { rag: false, ..CiberConfig::default() });
     method.named = vec![DocumentId(2)];
     let check = method.check(CLAIM).await.unwrap();
     assert_eq!(check.sources.len(), 1);
     assert_eq!(check.sources[0].title.as_deref(), Some("Gumbo"));
+    // An empty document is left out; with nothing else, there is no evidence.
+    method.named = vec![DocumentId(3), DocumentId(1)];
+    let check = method.check(CLAIM).await.unwrap();
+    assert_eq!(check.sources.len(), 1);
+    assert_eq!(check.sources[0].title.as_deref(), Some("Okra"));
+    method.named = vec![DocumentId(3)];
+    let check = method.check(CLAIM).await.unwrap();
+    assert_eq!(check.undecided, Some(Undecided::NoEvidence));
     method.named = vec![DocumentId(9)];
     let error = method.check(CLAIM).await.unwrap_err();
     assert!(error.to_string().contains("no document"), "{error}");

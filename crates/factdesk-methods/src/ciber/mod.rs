@@ -314,7 +314,8 @@ impl Ciber {
         })
     }
 
-    /// The documents to probe: those named, else the best `documents` of a retrieval.
+    /// The documents to probe: those named, else the best `documents` of a retrieval; empty
+    /// ones are left out.
     async fn evidence(&self, claim: &str) -> Result<Vec<Evidence>, MethodError> {
         let ids: Vec<DocumentId> = if self.named.is_empty() {
             let hits = self
@@ -335,7 +336,10 @@ impl Ciber {
         let mut evidence = Vec::with_capacity(ids.len());
         for id in ids {
             let document = self.retriever.document(id).await.map_err(MethodError::Evidence)?;
-            evidence.push(window(claim, &document, self.config.document_words));
+            // A document with no words has nothing to ask about.
+            if document.text.split_whitespace().next().is_some() {
+                evidence.push(window(claim, &document, self.config.document_words));
+            }
         }
         Ok(evidence)
     }
