@@ -196,6 +196,9 @@ async fn run_mode(
         probes: ProbeSets::builtin().map_err(anyhow::Error::msg)?,
         retriever: Arc::new(Documents(bench.documents)),
         named: Vec::new(),
+        pages: Vec::new(),
+        web: None,
+        language: "en".into(),
         config: CiberConfig {
             documents: bench.documents,
             mode,
@@ -234,6 +237,9 @@ fn latency(bench: &CiberSimulation, latency_ms: u64) -> anyhow::Result<(f64, f64
         probes: ProbeSets::builtin().map_err(anyhow::Error::msg)?,
         retriever: Arc::new(Documents(bench.documents)),
         named: Vec::new(),
+        pages: Vec::new(),
+        web: None,
+        language: "en".into(),
         // Sampling: one call per probe (the scripted server gives no log-probabilities, so
         // exact mode would ask twice).
         config: CiberConfig {

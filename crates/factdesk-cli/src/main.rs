@@ -179,6 +179,10 @@ enum Command {
         /// it) instead of retrieving documents (repeatable)
         #[arg(long = "document", value_name = "ID")]
         documents: Vec<i64>,
+        /// ciber: judge this web page (fetched, or from the archive when offline) instead of
+        /// retrieving documents (repeatable)
+        #[arg(long = "page", value_name = "URL")]
+        pages: Vec<String>,
         /// Model-call cache: off, read-write or replay-only [default: llm.cache]
         #[arg(long)]
         cache: Option<CacheMode>,
@@ -507,6 +511,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             nli,
             corpus,
             documents,
+            pages,
             cache,
             concurrency,
             restart,
@@ -525,6 +530,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 nli,
                 corpora: corpus,
                 documents: documents.into_iter().map(factdesk_core::model::DocumentId).collect(),
+                pages,
                 cache,
                 concurrency,
                 restart,

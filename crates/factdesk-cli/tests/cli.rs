@@ -681,6 +681,11 @@ fn ciber_checks_claims_against_corpus_documents_resumes_and_compares_its_rules()
         &id.to_string(),
     ]);
     assert_eq!(named["check"]["sources"].as_array().unwrap().len(), 1);
+    // A named web page that cannot be read fails the check, naming the page.
+    let page = model.url("/no-such-page");
+    let unread = cli.run(&["verify", "Okra grows.", "--page", &page]);
+    assert_eq!(unread.status.code(), Some(2), "{}", text(&unread.stdout));
+    assert!(text(&unread.stderr).contains(&page), "{}", text(&unread.stderr));
     let refused = cli.run(&["verify", "Okra grows.", "--threshold", "0.7"]);
     assert_eq!(refused.status.code(), Some(2));
     assert!(text(&refused.stderr).contains("ciber does not take the option(s) threshold"));

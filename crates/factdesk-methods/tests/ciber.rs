@@ -10,7 +10,9 @@ use factdesk_llm::{
     TokenLogprob, TokenUsage,
 };
 use factdesk_methods::ciber::{Ciber, CiberConfig, ProbeSets};
-use factdesk_methods::evidence::{CorpusDocument, CorpusRetriever, CorpusSentence};
+use factdesk_methods::evidence::{
+    CorpusDocument, CorpusRetriever, CorpusSentence, Page, PageError, PageSource,
+};
 use factdesk_methods::prompts::builtin_library;
 use factdesk_model::ciber::{FusionRule, Masses, ProbeMode, ProbeSet, Stance};
 use factdesk_model::{DocumentId, Undecided, Verdict};
@@ -161,6 +163,9 @@ fn ciber(model: Arc<dyn LanguageModel>, config: CiberConfig) -> Ciber {
         probes: ProbeSets::builtin().unwrap(),
         retriever: Arc::new(Okra),
         named: Vec::new(),
+        pages: Vec::new(),
+        web: None,
+        language: "en".into(),
         config,
     }
 }
@@ -302,4 +307,42 @@ async fn named_documents_replace_retrieval_and_empty_ones_are_left_out() {
     method.named = vec![DocumentId(9)];
     let error = method.check(CLAIM).await.unwrap_err();
     assert!(error.to_string().contains("no document"), "{error}");
+}
+
+/// One page on okra; any other URL is not found.
+struct OkraPage;
+
+#[async_trait]
+impl PageSource for OkraPage {
+    async fn page(&self, url: &str) -> Result<Page, PageError> {
+        if url != "https://example.org/okra" {
+            return Err(PageError::of_url(factdesk_model::UrlStatus::NotFound, "no such page"));
+        }
+        Ok(Page {
+            requested_url: url.into(),
+            final_url: url.into(),
+            title: Some("Okra page".into()),
+            fetched_at: "2026-11-25T00:00:00Z".into(),
+            content_hash: "abc".into(),
+            text: "Okra is a flowering plant. It is in the mallow family.".into(),
+        })
+    }
+}
+
+#[tokio::test]
+async fn named_web_pages_are_probed_and_a_missing_one_is_named() {
+    let model = Arc::new(KnownModel::new(0.7, 0.2));
+    let mut method = ciber(model, CiberConfig { rag: false, ..CiberConfig::default() });
+    method.web = Some(Arc::new(OkraPage));
+    method.pages = vec!["https://example.org/okra".into()];
+    let check = method.check(CLAIM).await.unwrap();
+    assert_eq!(check.sources.len(), 1, "the named page replaces retrieval");
+    let source = &check.sources[0];
+    assert_eq!(source.url.as_deref(), Some("https://example.org/okra"));
+    assert_eq!(source.content_hash.as_deref(), Some("abc"));
+    assert_eq!(source.document_id, None);
+    assert_eq!(check.ciber.as_ref().unwrap().documents[0].words, 11);
+    method.pages = vec!["https://example.org/gone".into()];
+    let error = method.check(CLAIM).await.unwrap_err();
+    assert!(error.to_string().contains("https://example.org/gone: no such page"), "{error}");
 }

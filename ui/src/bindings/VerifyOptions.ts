@@ -52,7 +52,12 @@ corpora: Array<string>,
 /**
  * CIBER: judge these corpus documents instead of retrieving some.
  */
-documents: Array<DocumentId>, cache: CacheMode | null, concurrency: number | null, 
+documents: Array<DocumentId>, 
+/**
+ * CIBER: judge these web pages (fetched, or from the archive when offline) instead of
+ * retrieving documents.
+ */
+pages: Array<string>, cache: CacheMode | null, concurrency: number | null, 
 /**
  * Start a new run even if an unfinished one with the same identity exists.
  */

@@ -216,7 +216,7 @@ pub struct CorpusNliConfig {
 }
 
 /// CIBER as a run runs it: the method's own configuration, the corpora its documents come
-/// from, and the documents a person named (judged instead of retrieved ones).
+/// from, and the documents and web pages a person named (judged instead of retrieved ones).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CiberConfig {
     #[serde(flatten)]
@@ -224,6 +224,9 @@ pub struct CiberConfig {
     pub corpora: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub named: Vec<DocumentId>,
+    /// Web pages a person named (fetched, or from the archive when offline).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pages: Vec<String>,
 }
 
 /// One method's configuration for a run.

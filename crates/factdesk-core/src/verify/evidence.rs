@@ -35,6 +35,7 @@ impl Method {
             Method::LlmCite => Evidence::WebPages,
             Method::PTrue => Evidence::None,
             Method::CorpusNli => Evidence::Corpus,
+            // And the web pages a person names (`--page`).
             Method::Ciber => Evidence::Corpus,
         }
     }

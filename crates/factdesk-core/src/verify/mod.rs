@@ -119,7 +119,7 @@ impl Method {
             }
             Method::PTrue => &[],
             Method::CorpusNli => &["m", "l", "threshold", "nli", "corpora"],
-            Method::Ciber => &["m", "corpora", "documents"],
+            Method::Ciber => &["m", "corpora", "documents", "pages"],
         }
     }
 }
@@ -169,6 +169,9 @@ pub struct VerifyOptions {
     pub corpora: Vec<String>,
     /// CIBER: judge these corpus documents instead of retrieving some.
     pub documents: Vec<factdesk_model::DocumentId>,
+    /// CIBER: judge these web pages (fetched, or from the archive when offline) instead of
+    /// retrieving documents.
+    pub pages: Vec<String>,
     pub cache: Option<CacheMode>,
     pub concurrency: Option<usize>,
     /// Start a new run even if an unfinished one with the same identity exists.
@@ -192,6 +195,7 @@ impl VerifyOptions {
             ("nli", self.nli.is_some()),
             ("corpora", !self.corpora.is_empty()),
             ("documents", !self.documents.is_empty()),
+            ("pages", !self.pages.is_empty()),
         ];
         let takes = method.options();
         given
@@ -398,6 +402,7 @@ impl Factdesk {
                         },
                         corpora: options.corpora.clone(),
                         named: options.documents.clone(),
+                        pages: options.pages.iter().map(|url| url.trim().to_owned()).collect(),
                     }),
                     models: RunModels { chat: Some(chat_name), nli: None },
                 }
@@ -538,6 +543,13 @@ impl Factdesk {
                         corpora: config.corpora.clone(),
                     }),
                     named: config.named.clone(),
+                    pages: config.pages.clone(),
+                    web: Some(Arc::new(WebPages {
+                        app: self.clone(),
+                        run,
+                        permits: fetch_permits,
+                    })),
+                    language: self.settings().import.language.clone(),
                     config: config.method.clone(),
                 };
                 method.check(claim).await

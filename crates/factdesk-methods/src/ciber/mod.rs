@@ -3,7 +3,7 @@
 //! document, and fuse those answers into a verdict with a confidence.
 //!
 //! For claim C and each evidence document A (the top `documents` of a corpus retrieval, or the
-//! documents a person names):
+//! corpus documents and web pages a person names):
 //! 1. **Probes** ([`ProbeSets`], `assets/ciber/probes.v1.toml`): the original probe ("Based on
 //!    the document, is the claim true?") and paraphrases (P_AG), the negated probe and its
 //!    paraphrases (P_CF), each asked with the document quoted (template `ciber/probe`) and
@@ -49,7 +49,9 @@ use futures_util::future::{try_join, try_join_all};
 use serde::{Deserialize, Serialize};
 
 use crate::MethodError;
-use crate::evidence::{CorpusDocument, CorpusRetriever};
+#[cfg(test)]
+use crate::evidence::CorpusDocument;
+use crate::evidence::{CorpusRetriever, PageSource};
 use crate::llm_cite::model_name;
 
 pub const METHOD: &str = "ciber";
@@ -148,6 +150,12 @@ pub struct Ciber {
     pub retriever: Arc<dyn CorpusRetriever>,
     /// Documents a person named: judged instead of retrieved ones.
     pub named: Vec<DocumentId>,
+    /// Web pages a person named (by URL), judged with the named documents.
+    pub pages: Vec<String>,
+    /// Where named pages are read from (fetched, or from the archive).
+    pub web: Option<Arc<dyn PageSource>>,
+    /// Sentence rules for cutting a page around its best sentence (ISO 639-1).
+    pub language: String,
     pub config: CiberConfig,
 }
 
@@ -314,10 +322,10 @@ impl Ciber {
         })
     }
 
-    /// The documents to probe: those named, else the best `documents` of a retrieval; empty
-    /// ones are left out.
+    /// The documents to probe: the corpus documents and web pages named, else the best
+    /// `documents` of a corpus retrieval; empty ones are left out.
     async fn evidence(&self, claim: &str) -> Result<Vec<Evidence>, MethodError> {
-        let ids: Vec<DocumentId> = if self.named.is_empty() {
+        let ids: Vec<DocumentId> = if self.named.is_empty() && self.pages.is_empty() {
             let hits = self
                 .retriever
                 .retrieve(claim, self.config.retrieve.max(1))
@@ -333,14 +341,46 @@ impl Ciber {
         } else {
             self.named.clone()
         };
-        let mut evidence = Vec::with_capacity(ids.len());
+        let limit = self.config.document_words;
+        let mut evidence = Vec::with_capacity(ids.len() + self.pages.len());
         for id in ids {
             let document = self.retriever.document(id).await.map_err(MethodError::Evidence)?;
-            // A document with no words has nothing to ask about.
-            if document.text.split_whitespace().next().is_some() {
-                evidence.push(window(claim, &document, self.config.document_words));
-            }
+            let source = EvidenceSource {
+                url: document.url.clone(),
+                title: document.title.clone(),
+                document_id: Some(document.id),
+                fetched_at: None,
+                content_hash: None,
+            };
+            evidence.push(window(claim, source, &document.text, &document.sentences, limit));
         }
+        for url in &self.pages {
+            let Some(pages) = &self.web else {
+                return Err(MethodError::Evidence(format!(
+                    "{url}: this check was given no way to read web pages"
+                )));
+            };
+            let page = pages
+                .page(url)
+                .await
+                .map_err(|error| MethodError::Evidence(format!("{url}: {}", error.message)))?;
+            let sentences: Vec<String> =
+                factdesk_text::segment_sentences(&page.text, &self.language)
+                    .into_iter()
+                    .map(|span| span.slice(&page.text).trim().to_owned())
+                    .filter(|sentence| !sentence.is_empty())
+                    .collect();
+            let source = EvidenceSource {
+                url: Some(page.final_url.clone()),
+                title: page.title.clone(),
+                document_id: None,
+                fetched_at: Some(page.fetched_at.clone()),
+                content_hash: Some(page.content_hash.clone()),
+            };
+            evidence.push(window(claim, source, &page.text, &sentences, limit));
+        }
+        // A document with no words has nothing to ask about.
+        evidence.retain(|document| document.words > 0);
         Ok(evidence)
     }
 
@@ -555,22 +595,21 @@ pub fn claim_verdict(
 /// The part of `document` the probes quote: all of it when it has at most `limit` words, else
 /// whole sentences around the one that best matches the claim, added before and after in turn
 /// while they fit (a single longer sentence is cut at `limit` words).
-fn window(claim: &str, document: &CorpusDocument, limit: usize) -> Evidence {
+fn window(
+    claim: &str,
+    source: EvidenceSource,
+    text: &str,
+    sentences: &[String],
+    limit: usize,
+) -> Evidence {
     let limit = limit.max(1);
-    let source = EvidenceSource {
-        url: document.url.clone(),
-        title: document.title.clone(),
-        document_id: Some(document.id),
-        fetched_at: None,
-        content_hash: None,
-    };
-    let sentences: Vec<&str> = document.sentences.iter().map(String::as_str).collect();
+    let sentences: Vec<&str> = sentences.iter().map(String::as_str).collect();
     let best_index =
         crate::bm25_rank(claim, &sentences, 1).first().map(|&(index, _)| index).unwrap_or(0);
     let best = sentences.get(best_index).map(|sentence| (*sentence).to_owned());
-    let total_words = document.text.split_whitespace().count();
+    let total_words = text.split_whitespace().count();
     if total_words <= limit || sentences.is_empty() {
-        let text = crate::grounding::first_words(&document.text, limit);
+        let text = crate::grounding::first_words(text, limit);
         let words = text.split_whitespace().count();
         return Evidence { source, text, words, truncated: total_words > limit, best };
     }
@@ -813,13 +852,21 @@ mod tests {
             text: sentences.join(" "),
             sentences: sentences.clone(),
         };
-        let evidence = window("Okra is in the mallow family.", &document, 40);
+        let source = |document: &CorpusDocument| EvidenceSource {
+            url: None,
+            title: document.title.clone(),
+            document_id: Some(document.id),
+            fetched_at: None,
+            content_hash: None,
+        };
+        let claim = "Okra is in the mallow family.";
+        let evidence = window(claim, source(&document), &document.text, &document.sentences, 40);
         assert!(evidence.truncated);
         assert!(evidence.words <= 40, "{}", evidence.words);
         assert!(evidence.text.contains("mallow family"), "{}", evidence.text);
         assert_eq!(evidence.best.as_deref(), Some(sentences[25].as_str()));
         // Short documents are quoted whole.
-        let short = window("Okra is in the mallow family.", &document, 10_000);
+        let short = window(claim, source(&document), &document.text, &document.sentences, 10_000);
         assert!(!short.truncated);
         assert_eq!(short.text, document.text);
     }
