@@ -475,7 +475,7 @@ impl Ciber {
         set: ProbeSet,
         claim: &str,
     ) -> Result<Answered, MethodError> {
-        request.params.seed = Some(self.config.seed);
+        request.params.seed = Some(probe_seed(self.config.seed, &request));
         if self.config.mode == ProbeMode::Exact {
             match self.model.answer_probabilities(&request, &ANSWERS, self.config.samples).await {
                 Ok(read) => {
@@ -536,6 +536,17 @@ impl Ciber {
         };
         Ok(Answered { mode: ProbeMode::Sampling, answers, shares, usage: completion.usage })
     }
+}
+
+/// The sampling seed of one probe: the run's seed mixed with the prompt (FNV-1a), so that
+/// every probe draws its own answers (one seed for all would draw the same sequence for each,
+/// and their answers would agree by construction) and a re-run draws the same ones.
+fn probe_seed(seed: u64, request: &CompletionRequest) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in request.messages.iter().flat_map(|message| message.content.bytes()) {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    seed ^ hash
 }
 
 /// The mean of the probes' shares (all neutral for no probe).
@@ -808,6 +819,16 @@ mod tests {
         assert_eq!(claim_verdict(FusionRule::Meta, &neutral).0.stance, N);
         let (none, support, refute) = claim_verdict(FusionRule::Meta, &[]);
         assert_eq!((none.stance, none.confidence, support, refute), (N, 0.0, None, None));
+    }
+
+    #[test]
+    fn each_probe_samples_with_its_own_reproducible_seed() {
+        let request =
+            |text: &str| CompletionRequest::new(vec![factdesk_llm::ChatMessage::user(text)]);
+        let (a, b) = (request("Is the claim true?"), request("Is the claim false?"));
+        assert_ne!(probe_seed(7, &a), probe_seed(7, &b));
+        assert_eq!(probe_seed(7, &a), probe_seed(7, &request("Is the claim true?")));
+        assert_ne!(probe_seed(7, &a), probe_seed(8, &a));
     }
 
     #[test]
