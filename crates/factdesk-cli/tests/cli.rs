@@ -686,6 +686,9 @@ fn ciber_checks_claims_against_corpus_documents_resumes_and_compares_its_rules()
     let unread = cli.run(&["verify", "Okra grows.", "--page", &page]);
     assert_eq!(unread.status.code(), Some(2), "{}", text(&unread.stdout));
     assert!(text(&unread.stderr).contains(&page), "{}", text(&unread.stderr));
+    let both = cli.run(&["verify", "Okra grows.", "--m", "2", "--document", &id.to_string()]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(text(&both.stderr).contains("leave out m"), "{}", text(&both.stderr));
     let refused = cli.run(&["verify", "Okra grows.", "--threshold", "0.7"]);
     assert_eq!(refused.status.code(), Some(2));
     assert!(text(&refused.stderr).contains("ciber does not take the option(s) threshold"));
@@ -739,8 +742,8 @@ fn ciber_checks_claims_against_corpus_documents_resumes_and_compares_its_rules()
     assert!(meta["value"].as_f64().is_some(), "{meta}");
 
     // α is grid-searched from the stored shares, every rule at 11 values.
-    let tuning =
-        cli.json(&["eval", "--collection", "demo", "--method", "ciber", "--tune", "alpha"]);
+    // Each claim's newest CIBER check, without --method.
+    let tuning = cli.json(&["eval", "--collection", "demo", "--tune", "alpha"]);
     assert_eq!(tuning["claims"], 10);
     assert_eq!(tuning["scores"].as_array().unwrap().len(), 11 * 4);
     assert_eq!(tuning["best"].as_array().unwrap().len(), 4);

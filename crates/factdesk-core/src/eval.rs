@@ -150,7 +150,13 @@ impl Factdesk {
     /// call). Tune on a split kept for tuning; report figures from another.
     pub fn tune_alpha(&self, collection: &str, selection: &CheckSelection) -> Result<AlphaTuning> {
         use factdesk_methods::ciber::{ALPHA_GRID, AlphaScore, tune_alpha};
-        let (claims, checks) = self.selected_checks(collection, selection)?;
+        // Each claim's newest CIBER check unless told otherwise: a newer check of another
+        // method must not hide it.
+        let selection = CheckSelection {
+            method: Some(selection.method.unwrap_or(Method::Ciber)),
+            run: selection.run,
+        };
+        let (claims, checks) = self.selected_checks(collection, &selection)?;
         let labelled: Vec<(&factdesk_model::ciber::CiberDetail, ClaimLabel)> = checks
             .iter()
             .filter_map(|stored| {

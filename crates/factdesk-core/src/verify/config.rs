@@ -145,6 +145,13 @@ impl MethodsSettings {
                 ));
             }
         }
+        if ciber.retrieve < ciber.documents {
+            return Err(format!(
+                "`methods.ciber.retrieve` is {}; it must be at least `methods.ciber.documents` \
+                 ({}), or fewer documents than asked could be found",
+                ciber.retrieve, ciber.documents
+            ));
+        }
         if !(0.0..=1.0).contains(&ciber.alpha) {
             return Err(format!(
                 "`methods.ciber.alpha` is {}; it must be between 0 and 1",
@@ -301,7 +308,7 @@ mod tests {
     #[test]
     fn a_bad_method_setting_names_its_key() {
         type Change = fn(&mut MethodsSettings);
-        let cases: [(Change, &str); 12] = [
+        let cases: [(Change, &str); 13] = [
             (|s| s.llm_cite.urls = "random".into(), "methods.llm-cite.urls"),
             (|s| s.llm_cite.premises = "sentences".into(), "methods.llm-cite.premises"),
             (|s| s.corpus_nli.documents = 0, "methods.corpus-nli.documents"),
@@ -314,6 +321,7 @@ mod tests {
             (|s| s.ciber.alpha = 1.5, "methods.ciber.alpha"),
             (|s| s.ciber.temperature = 0.0, "methods.ciber.temperature"),
             (|s| s.ciber.samples = 0, "methods.ciber.samples"),
+            (|s| s.ciber.retrieve = 2, "methods.ciber.retrieve"),
         ];
         for (change, key) in cases {
             let mut methods = settings();

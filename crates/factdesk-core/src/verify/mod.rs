@@ -380,6 +380,15 @@ impl Factdesk {
             }
             Method::Ciber => {
                 let own = &settings.methods.ciber;
+                if options.m.is_some()
+                    && !(options.documents.is_empty() && options.pages.is_empty())
+                {
+                    return Err(CoreError::InvalidInput(
+                        "m (documents per claim) chooses how many documents to retrieve; with \
+                         named documents or pages nothing is retrieved, so leave out m"
+                            .into(),
+                    ));
+                }
                 RunIdentity {
                     method,
                     config: MethodConfig::Ciber(CiberConfig {

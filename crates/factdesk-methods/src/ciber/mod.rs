@@ -20,13 +20,17 @@
 //! 4. **Claim level** (Factdesk's rule; the paper judges one document at a time): under each
 //!    rule, the claim takes the verdict of the document that supports or refutes it with the
 //!    highest confidence; when the best supporting and refuting documents are equally
-//!    confident, or every document is neutral, the claim has not enough info (its confidence is
-//!    then that of the most confident neutral document). The check's verdict is that of the
-//!    configured rule (`meta` by default), and it names the documents that support and refute
-//!    the claim most strongly.
+//!    confident, or every document is neutral, the claim has not enough info (the rule's
+//!    confidence is then that of the most confident neutral document). The check's verdict is
+//!    that of the configured rule (`meta` by default), and it names the documents that support
+//!    and refute the claim most strongly. Its confidence means what it means for every method:
+//!    P(supported) for a supported verdict, one minus it otherwise, where P(supported) is the
+//!    highest support score a document reaches under the rule ([`support_probability`]).
 //! 5. **Baseline**: plain RAG, one prompt with every document (template `ciber/rag`) and one
-//!    answer (the most probable in exact mode, the greedy one in sampling mode), kept beside
-//!    CIBER's verdicts so that an evaluation compares them on the same claims.
+//!    answer (the most probable in exact mode — sampled like a probe where the backend gives no
+//!    probabilities — the greedy one in sampling mode), asked beside the probes and kept with
+//!    CIBER's verdicts so that an evaluation compares them on the same claims; if it fails, the
+//!    check goes on without it.
 //!
 //! Long documents are cut to `document_words` words around the sentence that best matches the
 //! claim (whole sentences, growing both ways), and the cut is recorded.
@@ -194,10 +198,16 @@ impl Ciber {
         // The RAG baseline needs no probe's answer: it is asked beside them.
         let probing = try_join_all(evidence.iter().map(|document| self.judge(claim, document)));
         let baseline = async {
-            if config.rag && !evidence.is_empty() {
-                self.rag(claim, &evidence).await.map(Some)
-            } else {
-                Ok(None)
+            if !config.rag || evidence.is_empty() {
+                return Ok(None);
+            }
+            // The baseline is there for comparison: its failure costs the probes nothing.
+            match self.rag(claim, &evidence).await {
+                Ok(answered) => Ok(Some(answered)),
+                Err(error) => {
+                    tracing::warn!(%error, "CIBER's RAG baseline failed; the check goes on without it");
+                    Ok::<_, MethodError>(None)
+                }
             }
         };
         let (judged, rag) = try_join(probing, baseline).await?;
@@ -248,7 +258,7 @@ impl Ciber {
             "No evidence document was found for the claim.".to_owned()
         } else {
             let read = format!(
-                "{} document{} probed {} times each",
+                "{} document{} asked {} probes each",
                 evidence.len(),
                 if evidence.len() == 1 { "" } else { "s" },
                 config.agree + config.conflict
@@ -304,7 +314,11 @@ impl Ciber {
             claim: claim.to_owned(),
             verdict,
             undecided,
-            confidence: (undecided.is_none()).then_some(chosen.confidence.clamp(0.0, 1.0)),
+            // As for every method: P(supported) for a supported verdict, one minus it otherwise.
+            confidence: (undecided.is_none()).then(|| {
+                let supported = support_probability(config.rule, &documents);
+                if verdict == Verdict::Supported { supported } else { 1.0 - supported }
+            }),
             attributions,
             urls: Vec::new(),
             sources,
@@ -477,24 +491,25 @@ impl Ciber {
     ) -> Result<Answered, MethodError> {
         request.params.seed = Some(probe_seed(self.config.seed, &request));
         if self.config.mode == ProbeMode::Exact {
-            match self.model.answer_probabilities(&request, &ANSWERS, self.config.samples).await {
-                Ok(read) => {
+            // One sample at most if the backend has no probabilities: those answers are only
+            // first words counted, so they are set aside and sampled again for the parser.
+            match self.model.answer_probabilities(&request, &ANSWERS, 1).await {
+                Ok(read) if read.method != "samples" => {
                     let (yes, no, unsure) = (read.get("yes"), read.get("no"), read.get("not"));
                     let towards_probe = Masses::new(yes, no, unsure);
                     let shares = match set {
                         ProbeSet::Agree => towards_probe,
                         ProbeSet::Conflict => towards_probe.inverted(),
                     };
-                    // Counted from sampled first words when the backend gave no probabilities.
-                    let mode = if read.method == "samples" {
-                        ProbeMode::Sampling
-                    } else {
-                        ProbeMode::Exact
-                    };
-                    return Ok(Answered { mode, answers: Vec::new(), shares, usage: read.usage });
+                    return Ok(Answered {
+                        mode: ProbeMode::Exact,
+                        answers: Vec::new(),
+                        shares,
+                        usage: read.usage,
+                    });
                 }
-                // No sampled answer began with yes, no or not: read them with the parser.
-                Err(LlmError::InvalidResponse { .. }) => {}
+                // No probabilities (the sample was counted, or began with none of the words).
+                Ok(_) | Err(LlmError::InvalidResponse { .. }) => {}
                 Err(error) => return Err(error.into()),
             }
         }
@@ -564,6 +579,28 @@ fn mean_shares<'a>(probes: impl Iterator<Item = &'a ProbeResult>) -> Masses {
     }
     let n = count as f64;
     Masses::new(sum.support / n, sum.refute / n, sum.neutral / n)
+}
+
+/// The claim's probability of being supported under `rule`: the highest support score any
+/// document reaches (WP's and WBU's as they are, WIG's divided by ln 3, meta's the mean of the
+/// three), 0 with no documents.
+pub fn support_probability(rule: FusionRule, documents: &[CiberDocument]) -> f64 {
+    /// One rule's support score for one document, in [0, 1].
+    fn support(document: &CiberDocument, rule: FusionRule) -> f64 {
+        let scores = document.verdict(rule).and_then(|verdict| verdict.scores);
+        match rule {
+            FusionRule::Wig => scores.map_or(0.0, |s| s.support / fusion::LN_3),
+            FusionRule::Wp | FusionRule::Wbu => scores.map_or(0.0, |s| s.support),
+            FusionRule::Meta => {
+                [FusionRule::Wp, FusionRule::Wig, FusionRule::Wbu]
+                    .iter()
+                    .map(|&rule| support(document, rule))
+                    .sum::<f64>()
+                    / 3.0
+            }
+        }
+    }
+    documents.iter().map(|document| support(document, rule)).fold(0.0, f64::max).clamp(0.0, 1.0)
 }
 
 /// The claim's verdict under `rule` from its documents' verdicts (the rule of the module

@@ -8,14 +8,20 @@
 //!    inverted. The first evaluative word decides, flipped by a negation among the three words
 //!    before it; "not necessarily true" is a hedge and "not necessarily false" leaves the claim
 //!    standing (support).
+//!    An adjective after "that" or "this" ("that is correct", "this is wrong") judges the
+//!    question, not the claim: it counts as a yes or a no and is read as in 3 ("it" is taken
+//!    to mean the claim: "No, it's true").
 //! 3. Otherwise the answer's first word: yes to an agreeing probe supports the claim and to a
-//!    contradicting one refutes it; no the other way round.
+//!    contradicting one refutes it; no the other way round ("Certainly not" is a no). A leading
+//!    yes or no is an answer, not a negation, only when punctuation or the end follows it: "No
+//!    evidence…" opens with a determiner.
 //! 4. Anything else is neutral.
 //!
 //! So "Yes, the claim is not necessarily false" and "No. The claim is not false" both support
 //! the claim when they answer "is the claim false?", where reading the first word alone gets
-//! the first wrong. Words the answer repeats from the claim itself are ignored, so that a claim
-//! such as "The rumour is false" does not decide its own answer. The tables below are the
+//! the first wrong. A verbatim repetition of the claim (three words or more) in the answer is
+//! blanked out before anything else, so that a claim such as "The rumour is false" or "The cause
+//! is unclear" does not decide its own answer. The tables below are the
 //! whole lexicon; the tests hold a table of answers with their expected reading.
 
 use factdesk_model::ciber::{ProbeSet, Stance};
@@ -79,6 +85,10 @@ const HEDGES: &[&str] = &[
     "not necessarily true",
     "not necessarily correct",
     "not necessarily accurate",
+    "no evidence",
+    "no indication",
+    "no mention",
+    "nothing in the document",
 ];
 
 /// Words that say the claim holds (+) or does not (−), in their inflections.
@@ -142,40 +152,72 @@ const NO: &[&str] = &["no", "nope", "nah", "negative", "non", "nein", "não", "n
 
 /// What `answer`, given to a probe of `set` about `claim`, says about the claim.
 pub fn resolve(answer: &str, set: ProbeSet, claim: &str) -> Stance {
-    let words = words_of(answer);
-    if words.is_empty() {
+    // The claim's own words decide nothing: blank out a verbatim repetition of it first.
+    let words = blank_out(words_of(answer), &words_of(claim));
+    let spoken: Vec<&str> =
+        words.iter().map(String::as_str).filter(|word| !word.is_empty()).collect();
+    if spoken.is_empty() {
         return Stance::Neutral;
     }
-    let joined = format!(" {} ", words.join(" "));
+    let joined = format!(" {} ", spoken.join(" "));
     if HEDGES.iter().any(|hedge| joined.contains(&format!(" {hedge} "))) {
         return Stance::Neutral;
     }
-    // The claim's own words decide nothing: blank out a verbatim repetition of it.
-    let claim_words = words_of(claim);
-    let words = blank_out(words, &claim_words);
-    // A leading yes or no is the answer, not a negation of what follows it.
-    let answered = words
-        .first()
-        .is_some_and(|word| YES.contains(&word.as_str()) || NO.contains(&word.as_str()));
-    if let Some(stance) = statement(&words, usize::from(answered)) {
-        return stance;
+    let towards_probe = |said_yes: bool| {
+        let stance = if said_yes { Stance::Support } else { Stance::Refute };
+        match set {
+            ProbeSet::Agree => stance,
+            ProbeSet::Conflict => stance.inverted(),
+        }
+    };
+    // A leading yes or no set off by punctuation is the answer, not a negation of what follows
+    // ("No evidence supports it" opens with a determiner, not an answer).
+    let answered = answer_word(answer);
+    match statement(&words, usize::from(answered.is_some())) {
+        Some(Reading::Claim(stance)) => return stance,
+        Some(Reading::Answer(said_yes)) => return towards_probe(said_yes),
+        None => {}
     }
-    let first = words.iter().find(|word| !word.is_empty()).map(String::as_str);
-    let said_yes = match first {
-        Some(word) if YES.contains(&word) => true,
-        Some(word) if NO.contains(&word) => false,
+    let said_yes = match (spoken.first(), spoken.get(1)) {
+        // "Certainly not", "Absolutely not".
+        (Some(first), Some(&"not")) if YES.contains(first) => false,
+        (Some(first), _) if YES.contains(first) => true,
+        (Some(first), _) if NO.contains(first) => false,
         _ => return Stance::Neutral,
     };
-    let towards_probe = if said_yes { Stance::Support } else { Stance::Refute };
-    match set {
-        ProbeSet::Agree => towards_probe,
-        ProbeSet::Conflict => towards_probe.inverted(),
-    }
+    towards_probe(said_yes)
 }
 
-/// The stance of the answer's first statement about the claim's truth, if it makes one.
-/// Negations are looked for from `from` on.
-fn statement(words: &[String], from: usize) -> Option<Stance> {
+/// What an evaluative word in the answer is about.
+enum Reading {
+    /// The claim itself ("the claim is false", "the document refutes it"): read as it is.
+    Claim(Stance),
+    /// The question asked ("that is correct", "this is not right"): a yes (true) or a no (false),
+    /// read through the probe like a leading yes or no.
+    Answer(bool),
+}
+
+/// Adjectives that, after "that" or "this", judge the question rather than the claim.
+const ADJECTIVES: &[&str] = &[
+    "true",
+    "correct",
+    "accurate",
+    "right",
+    "valid",
+    "false",
+    "untrue",
+    "incorrect",
+    "inaccurate",
+    "wrong",
+    "invalid",
+];
+
+/// Words that refer back to the question ("it" most often means the claim: "No, it's true").
+const PRONOUNS: &[&str] = &["that", "that's", "thats", "this"];
+
+/// The answer's first statement about the claim's truth, if it makes one. Negations are
+/// looked for from `from` on.
+fn statement(words: &[String], from: usize) -> Option<Reading> {
     for (index, word) in words.iter().enumerate() {
         let Some(&(_, holds)) = EVALUATIVE.iter().find(|(evaluative, _)| evaluative == word) else {
             continue;
@@ -185,17 +227,46 @@ fn statement(words: &[String], from: usize) -> Option<Stance> {
             .iter()
             .filter(|word| NEGATIONS.contains(&word.as_str()) || word.ends_with("n't"))
             .count();
+        let negated = negations % 2 == 1;
         let necessarily = before.iter().any(|word| word == "necessarily");
-        let holds = if negations % 2 == 1 { !holds } else { holds };
-        return Some(match (necessarily && negations % 2 == 1, holds) {
-            // "not necessarily true" is a hedge (caught above); "not necessarily false"
+        let holds = if negated { !holds } else { holds };
+        let of_question = ADJECTIVES.contains(&word.as_str())
+            && before.iter().any(|word| PRONOUNS.contains(&word.as_str()))
+            && !before.iter().any(|word| word == "claim" || word == "statement");
+        return Some(match (necessarily && negated, holds) {
+            // "not necessarily true" is a hedge (caught before); "not necessarily false"
             // leaves the claim standing.
-            (true, false) => Stance::Neutral,
-            (_, true) => Stance::Support,
-            (false, false) => Stance::Refute,
+            (true, false) => Reading::Claim(Stance::Neutral),
+            (_, holds) if of_question => Reading::Answer(holds),
+            (_, true) => Reading::Claim(Stance::Support),
+            (false, false) => Reading::Claim(Stance::Refute),
         });
     }
     None
+}
+
+/// The answer's leading yes (true) or no (false) when punctuation or the end follows it, or
+/// "not" does ("Certainly not").
+fn answer_word(answer: &str) -> Option<bool> {
+    let text = answer.trim_start_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+    let end = text.find(|c: char| !(c.is_alphanumeric() || c == '\'')).unwrap_or(text.len());
+    let (word, rest) = text.split_at(end);
+    let next = rest.trim_start();
+    let yes = YES.contains(&word);
+    if !yes && !NO.contains(&word) {
+        return None;
+    }
+    if yes
+        && (next == "not"
+            || next.starts_with("not ")
+            || next.starts_with("not.")
+            || next.starts_with("not,"))
+    {
+        return Some(false);
+    }
+    let set_off =
+        rest.is_empty() || rest.starts_with(|c: char| !c.is_whitespace()) || rest.trim().is_empty();
+    set_off.then_some(yes)
 }
 
 /// Lower-case words of `text`, apostrophes kept inside words ("isn't"), everything else that
@@ -258,6 +329,15 @@ mod tests {
         ("No. The claim is not false.", Conflict, Support),
         ("No, the claim is true.", Conflict, Support),
         ("No, it's true.", Conflict, Support),
+        // "That" or "this" with an adjective answer the question; "it" is the claim.
+        ("Yes, that's correct.", Conflict, Refute),
+        ("That is correct.", Agree, Support),
+        ("It's not true.", Conflict, Refute),
+        ("Certainly not.", Agree, Refute),
+        ("Absolutely not", Conflict, Support),
+        ("No evidence supports the claim.", Agree, Neutral),
+        ("There is no evidence that the claim is true.", Agree, Neutral),
+        ("Nothing in the document contradicts the claim.", Conflict, Neutral),
         ("Yes, not true.", Agree, Refute),
         ("Yes, the claim is false according to the document.", Conflict, Refute),
         ("Yes, the claim is true.", Agree, Support),
@@ -316,6 +396,14 @@ mod tests {
             }
         }
         assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn a_claim_with_a_hedging_word_does_not_make_its_answers_neutral() {
+        let claim = "The cause of the fire is unclear.";
+        assert_eq!(resolve("Yes, the cause of the fire is unclear.", Agree, claim), Support);
+        assert_eq!(resolve("No.", Agree, claim), Refute);
+        assert_eq!(resolve("It is unclear.", Agree, claim), Neutral);
     }
 
     #[test]
