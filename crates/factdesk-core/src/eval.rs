@@ -13,7 +13,9 @@
 //! Three-way: the confusion matrix of gold labels against verdicts (supported, refuted, not
 //! enough info) and its macro-averaged F1. Checks that could not decide count as not enough
 //! info, and are also counted by reason. Then each method's own figures (LLM-Cite's URL
-//! figures, corpus-NLI's share without evidence) and tokens per claim.
+//! figures, corpus-NLI's share without evidence, CIBER's accuracy and macro-F1 under each
+//! fusion rule and for plain RAG) and tokens per claim. For CIBER, [`Factdesk::tune_alpha`]
+//! grid-searches α from the stored probe shares.
 
 use factdesk_methods::figures::Figure;
 use factdesk_model::{ClaimCheck, ClaimLabel, RunId, Undecided, Verdict};
