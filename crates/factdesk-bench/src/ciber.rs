@@ -22,7 +22,7 @@ use factdesk_llm::{
     Choice, Completion, CompletionRequest, FinishReason, LanguageModel, LlmError, ModelInfo,
     TokenLogprob, TokenUsage,
 };
-use factdesk_methods::ciber::{Ciber, CiberConfig, ProbeSets, figures};
+use factdesk_methods::ciber::{self, Ciber, CiberConfig, ProbeSets, figures};
 use factdesk_methods::evidence::{CorpusDocument, CorpusRetriever, CorpusSentence};
 use factdesk_methods::prompts::builtin_library;
 
@@ -195,8 +195,7 @@ async fn run_mode(
         prompts: Arc::new(builtin_library()?),
         probes: ProbeSets::builtin().map_err(anyhow::Error::msg)?,
         retriever: Arc::new(Documents(bench.documents)),
-        named: Vec::new(),
-        pages: Vec::new(),
+        documents: ciber::Documents::Retrieved,
         web: None,
         language: "en".into(),
         config: CiberConfig {
@@ -236,8 +235,7 @@ fn latency(bench: &CiberSimulation, latency_ms: u64) -> anyhow::Result<(f64, f64
         prompts: Arc::new(builtin_library()?),
         probes: ProbeSets::builtin().map_err(anyhow::Error::msg)?,
         retriever: Arc::new(Documents(bench.documents)),
-        named: Vec::new(),
-        pages: Vec::new(),
+        documents: ciber::Documents::Retrieved,
         web: None,
         language: "en".into(),
         // Sampling: one call per probe (the scripted server gives no log-probabilities, so

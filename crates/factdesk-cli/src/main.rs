@@ -183,6 +183,10 @@ enum Command {
         /// retrieving documents (repeatable)
         #[arg(long = "page", value_name = "URL")]
         pages: Vec<String>,
+        /// ciber: judge the web pages the newest LLM-Cite check of each claim read (from the
+        /// page archive, offline) instead of retrieving documents
+        #[arg(long)]
+        from_llm_cite: bool,
         /// Model-call cache: off, read-write or replay-only [default: llm.cache]
         #[arg(long)]
         cache: Option<CacheMode>,
@@ -512,6 +516,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             corpus,
             documents,
             pages,
+            from_llm_cite,
             cache,
             concurrency,
             restart,
@@ -531,6 +536,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 corpora: corpus,
                 documents: documents.into_iter().map(factdesk_core::model::DocumentId).collect(),
                 pages,
+                from_llm_cite,
                 cache,
                 concurrency,
                 restart,

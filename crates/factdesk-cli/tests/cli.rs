@@ -752,3 +752,66 @@ fn ciber_checks_claims_against_corpus_documents_resumes_and_compares_its_rules()
     assert_eq!(refused.status.code(), Some(2));
     assert!(text(&refused.stderr).contains("no labelled claim checked with CIBER"));
 }
+
+#[test]
+fn ciber_judges_the_pages_llm_cite_read_for_the_claim_from_the_archive() {
+    use factdesk_testkit::scripted::ScriptedModel;
+    use factdesk_testkit::{TestResponse, TestServer};
+    let cli = Cli::new();
+    let web = TestServer::with_routes(vec![(
+        "/okra",
+        TestResponse::html(
+            "<html><head><title>Okra</title></head><body><p>Okra is a flowering plant in the \
+             mallow family. It is valued for its edible green seed pods.</p></body></html>",
+        ),
+    )]);
+    let page = web.url("/okra");
+    let proposed = page.clone();
+    let model = ScriptedModel::new().on_urls(move |_| proposed.clone()).serve();
+    std::fs::write(
+        cli.data.path().join("config.toml"),
+        format!(
+            "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n\
+             [verify]\nnli = \"llm\"\n[methods.ciber]\nsamples = 3\nrag = false\n\
+             [fetch]\nallow_hosts = [\"{}\"]\n",
+            model.url("/v1"),
+            web.address()
+        ),
+    )
+    .unwrap();
+    let claim = "Okra is a flowering plant in the mallow family.";
+    let cited = cli.json(&["verify", claim, "--method", "llm-cite"]);
+    let read = &cited["check"]["sources"][0];
+    assert_eq!(read["url"], page.as_str(), "{cited}");
+    let fetched = web.requests().len();
+
+    // CIBER probes the very page LLM-Cite read, from the archive: nothing is fetched again
+    // and no corpus is needed.
+    let check = cli.json(&["verify", claim, "--method", "ciber", "--from-llm-cite"]);
+    let sources = check["check"]["sources"].as_array().unwrap();
+    assert_eq!(sources.len(), 1, "{check}");
+    assert_eq!(sources[0]["url"], page.as_str());
+    assert_eq!(sources[0]["content_hash"], read["content_hash"]);
+    assert_eq!(check["check"]["verdict"], "supported", "{check}");
+    assert_eq!(check["check"]["ciber"]["documents"][0]["probes"].as_array().unwrap().len(), 4);
+    assert_eq!(web.requests().len(), fetched, "the page was fetched again");
+
+    // A claim LLM-Cite never checked has no evidence, and the check says what to do.
+    let unread =
+        cli.json(&["verify", "Okra grows in Ghana.", "--method", "ciber", "--from-llm-cite"]);
+    assert_eq!(unread["check"]["verdict"], "not_enough_info");
+    assert_eq!(unread["check"]["undecided"], "no_evidence");
+    let explanation = unread["check"]["explanation"].as_str().unwrap();
+    assert!(explanation.contains("check it with LLM-Cite first"), "{explanation}");
+    // Other choices of evidence do not mix with it.
+    let both = cli.run(&["verify", claim, "--method", "ciber", "--from-llm-cite", "--m", "2"]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(
+        text(&both.stderr).contains("from_llm_cite judges the pages"),
+        "{}",
+        text(&both.stderr)
+    );
+    let foreign = cli.run(&["verify", claim, "--method", "llm-cite", "--from-llm-cite"]);
+    assert_eq!(foreign.status.code(), Some(2));
+    assert!(text(&foreign.stderr).contains("from_llm_cite"), "{}", text(&foreign.stderr));
+}

@@ -9,7 +9,7 @@ use factdesk_llm::{
     Choice, Completion, CompletionRequest, FinishReason, LanguageModel, LlmError, ModelInfo,
     TokenLogprob, TokenUsage,
 };
-use factdesk_methods::ciber::{Ciber, CiberConfig, ProbeSets};
+use factdesk_methods::ciber::{Ciber, CiberConfig, Documents, ProbeSets};
 use factdesk_methods::evidence::{
     CorpusDocument, CorpusRetriever, CorpusSentence, Page, PageError, PageSource,
 };
@@ -162,8 +162,7 @@ fn ciber(model: Arc<dyn LanguageModel>, config: CiberConfig) -> Ciber {
         prompts: Arc::new(builtin_library().unwrap()),
         probes: ProbeSets::builtin().unwrap(),
         retriever: Arc::new(Okra),
-        named: Vec::new(),
-        pages: Vec::new(),
+        documents: Documents::Retrieved,
         web: None,
         language: "en".into(),
         config,
@@ -292,19 +291,20 @@ async fn a_claim_without_evidence_documents_is_not_enough_info_with_the_reason()
 async fn named_documents_replace_retrieval_and_empty_ones_are_left_out() {
     let model = Arc::new(KnownModel::new(0.7, 0.2));
     let mut method = ciber(model, CiberConfig { rag: false, ..CiberConfig::default() });
-    method.named = vec![DocumentId(2)];
+    method.documents = Documents::Named { documents: vec![DocumentId(2)], pages: Vec::new() };
     let check = method.check(CLAIM).await.unwrap();
     assert_eq!(check.sources.len(), 1);
     assert_eq!(check.sources[0].title.as_deref(), Some("Gumbo"));
     // An empty document is left out; with nothing else, there is no evidence.
-    method.named = vec![DocumentId(3), DocumentId(1)];
+    method.documents =
+        Documents::Named { documents: vec![DocumentId(3), DocumentId(1)], pages: Vec::new() };
     let check = method.check(CLAIM).await.unwrap();
     assert_eq!(check.sources.len(), 1);
     assert_eq!(check.sources[0].title.as_deref(), Some("Okra"));
-    method.named = vec![DocumentId(3)];
+    method.documents = Documents::Named { documents: vec![DocumentId(3)], pages: Vec::new() };
     let check = method.check(CLAIM).await.unwrap();
     assert_eq!(check.undecided, Some(Undecided::NoEvidence));
-    method.named = vec![DocumentId(9)];
+    method.documents = Documents::Named { documents: vec![DocumentId(9)], pages: Vec::new() };
     let error = method.check(CLAIM).await.unwrap_err();
     assert!(error.to_string().contains("no document"), "{error}");
 }
@@ -334,7 +334,8 @@ async fn named_web_pages_are_probed_and_a_missing_one_is_named() {
     let model = Arc::new(KnownModel::new(0.7, 0.2));
     let mut method = ciber(model, CiberConfig { rag: false, ..CiberConfig::default() });
     method.web = Some(Arc::new(OkraPage));
-    method.pages = vec!["https://example.org/okra".into()];
+    method.documents =
+        Documents::Named { documents: Vec::new(), pages: vec!["https://example.org/okra".into()] };
     let check = method.check(CLAIM).await.unwrap();
     assert_eq!(check.sources.len(), 1, "the named page replaces retrieval");
     let source = &check.sources[0];
@@ -342,7 +343,30 @@ async fn named_web_pages_are_probed_and_a_missing_one_is_named() {
     assert_eq!(source.content_hash.as_deref(), Some("abc"));
     assert_eq!(source.document_id, None);
     assert_eq!(check.ciber.as_ref().unwrap().documents[0].words, 11);
-    method.pages = vec!["https://example.org/gone".into()];
+    method.documents =
+        Documents::Named { documents: Vec::new(), pages: vec!["https://example.org/gone".into()] };
     let error = method.check(CLAIM).await.unwrap_err();
     assert!(error.to_string().contains("https://example.org/gone: no such page"), "{error}");
+}
+
+#[tokio::test]
+async fn the_pages_llm_cite_read_replace_retrieval_and_none_is_not_enough_info() {
+    let model = Arc::new(KnownModel::new(0.7, 0.2));
+    let mut method = ciber(model.clone(), CiberConfig { rag: false, ..CiberConfig::default() });
+    method.web = Some(Arc::new(OkraPage));
+    method.documents = Documents::LlmCite { pages: vec!["https://example.org/okra".into()] };
+    let check = method.check(CLAIM).await.unwrap();
+    assert_eq!(check.sources.len(), 1, "LLM-Cite's page replaces retrieval");
+    assert_eq!(check.sources[0].title.as_deref(), Some("Okra page"));
+    assert_eq!(check.verdict, Verdict::Supported);
+    // A claim LLM-Cite read no page for has no evidence, and the explanation says what to do;
+    // nothing is retrieved from the corpus in its place and no model is asked.
+    let calls = model.calls.load(Ordering::SeqCst);
+    method.documents = Documents::LlmCite { pages: Vec::new() };
+    let check = method.check(CLAIM).await.unwrap();
+    assert_eq!(check.verdict, Verdict::NotEnoughInfo);
+    assert_eq!(check.undecided, Some(Undecided::NoEvidence));
+    assert!(check.sources.is_empty());
+    assert!(check.envelope.explanation.contains("check it with LLM-Cite first"));
+    assert_eq!(model.calls.load(Ordering::SeqCst), calls);
 }

@@ -399,6 +399,26 @@ impl Store {
         rows.map(|row| decode(row?)).collect()
     }
 
+    /// The newest verdict on exactly this claim text by a run of `method`, whether the claim
+    /// was checked alone or in a collection.
+    pub fn latest_check_of_claim(&self, method: &str, claim: &str) -> Result<Option<StoredCheck>> {
+        let row = self
+            .conn
+            .query_row(
+                &format!(
+                    "{SELECT}
+                     WHERE c.kind = 'verdict'
+                       AND c.run_id IN (SELECT id FROM runs WHERE method = ?1)
+                       AND json_extract(c.result, '$.claim') = ?2
+                     ORDER BY c.id DESC LIMIT 1"
+                ),
+                params![method, claim],
+                row_to_check,
+            )
+            .optional()?;
+        row.map(decode).transpose()
+    }
+
     /// Records a person's review of a check (the machine verdict stays as it was) and marks
     /// the claim reviewed, in one transaction.
     pub fn add_review(
@@ -568,6 +588,39 @@ mod tests {
         assert_eq!(newest_of(Some("llm-cite"), Some(cite_first)), [first.unwrap()]);
         assert_eq!(newest_of(Some("corpus-nli"), None), []);
         assert_eq!(newest_of(Some("p-true"), Some(cite_first)), []);
+    }
+
+    #[test]
+    fn the_latest_check_of_a_claim_text_is_found_in_collections_and_alone() {
+        let mut store = Store::open_in_memory().unwrap();
+        let collection = store.ensure_collection("demo").unwrap();
+        let id = match store.insert_claims(collection, &[claim("One.")]).unwrap().remove(0) {
+            crate::ClaimInsertOutcome::Inserted(id) | crate::ClaimInsertOutcome::Duplicate(id) => {
+                id
+            }
+        };
+        let run = |store: &Store, method: &str, collection| {
+            store.create_run(method, &serde_json::json!({}), None, collection).unwrap()
+        };
+        assert!(store.latest_check_of_claim("llm-cite", "One.").unwrap().is_none());
+        let in_collection = run(&store, "llm-cite", Some(collection));
+        let first = store
+            .insert_check(in_collection, Some(id), &result("One.", Verdict::Supported), &[])
+            .unwrap();
+        let found = store.latest_check_of_claim("llm-cite", "One.").unwrap().unwrap();
+        assert_eq!(found.id, first);
+        // A newer check of the same text made alone is newer; other methods and texts are not.
+        let alone = run(&store, "llm-cite", None);
+        let second =
+            store.insert_check(alone, None, &result("One.", Verdict::NotEnoughInfo), &[]).unwrap();
+        let p_true = run(&store, "p-true", None);
+        store.insert_check(p_true, None, &result("One.", Verdict::Supported), &[]).unwrap();
+        store.insert_check(alone, None, &result("One more.", Verdict::Supported), &[]).unwrap();
+        let found = store.latest_check_of_claim("llm-cite", "One.").unwrap().unwrap();
+        assert_eq!(found.id, second);
+        assert_eq!(found.check.verdict, Verdict::NotEnoughInfo);
+        assert!(store.latest_check_of_claim("llm-cite", "one.").unwrap().is_none());
+        assert!(store.latest_check_of_claim("corpus-nli", "One.").unwrap().is_none());
     }
 
     #[test]

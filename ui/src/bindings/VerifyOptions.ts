@@ -57,7 +57,12 @@ documents: Array<DocumentId>,
  * CIBER: judge these web pages (fetched, or from the archive when offline) instead of
  * retrieving documents.
  */
-pages: Array<string>, cache: CacheMode | null, concurrency: number | null, 
+pages: Array<string>, 
+/**
+ * CIBER: judge the web pages the newest LLM-Cite check of each claim read (from the page
+ * archive) instead of retrieving documents.
+ */
+from_llm_cite: boolean, cache: CacheMode | null, concurrency: number | null, 
 /**
  * Start a new run even if an unfinished one with the same identity exists.
  */

@@ -61,7 +61,7 @@ const METHOD_HINTS: Record<Method, string> = {
   'llm-cite': 'The model proposes Wikipedia articles; their best sentences are judged against the claim with NLI.',
   'p-true': 'The model judges the claim from what it knows, with no evidence to show for it.',
   'corpus-nli': 'Sentences found in your imported documents are judged against the claim with NLI; works offline.',
-  ciber: 'The model is asked agreeing and contradicting questions about each of your best-matching documents; its answers are fused into a verdict.',
+  ciber: 'The model is asked agreeing and contradicting questions about each of your best-matching documents (or each page LLM-Cite read for the claim); its answers are fused into a verdict.',
 };
 
 const URL_STRATEGY_NAMES: Record<UrlStrategy, string> = {
@@ -172,6 +172,7 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
   // `step: 'any'`: a configured threshold such as 0.33 is as valid as one on a 0.05 grid.
   const threshold = el('input', { id: id('threshold'), name: 'threshold', type: 'number', min: 0, max: 1, step: 'any', required: true });
   const wholeDocument = el('input', { id: id('whole-document'), name: 'whole_document', type: 'checkbox' });
+  const fromLlmCite = el('input', { id: id('from-llm-cite'), name: 'from_llm_cite', type: 'checkbox' });
   const corpusBoxes = el('div', { class: 'corpus-choices' });
   const corpora = el('fieldset', { class: 'corpus-filter', id: id('corpora') }, el('legend', {}, 'Corpora to search'), corpusBoxes);
 
@@ -185,6 +186,12 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
     { class: 'option-row' },
     el('span', {}, ''),
     el('label', { class: 'checkbox' }, wholeDocument, ' Judge each page’s beginning as a whole (LLM-instructed NLI) instead of sentence premises'),
+  );
+  const fromLlmCiteRow = el(
+    'div',
+    { class: 'option-row' },
+    el('span', {}, ''),
+    el('label', { class: 'checkbox' }, fromLlmCite, ' Judge the pages LLM-Cite read for each claim (from the page archive) instead of your corpora'),
   );
   const corporaRow = el('div', { class: 'option-row' }, el('span', {}, ''), el('div', { class: 'option-control' }, corpora));
   const lRow = row('Sentences per page (l)', id('l'), l, 'The best sentences by BM25 against the claim.');
@@ -200,6 +207,7 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
       lRow,
       thresholdRow,
       wholeRow,
+      fromLlmCiteRow,
       corporaRow,
     ),
   );
@@ -238,7 +246,11 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
     const chosen = method.value;
     urlsRow.hidden = chosen !== 'llm-cite';
     wholeRow.hidden = chosen !== 'llm-cite';
-    corporaRow.hidden = chosen !== 'corpus-nli' && chosen !== 'ciber';
+    fromLlmCiteRow.hidden = chosen !== 'ciber';
+    // LLM-Cite's pages replace retrieval: neither m nor the corpora choose them.
+    const cited = chosen === 'ciber' && fromLlmCite.checked;
+    mRow.hidden = cited;
+    corporaRow.hidden = cited || (chosen !== 'corpus-nli' && chosen !== 'ciber');
     lRow.hidden = chosen === 'ciber';
     thresholdRow.hidden = chosen === 'ciber';
     evidence.hidden = chosen === 'p-true';
@@ -251,6 +263,7 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
     showFor();
   });
   urls.addEventListener('change', showFor);
+  fromLlmCite.addEventListener('change', showFor);
   showFor();
 
   const element = el(
@@ -288,6 +301,10 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
       if (!isMethod(chosen)) return { error: 'Choose a method.', field: method };
       const options: VerifyRequest = { method: chosen };
       if (chosen === 'p-true') return { options };
+      if (chosen === 'ciber' && fromLlmCite.checked) {
+        options.from_llm_cite = true;
+        return { options };
+      }
       const mValue = wholeNumber(m, mLabel.textContent ?? 'm');
       if (typeof mValue === 'string') return evidenceError(mValue, m);
       const ticked = () => Array.from(corpusBoxes.querySelectorAll<HTMLInputElement>('input:checked')).map((box) => box.value);

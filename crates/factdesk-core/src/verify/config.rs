@@ -223,7 +223,8 @@ pub struct CorpusNliConfig {
 }
 
 /// CIBER as a run runs it: the method's own configuration, the corpora its documents come
-/// from, and the documents and web pages a person named (judged instead of retrieved ones).
+/// from, and the documents and web pages a person named, or the choice of the pages LLM-Cite
+/// read for each claim (judged instead of retrieved ones).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CiberConfig {
     #[serde(flatten)]
@@ -234,6 +235,9 @@ pub struct CiberConfig {
     /// Web pages a person named (fetched, or from the archive when offline).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pages: Vec<String>,
+    /// Judge the pages the newest LLM-Cite check of each claim read (from the archive).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub llm_cite: bool,
 }
 
 /// One method's configuration for a run.

@@ -10,7 +10,7 @@ use async_trait::async_trait;
 use factdesk_methods::evidence::{
     CorpusDocument, CorpusRetriever, CorpusSentence, Page, PageError, PageSource,
 };
-use factdesk_model::{DocumentId, RunId, UrlStatus};
+use factdesk_model::{DocumentId, EvidenceSource, RunId, UrlStatus};
 use tokio::sync::Semaphore;
 
 use super::Method;
@@ -35,7 +35,8 @@ impl Method {
             Method::LlmCite => Evidence::WebPages,
             Method::PTrue => Evidence::None,
             Method::CorpusNli => Evidence::Corpus,
-            // And the web pages a person names (`--page`).
+            // Or the web pages a person names (`--page`), or those LLM-Cite read for the claim
+            // (`--from-llm-cite`).
             Method::Ciber => Evidence::Corpus,
         }
     }
@@ -90,6 +91,67 @@ fn url_status(error: &CoreError) -> UrlStatus {
         CoreError::Fetch(FetchError::Forbidden { .. } | FetchError::RedirectScheme { .. })
         | CoreError::NotArchived { .. } => UrlStatus::Refused,
         _ => UrlStatus::Failed,
+    }
+}
+
+/// The web pages an earlier LLM-Cite check of a claim read, for CIBER: served from the page
+/// archive by the content hash that check recorded, so CIBER judges the very text LLM-Cite
+/// judged, offline, without a fetch.
+pub(crate) struct LlmCitePages {
+    pub app: Factdesk,
+    /// The pages the check read (each with a URL and a content hash).
+    pub sources: Vec<EvidenceSource>,
+}
+
+impl LlmCitePages {
+    /// The pages read by the newest LLM-Cite check of `claim` (none when no LLM-Cite check of
+    /// exactly this text exists, or it read no page), once each.
+    pub fn of_claim(app: &Factdesk, claim: &str) -> crate::Result<Self> {
+        let check =
+            app.store()?.latest_check_of_claim(factdesk_methods::llm_cite::METHOD, claim)?;
+        let mut sources: Vec<EvidenceSource> = Vec::new();
+        for source in check.map(|check| check.check.sources).unwrap_or_default() {
+            let read = source.url.is_some() && source.content_hash.is_some();
+            if read && !sources.iter().any(|kept| kept.content_hash == source.content_hash) {
+                sources.push(source);
+            }
+        }
+        Ok(Self { app: app.clone(), sources })
+    }
+
+    /// The URLs of the pages, in the order the check read them.
+    pub fn urls(&self) -> Vec<String> {
+        self.sources.iter().filter_map(|source| source.url.clone()).collect()
+    }
+}
+
+#[async_trait]
+impl PageSource for LlmCitePages {
+    async fn page(&self, url: &str) -> std::result::Result<Page, PageError> {
+        let source =
+            self.sources.iter().find(|source| source.url.as_deref() == Some(url)).ok_or_else(
+                || PageError::local(format!("{url}: LLM-Cite did not read this page")),
+            )?;
+        let hash = source.content_hash.clone().unwrap_or_default();
+        let stored = self
+            .app
+            .store()
+            .and_then(|store| Ok(store.page_by_hash(&hash)?))
+            .map_err(|error| PageError::local(format!("{url}: {error}")))?
+            .ok_or_else(|| {
+                PageError::local(format!(
+                    "{url}: the page LLM-Cite read (content {hash}) is no longer in the page \
+                     archive; check the claim with LLM-Cite again"
+                ))
+            })?;
+        Ok(Page {
+            requested_url: url.to_owned(),
+            final_url: url.to_owned(),
+            title: source.title.clone().or(stored.title),
+            fetched_at: source.fetched_at.clone().unwrap_or(stored.first_fetched_at),
+            content_hash: stored.content_hash,
+            text: stored.text,
+        })
     }
 }
 

@@ -25,6 +25,7 @@ use factdesk_llm::nli::LlmNli;
 use factdesk_llm::{CacheMode, CallCollector, LanguageModel, Nli};
 use factdesk_methods::ciber::{self, Ciber};
 use factdesk_methods::corpus_nli::{self, CorpusNli};
+use factdesk_methods::evidence::PageSource;
 use factdesk_methods::judge::PremiseForm;
 use factdesk_methods::llm_cite::{self, LlmCite, UrlStrategy, model_name};
 use factdesk_methods::p_true::PTrue;
@@ -44,7 +45,7 @@ use crate::{CancelToken, CoreError, Factdesk, Reporter, Result};
 use config::{
     CiberConfig, CorpusNliConfig, LlmCiteConfig, MethodConfig, PTrueConfig, RunIdentity, RunModels,
 };
-use evidence::{CorpusSearch, WebPages};
+use evidence::{CorpusSearch, LlmCitePages, WebPages};
 
 /// `verify.nli`: the trained verifier with the embedded chat model, the chat model itself
 /// with a configured server.
@@ -119,7 +120,7 @@ impl Method {
             }
             Method::PTrue => &[],
             Method::CorpusNli => &["m", "l", "threshold", "nli", "corpora"],
-            Method::Ciber => &["m", "corpora", "documents", "pages"],
+            Method::Ciber => &["m", "corpora", "documents", "pages", "from_llm_cite"],
         }
     }
 }
@@ -172,6 +173,9 @@ pub struct VerifyOptions {
     /// CIBER: judge these web pages (fetched, or from the archive when offline) instead of
     /// retrieving documents.
     pub pages: Vec<String>,
+    /// CIBER: judge the web pages the newest LLM-Cite check of each claim read (from the page
+    /// archive) instead of retrieving documents.
+    pub from_llm_cite: bool,
     pub cache: Option<CacheMode>,
     pub concurrency: Option<usize>,
     /// Start a new run even if an unfinished one with the same identity exists.
@@ -196,6 +200,7 @@ impl VerifyOptions {
             ("corpora", !self.corpora.is_empty()),
             ("documents", !self.documents.is_empty()),
             ("pages", !self.pages.is_empty()),
+            ("from_llm_cite", self.from_llm_cite),
         ];
         let takes = method.options();
         given
@@ -380,6 +385,18 @@ impl Factdesk {
             }
             Method::Ciber => {
                 let own = &settings.methods.ciber;
+                if options.from_llm_cite
+                    && (options.m.is_some()
+                        || !options.corpora.is_empty()
+                        || !options.documents.is_empty()
+                        || !options.pages.is_empty())
+                {
+                    return Err(CoreError::InvalidInput(
+                        "from_llm_cite judges the pages LLM-Cite read for each claim; leave out \
+                         m, corpora, documents and pages, which choose other evidence"
+                            .into(),
+                    ));
+                }
                 if options.m.is_some()
                     && !(options.documents.is_empty() && options.pages.is_empty())
                 {
@@ -412,6 +429,7 @@ impl Factdesk {
                         corpora: options.corpora.clone(),
                         named: options.documents.clone(),
                         pages: options.pages.iter().map(|url| url.trim().to_owned()).collect(),
+                        llm_cite: options.from_llm_cite,
                     }),
                     models: RunModels { chat: Some(chat_name), nli: None },
                 }
@@ -543,6 +561,23 @@ impl Factdesk {
                 method.check(claim).await
             }
             MethodConfig::Ciber(config) => {
+                let web: Arc<dyn PageSource>;
+                let documents = if config.llm_cite {
+                    let cited = LlmCitePages::of_claim(self, claim)?;
+                    let pages = cited.urls();
+                    web = Arc::new(cited);
+                    ciber::Documents::LlmCite { pages }
+                } else {
+                    web = Arc::new(WebPages { app: self.clone(), run, permits: fetch_permits });
+                    if config.named.is_empty() && config.pages.is_empty() {
+                        ciber::Documents::Retrieved
+                    } else {
+                        ciber::Documents::Named {
+                            documents: config.named.clone(),
+                            pages: config.pages.clone(),
+                        }
+                    }
+                };
                 let method = Ciber {
                     model: chat()?,
                     prompts,
@@ -551,13 +586,8 @@ impl Factdesk {
                         app: self.clone(),
                         corpora: config.corpora.clone(),
                     }),
-                    named: config.named.clone(),
-                    pages: config.pages.clone(),
-                    web: Some(Arc::new(WebPages {
-                        app: self.clone(),
-                        run,
-                        permits: fetch_permits,
-                    })),
+                    documents,
+                    web: Some(web),
                     language: self.settings().import.language.clone(),
                     config: config.method.clone(),
                 };

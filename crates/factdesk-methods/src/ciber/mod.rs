@@ -2,8 +2,9 @@
 //! consistently the chat model answers agreeing and contradicting questions about each evidence
 //! document, and fuse those answers into a verdict with a confidence.
 //!
-//! For claim C and each evidence document A (the top `documents` of a corpus retrieval, or the
-//! corpus documents and web pages a person names):
+//! For claim C and each evidence document A ([`Documents`]: the top `documents` of a corpus
+//! retrieval, the corpus documents and web pages a person names, or the pages an earlier
+//! LLM-Cite check of the claim read):
 //! 1. **Probes** ([`ProbeSets`], `assets/ciber/probes.v1.toml`): the original probe ("Based on
 //!    the document, is the claim true?") and paraphrases (P_AG), the negated probe and its
 //!    paraphrases (P_CF), each asked with the document quoted (template `ciber/probe`) and
@@ -152,11 +153,9 @@ pub struct Ciber {
     pub prompts: Arc<PromptLibrary>,
     pub probes: ProbeSets,
     pub retriever: Arc<dyn CorpusRetriever>,
-    /// Documents a person named: judged instead of retrieved ones.
-    pub named: Vec<DocumentId>,
-    /// Web pages a person named (by URL), judged with the named documents.
-    pub pages: Vec<String>,
-    /// Where named pages are read from (fetched, or from the archive).
+    /// Where the evidence documents come from.
+    pub documents: Documents,
+    /// Where web pages are read from (fetched, or from the archive).
     pub web: Option<Arc<dyn PageSource>>,
     /// Sentence rules for cutting a page around its best sentence (ISO 639-1).
     pub language: String,
@@ -167,6 +166,19 @@ impl std::fmt::Debug for Ciber {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Ciber").field("config", &self.config).finish_non_exhaustive()
     }
+}
+
+/// Where a check's evidence documents come from.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum Documents {
+    /// The best `documents` of a corpus retrieval for the claim.
+    #[default]
+    Retrieved,
+    /// The corpus documents and web pages (by URL) a person named.
+    Named { documents: Vec<DocumentId>, pages: Vec<String> },
+    /// The web pages an earlier LLM-Cite check of the claim read (by URL; the page source
+    /// gives the text that check judged).
+    LlmCite { pages: Vec<String> },
 }
 
 /// An evidence document as the probes quote it.
@@ -255,7 +267,16 @@ impl Ciber {
         };
         let undecided = evidence.is_empty().then_some(Undecided::NoEvidence);
         let explanation = if evidence.is_empty() {
-            "No evidence document was found for the claim.".to_owned()
+            match &self.documents {
+                Documents::Retrieved => "No evidence document was found for the claim.",
+                Documents::Named { .. } => "The documents named for the claim have no text.",
+                Documents::LlmCite { pages } if pages.is_empty() => {
+                    "No LLM-Cite check of this claim read a web page: check it with LLM-Cite \
+                     first, or name documents or pages."
+                }
+                Documents::LlmCite { .. } => "The pages LLM-Cite read for the claim have no text.",
+            }
+            .to_owned()
         } else {
             let read = format!(
                 "{} document{} asked {} probes each",
@@ -336,27 +357,29 @@ impl Ciber {
         })
     }
 
-    /// The documents to probe: the corpus documents and web pages named, else the best
-    /// `documents` of a corpus retrieval; empty ones are left out.
+    /// The documents to probe: the best `documents` of a corpus retrieval, the corpus
+    /// documents and web pages named, or the pages LLM-Cite read; empty ones are left out.
     async fn evidence(&self, claim: &str) -> Result<Vec<Evidence>, MethodError> {
-        let ids: Vec<DocumentId> = if self.named.is_empty() && self.pages.is_empty() {
-            let hits = self
-                .retriever
-                .retrieve(claim, self.config.retrieve.max(1))
-                .await
-                .map_err(MethodError::Evidence)?;
-            let mut ids = Vec::new();
-            for hit in hits {
-                if !ids.contains(&hit.document_id) && ids.len() < self.config.documents {
-                    ids.push(hit.document_id);
+        let (ids, pages): (Vec<DocumentId>, &[String]) = match &self.documents {
+            Documents::Retrieved => {
+                let hits = self
+                    .retriever
+                    .retrieve(claim, self.config.retrieve.max(1))
+                    .await
+                    .map_err(MethodError::Evidence)?;
+                let mut ids = Vec::new();
+                for hit in hits {
+                    if !ids.contains(&hit.document_id) && ids.len() < self.config.documents {
+                        ids.push(hit.document_id);
+                    }
                 }
+                (ids, &[])
             }
-            ids
-        } else {
-            self.named.clone()
+            Documents::Named { documents, pages } => (documents.clone(), pages),
+            Documents::LlmCite { pages } => (Vec::new(), pages),
         };
         let limit = self.config.document_words;
-        let mut evidence = Vec::with_capacity(ids.len() + self.pages.len());
+        let mut evidence = Vec::with_capacity(ids.len() + pages.len());
         for id in ids {
             let document = self.retriever.document(id).await.map_err(MethodError::Evidence)?;
             let source = EvidenceSource {
@@ -368,13 +391,13 @@ impl Ciber {
             };
             evidence.push(window(claim, source, &document.text, &document.sentences, limit));
         }
-        for url in &self.pages {
-            let Some(pages) = &self.web else {
+        for url in pages {
+            let Some(web) = &self.web else {
                 return Err(MethodError::Evidence(format!(
                     "{url}: this check was given no way to read web pages"
                 )));
             };
-            let page = pages
+            let page = web
                 .page(url)
                 .await
                 .map_err(|error| MethodError::Evidence(format!("{url}: {}", error.message)))?;
