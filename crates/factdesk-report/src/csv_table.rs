@@ -3,18 +3,21 @@
 //! ` | `). Every cell passes through [`guard_spreadsheet_cell`], so text from the web or a user
 //! cannot become a spreadsheet formula.
 //!
-//! The columns are [`COLUMNS`]; the first seventeen are the agreed export, and the last four
-//! (NLI model, reviewer, review time, explanation) complete what every format must show.
+//! The columns are [`COLUMNS`]; the first seventeen are the agreed export, the next four (NLI
+//! model, reviewer, review time, explanation) complete what every format must show, and the rest
+//! came later: why a method could not decide, flagged sources, every source a check read, and
+//! CIBER's strongest supporting and refuting documents and its verdict under each rule.
 
 use std::io::Write;
 
-use factdesk_model::{Attribution, StoredCheck};
+use factdesk_model::ciber::CiberDetail;
+use factdesk_model::{Attribution, ClaimCheck, EvidenceSource, StoredCheck};
 
 use crate::escape::guard_spreadsheet_cell;
 use crate::{Report, ReportItem, UNCHECKED, format_probability};
 
 /// The header row, in order.
-pub const COLUMNS: [&str; 23] = [
+pub const COLUMNS: [&str; 27] = [
     "claim_id",
     "claim",
     "tags",
@@ -40,6 +43,14 @@ pub const COLUMNS: [&str; 23] = [
     "undecided",
     // Sources holding text addressed to AI systems (kept out of the premises), "; "-joined.
     "flagged_sources",
+    // Every source the check read (URLs, or document:<id>), space-joined.
+    "sources",
+    // CIBER: the document that supports the claim most strongly, and the one that refutes it.
+    "supporting_source",
+    "refuting_source",
+    // CIBER: the claim's verdict under each fusion rule and by the RAG baseline
+    // ("wp:supported wig:… wbu:… meta:… rag:…").
+    "rule_verdicts",
 ];
 
 /// Stands in for a missing fetch time or hash, so the space-joined lists stay aligned.
@@ -104,7 +115,31 @@ fn row_for(item: &ReportItem) -> [String; COLUMNS.len()] {
         check.envelope.explanation.clone(),
         check.undecided.map(|reason| reason.as_str().to_owned()).unwrap_or_default(),
         crate::flagged_sources(check).join("; "),
+        check.sources.iter().map(source_reference).collect::<Vec<_>>().join(" "),
+        ciber_source(check, |detail| detail.strongest_support),
+        ciber_source(check, |detail| detail.strongest_refute),
+        check.ciber.as_deref().map(rule_verdicts).unwrap_or_default(),
     ]
+}
+
+/// The source of the CIBER document `pick` names, if the check is CIBER's and names one.
+fn ciber_source(check: &ClaimCheck, pick: impl Fn(&CiberDetail) -> Option<usize>) -> String {
+    check
+        .ciber
+        .as_deref()
+        .and_then(|detail| pick(detail).and_then(|index| detail.documents.get(index)))
+        .and_then(|document| check.sources.get(document.source))
+        .map(source_reference)
+        .unwrap_or_default()
+}
+
+fn rule_verdicts(detail: &CiberDetail) -> String {
+    let rules = detail
+        .claim
+        .iter()
+        .map(|verdict| format!("{}:{}", verdict.rule.as_str(), verdict.stance.verdict().as_str()));
+    let rag = detail.rag.iter().map(|rag| format!("rag:{}", rag.stance.verdict().as_str()));
+    rules.chain(rag).collect::<Vec<_>>().join(" ")
 }
 
 fn join_attributions(
@@ -117,7 +152,12 @@ fn join_attributions(
 /// An attribution's URL with any white space encoded (so the space-joined list splits cleanly),
 /// or `document:<id>` for a corpus document without one.
 fn attribution_url(attribution: &Attribution) -> String {
-    let source = &attribution.source;
+    source_reference(&attribution.source)
+}
+
+/// A source's URL with any white space encoded, or `document:<id>` for a corpus document
+/// without one.
+fn source_reference(source: &EvidenceSource) -> String {
     match (&source.url, source.document_id) {
         (Some(url), _) => url.replace(char::is_whitespace, "%20"),
         (None, Some(document)) => format!("document:{document}"),

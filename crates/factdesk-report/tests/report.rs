@@ -754,7 +754,7 @@ fn sources_with_text_addressed_to_models_are_flagged() {
         "{html}"
     );
     let csv = render_to_string(&report, Format::Csv).unwrap();
-    assert!(csv.lines().next().unwrap().ends_with(",undecided,flagged_sources"), "{csv}");
+    assert!(csv.lines().next().unwrap().contains(",undecided,flagged_sources,"), "{csv}");
     assert!(csv.contains("https://example.org/<b>hostile</b> (2 sentences)"), "{csv}");
 }
 
@@ -833,4 +833,21 @@ fn ciber_documents_are_in_html_and_markdown_reports_escaped() {
     );
     assert_eq!(unescaped_occurrences(&markdown, "<script"), 0, "{markdown}");
     assert!(markdown.contains(r"\| pipe (strongest refutation)"), "{markdown}");
+}
+
+#[test]
+fn csv_names_every_source_read_and_cibers_strongest_documents_and_rule_verdicts() {
+    let rows = csv_rows(&ciber_report());
+    let row = &rows[0];
+    assert_eq!(row["sources"], "https://example.org/okra https://evil.example/");
+    assert_eq!(row["supporting_source"], "https://example.org/okra");
+    assert_eq!(row["refuting_source"], "https://evil.example/");
+    assert_eq!(
+        row["rule_verdicts"],
+        "wp:supported wig:supported wbu:supported meta:supported rag:not_enough_info"
+    );
+    // Other methods leave CIBER's columns empty.
+    let rows = csv_rows(&fixture());
+    assert_eq!(rows[0]["rule_verdicts"], "");
+    assert_eq!(rows[0]["supporting_source"], "");
 }
