@@ -802,5 +802,24 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.match(await bars[0].getAttribute('aria-label'), /^P_AG: S \d/);
     assert.match(await find('#ciber .ciber-document[data-document="0"] h3').getText(), /How penicillin was found · strongest support/);
     await screenshot('16-claim-ciber.png', '#ciber');
+
+    // The pages LLM-Cite read replace the corpora: a claim LLM-Cite never checked has no
+    // evidence, and its check says what to do.
+    await openSection('check');
+    await waitFor('#check-text');
+    await type('#check-text', 'Penicillin was found in a garden in Lyon.');
+    await (await find('#check-split')).click();
+    await waitForText('#check-split-status', /^Split into 1 claim\.$/);
+    await type('#check-collection', 'ciber-cited');
+    await choose('#check-method', 'ciber');
+    await (await find('#check-evidence summary')).click();
+    assert.equal(await find('#check-m').isDisplayed(), true);
+    await (await find('#check-from-llm-cite')).click();
+    assert.equal(await find('#check-m').isDisplayed(), false, 'LLM-Cite’s pages are not retrieved');
+    await (await find('#check-start')).click();
+    await waitForText('#check-results-status', /^1 claim of 1 checked in “ciber-cited”/, 120_000);
+    const cited = await find('#check-results .result');
+    assert.equal(await cited.getAttribute('data-verdict'), 'not_enough_info');
+    assert.equal(await cited.getAttribute('data-undecided'), 'no_evidence');
   });
 });
