@@ -21,6 +21,12 @@ pub enum CoreError {
     NotArchived { url: String },
     #[error("{url} is not a text page Factdesk can read: {reason}")]
     NotTextPage { url: String, reason: String },
+    /// The page arrived, but its text was not read out of it within the budget for a page.
+    #[error(
+        "{url} arrived in {downloaded_secs:.1} s, but its text could not be extracted within \
+         the {seconds} s a page may take in all (fetch.total_timeout_secs)"
+    )]
+    PageDeadline { url: String, seconds: u64, downloaded_secs: f64 },
     #[error("settings in {file}: {message}")]
     Config { file: String, message: String },
     #[error("{}: {source}", path.display())]
@@ -50,7 +56,9 @@ impl CoreError {
             CoreError::Index(IndexError::EmptyQuery { .. }) => "invalid_input",
             CoreError::Index(_) => "internal",
             CoreError::Fetch(factdesk_fetch::FetchError::Forbidden { .. }) => "forbidden",
-            CoreError::Fetch(_) | CoreError::NotTextPage { .. } => "fetch",
+            CoreError::Fetch(_)
+            | CoreError::NotTextPage { .. }
+            | CoreError::PageDeadline { .. } => "fetch",
             CoreError::NotArchived { .. } => "not_archived",
             CoreError::Model(_) => "model",
             CoreError::Config { .. } => "config",

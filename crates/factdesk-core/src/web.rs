@@ -8,7 +8,7 @@
 //! This module holds no HTTP and no SQL; it orders the fetcher, the text extraction and the
 //! store.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use factdesk_fetch::FetchedPage;
 use factdesk_model::{ArchivedPage, FetchId, FetchRecord, RunId, now_rfc3339};
@@ -73,7 +73,9 @@ impl Factdesk {
     /// not at all ([`CoreError::NotArchived`]). Otherwise an archived page is served when
     /// `fetch.reuse_archive` is on, and else the page is fetched: Wikipedia articles through
     /// the MediaWiki API, other URLs with a GET, both refused for local and private addresses
-    /// unless allow-listed. A page that is not text is [`CoreError::NotTextPage`]. Every
+    /// unless allow-listed. A page that is not text is [`CoreError::NotTextPage`]; one whose
+    /// download and text extraction together take longer than `fetch.total_timeout_secs` is
+    /// [`CoreError::PageDeadline`]. Every
     /// failure is recorded with its kind and message before it is returned.
     #[tracing::instrument(skip(self))]
     pub async fn fetch_page(&self, url: &str, run: Option<RunId>) -> Result<WebPage> {
@@ -94,16 +96,26 @@ impl Factdesk {
                 return Err(self.record_failure(&attempt, None, "not_archived", error));
             }
         }
+        let budget = Duration::from_secs(settings.total_timeout_secs);
         let answer = match self.fetcher().fetch_page(&attempt.url).await {
             Ok(answer) => answer,
             Err(error) => return Err(self.record_failure(&attempt, None, error.kind(), error)),
         };
-        let (text, title) = match page_text(&attempt.url, &answer) {
-            Ok(found) => found,
-            Err(error) => {
-                return Err(self.record_failure(&attempt, Some(&answer), "not_text", error));
-            }
-        };
+        // The fetch's total timeout covers the download; the same budget covers turning the
+        // body into text, so that no page holds a check longer than the budget.
+        let downloaded = attempt.started.elapsed();
+        let (answer, text, title) =
+            match extract_within(&attempt.url, answer, budget, downloaded).await {
+                Ok(found) => found,
+                Err(Unread { answer, error }) => {
+                    let kind = if matches!(error, CoreError::PageDeadline { .. }) {
+                        "timeout"
+                    } else {
+                        "not_text"
+                    };
+                    return Err(self.record_failure(&attempt, answer.as_ref(), kind, error));
+                }
+            };
         let content_hash = factdesk_text::content_hash(&answer.body);
         let page = WebPage {
             requested_url: attempt.url.clone(),
@@ -189,6 +201,45 @@ impl Factdesk {
     }
 }
 
+/// Why a fetched page has no text: the error, with the answer when it is still at hand.
+struct Unread {
+    answer: Option<FetchedPage>,
+    error: CoreError,
+}
+
+/// [`page_text`] off the async threads, in what is left of `budget` after the download took
+/// `downloaded`: past it the check goes on with a [`CoreError::PageDeadline`] (the extraction,
+/// linear in the body's size and bounded by `fetch.max_body_bytes`, ends on its own and its
+/// result is dropped).
+async fn extract_within(
+    url: &str,
+    answer: FetchedPage,
+    budget: Duration,
+    downloaded: Duration,
+) -> std::result::Result<(FetchedPage, String, Option<String>), Unread> {
+    let owned_url = url.to_owned();
+    let extraction = tokio::task::spawn_blocking(move || {
+        let found = page_text(&owned_url, &answer);
+        (answer, found)
+    });
+    match tokio::time::timeout(budget.saturating_sub(downloaded), extraction).await {
+        Ok(Ok((answer, Ok((text, title))))) => Ok((answer, text, title)),
+        Ok(Ok((answer, Err(error)))) => Err(Unread { answer: Some(answer), error }),
+        Ok(Err(join)) => Err(Unread {
+            answer: None,
+            error: CoreError::Internal(format!("extracting the text of {url} failed: {join}")),
+        }),
+        Err(_) => Err(Unread {
+            answer: None,
+            error: CoreError::PageDeadline {
+                url: url.to_owned(),
+                seconds: budget.as_secs(),
+                downloaded_secs: downloaded.as_secs_f64(),
+            },
+        }),
+    }
+}
+
 /// The text and title of a fetched page, or why it is not a text page.
 fn page_text(url: &str, answer: &FetchedPage) -> Result<(String, Option<String>)> {
     let not_text = |reason: String| CoreError::NotTextPage { url: url.to_owned(), reason };
@@ -235,6 +286,55 @@ mod tests {
 
     fn attempts(app: &Factdesk, url: &str) -> Vec<FetchRecord> {
         app.store().unwrap().fetches_for_url(url).unwrap()
+    }
+
+    fn answer(body: Vec<u8>) -> FetchedPage {
+        FetchedPage {
+            requested_url: "https://example.org/deep".into(),
+            final_url: "https://example.org/deep".into(),
+            status: 200,
+            media_type: Some("text/html".into()),
+            charset: None,
+            title: None,
+            body,
+            fetched_at: "2026-11-25T00:00:00Z".into(),
+            via_api: false,
+        }
+    }
+
+    #[tokio::test]
+    async fn extraction_shares_the_page_budget_with_the_download() {
+        let url = "https://example.org/deep";
+        let page =
+            format!("<html><body>{}</body></html>", "<p>Deep text. Two.</p>".repeat(200_000));
+        // A download that used the whole budget leaves none for a 4 MB page.
+        let budget = Duration::from_secs(3);
+        let Err(Unread { error, .. }) =
+            extract_within(url, answer(page.clone().into_bytes()), budget, budget).await
+        else {
+            panic!("the page was read past its budget");
+        };
+        assert!(matches!(error, CoreError::PageDeadline { seconds: 3, .. }), "{error:?}");
+        let message = error.to_string();
+        assert!(message.contains(url) && message.contains("fetch.total_timeout_secs"), "{message}");
+        // With time left, the same page is read.
+        let (_, text, _) = extract_within(
+            url,
+            answer(page.into_bytes()),
+            Duration::from_secs(600),
+            Duration::ZERO,
+        )
+        .await
+        .unwrap_or_else(|unread| panic!("{}", unread.error));
+        assert!(text.starts_with("Deep text. Two."), "{}", &text[..40]);
+        // A body that is not text says so, with the answer kept for the record.
+        let Err(Unread { error, answer: kept }) =
+            extract_within(url, answer(b"\x7FELF binary".to_vec()), budget, Duration::ZERO).await
+        else {
+            panic!("a binary page was read");
+        };
+        assert!(matches!(error, CoreError::NotTextPage { .. }), "{error:?}");
+        assert!(kept.is_some());
     }
 
     #[tokio::test]
