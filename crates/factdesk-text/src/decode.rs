@@ -88,8 +88,34 @@ fn choose_encoding(bytes: &[u8], declared: Option<&str>) -> &'static Encoding {
     }
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
     detector.feed(bytes, true);
-    detector.guess(None, chardetng::Utf8Detection::Deny)
+    let guess = detector.guess(None, chardetng::Utf8Detection::Deny);
+    // Text in a non-Latin script written in a legacy charset is mostly non-ASCII bytes. A few
+    // stray bytes in ASCII text are not that: reading them as Cyrillic, Greek, Hebrew or CJK
+    // letters would invent words, so they stay unknown (U+FFFD).
+    let non_ascii = bytes.iter().filter(|byte| !byte.is_ascii()).count();
+    if !LATIN_SCRIPT.contains(&guess.name()) && non_ascii * 10 < bytes.len() {
+        return encoding_rs::UTF_8;
+    }
+    guess
 }
+
+/// Legacy charsets of Latin-script languages (WHATWG names), whose text is mostly ASCII.
+const LATIN_SCRIPT: &[&str] = &[
+    "windows-1252",
+    "windows-1250",
+    "windows-1254",
+    "windows-1257",
+    "windows-1258",
+    "ISO-8859-2",
+    "ISO-8859-3",
+    "ISO-8859-4",
+    "ISO-8859-10",
+    "ISO-8859-13",
+    "ISO-8859-14",
+    "ISO-8859-15",
+    "ISO-8859-16",
+    "macintosh",
+];
 
 /// UTF-8, or UTF-8 but for a few stray bytes: at most one invalid byte for every four valid
 /// multi-byte characters (a file of UTF-8 with a pasted Windows quote in it). Text in a
@@ -205,6 +231,33 @@ mod tests {
         assert_eq!(decoded.charset, "UTF-8");
         assert!(decoded.text.starts_with("Zürich, Genève"), "{}", decoded.text);
         assert!(decoded.text.contains("He said \u{FFFD}hello"), "{}", decoded.text);
+    }
+
+    #[test]
+    fn stray_bytes_in_ascii_text_are_not_read_as_another_script() {
+        // Invalid UTF-8 that a detector reads as windows-1251 ("Okra РФ is a plant"): the
+        // stray bytes stay unknown instead of becoming Cyrillic letters.
+        let bytes = b"Okra \xd0\xd4 is a plant. It grows \xef\xf0 in warm places.\n";
+        let decoded = decode_bytes(bytes, None).unwrap();
+        assert_eq!(decoded.charset, "UTF-8");
+        assert_eq!(
+            decoded.text,
+            "Okra \u{FFFD}\u{FFFD} is a plant. It grows \u{FFFD}\u{FFFD} in warm places.\n"
+        );
+        let decoded = decode_bytes(b"Invalid \xe0\xe1\xe2\xe3 bytes in an English sentence.", None);
+        assert!(!decoded.unwrap().text.contains('א'));
+        // Text really written in windows-1251 is still read as such, and French in
+        // windows-1252 keeps its accents though most of it is ASCII.
+        let (russian, _, _) = encoding_rs::WINDOWS_1251
+            .encode("Окра — цветковое растение семейства мальвовых. Её плоды едят как овощ.");
+        let decoded = decode_bytes(&russian, None).unwrap();
+        assert_eq!(decoded.charset, "windows-1251");
+        assert!(decoded.text.starts_with("Окра — цветковое"), "{}", decoded.text);
+        let (french, _, _) = encoding_rs::WINDOWS_1252.encode(
+            "Le gombo est une plante à fleurs de la famille des mauves. Il est cultivé en été.",
+        );
+        let decoded = decode_bytes(&french, None).unwrap();
+        assert!(decoded.text.contains("cultivé en été"), "{}", decoded.text);
     }
 
     #[test]
