@@ -815,3 +815,150 @@ fn ciber_judges_the_pages_llm_cite_read_for_the_claim_from_the_archive() {
     assert_eq!(foreign.status.code(), Some(2));
     assert!(text(&foreign.stderr).contains("from_llm_cite"), "{}", text(&foreign.stderr));
 }
+
+/// One fault of the campaign: the claim that meets it, and what its outcome must say.
+struct Fault {
+    name: &'static str,
+    /// A fetched page's recorded error, or the claim's failure message, contains this.
+    says: &'static str,
+}
+
+/// The fault campaign: a model server and a web server that misbehave in each way a hostile
+/// or broken peer can (rate limits, server errors, silence, dripping, huge and cut-off answers,
+/// garbage, redirect loops), one claim per fault, all in one collection run beside healthy
+/// claims. Every faulty claim must end with an outcome that names its fault, the healthy ones
+/// must be judged as usual, and the run must end. CI runs one round; `scripts/campaign.sh`
+/// runs FACTDESK_CAMPAIGN_ROUNDS of them and prints the summary line.
+#[test]
+#[allow(clippy::print_stdout, reason = "the campaign's summary line, read by scripts/campaign.sh")]
+fn the_fault_campaign_names_every_fault_and_the_batch_goes_on() {
+    use factdesk_testkit::scripted::{ScriptedModel, asked};
+    use factdesk_testkit::{TestResponse, TestServer};
+    use std::time::Duration;
+    let rounds: usize =
+        std::env::var("FACTDESK_CAMPAIGN_ROUNDS").ok().and_then(|n| n.parse().ok()).unwrap_or(1);
+    let page = "<html><head><title>Okra</title></head><body><p>Okra is a flowering plant in \
+                the mallow family.</p></body></html>";
+    let web = TestServer::with_routes(vec![
+        ("/okra", TestResponse::html(page)),
+        ("/429", TestResponse::text(429, "slow down")),
+        ("/503", TestResponse::text(503, "down for maintenance")),
+        ("/hang", TestResponse::html(page).with_delay(Duration::from_secs(30))),
+        ("/drip", TestResponse::html("<p>Okra. </p>").with_drip(100, Duration::from_millis(400))),
+        ("/huge", TestResponse::html(&"<p>Okra is a plant.</p>".repeat(50_000)).with_repeat(8)),
+        ("/garbage", TestResponse::new(200, "text/html", b"\x7FELF\x02\x01\x01\0\0\0".repeat(50))),
+        ("/truncated", TestResponse::html(page).with_cut_after(40)),
+        ("/loop-a", TestResponse::redirect(302, "/loop-b")),
+        ("/loop-b", TestResponse::redirect(302, "/loop-a")),
+    ]);
+    let web_faults = [
+        Fault { name: "429", says: "HTTP 429" },
+        Fault { name: "503", says: "HTTP 503" },
+        Fault { name: "hang", says: "stopped sending" },
+        Fault { name: "drip", says: "did not finish answering within 3 s" },
+        Fault { name: "huge", says: "fetch limit" },
+        Fault { name: "garbage", says: "not a text page" },
+        Fault { name: "truncated", says: "was cut off: the connection ended" },
+        Fault { name: "loop-a", says: "redirected more than" },
+    ];
+    let model_faults = [
+        Fault { name: "429", says: "429" },
+        Fault { name: "500", says: "500" },
+        Fault { name: "hang", says: "3 s" },
+        Fault { name: "drip", says: "still arriving when the request timed out" },
+        Fault { name: "huge", says: "larger than 32 MiB" },
+        Fault { name: "garbage", says: "it begins \"Not JSON <html>\"" },
+        Fault { name: "truncated", says: "cut off" },
+    ];
+    let base = web.url("");
+    let scripted = ScriptedModel::new().on_urls(move |asked| {
+        let fault = asked.claim.split("web fault ").nth(1).and_then(|rest| rest.split(' ').next());
+        format!("{base}/{}", fault.unwrap_or("okra"))
+    });
+    let reply = r#"{"choices":[{"index":0,"message":{"role":"assistant","content":"x"},"finish_reason":"stop"}]}"#;
+    let model = TestServer::start(move |request| {
+        let claim =
+            asked(request).and_then(Result::ok).map(|asked| asked.claim).unwrap_or_default();
+        let fault = claim.split("model fault ").nth(1).and_then(|rest| rest.split(' ').next());
+        match fault {
+            Some("429") => TestResponse::text(429, "rate limited"),
+            Some("500") => TestResponse::text(500, "internal error"),
+            Some("hang") => TestResponse::json(200, reply).with_delay(Duration::from_secs(30)),
+            Some("drip") => TestResponse::json(200, " ").with_drip(100, Duration::from_millis(400)),
+            Some("huge") => TestResponse::json(200, &" ".repeat(1 << 20)).with_repeat(40),
+            Some("garbage") => TestResponse::new(200, "application/json", "Not JSON <html>"),
+            Some("truncated") => TestResponse::json(200, reply).with_cut_after(30),
+            _ => scripted.respond(request).unwrap_or_else(|| TestResponse::text(404, "no")),
+        }
+    });
+    let cli = Cli::new();
+    std::fs::write(
+        cli.data.path().join("config.toml"),
+        format!(
+            "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n\
+             request_timeout_secs = 2\nmax_retries = 1\ncall_deadline_secs = 3\ncache = \"off\"\n\
+             [verify]\nnli = \"llm\"\nconcurrency = 16\n[methods.llm-cite]\nm = 1\nr = 1\n\
+             [fetch]\nallow_hosts = [\"{}\"]\nread_timeout_secs = 1\ntotal_timeout_secs = 3\n\
+             max_body_bytes = 5000000\n",
+            model.url("/v1"),
+            web.address()
+        ),
+    )
+    .unwrap();
+    let (mut tries, mut held, mut failed) = (0usize, 0usize, Vec::new());
+    for round in 0..rounds {
+        let mut claims = vec![format!("Okra is a flowering plant in the mallow family ({round}).")];
+        claims
+            .extend(web_faults.iter().map(|f| format!("Okra web fault {} round {round}.", f.name)));
+        claims.extend(
+            model_faults.iter().map(|f| format!("Okra model fault {} round {round}.", f.name)),
+        );
+        let file = cli.data.path().join(format!("faults-{round}.txt"));
+        std::fs::write(&file, claims.join("\n")).unwrap();
+        let collection = format!("faults-{round}");
+        cli.json(&["claims", "import", file.to_str().unwrap(), "--collection", &collection]);
+        let started = std::time::Instant::now();
+        let run = cli.run(&["verify", "--collection", &collection, "--json"]);
+        let summary: serde_json::Value = serde_json::from_slice(&run.stdout)
+            .unwrap_or_else(|_| panic!("no JSON summary: {}", text(&run.stderr)));
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the run took {:?}",
+            started.elapsed()
+        );
+        assert_eq!(summary["claims"], claims.len(), "{summary}");
+        assert_eq!(summary["checked"], 1 + web_faults.len(), "{summary}");
+        let failures = summary["failures"].as_array().unwrap();
+        let report = cli.json(&["report", "--collection", &collection, "--format", "json"]);
+        let items = report["items"].as_array().unwrap();
+        let check_of = |needle: &str| {
+            items.iter().find(|item| item["claim"].as_str().unwrap().contains(needle))
+        };
+        let healthy = check_of("mallow family").unwrap();
+        assert_eq!(healthy["check"]["check"]["verdict"], "supported", "{healthy}");
+        for fault in &web_faults {
+            tries += 1;
+            let item = check_of(&format!("web fault {} ", fault.name)).unwrap();
+            let check = &item["check"]["check"];
+            let error = check["urls"][0]["error"].as_str().unwrap_or_default();
+            if check["verdict"] == "not_enough_info" && error.contains(fault.says) {
+                held += 1;
+            } else {
+                failed.push(format!("web {}: {} / {error}", fault.name, check["verdict"]));
+            }
+        }
+        for fault in &model_faults {
+            tries += 1;
+            let needle = format!("model fault {} ", fault.name);
+            let failure = failures.iter().find(|f| f["text"].as_str().unwrap().contains(&needle));
+            let message = failure.and_then(|f| f["message"].as_str()).unwrap_or_default();
+            if message.contains(fault.says) {
+                held += 1;
+            } else {
+                failed.push(format!("model {}: {message:?}", fault.name));
+            }
+        }
+    }
+    println!("faults: {tries} tries; held {held}; failed {}", failed.len());
+    assert!(failed.is_empty(), "{failed:#?}");
+}

@@ -131,6 +131,9 @@ pub enum FetchError {
     Status { url: String, status: u16 },
     #[error("fetch settings: {message}")]
     Settings { message: String },
+    /// The answer's body ended early (the connection closed before its promised length).
+    #[error("{url} was cut off: the connection ended before the whole page arrived ({message})")]
+    CutOff { url: String, message: String },
     #[error("fetching {url} failed: {message}")]
     Other { url: String, message: String },
 }
@@ -147,7 +150,8 @@ fn seconds_text(millis: u64) -> String {
 impl FetchError {
     /// A stable code for the kind of failure, as fetch records keep it: `invalid_url`,
     /// `unsupported_scheme`, `forbidden`, `not_found`, `connect`, `timeout`,
-    /// `too_many_redirects`, `redirect_scheme`, `too_large`, `status`, `settings` or `other`.
+    /// `too_many_redirects`, `redirect_scheme`, `too_large`, `status`, `cut_off`, `settings` or
+    /// `other`.
     pub fn kind(&self) -> &'static str {
         match self {
             FetchError::InvalidUrl { .. } => "invalid_url",
@@ -161,6 +165,7 @@ impl FetchError {
             FetchError::TooLarge { .. } => "too_large",
             FetchError::Status { .. } => "status",
             FetchError::Settings { .. } => "settings",
+            FetchError::CutOff { .. } => "cut_off",
             FetchError::Other { .. } => "other",
         }
     }
@@ -395,13 +400,10 @@ impl Fetcher {
         } else if error.is_redirect() {
             FetchError::TooManyRedirects { url, max: self.settings.max_redirects }
         } else if error.is_connect() {
-            let mut message = error.to_string();
-            let mut source = std::error::Error::source(&error);
-            while let Some(inner) = source {
-                message = inner.to_string();
-                source = inner.source();
-            }
-            FetchError::Connect { url, message }
+            FetchError::Connect { url, message: innermost(&error) }
+        } else if error.is_body() || error.is_decode() {
+            // The connection ended before the body the answer promised had arrived.
+            FetchError::CutOff { url, message: innermost(&error) }
         } else {
             FetchError::Other { url, message: error.to_string() }
         }
@@ -481,6 +483,17 @@ pub fn split_content_type(value: Option<&str>) -> (Option<String>, Option<String
 fn now_rfc3339() -> String {
     let now = time::OffsetDateTime::now_utc();
     now.format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
+}
+
+/// The message of the innermost cause of `error`: what actually went wrong.
+fn innermost(error: &reqwest::Error) -> String {
+    let mut message = error.to_string();
+    let mut source = std::error::Error::source(error);
+    while let Some(inner) = source {
+        message = inner.to_string();
+        source = inner.source();
+    }
+    message
 }
 
 #[cfg(test)]

@@ -228,7 +228,8 @@ impl OpenAiCompatible {
             .and_then(|value| value.to_str().ok())
             .and_then(|value| value.trim().parse::<u64>().ok())
             .map(|seconds| Duration::from_secs(seconds.min(60)));
-        let body = response.text().await.unwrap_or_default();
+        // Only the start of an error's body is shown; no more than that is read.
+        let body = read_capped(response, ERROR_BODY_BYTES).await.unwrap_or_else(|error| error.0);
         let short: String = body.chars().take(300).collect();
         let mentions_unknown_model = {
             let lower = body.to_lowercase();
@@ -250,14 +251,17 @@ impl OpenAiCompatible {
         }
     }
 
-    /// Sends a request built by `build`, retrying as configured, and reads the answer's body,
+    /// Sends a request built by `build`, retrying as configured, and reads the answer's body (at
+    /// most [`MAX_ANSWER_BYTES`]),
     /// all within the call deadline.
     async fn send(&self, build: impl Fn() -> reqwest::RequestBuilder) -> Result<String, LlmError> {
         let _permit = self.permits.acquire().await.map_err(|e| LlmError::Backend(e.to_string()))?;
         let deadline = self.settings.call_deadline;
         let exchange = async {
             let response = self.send_with_retries(build).await?;
-            response.text().await.map_err(|e| self.invalid(format!("the body was cut off: {e}")))
+            read_capped(response, MAX_ANSWER_BYTES).await.map_err(|error| match error {
+                CappedRead(message) => self.invalid(message),
+            })
         };
         match tokio::time::timeout(deadline, exchange).await {
             Ok(outcome) => outcome,
@@ -304,8 +308,17 @@ impl OpenAiCompatible {
     pub async fn list_models(&self) -> Result<Vec<String>, LlmError> {
         let text = self.send(|| self.client.get(self.url("models"))).await?;
         let models: WireModels =
-            serde_json::from_str(&text).map_err(|e| self.invalid(e.to_string()))?;
+            serde_json::from_str(&text).map_err(|e| self.not_json(&text, e))?;
         Ok(models.data.into_iter().map(|model| model.id).collect())
+    }
+
+    /// An answer that is not the JSON asked for, with its start (the best clue to what the
+    /// server is: an HTML error page, a proxy's message).
+    fn not_json(&self, text: &str, error: serde_json::Error) -> LlmError {
+        let start: String = text.chars().take(120).collect();
+        self.invalid(format!(
+            "it is not the JSON of a chat completion ({error}); it begins {start:?}"
+        ))
     }
 
     fn invalid(&self, message: String) -> LlmError {
@@ -344,7 +357,7 @@ impl LanguageModel for OpenAiCompatible {
             })
             .await?;
         let wire: WireCompletion =
-            serde_json::from_str(&text).map_err(|e| self.invalid(e.to_string()))?;
+            serde_json::from_str(&text).map_err(|e| self.not_json(&text, e))?;
         if wire.choices.is_empty() {
             return Err(LlmError::EmptyChoices { endpoint: self.settings.base_url.clone() });
         }
@@ -384,5 +397,45 @@ impl LanguageModel for OpenAiCompatible {
             audit_id: None,
             replayed: false,
         })
+    }
+}
+
+/// The most of an answer's body read: far more than any chat completion (ten samples with
+/// log-probabilities are well under a megabyte), little enough that a server sending without
+/// end cannot take the machine's memory.
+pub const MAX_ANSWER_BYTES: usize = 32 * 1024 * 1024;
+
+/// The most of an error answer's body read (its start is shown in the error).
+const ERROR_BODY_BYTES: usize = 64 * 1024;
+
+/// Why a body was not read whole.
+struct CappedRead(String);
+
+/// The body of `response` as text, read chunk by chunk and refused past `limit` bytes; a body
+/// cut off says so. Invalid UTF-8 is replaced (the parser then names what it cannot read).
+async fn read_capped(mut response: reqwest::Response, limit: usize) -> Result<String, CappedRead> {
+    let mut body = Vec::new();
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                if body.len() + chunk.len() > limit {
+                    return Err(CappedRead(format!(
+                        "the answer is larger than {} MiB, more than any completion; the server \
+                         is not answering as an OpenAI-compatible server does",
+                        limit / (1024 * 1024)
+                    )));
+                }
+                body.extend_from_slice(&chunk);
+            }
+            Ok(None) => return Ok(String::from_utf8_lossy(&body).into_owned()),
+            Err(error) if error.is_timeout() => {
+                return Err(CappedRead(
+                    "the answer was still arriving when the request timed out \
+                     (llm.request_timeout_secs)"
+                        .into(),
+                ));
+            }
+            Err(error) => return Err(CappedRead(format!("the body was cut off: {error}"))),
+        }
     }
 }

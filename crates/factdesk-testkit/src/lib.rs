@@ -39,6 +39,11 @@ pub struct TestResponse {
     pub body_repeat: usize,
     /// Wait before sending anything.
     pub delay: Duration,
+    /// Wait this long before each repeat of `body` (a server that drips its answer).
+    pub drip: Duration,
+    /// Close the connection after this many bytes of the body, though the `Content-Length`
+    /// promised all of it (an answer cut off).
+    pub cut_after: Option<usize>,
 }
 
 impl TestResponse {
@@ -49,6 +54,8 @@ impl TestResponse {
             body: body.into(),
             body_repeat: 1,
             delay: Duration::ZERO,
+            drip: Duration::ZERO,
+            cut_after: None,
         }
     }
 
@@ -77,6 +84,19 @@ impl TestResponse {
 
     pub fn with_repeat(mut self, times: usize) -> TestResponse {
         self.body_repeat = times;
+        self
+    }
+
+    /// Sends `body` `times` times, waiting `pause` before each.
+    pub fn with_drip(mut self, times: usize, pause: Duration) -> TestResponse {
+        self.body_repeat = times;
+        self.drip = pause;
+        self
+    }
+
+    /// Closes the connection after `bytes` bytes of the promised body.
+    pub fn with_cut_after(mut self, bytes: usize) -> TestResponse {
+        self.cut_after = Some(bytes);
         self
     }
 
@@ -234,9 +254,18 @@ async fn serve_connection(
         return;
     }
     if request.method != "HEAD" {
+        let mut budget = response.cut_after.unwrap_or(usize::MAX);
         for _ in 0..response.body_repeat {
-            if stream.write_all(&response.body).await.is_err() {
+            if !response.drip.is_zero() {
+                tokio::time::sleep(response.drip).await;
+            }
+            let part = &response.body[..response.body.len().min(budget)];
+            if stream.write_all(part).await.is_err() {
                 return;
+            }
+            budget -= part.len();
+            if budget == 0 {
+                break;
             }
         }
     }
