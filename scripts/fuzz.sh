@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The long form of the property tests (the short form runs in CI with proptest's default 256
 # cases per property): the decoders, the HTML, Markdown and plain-text extractors, sentence
-# segmentation and URL handling on generated inputs, in release builds.
+# segmentation and URL handling on generated inputs, in release builds; then the claim and
+# corpus readers (CSV, JSONL) in the test suite's debug build (factdesk-core links the model
+# runtime, whose release build would take longer than the run).
 #   bash scripts/fuzz.sh            # 100,000 cases per property
 #   CASES=1000000 bash scripts/fuzz.sh
 # Prints, per property file, the cases tried and the time; a failure prints proptest's
@@ -15,4 +17,7 @@ for package in factdesk-text factdesk-fetch; do
   say "$package: $CASES cases per property"
   PROPTEST_CASES="$CASES" cargo test --release -p "$package" --test properties -- --test-threads 2
 done
+say "factdesk-core (claim and corpus readers): $CASES cases per property"
+PROPTEST_CASES="$CASES" cargo test --workspace --all-targets -- --test-threads 2 \
+  claims::tests::property_ formats::tests::property_
 say "done: $CASES cases per property in $(( $(date +%s) - start )) s"

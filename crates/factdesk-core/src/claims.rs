@@ -372,4 +372,22 @@ mod tests {
         assert_eq!(texts, ["First claim.", "Second claim."]);
         assert_eq!(claims[1].origin.as_deref(), Some("c.txt:4"));
     }
+
+    proptest::proptest! {
+        /// Any JSONL claims file gives one claim or one failure per non-blank line, and
+        /// claims with text; any CSV claims file parses or is refused, without a panic.
+        #[test]
+        fn property_claim_files_parse_line_by_line(
+            lines in proptest::collection::vec(crate::formats::tests::record_line(), 0..12),
+        ) {
+            let text = lines.join("\n");
+            let (claims, failures) = parse_jsonl_claims(&text, "f.jsonl");
+            let non_blank = text.lines().filter(|line| !line.trim().is_empty()).count();
+            proptest::prop_assert_eq!(claims.len() + failures.len(), non_blank);
+            proptest::prop_assert!(claims.iter().all(|claim| !claim.text.trim().is_empty()));
+            if let Ok((claims, _)) = parse_csv_claims(&text, "f.csv") {
+                proptest::prop_assert!(claims.iter().all(|claim| !claim.text.trim().is_empty()));
+            }
+        }
+    }
 }

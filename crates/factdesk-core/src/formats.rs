@@ -420,7 +420,7 @@ fn parse_csv(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::settings::Settings;
 
@@ -562,5 +562,78 @@ mod tests {
         }
         let results = parse_all(&source(DocumentFormat::Html, b"<script>only()</script>"));
         assert!(results[0].as_ref().unwrap_err().1.contains("no readable text"));
+    }
+
+    /// A line of a JSONL or CSV file as people and programs write them, or broken: objects
+    /// with known and unknown fields and values of every JSON type, arrays, bare values,
+    /// quoted cells, cut-off lines and arbitrary text.
+    pub(crate) fn record_line() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let key = prop_oneof![
+            Just("text".to_owned()),
+            Just("title".to_owned()),
+            Just("url".to_owned()),
+            Just("date".to_owned()),
+            Just("claim".to_owned()),
+            Just("label".to_owned()),
+            Just("tags".to_owned()),
+            "[a-z]{1,8}",
+        ];
+        let value = prop_oneof![
+            any::<String>().prop_map(|s| serde_json::Value::String(s).to_string()),
+            "[A-Za-z ,.;\"]{0,40}".prop_map(|s| serde_json::Value::String(s).to_string()),
+            any::<i64>().prop_map(|n| n.to_string()),
+            any::<bool>().prop_map(|b| b.to_string()),
+            Just("null".to_owned()),
+            Just("[\"a\", 1, null]".to_owned()),
+            Just("{\"nested\": {\"deep\": []}}".to_owned()),
+        ];
+        let object = proptest::collection::vec((key, value), 0..6).prop_map(|fields| {
+            let body: Vec<String> = fields
+                .iter()
+                .map(|(key, value)| format!("{}: {value}", serde_json::Value::String(key.clone())))
+                .collect();
+            format!("{{{}}}", body.join(", "))
+        });
+        prop_oneof![
+            4 => object.clone(),
+            1 => object.prop_flat_map(|line| {
+                let cut = line.len();
+                (Just(line), 0..=cut).prop_map(|(line, at)| {
+                    let mut at = at;
+                    while !line.is_char_boundary(at) {
+                        at -= 1;
+                    }
+                    line[..at].to_owned()
+                })
+            }),
+            1 => "[\"a-z, \n]{0,60}",
+            1 => any::<String>(),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Any JSONL or CSV corpus file, broken or not, parses without a panic; each record
+        /// is a document with text or an error naming its line.
+        #[test]
+        fn property_corpus_records_parse_or_fail_alone(
+            lines in proptest::collection::vec(record_line(), 0..12),
+            csv in proptest::bool::ANY,
+        ) {
+            let text = lines.join("\n");
+            let format = if csv { DocumentFormat::Csv } else { DocumentFormat::Jsonl };
+            let results = parse_all(&source(format, text.as_bytes()));
+            let lines = text.split('\n').count();
+            proptest::prop_assert!(results.len() <= lines.max(1));
+            for result in results {
+                match result {
+                    Ok(document) => proptest::prop_assert!(!document.text.trim().is_empty()),
+                    Err((item, message)) => {
+                        proptest::prop_assert!(item.starts_with("fixture"), "{item}");
+                        proptest::prop_assert!(!message.is_empty());
+                    }
+                }
+            }
+        }
     }
 }
