@@ -5,6 +5,7 @@
 //! and the rest of the file goes on.
 
 use std::ops::ControlFlow;
+use std::time::Duration;
 
 use factdesk_model::{DocumentFormat, OriginKind};
 use factdesk_store::NewDocument;
@@ -46,6 +47,8 @@ pub(crate) struct ParseOptions<'a> {
     /// The longest JSONL line or CSV row read as a document, in bytes; a longer one fails
     /// alone.
     pub max_record_bytes: usize,
+    /// The longest a single file's text may take to extract.
+    pub deadline: Duration,
 }
 
 /// Why a record over the cap is not read.
@@ -74,7 +77,7 @@ pub(crate) fn parse_source(
         };
     match source.format {
         DocumentFormat::Text | DocumentFormat::Markdown | DocumentFormat::Html => {
-            let parsed = match extract_single(source.format, &decoded.text) {
+            let parsed = match extract_bounded(source.format, decoded.text, options.deadline) {
                 Ok(extracted) => build(
                     source,
                     source.origin.clone(),
@@ -84,7 +87,7 @@ pub(crate) fn parse_source(
                     options.language,
                 )
                 .map_or_else(&whole_failure, |d| Parsed::Document(Box::new(d))),
-                Err(error) => whole_failure(text_error_message(&error)),
+                Err(message) => whole_failure(message),
             };
             let _ = sink(vec![parsed]);
         }
@@ -112,6 +115,41 @@ fn extract_single(format: DocumentFormat, text: &str) -> Result<ExtractedText, T
         DocumentFormat::Html => factdesk_text::extract_html(text),
         DocumentFormat::Markdown => factdesk_text::extract_markdown(text),
         _ => factdesk_text::extract_plain_text(text),
+    }
+}
+
+/// Texts shorter than this are extracted in place: linear extraction of them takes
+/// milliseconds, and a thread each would slow folders of small files.
+const EXTRACT_IN_PLACE_BYTES: usize = 256 * 1024;
+
+/// [`extract_single`] within `deadline`: a longer text is extracted on a thread of its own,
+/// and past the deadline the file fails (the thread ends on its own; extraction is linear in
+/// the file's size, which the import caps).
+fn extract_bounded(
+    format: DocumentFormat,
+    text: String,
+    deadline: Duration,
+) -> Result<ExtractedText, String> {
+    if text.len() < EXTRACT_IN_PLACE_BYTES {
+        return extract_single(format, &text).map_err(|error| text_error_message(&error));
+    }
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let spawned = std::thread::Builder::new().name("factdesk-extract".into()).spawn(move || {
+        let _ = sender.send(extract_single(format, &text));
+    });
+    if let Err(error) = spawned {
+        return Err(format!("could not start extracting the text: {error}"));
+    }
+    match receiver.recv_timeout(deadline) {
+        Ok(extracted) => extracted.map_err(|error| text_error_message(&error)),
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(format!(
+            "its text could not be extracted within {} s (import.file_timeout_secs); the file \
+             is left out — raise the setting if it is a genuine document",
+            deadline.as_secs()
+        )),
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+            Err("extracting its text failed unexpectedly".into())
+        }
     }
 }
 
@@ -445,12 +483,21 @@ pub(crate) mod tests {
         source: &SourceBytes,
         max_record_bytes: usize,
     ) -> Vec<Result<NewDocument, (String, String)>> {
+        parse_with(source, max_record_bytes, Duration::from_secs(60))
+    }
+
+    fn parse_with(
+        source: &SourceBytes,
+        max_record_bytes: usize,
+        deadline: Duration,
+    ) -> Vec<Result<NewDocument, (String, String)>> {
         let settings = Settings::default();
         let options = ParseOptions {
             language: "en",
             fields: &settings.import.fields,
             batch: 2,
             max_record_bytes,
+            deadline,
         };
         let mut out = Vec::new();
         parse_source(source, &options, &mut |batch| {
@@ -476,6 +523,22 @@ pub(crate) mod tests {
         let results = parse_capped(&source(DocumentFormat::Csv, csv.as_bytes()), 100);
         assert!(results[0].is_ok(), "{results:?}");
         assert!(results[1].as_ref().unwrap_err().1.contains("over the limit of 100 bytes"));
+    }
+
+    #[test]
+    fn a_file_whose_text_takes_too_long_fails_alone_naming_the_setting() {
+        let html =
+            format!("<html><body>{}</body></html>", "<p>Deep text. Two.</p>".repeat(100_000));
+        let page = source(DocumentFormat::Html, html.as_bytes());
+        let results = parse_with(&page, 1 << 20, Duration::ZERO);
+        let (item, message) = results[0].as_ref().unwrap_err();
+        assert_eq!(item, "fixture");
+        assert!(message.contains("within 0 s (import.file_timeout_secs)"), "{message}");
+        // With time, the same file is read; a small file is read in place whatever the limit.
+        let results = parse_with(&page, 1 << 20, Duration::from_secs(600));
+        assert!(results[0].as_ref().unwrap().text.starts_with("Deep text. Two."));
+        let small = source(DocumentFormat::Html, b"<p>Small text.</p>");
+        assert!(parse_with(&small, 1 << 20, Duration::ZERO)[0].is_ok());
     }
 
     #[test]

@@ -228,6 +228,7 @@ impl Factdesk {
             fields,
             batch: settings.batch_documents,
             max_record_bytes: usize::try_from(settings.max_record_bytes).unwrap_or(usize::MAX),
+            deadline: std::time::Duration::from_secs(settings.file_timeout_secs),
         };
 
         std::thread::scope(|scope| {

@@ -57,6 +57,8 @@ pub struct ImportSettings {
     pub max_file_bytes: u64,
     /// The longest JSONL line or CSV row imported as one document.
     pub max_record_bytes: u64,
+    /// Seconds a single file's text may take to extract.
+    pub file_timeout_secs: u64,
     pub language: String,
     pub batch_documents: usize,
     pub fields: FieldNames,
@@ -195,6 +197,7 @@ impl Settings {
         let positive = [
             ("import.max_file_bytes", self.import.max_file_bytes),
             ("import.max_record_bytes", self.import.max_record_bytes),
+            ("import.file_timeout_secs", self.import.file_timeout_secs),
             ("import.batch_documents", self.import.batch_documents as u64),
             ("search.limit", self.search.limit as u64),
             ("search.snippet_chars", self.search.snippet_chars as u64),

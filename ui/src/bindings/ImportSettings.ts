@@ -5,4 +5,8 @@ export type ImportSettings = { max_file_bytes: number,
 /**
  * The longest JSONL line or CSV row imported as one document.
  */
-max_record_bytes: number, language: string, batch_documents: number, fields: FieldNames, };
+max_record_bytes: number, 
+/**
+ * Seconds a single file's text may take to extract.
+ */
+file_timeout_secs: number, language: string, batch_documents: number, fields: FieldNames, };
