@@ -855,7 +855,7 @@ fn the_fault_campaign_names_every_fault_and_the_batch_goes_on() {
         Fault { name: "429", says: "HTTP 429" },
         Fault { name: "503", says: "HTTP 503" },
         Fault { name: "hang", says: "stopped sending" },
-        Fault { name: "drip", says: "did not finish answering within 3 s" },
+        Fault { name: "drip", says: "did not finish answering within 5 s" },
         Fault { name: "huge", says: "fetch limit" },
         Fault { name: "garbage", says: "not a text page" },
         Fault { name: "truncated", says: "was cut off: the connection ended" },
@@ -864,7 +864,7 @@ fn the_fault_campaign_names_every_fault_and_the_batch_goes_on() {
     let model_faults = [
         Fault { name: "429", says: "429" },
         Fault { name: "500", says: "500" },
-        Fault { name: "hang", says: "3 s" },
+        Fault { name: "hang", says: "5 s" },
         Fault { name: "drip", says: "still arriving when the request timed out" },
         Fault { name: "huge", says: "larger than 32 MiB" },
         Fault { name: "garbage", says: "it begins \"Not JSON <html>\"" },
@@ -896,9 +896,9 @@ fn the_fault_campaign_names_every_fault_and_the_batch_goes_on() {
         cli.data.path().join("config.toml"),
         format!(
             "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n\
-             request_timeout_secs = 2\nmax_retries = 1\ncall_deadline_secs = 3\ncache = \"off\"\n\
+             request_timeout_secs = 3\nmax_retries = 1\ncall_deadline_secs = 5\ncache = \"off\"\n\
              [verify]\nnli = \"llm\"\nconcurrency = 16\n[methods.llm-cite]\nm = 1\nr = 1\n\
-             [fetch]\nallow_hosts = [\"{}\"]\nread_timeout_secs = 1\ntotal_timeout_secs = 3\n\
+             [fetch]\nallow_hosts = [\"{}\"]\nread_timeout_secs = 2\ntotal_timeout_secs = 5\n\
              max_body_bytes = 5000000\n",
             model.url("/v1"),
             web.address()
