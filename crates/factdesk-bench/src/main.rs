@@ -62,6 +62,10 @@ enum Bench {
         /// Data directory to use (default: a temporary one, deleted afterwards)
         #[arg(long)]
         data_dir: Option<PathBuf>,
+        /// Largest file imported, in bytes [default: import.max_file_bytes]; a 1 GB file
+        /// measures the import's memory on a large JSONL, which is streamed
+        #[arg(long)]
+        max_file_bytes: Option<u64>,
         /// Print the figures as JSON
         #[arg(long)]
         json: bool,
@@ -175,15 +179,15 @@ fn main() -> anyhow::Result<()> {
             query_words,
             limit,
             data_dir,
+            max_file_bytes,
             json,
         } => import_search(
             &file,
             &text_field,
             &query_field,
-            queries,
-            query_words,
-            limit,
+            (queries, query_words, limit),
             data_dir,
+            max_file_bytes,
             json,
         ),
         Bench::ModelSpeed {
@@ -431,10 +435,9 @@ fn import_search(
     file: &PathBuf,
     text_field: &str,
     query_field: &str,
-    query_count: usize,
-    query_words: usize,
-    limit: usize,
+    (query_count, query_words, limit): (usize, usize, usize),
     data_dir: Option<PathBuf>,
+    max_file_bytes: Option<u64>,
     json: bool,
 ) -> anyhow::Result<()> {
     let file_bytes =
@@ -448,7 +451,11 @@ fn import_search(
 
     let temporary = tempfile::tempdir()?;
     let data_dir = data_dir.unwrap_or_else(|| temporary.path().to_path_buf());
-    let app = Factdesk::open_with_settings(&data_dir, Settings::default())?;
+    let mut settings = Settings::default();
+    if let Some(max) = max_file_bytes {
+        settings.import.max_file_bytes = max;
+    }
+    let app = Factdesk::open_with_settings(&data_dir, settings)?;
 
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let started = Instant::now();
@@ -463,6 +470,9 @@ fn import_search(
         CancelToken::new(),
     ))?;
     let import_seconds = started.elapsed().as_secs_f64();
+    for failure in summary.failures.iter().take(5) {
+        eprintln!("failed: {}: {}", failure.item, failure.message);
+    }
 
     // One warm-up pass over a few queries, then the timed pass.
     for query in queries.iter().take(20) {

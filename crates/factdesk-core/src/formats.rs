@@ -284,19 +284,38 @@ fn parse_jsonl(
     options: &ParseOptions<'_>,
     sink: &mut dyn FnMut(Vec<Parsed>) -> ControlFlow<()>,
 ) {
+    let mut found = false;
+    let _ = parse_jsonl_lines(source, text, 1, charset, options, sink, &mut found);
+    if !found {
+        let _ = sink(vec![no_lines(source)]);
+    }
+}
+
+fn no_lines(source: &SourceBytes) -> Parsed {
+    Parsed::Failed {
+        item: source.origin.clone(),
+        message: "the file has no lines; nothing to import".into(),
+    }
+}
+
+/// The JSONL records of `text`, whose first line is line `first_line` of the file, handed to
+/// `sink` in batches; `found` is set when a non-blank line is seen.
+fn parse_jsonl_lines(
+    source: &SourceBytes,
+    text: &str,
+    first_line: usize,
+    charset: &'static str,
+    options: &ParseOptions<'_>,
+    sink: &mut dyn FnMut(Vec<Parsed>) -> ControlFlow<()>,
+    found: &mut bool,
+) -> ControlFlow<()> {
     let lines: Vec<(usize, &str)> = text
         .split('\n')
         .enumerate()
-        .map(|(index, line)| (index + 1, line.trim_end_matches('\r')))
+        .map(|(index, line)| (first_line + index, line.trim_end_matches('\r')))
         .filter(|(_, line)| !line.trim().is_empty())
         .collect();
-    if lines.is_empty() {
-        let _ = sink(vec![Parsed::Failed {
-            item: source.origin.clone(),
-            message: "the file has no lines; nothing to import".into(),
-        }]);
-        return;
-    }
+    *found |= !lines.is_empty();
     for chunk in lines.chunks(options.batch.max(1)) {
         let parsed: Vec<Parsed> = chunk
             .par_iter()
@@ -319,10 +338,123 @@ fn parse_jsonl(
                 )
             })
             .collect();
-        if sink(parsed).is_break() {
-            return;
+        sink(parsed)?;
+    }
+    ControlFlow::Continue(())
+}
+
+/// Bytes of a JSONL file read and parsed at a time when it is streamed.
+const JSONL_CHUNK_BYTES: usize = 8 << 20;
+
+/// A JSONL file parsed as it is read, a chunk of whole lines at a time, so that memory does not
+/// grow with the file: at most a chunk and one record (`options.max_record_bytes`) are held;
+/// a longer line is skipped to its end and fails alone. Each chunk is decoded on its own (JSON
+/// is UTF-8; another charset is detected per chunk). `source.bytes` is unused.
+pub(crate) fn parse_jsonl_stream(
+    source: &SourceBytes,
+    reader: &mut dyn std::io::Read,
+    options: &ParseOptions<'_>,
+    sink: &mut dyn FnMut(Vec<Parsed>) -> ControlFlow<()>,
+) -> std::io::Result<()> {
+    parse_jsonl_chunks(source, reader, JSONL_CHUNK_BYTES, options, sink)
+}
+
+fn parse_jsonl_chunks(
+    source: &SourceBytes,
+    reader: &mut dyn std::io::Read,
+    chunk_bytes: usize,
+    options: &ParseOptions<'_>,
+    sink: &mut dyn FnMut(Vec<Parsed>) -> ControlFlow<()>,
+) -> std::io::Result<()> {
+    let mut pending: Vec<u8> = Vec::new();
+    let mut buffer = vec![0u8; chunk_bytes.max(1)];
+    // The file's line number of the first line in `pending`.
+    let mut line = 1usize;
+    // Inside a line over the limit: its bytes are dropped up to its end.
+    let mut skipping = false;
+    let mut found = false;
+    loop {
+        let read = match reader.read(&mut buffer) {
+            Ok(read) => read,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        let end = read == 0;
+        let mut fresh = &buffer[..read];
+        if skipping {
+            match fresh.iter().position(|&byte| byte == b'\n') {
+                Some(at) => {
+                    skipping = false;
+                    line += 1;
+                    fresh = &fresh[at + 1..];
+                }
+                None => continue,
+            }
+        }
+        pending.extend_from_slice(fresh);
+        let cut = if end {
+            pending.len()
+        } else {
+            match pending.iter().rposition(|&byte| byte == b'\n') {
+                Some(at) => at + 1,
+                None if pending.len() > options.max_record_bytes => {
+                    found = true;
+                    let item = format!("{}:{line}", source.origin);
+                    let message = format!(
+                        "the line is longer than the limit of {} bytes for one record; split it \
+                         or raise import.max_record_bytes in the config file",
+                        options.max_record_bytes
+                    );
+                    if sink(vec![Parsed::Failed { item, message }]).is_break() {
+                        return Ok(());
+                    }
+                    pending.clear();
+                    skipping = true;
+                    continue;
+                }
+                None => continue,
+            }
+        };
+        let chunk: Vec<u8> = pending.drain(..cut).collect();
+        let lines_in_chunk = chunk.iter().filter(|&&byte| byte == b'\n').count();
+        if !chunk.iter().all(u8::is_ascii_whitespace) {
+            let decoded = match std::str::from_utf8(&chunk) {
+                Ok(text) => Ok((std::borrow::Cow::Borrowed(text), "UTF-8")),
+                Err(_) => factdesk_text::decode_bytes(&chunk, None)
+                    .map(|decoded| (std::borrow::Cow::Owned(decoded.text), decoded.charset)),
+            };
+            match decoded {
+                Ok((text, charset)) => {
+                    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+                    let flow =
+                        parse_jsonl_lines(source, text, line, charset, options, sink, &mut found);
+                    if flow.is_break() {
+                        return Ok(());
+                    }
+                }
+                Err(error) => {
+                    found = true;
+                    let item = format!("{}:{line}", source.origin);
+                    let message = format!(
+                        "lines {line}–{}: {}",
+                        line + lines_in_chunk,
+                        text_error_message(&error)
+                    );
+                    if sink(vec![Parsed::Failed { item, message }]).is_break() {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        line += lines_in_chunk;
+        if end {
+            break;
         }
     }
+    if !found {
+        let _ = sink(vec![no_lines(source)]);
+    }
+    Ok(())
 }
 
 struct CsvRecord<'a> {
@@ -675,7 +807,77 @@ pub(crate) mod tests {
         ]
     }
 
+    /// What a parse gave: each document's origin and text, each failure's item.
+    fn outcomes(results: Vec<Result<NewDocument, (String, String)>>) -> Vec<(String, String)> {
+        results
+            .into_iter()
+            .map(|result| match result {
+                Ok(document) => (document.origin, document.text),
+                Err((item, _)) => (item, "failed".to_owned()),
+            })
+            .collect()
+    }
+
+    fn stream_with(
+        text: &[u8],
+        chunk: usize,
+        max_record_bytes: usize,
+    ) -> Vec<Result<NewDocument, (String, String)>> {
+        let settings = Settings::default();
+        let options = ParseOptions {
+            language: "en",
+            fields: &settings.import.fields,
+            batch: 2,
+            max_record_bytes,
+            deadline: Duration::from_secs(60),
+        };
+        let mut out = Vec::new();
+        let source = source(DocumentFormat::Jsonl, b"");
+        parse_jsonl_chunks(&source, &mut &text[..], chunk, &options, &mut |batch| {
+            out.extend(batch.into_iter().map(|parsed| match parsed {
+                Parsed::Document(document) => Ok(*document),
+                Parsed::Failed { item, message } => Err((item, message)),
+            }));
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        out
+    }
+
+    #[test]
+    fn a_streamed_jsonl_file_skips_an_over_long_line_and_keeps_line_numbers() {
+        let long = format!("{{\"text\": \"{}\"}}", "word ".repeat(40));
+        let file =
+            format!("{{\"text\": \"First one.\"}}\n{long}\n\n{{\"text\": \"Fourth one.\"}}\n");
+        let results = stream_with(file.as_bytes(), 16, 100);
+        let (item, message) = results[1].as_ref().unwrap_err();
+        assert_eq!(item, "fixture:2");
+        assert!(message.contains("longer than the limit of 100 bytes"), "{message}");
+        assert_eq!(
+            outcomes(results),
+            [
+                ("fixture:1".to_owned(), "First one.".to_owned()),
+                ("fixture:2".to_owned(), "failed".to_owned()),
+                ("fixture:4".to_owned(), "Fourth one.".to_owned()),
+            ]
+        );
+        let empty = stream_with(b"\n \n", 4, 100);
+        assert!(empty[0].as_ref().unwrap_err().1.contains("no lines"));
+    }
+
     proptest::proptest! {
+        /// A JSONL file streamed in chunks of any size gives what parsing it whole gives.
+        #[test]
+        fn property_streamed_jsonl_equals_whole_jsonl(
+            lines in proptest::collection::vec(record_line(), 0..12),
+            chunk in 1usize..64,
+        ) {
+            let text = lines.join("\n");
+            let whole = parse_all(&source(DocumentFormat::Jsonl, text.as_bytes()));
+            let streamed = stream_with(text.as_bytes(), chunk, 1 << 20);
+            proptest::prop_assert_eq!(outcomes(streamed), outcomes(whole));
+        }
+
         /// Any JSONL or CSV corpus file, broken or not, parses without a panic; each record
         /// is a document with text or an error naming its line.
         #[test]

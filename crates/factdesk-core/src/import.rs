@@ -14,7 +14,7 @@ use factdesk_store::{DocumentInsertOutcome, NewDocument};
 use futures_util::StreamExt;
 use serde::Serialize;
 
-use crate::formats::{ParseOptions, Parsed, SourceBytes, parse_source};
+use crate::formats::{ParseOptions, Parsed, SourceBytes, parse_jsonl_stream, parse_source};
 use crate::settings::FieldNames;
 use crate::{CancelToken, CoreError, Factdesk, ProgressUnit, Reporter, Result};
 
@@ -263,24 +263,34 @@ impl Factdesk {
                     summary.cancelled = true;
                     break;
                 }
-                let source = match unit {
-                    Unit::Fetched(source) => source,
-                    Unit::File(path) => match read_file(&path, settings.max_file_bytes) {
-                        Ok(source) => source,
-                        Err(failure) => {
-                            reporter.advance(std::fs::metadata(&path).map_or(0, |m| m.len()));
-                            reporter.item_failed(&failure.item, &failure.message);
-                            summary.failures.push(failure);
-                            continue;
+                let opened = match unit {
+                    Unit::Fetched(source) => Ok((source, None)),
+                    Unit::File(path) if format_of_path(&path) == Some(DocumentFormat::Jsonl) => {
+                        match open_jsonl(&path, settings.max_file_bytes) {
+                            Ok((source, reader, size)) => Ok((source, Some((reader, size, path)))),
+                            Err(failure) => Err((failure, path)),
                         }
+                    }
+                    Unit::File(path) => match read_file(&path, settings.max_file_bytes) {
+                        Ok(source) => Ok((source, None)),
+                        Err(failure) => Err((failure, path)),
                     },
                 };
+                let (source, stream) = match opened {
+                    Ok(opened) => opened,
+                    Err((failure, path)) => {
+                        reporter.advance(std::fs::metadata(&path).map_or(0, |m| m.len()));
+                        reporter.item_failed(&failure.item, &failure.message);
+                        summary.failures.push(failure);
+                        continue;
+                    }
+                };
                 reporter.working_on(&source.origin);
-                let size = source.bytes.len() as u64;
+                let size = stream.as_ref().map_or(source.bytes.len() as u64, |(_, size, _)| *size);
                 summary.bytes += size;
                 let mut reported = 0u64;
                 let mut writer_stopped = false;
-                parse_source(&source, &options, &mut |batch| {
+                let mut sink = |batch: Vec<Parsed>| {
                     let mut documents: Vec<NewDocument> = Vec::with_capacity(batch.len());
                     for parsed in batch {
                         match parsed {
@@ -305,7 +315,26 @@ impl Factdesk {
                         return ControlFlow::Break(());
                     }
                     ControlFlow::Continue(())
-                });
+                };
+                match stream {
+                    None => parse_source(&source, &options, &mut sink),
+                    Some((mut reader, size, path)) => {
+                        let read = parse_jsonl_stream(&source, &mut reader, &options, &mut sink);
+                        let failure = match read {
+                            Err(error) => Some(format!("cannot read it: {error}")),
+                            // The reader stops one byte past the limit.
+                            Ok(()) if reader.limit() == 0 => {
+                                Some(over_the_limit(settings.max_file_bytes, size))
+                            }
+                            Ok(()) => None,
+                        };
+                        if let Some(message) = failure {
+                            let item = path.display().to_string();
+                            reporter.item_failed(&item, &message);
+                            summary.failures.push(ImportFailure { item, message });
+                        }
+                    }
+                }
                 reporter.advance(size.saturating_sub(reported));
                 if writer_stopped {
                     break;
@@ -574,16 +603,42 @@ fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
 /// claim 0). The message says what is wrong and what to do.
 pub(crate) fn read_capped(path: &Path, max_bytes: u64) -> std::result::Result<Vec<u8>, String> {
     use std::io::Read;
+    let (mut reader, size) = open_capped(path, max_bytes)?;
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes).map_err(|error| format!("cannot read it: {error}"))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(over_the_limit(max_bytes, size));
+    }
+    Ok(bytes)
+}
+
+const FILE_LIMIT_ADVICE: &str = "raise import.max_file_bytes in the config file or split the file";
+
+/// A file that grew past the limit while it was read (its size said less).
+fn over_the_limit(max_bytes: u64, size: u64) -> String {
+    format!(
+        "the file holds more than the import limit of {max_bytes} bytes (its size said {size}); \
+         {FILE_LIMIT_ADVICE}"
+    )
+}
+
+/// The file at `path` opened for reading at most `max_bytes` + 1 bytes (one more shows that
+/// it holds more than its size said), with its size; refused when it is not a regular file or
+/// is over the limit.
+fn open_capped(
+    path: &Path,
+    max_bytes: u64,
+) -> std::result::Result<(std::io::Take<std::fs::File>, u64), String> {
+    use std::io::Read;
     let refuse =
         |kind: &str| format!("it is {kind}, not a regular file; Factdesk reads only regular files");
     let metadata = std::fs::metadata(path).map_err(|error| format!("cannot read it: {error}"))?;
     if let Some(kind) = special_kind(metadata.file_type()) {
         return Err(refuse(kind));
     }
-    let advice = "raise import.max_file_bytes in the config file or split the file";
     if metadata.len() > max_bytes {
         return Err(format!(
-            "the file is {} bytes, over the import limit of {max_bytes} bytes; {advice}",
+            "the file is {} bytes, over the import limit of {max_bytes} bytes; {FILE_LIMIT_ADVICE}",
             metadata.len()
         ));
     }
@@ -594,18 +649,29 @@ pub(crate) fn read_capped(path: &Path, max_bytes: u64) -> std::result::Result<Ve
         Ok(None) => {}
         Err(error) => return Err(format!("cannot read it: {error}")),
     }
-    let mut bytes = Vec::new();
-    file.take(max_bytes.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|error| format!("cannot read it: {error}"))?;
-    if bytes.len() as u64 > max_bytes {
-        return Err(format!(
-            "the file holds more than the import limit of {max_bytes} bytes (its size said {}); \
-             {advice}",
-            metadata.len()
-        ));
-    }
-    Ok(bytes)
+    Ok((file.take(max_bytes.saturating_add(1)), metadata.len()))
+}
+
+/// A JSONL file opened to be parsed as it is read (memory does not grow with its size): its
+/// source (without bytes) and reader.
+fn open_jsonl(
+    path: &Path,
+    max_bytes: u64,
+) -> std::result::Result<(SourceBytes, std::io::Take<std::fs::File>, u64), ImportFailure> {
+    let item = path.display().to_string();
+    let (reader, size) = open_capped(path, max_bytes)
+        .map_err(|message| ImportFailure { item: item.clone(), message })?;
+    let source = SourceBytes {
+        origin: item,
+        origin_kind: OriginKind::File,
+        url: None,
+        format: DocumentFormat::Jsonl,
+        bytes: Vec::new(),
+        declared_charset: None,
+        acquired_at: now_rfc3339(),
+        fallback_title: path.file_stem().map(|stem| stem.to_string_lossy().into_owned()),
+    };
+    Ok((source, reader, size))
 }
 
 fn read_file(path: &Path, max_bytes: u64) -> std::result::Result<SourceBytes, ImportFailure> {
