@@ -373,6 +373,7 @@ fn parse_jsonl_chunks(
     // Inside a line over the limit: its bytes are dropped up to its end.
     let mut skipping = false;
     let mut found = false;
+    let mut first = true;
     loop {
         let read = match reader.read(&mut buffer) {
             Ok(read) => read,
@@ -381,6 +382,21 @@ fn parse_jsonl_chunks(
         };
         let end = read == 0;
         let mut fresh = &buffer[..read];
+        if first && !end {
+            first = false;
+            // Lines can be cut at newline bytes only in an ASCII-compatible encoding: a file in
+            // UTF-16 or UTF-32 (a byte-order mark, or NUL bytes) is read whole, as any other
+            // file is, and a binary one is refused the same way.
+            let head = &fresh[..fresh.len().min(8192)];
+            let wide = head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]);
+            if wide || head.contains(&0) {
+                let mut bytes = fresh.to_vec();
+                reader.read_to_end(&mut bytes)?;
+                parse_whole(source, &bytes, options, sink);
+                return Ok(());
+            }
+            fresh = fresh.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(fresh);
+        }
         if skipping {
             match fresh.iter().position(|&byte| byte == b'\n') {
                 Some(at) => {
@@ -388,6 +404,7 @@ fn parse_jsonl_chunks(
                     line += 1;
                     fresh = &fresh[at + 1..];
                 }
+                None if end => break,
                 None => continue,
             }
         }
@@ -397,7 +414,8 @@ fn parse_jsonl_chunks(
         } else {
             match pending.iter().rposition(|&byte| byte == b'\n') {
                 Some(at) => at + 1,
-                None if pending.len() > options.max_record_bytes => {
+                // Room for a carriage return: the exact check is `parse_jsonl_lines`'s.
+                None if pending.len() > options.max_record_bytes + 1 => {
                     found = true;
                     let item = format!("{}:{line}", source.origin);
                     let message = format!(
@@ -416,7 +434,7 @@ fn parse_jsonl_chunks(
             }
         };
         let chunk: Vec<u8> = pending.drain(..cut).collect();
-        let lines_in_chunk = chunk.iter().filter(|&&byte| byte == b'\n').count();
+        let newlines = chunk.iter().filter(|&&byte| byte == b'\n').count();
         if !chunk.iter().all(u8::is_ascii_whitespace) {
             let decoded = match std::str::from_utf8(&chunk) {
                 Ok(text) => Ok((std::borrow::Cow::Borrowed(text), "UTF-8")),
@@ -425,28 +443,24 @@ fn parse_jsonl_chunks(
             };
             match decoded {
                 Ok((text, charset)) => {
-                    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
                     let flow =
-                        parse_jsonl_lines(source, text, line, charset, options, sink, &mut found);
+                        parse_jsonl_lines(source, &text, line, charset, options, sink, &mut found);
                     if flow.is_break() {
                         return Ok(());
                     }
                 }
                 Err(error) => {
                     found = true;
+                    let last = line + newlines - usize::from(chunk.ends_with(b"\n"));
                     let item = format!("{}:{line}", source.origin);
-                    let message = format!(
-                        "lines {line}–{}: {}",
-                        line + lines_in_chunk,
-                        text_error_message(&error)
-                    );
+                    let message = format!("lines {line}–{last}: {}", text_error_message(&error));
                     if sink(vec![Parsed::Failed { item, message }]).is_break() {
                         return Ok(());
                     }
                 }
             }
         }
-        line += lines_in_chunk;
+        line += newlines;
         if end {
             break;
         }
@@ -455,6 +469,23 @@ fn parse_jsonl_chunks(
         let _ = sink(vec![no_lines(source)]);
     }
     Ok(())
+}
+
+/// A JSONL file's bytes parsed whole (decoded once, as a file of any other format is).
+fn parse_whole(
+    source: &SourceBytes,
+    bytes: &[u8],
+    options: &ParseOptions<'_>,
+    sink: &mut dyn FnMut(Vec<Parsed>) -> ControlFlow<()>,
+) {
+    match decode_source(bytes, DocumentFormat::Jsonl, source.declared_charset.as_deref()) {
+        Ok(decoded) => parse_jsonl(source, &decoded.text, decoded.charset, options, sink),
+        Err(error) => {
+            let failure =
+                Parsed::Failed { item: source.origin.clone(), message: text_error_message(&error) };
+            let _ = sink(vec![failure]);
+        }
+    }
 }
 
 struct CsvRecord<'a> {

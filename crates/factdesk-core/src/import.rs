@@ -318,17 +318,14 @@ impl Factdesk {
                 };
                 match stream {
                     None => parse_source(&source, &options, &mut sink),
-                    Some((mut reader, size, path)) => {
+                    Some((mut reader, _, path)) => {
                         let read = parse_jsonl_stream(&source, &mut reader, &options, &mut sink);
-                        let failure = match read {
-                            Err(error) => Some(format!("cannot read it: {error}")),
-                            // The reader stops one byte past the limit.
-                            Ok(()) if reader.limit() == 0 => {
-                                Some(over_the_limit(settings.max_file_bytes, size))
-                            }
-                            Ok(()) => None,
-                        };
-                        if let Some(message) = failure {
+                        if let Err(error) = read {
+                            // Whole lines read before it were imported, as with any bad line.
+                            let message = format!(
+                                "cannot read it to the end: {error}; the lines read before this \
+                                 were imported"
+                            );
                             let item = path.display().to_string();
                             reporter.item_failed(&item, &message);
                             summary.failures.push(ImportFailure { item, message });
@@ -652,15 +649,36 @@ fn open_capped(
     Ok((file.take(max_bytes.saturating_add(1)), metadata.len()))
 }
 
+/// A file read as a stream that fails, before handing over a byte past the limit, when it
+/// holds more than its size said (it grew while it was read).
+struct CappedReader {
+    file: std::io::Take<std::fs::File>,
+    max_bytes: u64,
+    size: u64,
+    read: u64,
+}
+
+impl std::io::Read for CappedReader {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        let read = self.file.read(buffer)?;
+        self.read += read as u64;
+        if self.read > self.max_bytes {
+            return Err(std::io::Error::other(over_the_limit(self.max_bytes, self.size)));
+        }
+        Ok(read)
+    }
+}
+
 /// A JSONL file opened to be parsed as it is read (memory does not grow with its size): its
-/// source (without bytes) and reader.
+/// source (without bytes), reader and size.
 fn open_jsonl(
     path: &Path,
     max_bytes: u64,
-) -> std::result::Result<(SourceBytes, std::io::Take<std::fs::File>, u64), ImportFailure> {
+) -> std::result::Result<(SourceBytes, CappedReader, u64), ImportFailure> {
     let item = path.display().to_string();
-    let (reader, size) = open_capped(path, max_bytes)
+    let (file, size) = open_capped(path, max_bytes)
         .map_err(|message| ImportFailure { item: item.clone(), message })?;
+    let reader = CappedReader { file, max_bytes, size, read: 0 };
     let source = SourceBytes {
         origin: item,
         origin_kind: OriginKind::File,
