@@ -45,7 +45,7 @@ fn text(bytes: &[u8]) -> String {
 fn init_import_search_docs_and_check() {
     let cli = Cli::new();
     let init = cli.json(&["init"]);
-    assert_eq!(init["schema_version"], 9);
+    assert_eq!(init["schema_version"], 10);
     assert!(cli.data.path().join("config.toml").exists());
 
     let corpus = demo_corpus().join("corpus");
@@ -423,7 +423,7 @@ fn a_data_directory_of_version_5_upgrades_and_its_killed_runs_resume() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     copy_dir(&root.join("tests/fixtures/data-dir-v5"), cli.data.path());
     let init = cli.json(&["init"]);
-    assert_eq!(init["schema_version"], 9);
+    assert_eq!(init["schema_version"], 10);
 
     // What version 5 stored is there (the store's migration test checks every row).
     let report = cli.json(&["report", "--collection", "demo", "--format", "json"]);
@@ -844,7 +844,7 @@ fn the_fault_campaign_names_every_fault_and_the_batch_goes_on() {
         ("/429", TestResponse::text(429, "slow down")),
         ("/503", TestResponse::text(503, "down for maintenance")),
         ("/hang", TestResponse::html(page).with_delay(Duration::from_secs(30))),
-        ("/drip", TestResponse::html("<p>Okra. </p>").with_drip(100, Duration::from_millis(400))),
+        ("/drip", TestResponse::html("<p>Okra. </p>").with_drip(100, Duration::from_millis(1000))),
         ("/huge", TestResponse::html(&"<p>Okra is a plant.</p>".repeat(50_000)).with_repeat(8)),
         ("/garbage", TestResponse::new(200, "text/html", b"\x7FELF\x02\x01\x01\0\0\0".repeat(50))),
         ("/truncated", TestResponse::html(page).with_cut_after(40)),
@@ -855,16 +855,16 @@ fn the_fault_campaign_names_every_fault_and_the_batch_goes_on() {
         Fault { name: "429", says: "HTTP 429" },
         Fault { name: "503", says: "HTTP 503" },
         Fault { name: "hang", says: "stopped sending" },
-        Fault { name: "drip", says: "did not finish answering within 5 s" },
+        Fault { name: "drip", says: "did not finish answering within 10 s" },
         Fault { name: "huge", says: "fetch limit" },
         Fault { name: "garbage", says: "not a text page" },
         Fault { name: "truncated", says: "was cut off: the connection ended" },
         Fault { name: "loop-a", says: "redirected more than" },
     ];
     let model_faults = [
-        Fault { name: "429", says: "429" },
-        Fault { name: "500", says: "500" },
-        Fault { name: "hang", says: "5 s" },
+        Fault { name: "429", says: "kept answering HTTP 429" },
+        Fault { name: "500", says: "kept answering HTTP 500" },
+        Fault { name: "hang", says: "no answer within 8 s, retries included" },
         Fault { name: "drip", says: "still arriving when the request timed out" },
         Fault { name: "huge", says: "larger than 32 MiB" },
         Fault { name: "garbage", says: "it begins \"Not JSON <html>\"" },
@@ -884,7 +884,9 @@ fn the_fault_campaign_names_every_fault_and_the_batch_goes_on() {
             Some("429") => TestResponse::text(429, "rate limited"),
             Some("500") => TestResponse::text(500, "internal error"),
             Some("hang") => TestResponse::json(200, reply).with_delay(Duration::from_secs(30)),
-            Some("drip") => TestResponse::json(200, " ").with_drip(100, Duration::from_millis(400)),
+            Some("drip") => {
+                TestResponse::json(200, " ").with_drip(100, Duration::from_millis(1000))
+            }
             Some("huge") => TestResponse::json(200, &" ".repeat(1 << 20)).with_repeat(40),
             Some("garbage") => TestResponse::new(200, "application/json", "Not JSON <html>"),
             Some("truncated") => TestResponse::json(200, reply).with_cut_after(30),
@@ -896,9 +898,9 @@ fn the_fault_campaign_names_every_fault_and_the_batch_goes_on() {
         cli.data.path().join("config.toml"),
         format!(
             "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n\
-             request_timeout_secs = 3\nmax_retries = 1\ncall_deadline_secs = 5\ncache = \"off\"\n\
+             request_timeout_secs = 5\nmax_retries = 1\ncall_deadline_secs = 8\ncache = \"off\"\n\
              [verify]\nnli = \"llm\"\nconcurrency = 16\n[methods.llm-cite]\nm = 1\nr = 1\n\
-             [fetch]\nallow_hosts = [\"{}\"]\nread_timeout_secs = 2\ntotal_timeout_secs = 5\n\
+             [fetch]\nallow_hosts = [\"{}\"]\nread_timeout_secs = 5\ntotal_timeout_secs = 10\n\
              max_body_bytes = 5000000\n",
             model.url("/v1"),
             web.address()

@@ -399,17 +399,20 @@ impl Store {
         rows.map(|row| decode(row?)).collect()
     }
 
-    /// The newest verdict on exactly this claim text by a run of `method`, whether the claim
-    /// was checked alone or in a collection.
-    pub fn latest_check_of_claim(&self, method: &str, claim: &str) -> Result<Option<StoredCheck>> {
+    /// The newest verdict on exactly this claim text by `method` that names at least one
+    /// source, whether the claim was checked alone or in a collection.
+    pub fn latest_check_with_sources(
+        &self,
+        method: &str,
+        claim: &str,
+    ) -> Result<Option<StoredCheck>> {
         let row = self
             .conn
             .query_row(
                 &format!(
                     "{SELECT}
-                     WHERE c.kind = 'verdict'
-                       AND c.run_id IN (SELECT id FROM runs WHERE method = ?1)
-                       AND json_extract(c.result, '$.claim') = ?2
+                     WHERE c.kind = 'verdict' AND c.method = ?1 AND c.claim_text = ?2
+                       AND json_array_length(c.result, '$.sources') > 0
                      ORDER BY c.id DESC LIMIT 1"
                 ),
                 params![method, claim],
@@ -591,7 +594,7 @@ mod tests {
     }
 
     #[test]
-    fn the_latest_check_of_a_claim_text_is_found_in_collections_and_alone() {
+    fn the_latest_check_with_sources_of_a_claim_text_is_found_in_collections_and_alone() {
         let mut store = Store::open_in_memory().unwrap();
         let collection = store.ensure_collection("demo").unwrap();
         let id = match store.insert_claims(collection, &[claim("One.")]).unwrap().remove(0) {
@@ -602,25 +605,70 @@ mod tests {
         let run = |store: &Store, method: &str, collection| {
             store.create_run(method, &serde_json::json!({}), None, collection).unwrap()
         };
-        assert!(store.latest_check_of_claim("llm-cite", "One.").unwrap().is_none());
+        // A check of `method` on `text`, with a source read when `read`.
+        let check = |method: &str, text: &str, verdict: Verdict, read: bool| {
+            let mut check = result(text, verdict);
+            check.envelope.method = method.into();
+            if read {
+                check.sources.push(factdesk_model::EvidenceSource {
+                    url: Some("https://example.org/one".into()),
+                    title: None,
+                    document_id: None,
+                    fetched_at: None,
+                    content_hash: Some("aa".into()),
+                });
+            }
+            check
+        };
+        let find = |store: &Store, method: &str, text: &str| {
+            store.latest_check_with_sources(method, text).unwrap().map(|found| found.id)
+        };
+        assert_eq!(find(&store, "llm-cite", "One."), None);
         let in_collection = run(&store, "llm-cite", Some(collection));
         let first = store
-            .insert_check(in_collection, Some(id), &result("One.", Verdict::Supported), &[])
+            .insert_check(
+                in_collection,
+                Some(id),
+                &check("llm-cite", "One.", Verdict::Supported, true),
+                &[],
+            )
             .unwrap();
-        let found = store.latest_check_of_claim("llm-cite", "One.").unwrap().unwrap();
-        assert_eq!(found.id, first);
-        // A newer check of the same text made alone is newer; other methods and texts are not.
+        assert_eq!(find(&store, "llm-cite", "One."), Some(first));
+        // A newer check of the same text made alone is newer; one that read nothing, other
+        // methods and other texts are not.
         let alone = run(&store, "llm-cite", None);
-        let second =
-            store.insert_check(alone, None, &result("One.", Verdict::NotEnoughInfo), &[]).unwrap();
+        let second = store
+            .insert_check(
+                alone,
+                None,
+                &check("llm-cite", "One.", Verdict::NotEnoughInfo, true),
+                &[],
+            )
+            .unwrap();
         let p_true = run(&store, "p-true", None);
-        store.insert_check(p_true, None, &result("One.", Verdict::Supported), &[]).unwrap();
-        store.insert_check(alone, None, &result("One more.", Verdict::Supported), &[]).unwrap();
-        let found = store.latest_check_of_claim("llm-cite", "One.").unwrap().unwrap();
-        assert_eq!(found.id, second);
-        assert_eq!(found.check.verdict, Verdict::NotEnoughInfo);
-        assert!(store.latest_check_of_claim("llm-cite", "one.").unwrap().is_none());
-        assert!(store.latest_check_of_claim("corpus-nli", "One.").unwrap().is_none());
+        store
+            .insert_check(p_true, None, &check("p-true", "One.", Verdict::Supported, true), &[])
+            .unwrap();
+        store
+            .insert_check(
+                alone,
+                None,
+                &check("llm-cite", "One more.", Verdict::Supported, true),
+                &[],
+            )
+            .unwrap();
+        let unread = run(&store, "llm-cite", None);
+        store
+            .insert_check(
+                unread,
+                None,
+                &check("llm-cite", "One.", Verdict::NotEnoughInfo, false),
+                &[],
+            )
+            .unwrap();
+        assert_eq!(find(&store, "llm-cite", "One."), Some(second));
+        assert_eq!(find(&store, "llm-cite", "one."), None);
+        assert_eq!(find(&store, "corpus-nli", "One."), None);
     }
 
     #[test]

@@ -60,6 +60,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "subject_leases",
         sql: include_str!("../../../migrations/0009_subject_leases.sql"),
     },
+    Migration {
+        version: 10,
+        name: "checks_by_text",
+        sql: include_str!("../../../migrations/0010_checks_by_text.sql"),
+    },
 ];
 
 /// The schema version this binary writes.

@@ -104,11 +104,11 @@ pub(crate) struct LlmCitePages {
 }
 
 impl LlmCitePages {
-    /// The pages read by the newest LLM-Cite check of `claim` (none when no LLM-Cite check of
-    /// exactly this text exists, or it read no page), once each.
+    /// The pages read by the newest LLM-Cite check of `claim` that read any (none when no
+    /// LLM-Cite check of exactly this text read a page), once each.
     pub fn of_claim(app: &Factdesk, claim: &str) -> crate::Result<Self> {
         let check =
-            app.store()?.latest_check_of_claim(factdesk_methods::llm_cite::METHOD, claim)?;
+            app.store()?.latest_check_with_sources(factdesk_methods::llm_cite::METHOD, claim)?;
         let mut sources: Vec<EvidenceSource> = Vec::new();
         for source in check.map(|check| check.check.sources).unwrap_or_default() {
             let read = source.url.is_some() && source.content_hash.is_some();

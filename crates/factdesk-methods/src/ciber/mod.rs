@@ -176,8 +176,8 @@ pub enum Documents {
     Retrieved,
     /// The corpus documents and web pages (by URL) a person named.
     Named { documents: Vec<DocumentId>, pages: Vec<String> },
-    /// The web pages an earlier LLM-Cite check of the claim read (by URL; the page source
-    /// gives the text that check judged).
+    /// The web pages the newest LLM-Cite check of the claim that read any read (by URL; the
+    /// page source gives the text that check judged).
     LlmCite { pages: Vec<String> },
 }
 
@@ -272,7 +272,7 @@ impl Ciber {
                 Documents::Named { .. } => "The documents named for the claim have no text.",
                 Documents::LlmCite { pages } if pages.is_empty() => {
                     "No LLM-Cite check of this claim read a web page: check it with LLM-Cite \
-                     first, or name documents or pages."
+                     first, or check it with CIBER on your corpora or on pages you name."
                 }
                 Documents::LlmCite { .. } => "The pages LLM-Cite read for the claim have no text.",
             }
