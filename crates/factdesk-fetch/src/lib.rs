@@ -402,8 +402,15 @@ impl Fetcher {
         } else if error.is_connect() {
             FetchError::Connect { url, message: innermost(&error) }
         } else if error.is_body() || error.is_decode() {
-            // The connection ended before the body the answer promised had arrived.
-            FetchError::CutOff { url, message: innermost(&error) }
+            // reqwest reports a body that ended before its promised length as a decoding
+            // error too; only that one is a cut-off (a corrupt compressed body is not).
+            let cause = innermost(&error);
+            let ended = ["end of file", "incomplete", "unexpected eof", "closed"];
+            if ended.iter().any(|words| cause.to_ascii_lowercase().contains(words)) {
+                FetchError::CutOff { url, message: cause }
+            } else {
+                FetchError::Other { url, message: format!("its body could not be read: {cause}") }
+            }
         } else {
             FetchError::Other { url, message: error.to_string() }
         }

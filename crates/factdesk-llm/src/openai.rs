@@ -229,7 +229,7 @@ impl OpenAiCompatible {
             .and_then(|value| value.trim().parse::<u64>().ok())
             .map(|seconds| Duration::from_secs(seconds.min(60)));
         // Only the start of an error's body is shown; no more than that is read.
-        let body = read_capped(response, ERROR_BODY_BYTES).await.unwrap_or_else(|error| error.0);
+        let body = read_start(response, ERROR_BODY_BYTES).await;
         let short: String = body.chars().take(300).collect();
         let mentions_unknown_model = {
             let lower = body.to_lowercase();
@@ -410,6 +410,21 @@ const ERROR_BODY_BYTES: usize = 64 * 1024;
 
 /// Why a body was not read whole.
 struct CappedRead(String);
+
+/// The first `limit` bytes of the body of `response` as text (the rest is not read); what
+/// arrived before a failure, if the body breaks off.
+async fn read_start(mut response: reqwest::Response, limit: usize) -> String {
+    let mut body = Vec::new();
+    while body.len() < limit {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                body.extend_from_slice(&chunk[..chunk.len().min(limit - body.len())])
+            }
+            Ok(None) | Err(_) => break,
+        }
+    }
+    String::from_utf8_lossy(&body).into_owned()
+}
 
 /// The body of `response` as text, read chunk by chunk and refused past `limit` bytes; a body
 /// cut off says so. Invalid UTF-8 is replaced (the parser then names what it cannot read).
