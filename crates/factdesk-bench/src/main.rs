@@ -10,6 +10,8 @@
 //! `verifier` scores judges of evidence (the trained verifier, LLM-instructed NLI, the
 //! claim-only control) on HaluEval's evaluation range (see `verifier.rs`). `ciber` compares
 //! CIBER's fusion rules with plain RAG on a simulated model of known accuracy (`ciber.rs`).
+//! `sentences` reports how segmentation cuts a JSONL corpus: the share of long sentences and
+//! the longest ones.
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
@@ -167,6 +169,18 @@ enum Bench {
         #[arg(long)]
         json: bool,
     },
+    /// Sentence lengths of a JSONL corpus as segmentation cuts it: how many sentences are
+    /// long (several real sentences run together), and the longest ones
+    Sentences {
+        /// The JSONL file (e.g. dataset_halueval_summarization.jsonl)
+        file: PathBuf,
+        /// Field holding each document's text
+        #[arg(long, default_value = "document")]
+        text_field: String,
+        /// Longest sentences to print
+        #[arg(long, default_value_t = 5)]
+        show: usize,
+    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -218,6 +232,7 @@ fn main() -> anyhow::Result<()> {
             concurrency,
             json,
         }),
+        Bench::Sentences { file, text_field, show } => sentences(&file, &text_field, show),
         Bench::HttpThroughput { latency_ms, concurrency, waves, json } => {
             http_throughput(latency_ms, &concurrency, waves, json)
         }
@@ -431,6 +446,42 @@ fn cpu_flags() -> Vec<String> {
 }
 
 #[allow(clippy::too_many_arguments)]
+fn sentences(file: &PathBuf, text_field: &str, show: usize) -> anyhow::Result<()> {
+    let reader = std::io::BufReader::new(
+        std::fs::File::open(file).with_context(|| format!("reading {}", file.display()))?,
+    );
+    let mut lengths: Vec<(usize, String)> = Vec::new();
+    for line in reader.lines() {
+        let line = line?;
+        let Ok(record) = serde_json::from_str::<serde_json::Value>(&line) else { continue };
+        let Some(text) = record.get(text_field).and_then(|value| value.as_str()) else {
+            continue;
+        };
+        for span in factdesk_text::segment_sentences(text, "en") {
+            let sentence = span.slice(text);
+            lengths.push((sentence.chars().count(), sentence.to_owned()));
+        }
+    }
+    anyhow::ensure!(
+        !lengths.is_empty(),
+        "no line of {} has a \"{text_field}\" field",
+        file.display()
+    );
+    let total = lengths.len() as f64;
+    let share = |limit: usize| lengths.iter().filter(|(chars, _)| *chars > limit).count();
+    println!("sentences            {}", lengths.len());
+    for limit in [400, 600, 999] {
+        let over = share(limit);
+        println!("over {limit:>4} chars       {over} ({:.3}%)", 100.0 * over as f64 / total);
+    }
+    lengths.sort_by_key(|(chars, _)| std::cmp::Reverse(*chars));
+    for (chars, sentence) in lengths.iter().take(show) {
+        let start: String = sentence.chars().take(300).collect();
+        println!("{chars:>5} chars: {start}…");
+    }
+    Ok(())
+}
+
 fn import_search(
     file: &PathBuf,
     text_field: &str,
