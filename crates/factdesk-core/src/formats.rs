@@ -894,6 +894,24 @@ pub(crate) mod tests {
         );
         let empty = stream_with(b"\n \n", 4, 100);
         assert!(empty[0].as_ref().unwrap_err().1.contains("no lines"));
+        // A file that ends inside an over-long line ends (it once read on forever).
+        let unended = format!("{{\"text\": \"First one.\"}}\n{}", "x".repeat(500));
+        let results = stream_with(unended.as_bytes(), 16, 100);
+        assert_eq!(results.len(), 2);
+        assert_eq!(results[1].as_ref().unwrap_err().0, "fixture:2");
+        // UTF-16 cannot be cut at newline bytes: it is read whole, as before.
+        let mut utf16 = vec![0xFF, 0xFE];
+        for unit in "{\"text\": \"上 one.\"}\n{\"text\": \"Two.\"}\n".encode_utf16() {
+            utf16.extend_from_slice(&unit.to_le_bytes());
+        }
+        let results = stream_with(&utf16, 8, 100);
+        assert_eq!(
+            outcomes(results),
+            [
+                ("fixture:1".to_owned(), "上 one.".to_owned()),
+                ("fixture:2".to_owned(), "Two.".to_owned()),
+            ]
+        );
     }
 
     proptest::proptest! {
@@ -906,6 +924,19 @@ pub(crate) mod tests {
             let text = lines.join("\n");
             let whole = parse_all(&source(DocumentFormat::Jsonl, text.as_bytes()));
             let streamed = stream_with(text.as_bytes(), chunk, 1 << 20);
+            proptest::prop_assert_eq!(outcomes(streamed), outcomes(whole));
+        }
+
+        /// With Windows line ends and a small record limit, the two still agree: the same
+        /// lines fail for length, the same ones become documents.
+        #[test]
+        fn property_streamed_jsonl_equals_whole_jsonl_with_long_lines_and_crlf(
+            lines in proptest::collection::vec(record_line(), 0..12),
+            chunk in 1usize..64,
+        ) {
+            let text = lines.join("\r\n");
+            let whole = parse_capped(&source(DocumentFormat::Jsonl, text.as_bytes()), 40);
+            let streamed = stream_with(text.as_bytes(), chunk, 40);
             proptest::prop_assert_eq!(outcomes(streamed), outcomes(whole));
         }
 
