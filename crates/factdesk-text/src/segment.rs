@@ -1,8 +1,10 @@
 //! Sentence segmentation. Paragraphs (blank-line separated) never share a sentence; inside a
 //! paragraph the boundaries come from `sentencex` (Wikimedia's rule-based segmenter, with
-//! abbreviation lists and quote handling for many languages). Over-long spans (tables, lists
-//! without punctuation) are cut at line breaks, then at spaces, so no sentence exceeds
-//! [`MAX_SENTENCE_CHARS`].
+//! abbreviation lists and quote handling for many languages). A span over 400 bytes is cut
+//! again with its quote marks and brackets blanked out, because one quote left open (as news
+//! copy leaves them) would otherwise run every sentence after it together. Over-long spans
+//! (tables, lists without punctuation) are cut at line breaks, then at spaces, so no sentence
+//! exceeds [`MAX_SENTENCE_CHARS`].
 
 use factdesk_model::SentenceSpan;
 
