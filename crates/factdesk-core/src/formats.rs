@@ -654,6 +654,15 @@ pub(crate) mod tests {
         max_record_bytes: usize,
         deadline: Duration,
     ) -> Vec<Result<NewDocument, (String, String)>> {
+        collect(max_record_bytes, deadline, |options, sink| parse_source(source, options, sink))
+    }
+
+    /// What `parse` hands its sink, with these options: documents, or (item, message).
+    fn collect(
+        max_record_bytes: usize,
+        deadline: Duration,
+        parse: impl FnOnce(&ParseOptions<'_>, &mut dyn FnMut(Vec<Parsed>) -> ControlFlow<()>),
+    ) -> Vec<Result<NewDocument, (String, String)>> {
         let settings = Settings::default();
         let options = ParseOptions {
             language: "en",
@@ -663,7 +672,7 @@ pub(crate) mod tests {
             deadline,
         };
         let mut out = Vec::new();
-        parse_source(source, &options, &mut |batch| {
+        parse(&options, &mut |batch| {
             out.extend(batch.into_iter().map(|parsed| match parsed {
                 Parsed::Document(document) => Ok(*document),
                 Parsed::Failed { item, message } => Err((item, message)),
@@ -854,25 +863,10 @@ pub(crate) mod tests {
         chunk: usize,
         max_record_bytes: usize,
     ) -> Vec<Result<NewDocument, (String, String)>> {
-        let settings = Settings::default();
-        let options = ParseOptions {
-            language: "en",
-            fields: &settings.import.fields,
-            batch: 2,
-            max_record_bytes,
-            deadline: Duration::from_secs(60),
-        };
-        let mut out = Vec::new();
         let source = source(DocumentFormat::Jsonl, b"");
-        parse_jsonl_chunks(&source, &mut &text[..], chunk, &options, &mut |batch| {
-            out.extend(batch.into_iter().map(|parsed| match parsed {
-                Parsed::Document(document) => Ok(*document),
-                Parsed::Failed { item, message } => Err((item, message)),
-            }));
-            ControlFlow::Continue(())
+        collect(max_record_bytes, Duration::from_secs(60), |options, sink| {
+            parse_jsonl_chunks(&source, &mut &text[..], chunk, options, sink).unwrap();
         })
-        .unwrap();
-        out
     }
 
     #[test]
