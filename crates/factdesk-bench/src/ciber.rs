@@ -26,17 +26,29 @@ use factdesk_methods::ciber::{self, Ciber, CiberConfig, ProbeSets, figures};
 use factdesk_methods::evidence::{CorpusDocument, CorpusRetriever, CorpusSentence};
 use factdesk_methods::prompts::builtin_library;
 
-#[derive(Debug)]
+#[derive(Debug, clap::Args)]
 pub struct CiberSimulation {
+    /// Synthetic claims (a third each supported, refuted, not enough info)
+    #[arg(long, default_value_t = 300)]
     pub claims: usize,
+    /// The probability that the model answers a question rightly
+    #[arg(long, default_value_t = 0.6)]
     pub accuracy: f64,
+    /// Documents per claim
+    #[arg(long, default_value_t = 3)]
     pub documents: usize,
+    /// Answers sampled per probe (K)
+    #[arg(long, default_value_t = 10)]
     pub samples: u32,
+    #[arg(long, default_value_t = 7)]
     pub seed: u64,
-    /// Also time claims against a loopback server answering after this many milliseconds.
+    /// Also time claims against a loopback server answering after this many milliseconds
+    #[arg(long)]
     pub latency_ms: Option<u64>,
-    /// The provider's concurrency bound for the latency run.
+    /// The provider's concurrency bound for the timed claims
+    #[arg(long, default_value_t = 4)]
     pub concurrency: usize,
+    #[arg(long)]
     pub json: bool,
 }
 
@@ -190,22 +202,17 @@ async fn run_mode(
         tokens: AtomicU64::new(0),
         draws: AtomicU64::new(0),
     });
-    let method = Ciber {
-        model: model.clone(),
-        prompts: Arc::new(builtin_library()?),
-        probes: ProbeSets::builtin().map_err(anyhow::Error::msg)?,
-        retriever: Arc::new(Documents(bench.documents)),
-        documents: ciber::Documents::Retrieved,
-        web: None,
-        language: "en".into(),
-        config: CiberConfig {
+    let method = bench_method(
+        model.clone(),
+        bench,
+        CiberConfig {
             documents: bench.documents,
             mode,
             samples: bench.samples,
             seed: bench.seed,
             ..CiberConfig::default()
         },
-    };
+    )?;
     let mut checks = Vec::with_capacity(bench.claims);
     for index in 0..bench.claims {
         let check = method.check(&claim_text(index)).await?;
@@ -219,6 +226,24 @@ async fn run_mode(
     ))
 }
 
+/// CIBER over the bench's documents with `model` and `config`.
+fn bench_method(
+    model: Arc<dyn LanguageModel>,
+    bench: &CiberSimulation,
+    config: CiberConfig,
+) -> anyhow::Result<Ciber> {
+    Ok(Ciber {
+        model,
+        prompts: Arc::new(builtin_library()?),
+        probes: ProbeSets::builtin().map_err(anyhow::Error::msg)?,
+        retriever: Arc::new(Documents(bench.documents)),
+        documents: ciber::Documents::Retrieved,
+        web: None,
+        language: "en".into(),
+        config,
+    })
+}
+
 /// Wall time of CIBER claims through the OpenAI-compatible provider against a server that
 /// answers after `latency_ms`: (seconds per claim, calls per claim, fraction of the bound).
 fn latency(bench: &CiberSimulation, latency_ms: u64) -> anyhow::Result<(f64, f64, f64)> {
@@ -230,23 +255,15 @@ fn latency(bench: &CiberSimulation, latency_ms: u64) -> anyhow::Result<(f64, f64
     settings.max_concurrency = bench.concurrency.max(1);
     settings.max_retries = 0;
     let model = Arc::new(OpenAiCompatible::new(settings)?);
-    let method = Ciber {
-        model,
-        prompts: Arc::new(builtin_library()?),
-        probes: ProbeSets::builtin().map_err(anyhow::Error::msg)?,
-        retriever: Arc::new(Documents(bench.documents)),
-        documents: ciber::Documents::Retrieved,
-        web: None,
-        language: "en".into(),
-        // Sampling: one call per probe (the scripted server gives no log-probabilities, so
-        // exact mode would ask twice).
-        config: CiberConfig {
-            documents: bench.documents,
-            mode: ProbeMode::Sampling,
-            samples: bench.samples,
-            ..CiberConfig::default()
-        },
+    // Sampling: one call per probe (the scripted server gives no log-probabilities, so exact
+    // mode would ask twice).
+    let config = CiberConfig {
+        documents: bench.documents,
+        mode: ProbeMode::Sampling,
+        samples: bench.samples,
+        ..CiberConfig::default()
     };
+    let method = bench_method(model, bench, config)?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let claims = 5;
     let started = std::time::Instant::now();

@@ -131,30 +131,7 @@ enum Bench {
         json: bool,
     },
     /// CIBER's fusion rules against plain RAG with a simulated model of known accuracy
-    Ciber {
-        /// Synthetic claims (a third each supported, refuted, not enough info)
-        #[arg(long, default_value_t = 300)]
-        claims: usize,
-        /// The probability that the model answers a question rightly
-        #[arg(long, default_value_t = 0.6)]
-        accuracy: f64,
-        /// Documents per claim
-        #[arg(long, default_value_t = 3)]
-        documents: usize,
-        /// Answers sampled per probe (K)
-        #[arg(long, default_value_t = 10)]
-        samples: u32,
-        #[arg(long, default_value_t = 7)]
-        seed: u64,
-        /// Also time claims against a loopback server answering after this many milliseconds
-        #[arg(long)]
-        latency_ms: Option<u64>,
-        /// The provider's concurrency bound for the timed claims
-        #[arg(long, default_value_t = 4)]
-        concurrency: usize,
-        #[arg(long)]
-        json: bool,
-    },
+    Ciber(ciber::CiberSimulation),
     /// Chat completions per second against a mock server with a fixed latency
     HttpThroughput {
         /// The mock server's latency per request, in milliseconds
@@ -213,25 +190,7 @@ fn main() -> anyhow::Result<()> {
             build,
             json,
         } => model_speed(model, prompt_tokens, decode_tokens, repetitions, threads, &build, json),
-        Bench::Ciber {
-            claims,
-            accuracy,
-            documents,
-            samples,
-            seed,
-            latency_ms,
-            concurrency,
-            json,
-        } => ciber::run(ciber::CiberSimulation {
-            claims,
-            accuracy,
-            documents,
-            samples,
-            seed,
-            latency_ms,
-            concurrency,
-            json,
-        }),
+        Bench::Ciber(simulation) => ciber::run(simulation),
         Bench::Sentences { file, text_field, show } => sentences(&file, &text_field, show),
         Bench::HttpThroughput { latency_ms, concurrency, waves, json } => {
             http_throughput(latency_ms, &concurrency, waves, json)

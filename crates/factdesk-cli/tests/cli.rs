@@ -276,6 +276,42 @@ fn claims_asked(server: &factdesk_testkit::TestServer) -> Vec<String> {
         .collect()
 }
 
+/// The texts of the checked claims of `collection`.
+fn checked_claims(cli: &Cli, collection: &str) -> Vec<String> {
+    cli.json(&["claims", "list", "--collection", collection, "--status", "checked"])
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|claim| claim["text"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Starts `verify --collection` and kills it (SIGKILL) once `at_least` claims are checked,
+/// within `patience_secs`; the claims checked by then.
+fn kill_run_once_checked(
+    cli: &Cli,
+    collection: &str,
+    at_least: usize,
+    patience_secs: u64,
+) -> Vec<String> {
+    let mut child = cli
+        .command()
+        .args(["verify", "--collection", collection, "--json"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while checked_claims(cli, collection).len() < at_least {
+        assert!(started.elapsed().as_secs() < patience_secs, "the run made no progress");
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before it was killed");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    checked_claims(cli, collection)
+}
+
 #[test]
 fn a_killed_batch_run_resumes_without_checking_a_claim_twice() {
     let cli = Cli::new();
@@ -293,30 +329,7 @@ fn a_killed_batch_run_resumes_without_checking_a_claim_twice() {
     cli.json(&["claims", "import", claims.to_str().unwrap(), "--collection", "demo"]);
 
     // Start a batch run and kill it once a few claims are stored.
-    let mut child = cli
-        .command()
-        .args(["verify", "--collection", "demo", "--json"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let checked = |cli: &Cli| -> Vec<String> {
-        cli.json(&["claims", "list", "--collection", "demo", "--status", "checked"])
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|claim| claim["text"].as_str().unwrap().to_owned())
-            .collect()
-    };
-    let started = std::time::Instant::now();
-    while checked(&cli).len() < 3 {
-        assert!(started.elapsed().as_secs() < 60, "the run made no progress");
-        assert!(child.try_wait().unwrap().is_none(), "the run ended before it was killed");
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let done_before = checked(&cli);
+    let done_before = kill_run_once_checked(&cli, "demo", 3, 60);
     assert!(done_before.len() < 10, "the run was killed before the end");
     let asked_before = claims_asked(&model).len();
 
@@ -336,7 +349,7 @@ fn a_killed_batch_run_resumes_without_checking_a_claim_twice() {
     assert_eq!(items.len(), 10);
     let run = summary["run_id"].as_i64().unwrap();
     assert!(items.iter().all(|item| item["check"]["run_id"].as_i64() == Some(run)));
-    assert_eq!(checked(&cli).len(), 10);
+    assert_eq!(checked_claims(&cli, "demo").len(), 10);
 
     // Finished: the next call starts a new run whose model calls all come from the record.
     let asked = claims_asked(&model).len();
@@ -696,30 +709,7 @@ fn ciber_checks_claims_against_corpus_documents_resumes_and_compares_its_rules()
     // A collection run killed part-way resumes without asking about a claim twice.
     let claims = demo_corpus().join("claims.csv");
     cli.json(&["claims", "import", claims.to_str().unwrap(), "--collection", "demo"]);
-    let mut child = cli
-        .command()
-        .args(["verify", "--collection", "demo", "--json"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let checked = |cli: &Cli| -> Vec<String> {
-        cli.json(&["claims", "list", "--collection", "demo", "--status", "checked"])
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|claim| claim["text"].as_str().unwrap().to_owned())
-            .collect()
-    };
-    let started = std::time::Instant::now();
-    while checked(&cli).len() < 2 {
-        assert!(started.elapsed().as_secs() < 120, "the run made no progress");
-        assert!(child.try_wait().unwrap().is_none(), "the run ended before it was killed");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let done_before = checked(&cli);
+    let done_before = kill_run_once_checked(&cli, "demo", 2, 120);
     assert!(done_before.len() < 10, "the run was killed before the end");
     let asked_before = claims_asked(&model).len();
     let summary = cli.json(&["verify", "--collection", "demo"]);
