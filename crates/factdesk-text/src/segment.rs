@@ -78,13 +78,15 @@ fn resplit_run_on(
     if end - start < RUN_ON_BYTES {
         return vec![(start, end)];
     }
-    let blanked: String = paragraph[start..end]
-        .chars()
-        .map(|c| {
+    let mut blanked = String::with_capacity(end - start);
+    for c in paragraph[start..end].chars() {
+        if BLANKED.contains(&c) {
             // The same number of bytes, so offsets hold.
-            if BLANKED.contains(&c) { " ".repeat(c.len_utf8()) } else { c.to_string() }
-        })
-        .collect();
+            blanked.extend(std::iter::repeat_n(' ', c.len_utf8()));
+        } else {
+            blanked.push(c);
+        }
+    }
     let pieces: Vec<(usize, usize)> = sentencex::get_sentence_boundaries(language, &blanked)
         .into_iter()
         .map(|boundary| (boundary.start_byte, boundary.end_byte.min(blanked.len())))
