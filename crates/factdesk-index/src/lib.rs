@@ -11,6 +11,8 @@
 //! waits for a writer held by another Factdesk process to finish instead of failing at once.
 //! Readers in every process see each commit shortly after it lands.
 
+mod analyzer;
+
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -160,7 +162,7 @@ fn schema() -> (Schema, Fields) {
     let corpus_id = builder.add_u64_field("corpus_id", INDEXED | FAST);
     let text_options = TextOptions::default().set_indexing_options(
         TextFieldIndexing::default()
-            .set_tokenizer("en_stem")
+            .set_tokenizer(analyzer::NAME)
             .set_index_option(IndexRecordOption::WithFreqsAndPositions),
     );
     let text = builder.add_text_field("text", text_options);
@@ -220,6 +222,7 @@ impl SentenceIndex {
         writer_memory_bytes: usize,
     ) -> Result<SentenceIndex> {
         let display = path.as_ref().map_or("memory".to_owned(), |p| p.display().to_string());
+        index.tokenizers().register(analyzer::NAME, analyzer::english());
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::OnCommitWithDelay)
@@ -289,6 +292,9 @@ impl SentenceIndex {
         if !has_terms {
             return Err(IndexError::EmptyQuery { query: query.text.clone() });
         }
+        // Without filters the text query runs alone: a union of words then ranks by block-max
+        // WAND, skipping blocks that cannot reach the top hits; wrapped in a boolean query of
+        // one clause it would score every sentence that has any of the words.
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, text_query.box_clone())];
         if !query.corpora.is_empty() {
             let terms = query
@@ -304,10 +310,14 @@ impl SentenceIndex {
                 .map(|d| Term::from_field_u64(self.fields.document_id, d.0 as u64));
             clauses.push((Occur::Must, Box::new(TermSetQuery::new(terms))));
         }
-        let combined = BooleanQuery::new(clauses);
+        let combined: Box<dyn Query> = if clauses.len() == 1 {
+            text_query.box_clone()
+        } else {
+            Box::new(BooleanQuery::new(clauses))
+        };
         let top = searcher
             .search(
-                &combined,
+                &*combined,
                 &TopDocs::with_limit(query.limit.clamp(1, MAX_HITS)).order_by_score(),
             )
             .map_err(self.wrap())?;
@@ -543,6 +553,23 @@ mod tests {
             .search(&SentenceQuery { documents: vec![DocumentId(10)], ..query("mallow") })
             .unwrap();
         assert_eq!(ids(&in_document), [1]);
+    }
+
+    #[test]
+    fn an_unfiltered_search_ranks_as_one_filtered_to_every_corpus() {
+        // Unfiltered word queries take block-max WAND; filtered ones a boolean query.
+        let index = fixture();
+        let words = query("mallow plant okra family warm 1889");
+        let all = index.search(&words).unwrap();
+        let every = SentenceQuery { corpora: vec![CorpusId(1), CorpusId(2)], ..words };
+        let filtered = index.search(&every).unwrap();
+        assert_eq!(ids(&all), [1, 4, 3]);
+        assert_eq!(ids(&all), ids(&filtered));
+        // The filter clause adds the same constant to every score; the BM25 parts agree.
+        let offset = filtered.hits[0].score - all.hits[0].score;
+        for (a, b) in all.hits.iter().zip(&filtered.hits) {
+            assert!((b.score - a.score - offset).abs() < 1e-4, "{a:?} {b:?}");
+        }
     }
 
     #[test]

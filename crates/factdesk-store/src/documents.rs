@@ -339,7 +339,8 @@ impl Store {
              FROM sentences s JOIN documents d ON d.id = s.document_id
              JOIN corpora c ON c.id = d.corpus_id WHERE s.id IN ({placeholders})"
         );
-        let mut statement = self.conn.prepare(&sql)?;
+        // Cached: a search asks for the same number of hits each time.
+        let mut statement = self.conn.prepare_cached(&sql)?;
         let rows = statement.query_map(params_from_iter(ids.iter().map(|id| id.0)), |row| {
             let span = SentenceSpan {
                 start_char: row.get(2)?,
