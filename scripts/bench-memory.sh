@@ -11,7 +11,7 @@ cd "$FACTDESK_ROOT"
 
 copies="${COPIES:-4}"
 ensure_rust
-ensure_apt_packages "${CORE_PACKAGES[@]}"
+ensure_apt_packages "${CORE_PACKAGES[@]}" time
 file="$(ensure_halueval)/dataset_halueval_summarization.jsonl"
 
 say "building the benchmark and the CLI (release)"
@@ -46,11 +46,13 @@ echo "CLI search           peak RSS $((peak_kb / 1024)) MB (factdesk search, one
 app="${FACTDESK_APP:-$CARGO_TARGET_DIR/release/factdesk-app}"
 if [ -x "$app" ] && command -v xvfb-run >/dev/null 2>&1; then
   say "starting the desktop app under Xvfb for 20 s"
-  FACTDESK_DATA_DIR="$work/data" xvfb-run -a "$app" >/dev/null 2>&1 &
+  # Its own session, so that it and everything it starts stop together, and only they count.
+  FACTDESK_DATA_DIR="$work/data" setsid xvfb-run -a "$app" >/dev/null 2>&1 &
+  session=$!
   sleep 20
-  python3 - "$app" <<'EOF'
+  python3 - "$app" "$session" <<'EOF'
 import os, sys
-app = os.path.realpath(sys.argv[1])
+app, root = os.path.realpath(sys.argv[1]), int(sys.argv[2])
 def rss_kib(pid):
     for line in open(f"/proc/{pid}/status"):
         if line.startswith("VmRSS:"):
@@ -64,22 +66,29 @@ def children(pid):
         except OSError:
             pass
     return out
-main = [int(p) for p in os.listdir("/proc") if p.isdigit()
-        and os.path.exists(f"/proc/{p}/exe") and os.path.realpath(f"/proc/{p}/exe") == app]
+def tree(pid):
+    found, stack = [], [pid]
+    while stack:
+        pid = stack.pop()
+        found.append(pid)
+        stack += children(pid)
+    return found
+def exe(pid):
+    try:
+        return os.path.realpath(f"/proc/{pid}/exe")
+    except OSError:
+        return ""
+main = [pid for pid in tree(root) if exe(pid) == app]
 if not main:
-    print("desktop app         did not start")
+    print("desktop app          did not start")
     sys.exit(0)
-tree, stack = [], list(main)
-while stack:
-    pid = stack.pop()
-    tree.append(pid)
-    stack += children(pid)
-own = sum(rss_kib(p) for p in main)
-total = sum(rss_kib(p) for p in tree)
+views = [pid for pid in tree(main[0]) if pid != main[0]]
+own = rss_kib(main[0])
+total = own + sum(rss_kib(pid) for pid in views)
 print(f"desktop app idle     RSS {own / 1024:.0f} MB (app process), {total / 1024:.0f} MB "
-      f"with its {len(tree) - len(main)} web view processes")
+      f"with its {len(views)} web view processes")
 EOF
-  pkill -f "$app" || true
+  kill -- "-$session" 2>/dev/null || true
 else
   echo "desktop app          not measured (build it with: cargo build --release -p factdesk-app; needs xvfb-run)"
 fi

@@ -3,7 +3,7 @@
 # twice on the HaluEval news articles, then SQLite FTS5, bm25s and scikit-learn TF-IDF on the
 # sentences that import stored and the same queries (Python peers in a virtual environment of
 # their own, ~/.cache/factdesk/peers-venv), and prints one table of latencies, ratios and
-# recall. Prints figures; passes no judgement. Extra arguments go to factdesk-bench.
+# recall. Prints figures; passes no judgement.
 source "$(dirname "$0")/lib.sh"
 cd "$FACTDESK_ROOT"
 
@@ -28,7 +28,7 @@ for run in 1 2; do
   say "factdesk import and search, run $run"
   rm -rf "$work/data"
   "$CARGO_TARGET_DIR/release/factdesk-bench" import-search "$file" --data-dir "$work/data" \
-    --export-queries "$work/queries.jsonl" --json "$@" >"$work/factdesk-$run.json"
+    --export-queries "$work/queries.jsonl" --json >"$work/factdesk-$run.json"
   cat "$work/factdesk-$run.json" >&2
 done
 "$venv/bin/python" scripts/bench-peers.py "$work/data/factdesk.sqlite3" "$work/queries.jsonl" \
