@@ -3,6 +3,8 @@
 # (training/verifier/split.json), and the claim-only control (the same recipe without
 # evidence), with Python and PyTorch from PyPI in a virtual environment of its own
 # (~/.cache/factdesk/train-venv). Deterministic for a given seed, thread count and processor.
+# Then fits the verifier's premise-size calibration (calibration.json) on the dev slice, from
+# the premises `factdesk-bench verifier --dev --dump` judges with the new model.
 #
 #   bash scripts/train-verifier.sh            # the full recipe (over an hour on 2 cores without
 #                                             # native bfloat16, about half that with it):
@@ -24,11 +26,12 @@ data="$(ensure_halueval)"
 base="${FACTDESK_MODELS_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/factdesk/models}/all-MiniLM-L6-v2"
 
 venv="$HOME/.cache/factdesk/train-venv"
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import torch, transformers, tokenizers" 2>/dev/null; then
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import torch, transformers, tokenizers, scipy, sklearn" 2>/dev/null; then
   say "installing the trainer's packages into $venv (PyTorch is large: a few minutes)"
   python3 -m venv "$venv" 2>/dev/null || { ensure_apt_packages python3-venv; python3 -m venv "$venv"; }
   "$venv/bin/python" -m pip install --quiet --upgrade pip
-  "$venv/bin/python" -m pip install --quiet torch==2.15.0 transformers==5.23.0 tokenizers==0.23.3 safetensors==0.8.0
+  "$venv/bin/python" -m pip install --quiet torch==2.15.0 transformers==5.23.0 tokenizers==0.23.3 safetensors==0.8.0 \
+    scipy==1.17.1 scikit-learn==1.9.1
 fi
 python="$venv/bin/python"
 
@@ -44,6 +47,13 @@ if $smoke; then
     [ -s "$work/model/$file" ] || { echo "error: the smoke run wrote no $file" >&2; exit 1; }
   done
   "$python" training/verifier/score.py "$work/dev.jsonl" "$work/model" --kinds qa,summary 2>&1 | grep -v -i warn
+  say "smoke calibration (a few dev items)"
+  # The whole workspace, as the tests build it: after scripts/test.sh this only links.
+  cargo build --quiet --workspace --all-targets
+  "$CARGO_TARGET_DIR/debug/factdesk-bench" verifier "$data" --dev --verifier "$work/model" \
+    --qa-items 6 --summary-items 3 --llm-items 0 --dump "$work/dev-premises.jsonl" >/dev/null
+  "$python" training/verifier/calibrate.py "$work/dev-premises.jsonl" "$work/model/calibration.json"
+  [ -s "$work/model/calibration.json" ] || { echo "error: the smoke run wrote no calibration.json" >&2; exit 1; }
   say "smoke run passed"
   exit 0
 fi
@@ -65,4 +75,10 @@ say "dev figures (training range) of the plain HaluEval kinds and the swaps: ver
 plain=qa,summary,qa-swap,summary-swap,summary-perturbed
 "$python" training/verifier/score.py "$work/dev.jsonl" "$out" --kinds "$plain" --json "$work/dev-verifier.json" 2>&1 | grep -v -i warn
 "$python" training/verifier/score.py "$work/dev.jsonl" "$control" --kinds "$plain" --claim-only --json "$work/dev-control.json" 2>&1 | grep -v -i warn
+say "fitting the premise-size calibration on the dev slice (premises judged by the new model)"
+rm -f "$out/calibration.json"
+cargo build --quiet --release -p factdesk-bench
+"$CARGO_TARGET_DIR/release/factdesk-bench" verifier "$data" --dev --verifier "$out" \
+  --qa-items 500 --summary-items 500 --llm-items 0 --dump "$work/dev-premises.jsonl" | tee "$work/dev-bench.txt"
+"$python" training/verifier/calibrate.py "$work/dev-premises.jsonl" "$out/calibration.json" | tee "$work/calibration.log"
 say "verifier: $out; control: $control. Measure both on the evaluation range with: bash scripts/bench-verifier.sh"

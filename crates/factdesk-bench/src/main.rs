@@ -100,6 +100,11 @@ enum Bench {
         /// The embedded chat model's GGUF file (default: the one in the models directory)
         #[arg(long)]
         embedded_model: Option<PathBuf>,
+        /// Also write every claim's premises with the verifier's P(entailment) and sentence
+        /// count to this JSON-lines file (training/verifier/calibrate.py fits
+        /// calibration.json on the dev slice's)
+        #[arg(long)]
+        dump: Option<PathBuf>,
         #[arg(long)]
         json: bool,
     },
@@ -162,6 +167,7 @@ fn main() -> anyhow::Result<()> {
             verifier,
             control,
             embedded_model,
+            dump,
             json,
         } => verifier::run(verifier::VerifierBench {
             data,
@@ -180,6 +186,7 @@ fn main() -> anyhow::Result<()> {
             verifier: verifier.unwrap_or_else(factdesk_core::verify::verifier_folder),
             control,
             embedded_model,
+            dump,
             json,
         }),
     }

@@ -4,9 +4,13 @@
 //! multi-sentence claims (`factdesk_methods::grounding`: each claim sentence against its best
 //! cumulative premises, max over premises, min over sentences).
 //!
-//! Judges: the trained verifier, LLM-instructed NLI with the embedded chat model, and the
-//! claim-only control (the verifier's recipe trained without evidence, judged with every
-//! premise left empty). Items come from the evaluation range of `training/verifier/split.json`
+//! Judges: the trained verifier as Factdesk runs it (calibrated for premise size when its
+//! folder holds `calibration.json`, `factdesk_methods::calibration`) and its model alone, the
+//! lexical baseline (the share of the claim's content words found in the evidence),
+//! LLM-instructed NLI with the embedded chat model, and the claim-only control (the verifier's
+//! recipe trained without evidence, judged with every premise left empty). The calibrated and
+//! the plain verifier share one pass of model calls: calibration only rescales each premise's
+//! P(entailment). Items come from the evaluation range of `training/verifier/split.json`
 //! (QA 5000–9999, summarization 8000–9999), or with `--dev` from its dev slice of the training
 //! range (QA 4500–4999, summarization 7500–7999), the slice on which the grounding rule's
 //! settings may be tuned; the dialogue file is not read.
@@ -22,7 +26,8 @@ use factdesk_llm::cross_encoder::CrossEncoderNli;
 use factdesk_llm::embedded::{EmbeddedModel, EmbeddedSettings};
 use factdesk_llm::nli::LlmNli;
 use factdesk_llm::{LlmError, Nli, NliJudgement, NliPair};
-use factdesk_methods::grounding::{self, GroundingConfig};
+use factdesk_methods::calibration::{self, CalibrationWeights};
+use factdesk_methods::grounding::{self, Grounding, GroundingConfig};
 
 /// How the training scripts split HaluEval; the benchmark reads its ranges from the same file.
 const SPLIT: &str = include_str!("../../../training/verifier/split.json");
@@ -70,6 +75,8 @@ pub struct VerifierBench {
     pub verifier: PathBuf,
     pub control: Option<PathBuf>,
     pub embedded_model: Option<PathBuf>,
+    /// Where to write each claim's premises, P(entailment) and sentence count (JSON lines).
+    pub dump: Option<PathBuf>,
     pub json: bool,
 }
 
@@ -77,6 +84,8 @@ pub struct VerifierBench {
 /// item's evidence (so it is not supported).
 struct Case {
     dataset: &'static str,
+    /// The item's line number in its file.
+    item: usize,
     claim: String,
     evidence: String,
     supported: bool,
@@ -166,7 +175,8 @@ fn cases(
     summary_items: usize,
 ) -> anyhow::Result<Vec<Case>> {
     let mut cases = Vec::new();
-    let qa = read_items(&data.join("dataset_halueval_qa.jsonl"), range.items("qa")?, qa_items)?;
+    let qa_range = range.items("qa")?;
+    let qa = read_items(&data.join("dataset_halueval_qa.jsonl"), qa_range, qa_items)?;
     for (index, item) in qa.iter().enumerate() {
         let knowledge = field(item, "knowledge")?;
         let question = field(item, "question")?;
@@ -180,6 +190,7 @@ fn cases(
         ] {
             cases.push(Case {
                 dataset: "qa",
+                item: qa_range.0 + index,
                 claim: claim.clone(),
                 evidence: evidence.to_owned(),
                 supported,
@@ -187,9 +198,10 @@ fn cases(
             });
         }
     }
+    let summary_range = range.items("summarization")?;
     let summaries = read_items(
         &data.join("dataset_halueval_summarization.jsonl"),
-        range.items("summarization")?,
+        summary_range,
         summary_items,
     )?;
     for (index, item) in summaries.iter().enumerate() {
@@ -204,6 +216,7 @@ fn cases(
         ] {
             cases.push(Case {
                 dataset: "summarization",
+                item: summary_range.0 + index,
                 claim: claim.to_owned(),
                 evidence: evidence.to_owned(),
                 supported,
@@ -226,24 +239,67 @@ struct Row {
     pairs_per_second: f64,
 }
 
-async fn judge(
+/// Every case judged by `nli` under the grounding rule, in order.
+async fn ground_all<'a>(
     name: &str,
     nli: &Timed<impl Nli>,
-    cases: &[&Case],
+    cases: &[&'a Case],
     config: &GroundingConfig,
-    threshold: f64,
-) -> anyhow::Result<Vec<Row>> {
-    let mut scores: Vec<(&Case, f64)> = Vec::with_capacity(cases.len());
+) -> anyhow::Result<Vec<(&'a Case, Grounding)>> {
+    let mut out = Vec::with_capacity(cases.len());
     for (done, case) in cases.iter().enumerate() {
-        let grounding = grounding::ground(nli, &case.evidence, &case.claim, config).await?;
-        scores.push((case, grounding.support));
+        out.push((*case, grounding::ground(nli, &case.evidence, &case.claim, config).await?));
         if (done + 1) % 200 == 0 {
             eprintln!("  {name}: {} of {} claims", done + 1, cases.len());
         }
     }
+    Ok(out)
+}
+
+/// Pairs classified by `nli` and pairs per second of its classifying time.
+fn throughput(nli: &Timed<impl Nli>) -> (usize, f64) {
     let pairs = nli.pairs.load(std::sync::atomic::Ordering::Relaxed);
     let seconds =
         Duration::from_nanos(nli.nanos.load(std::sync::atomic::Ordering::Relaxed)).as_secs_f64();
+    (pairs, if seconds > 0.0 { pairs as f64 / seconds } else { 0.0 })
+}
+
+/// The claim's support when each premise's P(entailment) is calibrated: the grounding rule
+/// (max over premises, min over sentences) over the calibrated probabilities, what
+/// `calibration::Calibrated` gives `grounding::ground`.
+fn calibrated_support(grounding: &Grounding, weights: &CalibrationWeights) -> f64 {
+    grounding::aggregate(grounding.sentences.iter().map(|sentence| {
+        sentence
+            .premises
+            .iter()
+            .map(|(premise, entailment)| {
+                weights.apply(*entailment, calibration::premise_sentences(&premise.join(" ")))
+            })
+            .fold(0.0, f64::max)
+    }))
+}
+
+/// The lexical baseline: the share of the claim's distinct content words (as BM25 ranks
+/// them) that the evidence contains.
+fn lexical_support(case: &Case) -> f64 {
+    let mut wanted = factdesk_methods::bm25_terms(&case.claim);
+    wanted.sort_unstable();
+    wanted.dedup();
+    if wanted.is_empty() {
+        return 1.0;
+    }
+    let present: std::collections::HashSet<String> =
+        factdesk_methods::bm25_terms(&case.evidence).into_iter().collect();
+    wanted.iter().filter(|term| present.contains(*term)).count() as f64 / wanted.len() as f64
+}
+
+/// One row per dataset from each case's P(supported).
+fn rows(
+    name: &str,
+    scores: &[(&Case, f64)],
+    (pairs, pairs_per_second): (usize, f64),
+    threshold: f64,
+) -> Vec<Row> {
     let mut rows = Vec::new();
     for dataset in ["qa", "summarization"] {
         let of: Vec<&(&Case, f64)> =
@@ -267,10 +323,52 @@ async fn judge(
                 swapped.iter().filter(|p| **p < threshold).count() as f64 / swapped.len() as f64
             }),
             pairs,
-            pairs_per_second: if seconds > 0.0 { pairs as f64 / seconds } else { 0.0 },
+            pairs_per_second,
         });
     }
-    Ok(rows)
+    rows
+}
+
+/// Writes each judged case with its premises' P(entailment) and size, one JSON line each.
+fn dump(path: &Path, range: Range, judged: &[(&Case, Grounding)]) -> anyhow::Result<()> {
+    use std::io::Write;
+    let partial = path.with_extension("part");
+    let mut out = std::io::BufWriter::new(
+        std::fs::File::create(&partial)
+            .with_context(|| format!("cannot write {}", partial.display()))?,
+    );
+    for (case, grounding) in judged {
+        let sentences: Vec<serde_json::Value> = grounding
+            .sentences
+            .iter()
+            .map(|sentence| {
+                let premises: Vec<serde_json::Value> = sentence
+                    .premises
+                    .iter()
+                    .map(|(premise, entailment)| {
+                        serde_json::json!({
+                            "entailment": entailment,
+                            "sentences": calibration::premise_sentences(&premise.join(" ")),
+                        })
+                    })
+                    .collect();
+                serde_json::json!({ "sentence": sentence.sentence, "premises": premises })
+            })
+            .collect();
+        let line = serde_json::json!({
+            "range": range.key(),
+            "dataset": case.dataset,
+            "item": case.item,
+            "supported": case.supported,
+            "swapped": case.swapped,
+            "sentences": sentences,
+        });
+        writeln!(out, "{line}")?;
+    }
+    out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    std::fs::rename(&partial, path)
+        .with_context(|| format!("cannot move {} to {}", partial.display(), path.display()))?;
+    Ok(())
 }
 
 fn timed<N: Nli>(inner: N) -> Timed<N> {
@@ -310,24 +408,43 @@ pub fn run(bench: VerifierBench) -> anyhow::Result<()> {
 
     let started = Instant::now();
     let verifier = CrossEncoderNli::load(&bench.verifier)?;
+    let calibration = CalibrationWeights::load(&bench.verifier).map_err(|message| {
+        anyhow::anyhow!(
+            "{}: {message}",
+            bench.verifier.join(calibration::CALIBRATION_FILE).display()
+        )
+    })?;
     let load_seconds = started.elapsed().as_secs_f64();
     let speed_256 = raw_speed(&verifier, 256, 64)?;
     let speed_128 = raw_speed(&verifier, 128, 64)?;
     eprintln!("verifier: {} claims", cases.len());
     let nli = timed(verifier.with_name("factdesk-verifier"));
-    rows.extend(runtime.block_on(judge("verifier", &nli, &cases, &config, threshold))?);
+    let judged = runtime.block_on(ground_all("verifier", &nli, &cases, &config))?;
+    let speed = throughput(&nli);
+    let plain: Vec<(&Case, f64)> = judged.iter().map(|(case, g)| (*case, g.support)).collect();
+    if let Some(weights) = &calibration {
+        let calibrated: Vec<(&Case, f64)> =
+            judged.iter().map(|(case, g)| (*case, calibrated_support(g, weights))).collect();
+        rows.extend(self::rows("verifier", &calibrated, speed, threshold));
+        rows.extend(self::rows("verifier uncalibrated", &plain, speed, threshold));
+    } else {
+        rows.extend(self::rows("verifier", &plain, speed, threshold));
+    }
+    let lexical: Vec<(&Case, f64)> =
+        cases.iter().map(|case| (*case, lexical_support(case))).collect();
+    rows.extend(self::rows("lexical baseline", &lexical, (0, 0.0), threshold));
+    if let Some(path) = &bench.dump {
+        dump(path, bench.range, &judged)?;
+        eprintln!("premises of {} claims written to {}", judged.len(), path.display());
+    }
 
     if let Some(control) = &bench.control {
         let control = CrossEncoderNli::load(control)?;
         eprintln!("claim-only control: {} claims", cases.len());
         let nli = timed(ClaimOnly(control));
-        rows.extend(runtime.block_on(judge(
-            "claim-only control",
-            &nli,
-            &cases,
-            &config,
-            threshold,
-        ))?);
+        let judged = runtime.block_on(ground_all("claim-only control", &nli, &cases, &config))?;
+        let scores: Vec<(&Case, f64)> = judged.iter().map(|(case, g)| (*case, g.support)).collect();
+        rows.extend(self::rows("claim-only control", &scores, throughput(&nli), threshold));
     }
 
     if bench.llm_items > 0 {
@@ -353,18 +470,15 @@ pub fn run(bench: VerifierBench) -> anyhow::Result<()> {
             .collect();
         eprintln!("LLM-instructed NLI (embedded): {} claims", few.len());
         let nli = timed(LlmNli::new(model, prompts));
-        rows.extend(runtime.block_on(judge(
-            "LLM NLI (embedded)",
-            &nli,
-            &few,
-            &config,
-            threshold,
-        ))?);
+        let judged = runtime.block_on(ground_all("LLM NLI (embedded)", &nli, &few, &config))?;
+        let scores: Vec<(&Case, f64)> = judged.iter().map(|(case, g)| (*case, g.support)).collect();
+        rows.extend(self::rows("LLM NLI (embedded)", &scores, throughput(&nli), threshold));
     }
 
     if bench.json {
         let out = serde_json::json!({
             "model_load_seconds": load_seconds,
+            "calibration": calibration,
             "pairs_per_second_256_tokens": speed_256,
             "pairs_per_second_128_tokens": speed_128,
             "threshold": threshold,

@@ -10,6 +10,7 @@
 //! [`factdesk_model::ClaimCheck`].
 
 mod bm25;
+pub mod calibration;
 pub mod ciber;
 pub mod corpus_nli;
 pub mod evidence;

@@ -4,8 +4,9 @@
 //! the per-run options ([`config`]), gives the method its evidence ([`evidence`]) and the
 //! audited chat model, and stores each result with the model calls behind it. The NLI judge
 //! comes from `verify.nli`: `auto` picks Factdesk's trained verifier (a cross-encoder in
-//! `<models dir>/factdesk-verifier`) when the embedded chat model answers, and LLM-instructed
-//! NLI when a model server is configured.
+//! `<models dir>/factdesk-verifier`, with the premise-size calibration its folder ships in
+//! `calibration.json`) when the embedded chat model answers, and LLM-instructed NLI when a
+//! model server is configured.
 //!
 //! A collection run goes through the resumable batch runner ([`crate::batch`]): a run that did
 //! not complete (killed, cancelled, or with failed claims) is continued by the next
@@ -496,10 +497,26 @@ impl Factdesk {
                 }
                 (_, error) => error,
             })?;
-            Ok(Arc::new(match name {
+            let model: Arc<dyn Nli> = Arc::new(match name {
                 Some(name) => model.with_name(name),
                 None => model,
-            }))
+            });
+            // A model folder may ship a calibration for the grounding rule's premises.
+            let calibrated = factdesk_methods::calibration::with_shipped_calibration(model, folder);
+            calibrated.map_err(|message| {
+                factdesk_llm::LlmError::ModelFile {
+                    path: folder
+                        .join(factdesk_methods::calibration::CALIBRATION_FILE)
+                        .display()
+                        .to_string(),
+                    message,
+                    fetch_command: "run scripts/fetch-models.sh from Factdesk's source tree (the \
+                                    built-in verifier), or remove the file to use the model's \
+                                    judgement uncalibrated"
+                        .into(),
+                }
+                .into()
+            })
         })
     }
 

@@ -1,0 +1,183 @@
+"""Fits the verifier's calibration for premise size (calibration.json): the weights of
+
+    P(supported) = sigmoid(w_nli * logit(P_model(entailment)) - w_extra * (sentences - 1) + bias)
+
+for each (premise, claim sentence) pair, where `sentences` is how many evidence sentences the
+premise joins (crates/factdesk-methods/src/calibration.rs). A claim's support is then, as at
+run time, the maximum over a sentence's cumulative premises and the minimum over its
+sentences, so the weights are fitted on whole claims.
+
+w_extra decides how claims rank; w_nli and the bias only where the 0.5 threshold falls. So
+w_extra is chosen from a grid by cross-validation: for each value, the items are split in
+folds by item number, w_nli and the bias fitted on the other folds (scipy minimising the
+class-balanced log loss of the claims' supports: each dataset and label weighs the same,
+swapped-evidence claims count as not supported), and the value kept is the one whose
+held-out ROC AUC, averaged over the datasets, is highest. Then w_nli and the bias are
+fitted on every item with it.
+
+Input: what `factdesk-bench verifier --dev --dump FILE` wrote for the dev slice of the
+training range (training/verifier/split.json), with the uncalibrated model. A dump of any
+other range is refused: the evaluation range only reports.
+
+    python calibrate.py DUMP.jsonl [DUMP.jsonl ...] OUT/calibration.json [--folds 2]
+
+Prints the dev figures of the model alone, then for each w_extra those of each fold's items
+scored by weights fitted on the other folds, then writes the weights fitted on all of it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import minimize
+from sklearn.metrics import roc_auc_score
+
+NO_PREMISE = -30.0  # a sentence with no premise has support 0, as at run time
+EXTRA_GRID = [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0]
+
+
+def load(paths: list[Path]) -> list[dict]:
+    claims = []
+    for path in paths:
+        for number, line in enumerate(path.open(encoding="utf-8"), start=1):
+            claim = json.loads(line)
+            if claim.get("range") != "dev":
+                raise SystemExit(
+                    f"{path} line {number}: range {claim.get('range')!r}; the calibration is fitted "
+                    "on the dev slice only (factdesk-bench verifier --dev --dump FILE)"
+                )
+            claims.append(claim)
+    if not claims:
+        raise SystemExit("no claims in " + ", ".join(map(str, paths)))
+    return claims
+
+
+def features(claims: list[dict]) -> list[list[np.ndarray]]:
+    """Per claim, per sentence: rows of (model logit, premise sentences - 1), one per premise."""
+    out = []
+    for claim in claims:
+        sentences = []
+        for sentence in claim["sentences"]:
+            rows = []
+            for premise in sentence["premises"]:
+                p = min(max(premise["entailment"], 1e-6), 1 - 1e-6)
+                rows.append((math.log(p / (1 - p)), max(premise["sentences"], 1) - 1))
+            sentences.append(np.array(rows, dtype=float).reshape(-1, 2))
+        out.append(sentences)
+    return out
+
+
+def logits(weights, feats: list[list[np.ndarray]]) -> np.ndarray:
+    """Each claim's calibrated logit: max over premises, min over sentences."""
+    w_nli, w_extra, bias = weights
+    out = np.empty(len(feats))
+    for index, sentences in enumerate(feats):
+        best = [
+            float(np.max(w_nli * rows[:, 0] - w_extra * rows[:, 1] + bias)) if len(rows) else NO_PREMISE
+            for rows in sentences
+        ]
+        out[index] = min(best) if best else NO_PREMISE
+    return out
+
+
+def fit(claims: list[dict], extra: float) -> np.ndarray:
+    """(w_nli, w_extra, bias) with w_extra = `extra` and the others fitted on `claims`."""
+    feats = features(claims)
+    labels = np.array([1.0 if c["supported"] else 0.0 for c in claims])
+    counts: dict[tuple, int] = {}
+    for claim in claims:
+        key = (claim["dataset"], claim["supported"])
+        counts[key] = counts.get(key, 0) + 1
+    weights = np.array([1.0 / counts[(c["dataset"], c["supported"])] for c in claims])
+
+    def loss(w):
+        z = logits((w[0], extra, w[1]), feats)
+        return float(np.sum(weights * (labels * np.logaddexp(0, -z) + (1 - labels) * np.logaddexp(0, z))))
+
+    result = minimize(loss, x0=np.array([1.0, 0.0]), method="Nelder-Mead",
+                      options={"maxiter": 2000, "xatol": 1e-4, "fatol": 1e-8})
+    return np.array([result.x[0], extra, result.x[1]])
+
+
+def mean_auc(table: dict) -> float:
+    return float(np.mean([row["roc_auc"] for row in table.values() if "roc_auc" in row]))
+
+
+def figures(claims: list[dict], probabilities: np.ndarray) -> dict:
+    out = {}
+    for dataset in sorted({c["dataset"] for c in claims}):
+        plain = [(c, p) for c, p in zip(claims, probabilities) if c["dataset"] == dataset and not c["swapped"]]
+        swapped = [p for c, p in zip(claims, probabilities) if c["dataset"] == dataset and c["swapped"]]
+        labels = np.array([c["supported"] for c, _ in plain], dtype=bool)
+        scores = np.array([p for _, p in plain])
+        judged = scores >= 0.5
+        row = {"claims": len(plain)}
+        if labels.any() and (~labels).any():
+            row["roc_auc"] = round(float(roc_auc_score(labels, scores)), 4)
+            row["balanced_accuracy"] = round(float(0.5 * (judged[labels].mean() + (~judged[~labels]).mean())), 4)
+        if swapped:
+            row["swapped_not_supported"] = round(float(np.mean(np.array(swapped) < 0.5)), 4)
+        out[dataset] = row
+    return out
+
+
+def sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-z))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dumps", type=Path, nargs="+")
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--folds", type=int, default=2)
+    args = parser.parse_args()
+    claims = load(args.dumps)
+    feats = features(claims)
+    print("model alone:", json.dumps(figures(claims, sigmoid(logits((1.0, 0.0, 0.0), feats)))))
+    best = None
+    for extra in EXTRA_GRID:
+        held_out = np.empty(len(claims))
+        for fold in range(args.folds):
+            train = [c for c in claims if c["item"] % args.folds != fold]
+            weights = fit(train, extra)
+            test = [i for i, c in enumerate(claims) if c["item"] % args.folds == fold]
+            held_out[test] = sigmoid(logits(weights, [feats[i] for i in test]))
+        table = figures(claims, held_out)
+        print(f"w_extra {extra}: held out {json.dumps(table)}")
+        if best is None or mean_auc(table) > mean_auc(best[1]):
+            best = (extra, table)
+    extra, held_out_table = best
+    weights = fit(claims, extra)
+    record = {
+        "weights": {"nli": round(float(weights[0]), 6), "extra_sentence": round(float(weights[1]), 6),
+                    "bias": round(float(weights[2]), 6)},
+        "fitted_on": (
+            "training/verifier/calibrate.py on the dev slice of the training range ("
+            + ", ".join(f"{d}: {sum(1 for c in claims if c['dataset'] == d)} claims"
+                        for d in sorted({c['dataset'] for c in claims}))
+            + ", items "
+            + ", ".join(f"{d} {min(c['item'] for c in claims if c['dataset'] == d)}–"
+                        f"{max(c['item'] for c in claims if c['dataset'] == d)}"
+                        for d in sorted({c['dataset'] for c in claims}))
+            + f"); w_extra chosen from {EXTRA_GRID} by {args.folds}-fold held-out ROC AUC, "
+            + "w_nli and bias by class-balanced log loss of claim supports"
+        ),
+        "dev_figures": {
+            "uncalibrated": figures(claims, sigmoid(logits((1.0, 0.0, 0.0), feats))),
+            "held_out_folds": held_out_table,
+            "fitted_on_all": figures(claims, sigmoid(logits(weights, feats))),
+        },
+    }
+    print("written:", json.dumps(record["weights"]))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    partial = args.out.with_suffix(".part")
+    partial.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    partial.replace(args.out)
+
+
+if __name__ == "__main__":
+    main()
