@@ -62,7 +62,7 @@ fi
 verifier_source="$(cd "$(dirname "$0")/.." && pwd)/assets/models/factdesk-verifier"
 verifier="$models/factdesk-verifier"
 mkdir -p "$verifier"
-for file in config.json tokenizer.json model.safetensors README.md; do
+for file in config.json tokenizer.json model.safetensors calibration.json README.md; do
   if ! cmp -s "$verifier_source/$file" "$verifier/$file"; then
     cp "$verifier_source/$file" "$verifier/$file.part"
     mv "$verifier/$file.part" "$verifier/$file"
