@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Judges of evidence on HaluEval's evaluation range (QA 5000–9999, summarization 8000–9999),
 # with the evidence given: the trained verifier (assets/models/factdesk-verifier, installed by
-# fetch-models.sh), the claim-only control (if scripts/train-verifier.sh has trained one) and
-# LLM-instructed NLI with the embedded model (on a few items: it is slow). Prints balanced
+# fetch-models.sh) with its premise-size calibration and, from the same model calls, its model
+# alone, the lexical baseline (the share of a claim's content words found in the evidence), the
+# claim-only control (if scripts/train-verifier.sh has trained one) and LLM-instructed NLI with
+# the embedded model (on a few items: it is slow). Prints balanced
 # accuracy, ROC AUC, precision and recall of "not supported", calibration error, the share of
 # swapped-evidence claims judged not supported, pairs/s and the model's load time.
 # Extra arguments go to `factdesk-bench verifier` (e.g. --qa-items 1000 --llm-items 0 --json).

@@ -63,7 +63,10 @@ verifier_source="$(cd "$(dirname "$0")/.." && pwd)/assets/models/factdesk-verifi
 verifier="$models/factdesk-verifier"
 mkdir -p "$verifier"
 for file in config.json tokenizer.json model.safetensors calibration.json README.md; do
-  if ! cmp -s "$verifier_source/$file" "$verifier/$file"; then
+  if [ "$file" = calibration.json ] && [ ! -e "$verifier_source/$file" ]; then
+    # A model without its calibration (e.g. while train-verifier.sh refits it): none applies.
+    rm -f "$verifier/$file"
+  elif ! cmp -s "$verifier_source/$file" "$verifier/$file"; then
     cp "$verifier_source/$file" "$verifier/$file.part"
     mv "$verifier/$file.part" "$verifier/$file"
   fi

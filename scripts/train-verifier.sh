@@ -76,9 +76,8 @@ plain=qa,summary,qa-swap,summary-swap,summary-perturbed
 "$python" training/verifier/score.py "$work/dev.jsonl" "$out" --kinds "$plain" --json "$work/dev-verifier.json" 2>&1 | grep -v -i warn
 "$python" training/verifier/score.py "$work/dev.jsonl" "$control" --kinds "$plain" --claim-only --json "$work/dev-control.json" 2>&1 | grep -v -i warn
 say "fitting the premise-size calibration on the dev slice (premises judged by the new model)"
-rm -f "$out/calibration.json"
 cargo build --quiet --release -p factdesk-bench
 "$CARGO_TARGET_DIR/release/factdesk-bench" verifier "$data" --dev --verifier "$out" \
-  --qa-items 500 --summary-items 500 --llm-items 0 --dump "$work/dev-premises.jsonl" | tee "$work/dev-bench.txt"
+  --qa-items 300 --summary-items 250 --llm-items 0 --dump "$work/dev-premises.jsonl" | tee "$work/dev-bench.txt"
 "$python" training/verifier/calibrate.py "$work/dev-premises.jsonl" "$out/calibration.json" | tee "$work/calibration.log"
 say "verifier: $out; control: $control. Measure both on the evaluation range with: bash scripts/bench-verifier.sh"

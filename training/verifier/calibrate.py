@@ -36,6 +36,7 @@ import numpy as np
 from scipy.optimize import minimize
 from sklearn.metrics import roc_auc_score
 
+SPLIT = json.loads((Path(__file__).resolve().parent / "split.json").read_text(encoding="utf-8"))
 NO_PREMISE = -30.0  # a sentence with no premise has support 0, as at run time
 EXTRA_GRID = [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0]
 
@@ -45,10 +46,13 @@ def load(paths: list[Path]) -> list[dict]:
     for path in paths:
         for number, line in enumerate(path.open(encoding="utf-8"), start=1):
             claim = json.loads(line)
-            if claim.get("range") != "dev":
+            dataset = {"qa": "qa", "summarization": "summarization"}.get(claim.get("dataset"))
+            start, end = SPLIT[dataset]["dev"] if dataset else (0, 0)
+            if claim.get("range") != "dev" or not start <= claim.get("item", -1) < end:
                 raise SystemExit(
-                    f"{path} line {number}: range {claim.get('range')!r}; the calibration is fitted "
-                    "on the dev slice only (factdesk-bench verifier --dev --dump FILE)"
+                    f"{path} line {number}: {claim.get('dataset')} item {claim.get('item')} of range "
+                    f"{claim.get('range')!r}; the calibration is fitted on the dev slice of "
+                    "split.json only (factdesk-bench verifier --dev --dump FILE)"
                 )
             claims.append(claim)
     if not claims:

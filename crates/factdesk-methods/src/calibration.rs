@@ -15,7 +15,10 @@
 //! and shipped beside the model as `calibration.json`. [`Calibrated`] wraps any [`Nli`], so
 //! every method that judges premises (and the grounding rule's max over premises, min over
 //! sentences) sees the calibrated probability; it adds no model call. A premise's sentences
-//! are counted by segmenting it again, which finds the sentences it was joined from.
+//! are counted by segmenting it again with English rules (premises join sentences with
+//! spaces, so this count is close to, not always exactly, the number joined); the weights
+//! were fitted on counts made the same way. The calibration never adds contradiction: what
+//! entailment loses goes to neutral.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -67,12 +70,21 @@ impl CalibrationWeights {
         if ![weights.nli, weights.extra_sentence, weights.bias].iter().all(|w| w.is_finite()) {
             return Err("it holds a weight that is not a finite number".into());
         }
+        if weights.nli <= 0.0 {
+            return Err(format!(
+                "its weight nli is {}, but it must be positive (otherwise it reverses the model's \
+                 judgement)",
+                weights.nli
+            ));
+        }
         Ok(Some(weights))
     }
 
     /// The calibrated P(supported) from the model's P(entailment) on a premise of
     /// `sentences` sentences.
     pub fn apply(&self, entailment: f64, sentences: usize) -> f64 {
+        // A model output that is not a number counts as no entailment.
+        let entailment = if entailment.is_nan() { 0.0 } else { entailment };
         let clamped = entailment.clamp(1e-6, 1.0 - 1e-6);
         let logit = (clamped / (1.0 - clamped)).ln();
         let extra = sentences.saturating_sub(1) as f64;
@@ -143,19 +155,18 @@ impl Nli for Calibrated {
                 let scores = judgement.scores;
                 let entailment =
                     self.weights.apply(scores.entailment, premise_sentences(&pair.premise));
-                // What is not entailment keeps the model's split between neutral and
-                // contradiction.
-                let rest = scores.neutral + scores.contradiction;
-                let (neutral, contradiction) = if rest > 0.0 {
-                    (scores.neutral / rest, scores.contradiction / rest)
+                // Contradiction stays as the model said (less, where entailment grew into
+                // it); the rest is neutral.
+                let contradiction = if scores.contradiction.is_finite() {
+                    scores.contradiction.clamp(0.0, 1.0 - entailment)
                 } else {
-                    (1.0, 0.0)
+                    0.0
                 };
                 NliJudgement {
                     scores: NliScores::normalised(
                         entailment,
-                        (1.0 - entailment) * neutral,
-                        (1.0 - entailment) * contradiction,
+                        (1.0 - entailment - contradiction).max(0.0),
+                        contradiction,
                     ),
                     ..judgement
                 }
@@ -215,12 +226,13 @@ mod tests {
         let logit = |p: f64| (p / (1.0 - p)).ln();
         assert!((logit(weights.apply(0.9, 1)) - logit(weights.apply(0.9, 3)) - 2.0).abs() < 1e-9);
         assert!(weights.apply(0.9, 1) > weights.apply(0.6, 1));
-        // Extreme model outputs stay strictly between 0 and 1.
+        // Extreme model outputs stay strictly between 0 and 1; not a number is no entailment.
         assert!(weights.apply(1.0, 1) < 1.0 && weights.apply(0.0, 4) > 0.0);
+        assert_eq!(weights.apply(f64::NAN, 2), weights.apply(0.0, 2));
     }
 
     #[tokio::test]
-    async fn calibrated_judgements_discount_longer_premises_and_keep_the_rest_split() {
+    async fn calibrated_judgements_discount_longer_premises_and_never_add_contradiction() {
         let weights = CalibrationWeights { nli: 1.0, extra_sentence: 1.0, bias: 0.0 };
         let calibrated = Calibrated::new(Arc::new(Constant), weights);
         assert_eq!(calibrated.name(), "constant");
@@ -239,8 +251,17 @@ mod tests {
         for scores in [short, long] {
             let total = scores.entailment + scores.neutral + scores.contradiction;
             assert!((total - 1.0).abs() < 1e-9);
-            assert!((scores.neutral / scores.contradiction - 3.0).abs() < 1e-9);
+            // What entailment lost went to neutral, not to contradiction.
+            assert!((scores.contradiction - 0.05).abs() < 1e-9, "{scores:?}");
         }
+        // Entailment raised past 1 - contradiction takes contradiction down with it.
+        let eager = Calibrated::new(
+            Arc::new(Constant),
+            CalibrationWeights { nli: 1.0, extra_sentence: 0.0, bias: 5.0 },
+        );
+        let raised = eager.classify(&pairs[..1]).await.unwrap()[0].scores;
+        assert!(raised.entailment > 0.99 && raised.contradiction <= 1.0 - raised.entailment);
+        assert!(raised.neutral >= 0.0);
     }
 
     #[test]
@@ -262,5 +283,8 @@ mod tests {
         assert!(error.contains("not a calibration file") && error.contains("extra_sentence"));
         std::fs::write(&path, "not json").unwrap();
         assert!(CalibrationWeights::load(folder.path()).unwrap_err().contains("not a calibration"));
+        std::fs::write(&path, r#"{"weights": {"nli": -1.0, "extra_sentence": 1.0, "bias": 0}}"#)
+            .unwrap();
+        assert!(CalibrationWeights::load(folder.path()).unwrap_err().contains("positive"));
     }
 }
