@@ -26,18 +26,8 @@ pub struct ImportSearch {
     /// Field holding each document's text
     #[arg(long, default_value = "document")]
     text_field: String,
-    /// Field whose first words make the search queries (one per line)
-    #[arg(long, default_value = "right_summary")]
-    query_field: String,
-    /// Number of searches
-    #[arg(long, default_value_t = 1000)]
-    queries: usize,
-    /// Words per query
-    #[arg(long, default_value_t = 8)]
-    query_words: usize,
-    /// Hits per search
-    #[arg(long, default_value_t = 10)]
-    limit: usize,
+    #[command(flatten)]
+    search: QueryArgs,
     /// Data directory to use (default: a temporary one, deleted afterwards)
     #[arg(long)]
     data_dir: Option<PathBuf>,
@@ -71,7 +61,14 @@ pub struct OpenSearch {
     /// A JSONL file whose lines' query field make the queries (first words of each)
     #[arg(long)]
     queries_from: PathBuf,
-    /// Field whose first words make the search queries
+    #[command(flatten)]
+    search: QueryArgs,
+}
+
+/// The searches both benchmarks time: the first words of a JSONL field, line by line.
+#[derive(Debug, clap::Args)]
+struct QueryArgs {
+    /// Field whose first words make the search queries (one per line)
     #[arg(long, default_value = "right_summary")]
     query_field: String,
     /// Number of searches
@@ -86,20 +83,19 @@ pub struct OpenSearch {
 }
 
 pub fn open_search(bench: &OpenSearch) -> anyhow::Result<()> {
-    let queries =
-        read_queries(&bench.queries_from, &bench.query_field, bench.queries, bench.query_words)?;
+    let queries = read_queries(&bench.queries_from, &bench.search)?;
     anyhow::ensure!(!queries.is_empty(), "no queries in {}", bench.queries_from.display());
     let started = Instant::now();
     let app = Factdesk::open(&bench.data_dir)
         .with_context(|| format!("opening {}", bench.data_dir.display()))?;
     let open_ms = started.elapsed().as_secs_f64() * 1000.0;
-    let opened_kib = current_rss_kib();
+    let opened_kib = crate::status_kib("VmRSS");
     let mut latencies = Vec::with_capacity(queries.len());
     for query in &queries {
         let started = Instant::now();
         app.search(&SearchRequest {
             query: query.query.clone(),
-            limit: Some(bench.limit),
+            limit: Some(bench.search.limit),
             ..SearchRequest::default()
         })?;
         latencies.push(started.elapsed().as_secs_f64() * 1000.0);
@@ -107,7 +103,7 @@ pub fn open_search(bench: &OpenSearch) -> anyhow::Result<()> {
     latencies.sort_by(f64::total_cmp);
     let percentile = |p: f64| latencies[((latencies.len() as f64 - 1.0) * p).round() as usize];
     std::thread::sleep(std::time::Duration::from_secs(2));
-    let idle_kib = current_rss_kib();
+    let idle_kib = crate::status_kib("VmRSS");
     let sentences = app.check_index().map(|check| check.index_sentences).ok();
     println!("data folder          {}", bench.data_dir.display());
     if let Some(sentences) = sentences {
@@ -126,29 +122,20 @@ pub fn open_search(bench: &OpenSearch) -> anyhow::Result<()> {
         kib.map_or("n/a".to_owned(), |kib| format!("{:.0} MB", kib as f64 / 1024.0))
     };
     println!("RSS after opening    {}", mb(opened_kib));
-    println!("RSS idle after them  {} (peak {})", mb(idle_kib), mb(crate::peak_rss_kib()));
+    println!("RSS idle after them  {} (peak {})", mb(idle_kib), mb(crate::status_kib("VmHWM")));
     Ok(())
-}
-
-/// Resident set size of this process now (Linux: VmRSS), in KiB.
-fn current_rss_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
 }
 
 pub fn run(bench: &ImportSearch) -> anyhow::Result<()> {
     let file = &bench.file;
     let file_bytes =
         std::fs::metadata(file).with_context(|| format!("reading {}", file.display()))?.len();
-    let queries = read_queries(file, &bench.query_field, bench.queries, bench.query_words)?;
+    let queries = read_queries(file, &bench.search)?;
     anyhow::ensure!(
         !queries.is_empty(),
         "no line of {} has a \"{}\" field",
         file.display(),
-        bench.query_field
+        bench.search.query_field
     );
     let temporary = tempfile::tempdir()?;
     let data_dir = bench.data_dir.clone().unwrap_or_else(|| temporary.path().to_path_buf());
@@ -190,7 +177,7 @@ pub fn run(bench: &ImportSearch) -> anyhow::Result<()> {
     let search = |query: &Query| {
         app.search(&SearchRequest {
             query: query.query.clone(),
-            limit: Some(bench.limit),
+            limit: Some(bench.search.limit),
             ..SearchRequest::default()
         })
     };
@@ -214,7 +201,7 @@ pub fn run(bench: &ImportSearch) -> anyhow::Result<()> {
     latencies.sort_by(f64::total_cmp);
     let percentile = |p: f64| latencies[((latencies.len() as f64 - 1.0) * p).round() as usize];
     let recall = found as f64 / queries.len() as f64;
-    let rss_kib = crate::peak_rss_kib();
+    let rss_kib = crate::status_kib("VmHWM");
     let figures = serde_json::json!({
         "file": file.display().to_string(),
         "file_mb": file_bytes as f64 / 1e6,
@@ -254,7 +241,7 @@ pub fn run(bench: &ImportSearch) -> anyhow::Result<()> {
     );
     println!(
         "recall@{}            {recall:.3} (the query's own document among the hits)",
-        bench.limit
+        bench.search.limit
     );
     match rss_kib {
         Some(kib) => println!("peak RSS             {:.0} MB", kib as f64 / 1024.0),
@@ -284,13 +271,11 @@ fn export_queries(
 }
 
 /// The first `words` words of `field` on each of the first `count` lines that have it.
-fn read_queries(
-    file: &PathBuf,
-    field: &str,
-    count: usize,
-    words: usize,
-) -> anyhow::Result<Vec<Query>> {
-    let reader = std::io::BufReader::new(std::fs::File::open(file)?);
+fn read_queries(file: &PathBuf, args: &QueryArgs) -> anyhow::Result<Vec<Query>> {
+    let (field, count, words) = (&args.query_field, args.queries, args.query_words);
+    let reader = std::io::BufReader::new(
+        std::fs::File::open(file).with_context(|| format!("cannot open {}", file.display()))?,
+    );
     let mut queries = Vec::with_capacity(count);
     for (index, line) in reader.lines().enumerate() {
         if queries.len() == count {
@@ -302,7 +287,7 @@ fn read_queries(
         else {
             continue;
         };
-        if let Some(text) = object.get(field).and_then(|v| v.as_str()) {
+        if let Some(text) = object.get(field.as_str()).and_then(|v| v.as_str()) {
             let query: Vec<&str> = text.split_whitespace().take(words).collect();
             if !query.is_empty() {
                 queries.push(Query { line: index + 1, query: query.join(" ") });

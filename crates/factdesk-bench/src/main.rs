@@ -404,11 +404,12 @@ fn sentences(file: &PathBuf, text_field: &str, show: usize) -> anyhow::Result<()
     Ok(())
 }
 
-/// Peak resident set size of this process (Linux: VmHWM), in KiB.
-fn peak_rss_kib() -> Option<u64> {
+/// A memory figure of this process from Linux's `/proc/self/status`, in KiB: `VmRSS` (resident
+/// now) or `VmHWM` (peak resident).
+fn status_kib(field: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     status
         .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
         .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
 }
