@@ -17,10 +17,14 @@ use factdesk_core::claims::ClaimQuery;
 use factdesk_core::import::ImportRequest;
 use factdesk_core::llm::CacheMode;
 use factdesk_core::methods::llm_cite::UrlStrategy;
+use factdesk_core::methods::revise::evidence::Granularity;
+use factdesk_core::methods::revise::{Gate, ReviseMethod};
+use factdesk_core::model::PassageId;
 use factdesk_core::model::{CheckId, ReviewDecision, RunId, Verdict};
 use factdesk_core::model::{ClaimStatus, DocumentId, PassageKind};
 use factdesk_core::models::AskOptions;
 use factdesk_core::report::Format as ReportFormat;
+use factdesk_core::revise::{EvidenceChoice, ReviseOptions};
 use factdesk_core::search::SearchRequest;
 use factdesk_core::verify::{CheckSelection, Method, VerifyOptions};
 use factdesk_core::{CancelToken, Factdesk, Settings, env};
@@ -200,6 +204,53 @@ enum Command {
         /// configuration and models
         #[arg(long, requires = "collection", conflicts_with = "claim")]
         skip_checked: bool,
+    },
+    /// Correct a passage, one stored passage, or every passage of a collection with RARR or
+    /// CoVe against evidence, and store each revision with its edits and their evidence
+    Revise {
+        /// The passage to correct (or --passage, or --collection)
+        #[arg(
+            required_unless_present_any = ["passage", "collection"],
+            conflicts_with_all = ["passage", "collection"]
+        )]
+        text: Option<String>,
+        /// A stored passage (its id in `factdesk passages list`), with its source documents
+        #[arg(long, value_name = "ID", conflicts_with = "collection")]
+        passage: Option<i64>,
+        /// Every passage of this collection (resumes an unfinished run with the same
+        /// configuration and models)
+        #[arg(long)]
+        collection: Option<String>,
+        /// rarr or cove
+        #[arg(long, default_value = "rarr")]
+        method: ReviseMethod,
+        /// auto, corpus, source or none [default: methods.<method>.evidence]
+        #[arg(long)]
+        evidence: Option<EvidenceChoice>,
+        /// snippets or chunks [default: methods.<method>.granularity]
+        #[arg(long)]
+        granularity: Option<Granularity>,
+        /// Who decides whether evidence agrees: chat or nli [default: methods.<method>.gate]
+        #[arg(long)]
+        gate: Option<Gate>,
+        /// Corpus evidence from these corpora only (repeatable)
+        #[arg(long)]
+        corpus: Vec<String>,
+        /// A source document of the text (its id in `factdesk docs`); repeatable
+        #[arg(long = "source", value_name = "DOCUMENT_ID")]
+        sources: Vec<i64>,
+        /// A reference text to measure the revision against (with a text only)
+        #[arg(long)]
+        reference: Option<String>,
+        /// Model-call cache: off, read-write or replay-only [default: llm.cache]
+        #[arg(long)]
+        cache: Option<CacheMode>,
+        /// Passages revised at once [default: verify.concurrency]
+        #[arg(long)]
+        concurrency: Option<usize>,
+        /// Start a new run instead of continuing an unfinished one
+        #[arg(long)]
+        restart: bool,
     },
     /// Accept or override a machine verdict (kept beside it as a human review)
     Review {
@@ -573,6 +624,69 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 }
                 (None, None) => anyhow::bail!("give a claim to check, or --collection NAME"),
             }
+        }
+        Command::Revise {
+            text,
+            passage,
+            collection,
+            method,
+            evidence,
+            granularity,
+            gate,
+            corpus,
+            sources,
+            reference,
+            cache,
+            concurrency,
+            restart,
+        } => {
+            let app = open()?;
+            let options = ReviseOptions {
+                evidence,
+                granularity,
+                gate,
+                corpora: corpus,
+                sources: sources.into_iter().map(DocumentId).collect(),
+                reference,
+                restart,
+                concurrency,
+                cache,
+            };
+            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+            if let Some(collection) = collection {
+                let reporter = Arc::new(progress::BarReporter::new(json));
+                let cancel = CancelToken::new();
+                let on_interrupt = cancel.clone();
+                runtime.spawn(async move {
+                    if tokio::signal::ctrl_c().await.is_ok() {
+                        on_interrupt.cancel();
+                    }
+                });
+                let summary = runtime.block_on(app.revise_collection(
+                    &collection,
+                    method,
+                    &options,
+                    reporter,
+                    cancel,
+                ))?;
+                output::revise_batch(&summary, json)?;
+                return Ok(if summary.failed > 0 || summary.cancelled {
+                    Outcome::SomeFailed
+                } else {
+                    Outcome::Success
+                });
+            }
+            let stored = match (text, passage) {
+                (_, Some(id)) => {
+                    runtime.block_on(app.revise_passage(PassageId(id), method, &options))?
+                }
+                (Some(text), None) => runtime.block_on(app.revise_text(&text, method, &options))?,
+                (None, None) => {
+                    anyhow::bail!("give a passage to correct, --passage ID or --collection NAME")
+                }
+            };
+            output::revision(&stored, json)?;
+            Ok(Outcome::Success)
         }
         Command::Review { check, accept, verdict, comment, reviewer } => {
             let decision = if accept { ReviewDecision::Accept } else { ReviewDecision::Override };

@@ -11,10 +11,12 @@ use factdesk_core::index_sync::{IndexCheck, ReindexSummary};
 use factdesk_core::model::ClaimCheck;
 use factdesk_core::model::ciber::{CiberDetail, FusionRule, Masses, ProbeMode, ProbeSet};
 use factdesk_core::model::{Claim, ClaimCollection, Corpus, Document, DocumentSummary};
+use factdesk_core::model::{Outcome, StoredOutcome};
 use factdesk_core::model::{Passage, Review, StoredCheck, Verdict};
 use factdesk_core::models::{AskAnswer, ModelCheck, ModelChoice, ModelListing};
 use factdesk_core::passages::PassageAddSummary;
 use factdesk_core::report::Format as ReportFormat;
+use factdesk_core::revise::ReviseSummary;
 use factdesk_core::search::SearchHit;
 use factdesk_core::verify::BatchSummary;
 use factdesk_core::{InitReport, Settings};
@@ -716,5 +718,128 @@ pub fn evaluation(evaluation: &Evaluation, json: bool) -> anyhow::Result<()> {
                 .map(|purpose| { (purpose.purpose.as_str(), purpose.prompt, purpose.completion) })
         )
     );
+    Ok(())
+}
+
+/// "0.12" or "n/a".
+fn figure(value: Option<f64>) -> String {
+    value.map_or_else(|| "n/a".to_owned(), |v| format!("{v:.3}"))
+}
+
+pub fn revision(stored: &StoredOutcome, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(stored);
+    }
+    let Outcome::Revision(revision) = &stored.outcome else {
+        anyhow::bail!("outcome {} is not a revision", stored.id);
+    };
+    let envelope = &revision.envelope;
+    println!("Original:   {}", revision.original);
+    println!("Revised:    {}", revision.revised);
+    println!("            {}", envelope.explanation);
+    println!(
+        "Method:     {} · model {}{} · evidence {} {}",
+        envelope.method,
+        envelope.model,
+        envelope.nli_model.as_deref().map(|nli| format!(" · NLI gate {nli}")).unwrap_or_default(),
+        envelope.parameters["evidence"].as_str().unwrap_or("?"),
+        envelope.parameters["granularity"].as_str().unwrap_or("")
+    );
+    println!("Outcome id: {} (run {})", stored.id, stored.run_id);
+    for (index, edit) in revision.edits.iter().enumerate() {
+        println!(
+            "Edit {}:     “{}” → “{}” at byte {}{}",
+            index + 1,
+            edit.before,
+            edit.after,
+            edit.start,
+            edit.agreement.map(|a| format!(" (agreement {a:.2})")).unwrap_or_default()
+        );
+        if let Some(question) = &edit.question {
+            println!("            asked: {question}");
+        }
+        for evidence in &edit.evidence {
+            let source = &evidence.source;
+            let name = source.url.as_deref().or(source.title.as_deref()).unwrap_or("(document)");
+            println!("            evidence from {name}: “{}”", evidence.sentences.join(" "));
+        }
+    }
+    for step in revision.steps.iter().filter(|step| step.agrees == Some(true)) {
+        let sources: Vec<&str> = step
+            .evidence
+            .iter()
+            .map(|e| e.source.url.as_deref().or(e.source.title.as_deref()).unwrap_or("(document)"))
+            .collect();
+        println!(
+            "Backed:     “{}” — {} ({})",
+            &revision.original[step.start..step.end],
+            step.question,
+            sources.join(", ")
+        );
+    }
+    for change in &revision.rejected {
+        println!("Refused:    “{}” → “{}”: {}", change.before, change.after, change.reason);
+    }
+    if let Some(metrics) = &revision.metrics {
+        println!(
+            "Metrics:    edit distance {:.3} · similarity {} · entailment by the sources {} → {}",
+            metrics.edit_distance,
+            figure(metrics.similarity),
+            figure(metrics.entailment_before),
+            figure(metrics.entailment_after)
+        );
+        if metrics.reference_distance_before.is_some() {
+            println!(
+                "            to the reference: edit distance {} → {} · similarity {} → {}",
+                figure(metrics.reference_distance_before),
+                figure(metrics.reference_distance_after),
+                figure(metrics.reference_similarity_before),
+                figure(metrics.reference_similarity_after)
+            );
+        }
+    }
+    println!(
+        "Tokens:     {}{}",
+        envelope.tokens.total(),
+        purposes(envelope.tokens.0.iter().map(|(purpose, count)| {
+            (purpose.as_str(), count.prompt as f64, count.completion as f64)
+        }))
+    );
+    Ok(())
+}
+
+pub fn revise_batch(summary: &ReviseSummary, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(summary);
+    }
+    println!(
+        "Run {} ({}) over '{}': {} passage(s); {} revised now ({} changed), {} before{}{}, {} \
+         failed{}.",
+        summary.run_id,
+        summary.method,
+        summary.collection,
+        summary.passages,
+        summary.revised,
+        summary.changed,
+        summary.already_revised,
+        if summary.resumed { " (run resumed)" } else { "" },
+        if summary.elsewhere > 0 {
+            format!(", {} being revised by another process", summary.elsewhere)
+        } else {
+            String::new()
+        },
+        summary.failed,
+        if summary.cancelled {
+            "; cancelled — run the same command again to continue"
+        } else {
+            ""
+        }
+    );
+    if !summary.failures.is_empty() {
+        println!("Failures (run the same command again to retry them):");
+        for failure in &summary.failures {
+            println!("  {}: {}", failure.subject, failure.message);
+        }
+    }
     Ok(())
 }

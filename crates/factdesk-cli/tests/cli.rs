@@ -954,3 +954,69 @@ fn the_fault_campaign_names_every_fault_and_the_batch_goes_on() {
     println!("faults: {tries} tries; held {held}; failed {}", failed.len());
     assert!(failed.is_empty(), "{failed:#?}");
 }
+
+#[test]
+fn revise_corrects_a_summary_against_its_source_and_names_bad_input() {
+    use factdesk_testkit::scripted::{RARR_EDIT_TEMPLATE, ScriptedModel};
+    let cli = Cli::new();
+    // A model that puts the evidence's year in place of the statement's.
+    let model = ScriptedModel::new()
+        .on(RARR_EDIT_TEMPLATE, |asked| {
+            let year = if asked.document.contains("1889") { "1889" } else { "1899" };
+            asked.claim.replace("1899", year)
+        })
+        .serve();
+    std::fs::write(
+        cli.data.path().join("config.toml"),
+        format!(
+            "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n",
+            model.url("/v1")
+        ),
+    )
+    .unwrap();
+    let article = cli.data.path().join("tower.txt");
+    std::fs::write(&article, "The Eiffel Tower opened in 1889. The tower stands in Paris.")
+        .unwrap();
+    cli.json(&["import", article.to_str().unwrap(), "--corpus", "news"]);
+    let summary = "The Eiffel Tower opened in 1899. The tower stands in Paris.";
+    cli.json(&["passages", "add", summary, "--collection", "sums", "--source", "1"]);
+
+    let stored = cli.json(&["revise", "--passage", "1", "--method", "rarr"]);
+    let revision = &stored["outcome"];
+    assert_eq!(revision["kind"], "revision");
+    assert_eq!(revision["original"], summary);
+    assert_eq!(revision["revised"], "The Eiffel Tower opened in 1889. The tower stands in Paris.");
+    let edits = revision["edits"].as_array().unwrap();
+    assert_eq!(edits.len(), 1, "{revision:#}");
+    assert_eq!(
+        (edits[0]["before"].as_str(), edits[0]["after"].as_str()),
+        (Some("1899"), Some("1889"))
+    );
+    assert_eq!(edits[0]["evidence"][0]["source"]["document_id"], 1);
+    assert_eq!(revision["parameters"]["evidence"], "source");
+    assert_eq!(revision["parameters"]["gate"], "chat");
+    assert!(revision["metrics"]["edit_distance"].as_f64().unwrap() > 0.0);
+    assert_eq!(stored["subject"]["passage"], 1);
+
+    // The whole collection, CoVe, as people read it.
+    let batch = cli.json(&["revise", "--collection", "sums", "--method", "cove"]);
+    assert_eq!((batch["passages"].as_u64(), batch["revised"].as_u64()), (Some(1), Some(1)));
+    let plain = cli.run(&["revise", summary, "--source", "1", "--method", "rarr"]);
+    assert_eq!(plain.status.code(), Some(0), "{}", text(&plain.stderr));
+    let shown = text(&plain.stdout);
+    assert!(shown.contains("“1899” → “1889”") && shown.contains("Backed:"), "{shown}");
+
+    // Bad input is named, and nothing is stored for it.
+    for (args, expected) in [
+        (vec!["revise", "  "], "empty"),
+        (vec!["revise", summary, "--evidence", "source"], "source documents"),
+        (vec!["revise", summary, "--evidence", "web"], "not yet an evidence source"),
+        (vec!["revise", summary, "--granularity", "pages"], "snippets or chunks"),
+        (vec!["revise", "--passage", "99"], "passage 99"),
+        (vec!["revise", "--passage", "1", "--source", "1"], "brings its own source documents"),
+    ] {
+        let output = cli.run(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", text(&output.stdout));
+        assert!(text(&output.stderr).contains(expected), "{args:?}: {}", text(&output.stderr));
+    }
+}

@@ -571,6 +571,9 @@ mod passage_tests {
             original: text.to_owned(),
             revised: text.replace("teh", "the"),
             edits,
+            steps: Vec::new(),
+            rejected: Vec::new(),
+            metrics: None,
         }
     }
 

@@ -22,6 +22,7 @@ pub mod models;
 pub mod passages;
 mod progress;
 pub mod report;
+pub mod revise;
 pub mod search;
 pub mod settings;
 pub mod verify;
@@ -66,6 +67,8 @@ struct Inner {
     /// The cross-encoder NLI model, loaded on first use and kept (with its folder): a batch
     /// checks several claims at once, and each would otherwise load its own copy.
     cross_encoder: LoadedOnce<dyn factdesk_llm::Nli>,
+    /// The sentence embedding model (revision metrics and chunk ranking), loaded on first use.
+    embedder: LoadedOnce<dyn factdesk_llm::Embedder>,
 }
 
 /// A model loaded from a file or folder on first use and kept, with the path it came from.
@@ -146,6 +149,7 @@ impl Factdesk {
                 fetcher,
                 embedded: LoadedOnce::new(),
                 cross_encoder: LoadedOnce::new(),
+                embedder: LoadedOnce::new(),
             }),
         };
         if rebuild {

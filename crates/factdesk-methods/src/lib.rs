@@ -2,12 +2,13 @@
 //! [`llm_cite`] (model-proposed citation URLs, fetched, sentences picked, NLI), and its two
 //! baselines, [`p_true`] (the model's own judgement, no evidence) and [`corpus_nli`]
 //! (retrieval from the local corpus + NLI); and [`ciber`] (agreeing and contradicting probes
-//! about each evidence document, fused into a three-way verdict).
+//! about each evidence document, fused into a three-way verdict); and [`revise`] (RARR and
+//! CoVe, which correct a passage against evidence).
 //!
 //! Methods depend on traits only: chat models and NLI from `factdesk-llm`, evidence through
 //! [`evidence::PageSource`] and [`evidence::CorpusRetriever`], which the application implements.
-//! There is no SQL, no tantivy, no HTTP and no Tauri here. Every method returns a
-//! [`factdesk_model::ClaimCheck`].
+//! There is no SQL, no tantivy, no HTTP and no Tauri here. Every checking method returns a
+//! [`factdesk_model::ClaimCheck`]; the revising methods return a [`factdesk_model::Revision`].
 
 mod bm25;
 pub mod calibration;
@@ -21,6 +22,7 @@ pub mod judge;
 pub mod llm_cite;
 pub mod p_true;
 pub mod prompts;
+pub mod revise;
 
 pub use bm25::{rank as bm25_rank, terms as bm25_terms};
 
@@ -31,4 +33,7 @@ pub enum MethodError {
     Model(#[from] factdesk_llm::LlmError),
     #[error("the evidence source failed: {0}")]
     Evidence(String),
+    /// The input cannot be worked on (an empty or oversized passage, a missing model).
+    #[error("{0}")]
+    Input(String),
 }

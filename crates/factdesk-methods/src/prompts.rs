@@ -18,6 +18,12 @@ pub const BUILTIN: &[(&str, &str)] = builtin![
     "assets/prompts/p_true/true_false.v1.toml",
     "assets/prompts/ciber/probe.v1.toml",
     "assets/prompts/ciber/rag.v1.toml",
+    "assets/prompts/cove/questions.v1.toml",
+    "assets/prompts/cove/answer.v1.toml",
+    "assets/prompts/cove/revise.v1.toml",
+    "assets/prompts/rarr/queries.v1.toml",
+    "assets/prompts/rarr/agreement.v1.toml",
+    "assets/prompts/rarr/edit.v1.toml",
 ];
 
 /// The shipped templates as a library.
@@ -39,6 +45,13 @@ mod tests {
             "boundary": "DATA-0",
             "question": "Is the claim true?",
             "documents": ["Okra is a flowering plant."],
+            "passage": "Okra is a vegetable.",
+            "sentence": "Okra is a vegetable.",
+            "statement": "Okra is a vegetable.",
+            "query": "What is okra?",
+            "evidence": "Okra is a flowering plant.",
+            "max": 5,
+            "checks": [{"question": "What is okra?", "answer": "Okra is a vegetable."}],
         });
         for id in [
             "nli/true_false",
@@ -47,10 +60,22 @@ mod tests {
             "p_true/true_false",
             "ciber/probe",
             "ciber/rag",
+            "cove/questions",
+            "cove/answer",
+            "cove/revise",
+            "rarr/queries",
+            "rarr/agreement",
+            "rarr/edit",
         ] {
             let request = library.render_request(id, &context).unwrap();
             let text = &request.messages.last().unwrap().content;
-            assert!(text.contains("Okra is a vegetable."), "{id}: {text}");
+            // CoVe answers a question from its evidence alone, never seeing the passage.
+            let expected = if id == "cove/answer" {
+                "Okra is a flowering plant."
+            } else {
+                "Okra is a vegetable."
+            };
+            assert!(text.contains(expected), "{id}: {text}");
             assert_eq!(request.template.unwrap().id, id);
         }
         // Every file under assets/prompts is listed.

@@ -34,8 +34,8 @@ pub mod outcome;
 pub use fetch::{ArchivedPage, FetchId, FetchRecord, StoredPage};
 pub use outcome::{
     Edit, Envelope, EvidenceSentences, NewPassage, Outcome, OutcomeKind, Passage, PassageId,
-    PassageKind, Revision, ScoreRow, ScoreTable, ScoredSource, SourcedSummary, StoredOutcome,
-    SubjectId,
+    PassageKind, RejectedChange, Revision, RevisionMetrics, ScoreRow, ScoreTable, ScoredSource,
+    SourcedSummary, StoredOutcome, SubjectId, VerificationStep,
 };
 
 id_type!(

@@ -149,6 +149,18 @@ pub struct Revision {
     pub revised: String,
     /// In order of their place in the original; applying them to it gives `revised`.
     pub edits: Vec<Edit>,
+    /// What the method checked, question by question: the part of the passage asked about,
+    /// the evidence found and whether it agreed. The agreeing steps are the attribution
+    /// report: the evidence that backs each part left as it was.
+    #[serde(default)]
+    pub steps: Vec<VerificationStep>,
+    /// Changes the method proposed and did not make, each with the reason (a guard rail, or
+    /// model output that could not be applied).
+    #[serde(default)]
+    pub rejected: Vec<RejectedChange>,
+    /// How far the revision moved from the original, and what the evidence says of each.
+    #[serde(default)]
+    pub metrics: Option<RevisionMetrics>,
 }
 
 impl Revision {
@@ -199,6 +211,61 @@ pub struct Edit {
     pub evidence: Vec<EvidenceSentences>,
     /// How far the evidence agreed with the original text, in [0, 1], when measured.
     pub agreement: Option<f64>,
+}
+
+/// One question a revising method asked about part of a passage, the evidence it found, and
+/// whether that evidence agrees with the passage.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct VerificationStep {
+    /// Where the part asked about starts and ends in the original, in UTF-8 bytes.
+    pub start: usize,
+    pub end: usize,
+    /// The question, or the search query.
+    pub question: String,
+    /// The answer the evidence gave, when the method answers its questions (CoVe).
+    pub answer: Option<String>,
+    pub evidence: Vec<EvidenceSentences>,
+    /// Whether the evidence agrees with the part; `None` when nothing judged it (no evidence,
+    /// or an answer that said neither).
+    pub agrees: Option<bool>,
+    /// How far it agreed, in [0, 1], when the judge gives a degree (the NLI verifier's
+    /// P(entailment); 1 or 0 for the chat model's agrees / disagrees).
+    pub agreement: Option<f64>,
+    /// The judge's reasoning, or why the step could not be judged.
+    pub note: Option<String>,
+}
+
+/// A change proposed and not made.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct RejectedChange {
+    /// The text the change would have replaced (the whole passage for a refinement).
+    pub before: String,
+    pub after: String,
+    pub reason: String,
+}
+
+/// Measures of a revision. Edit distances are normalised Levenshtein distances over
+/// characters, 0 (the same) to 1; similarities are cosines of sentence embeddings; entailment
+/// is the NLI verifier's support of the text by the source documents (min over sentences of
+/// the max over premises).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct RevisionMetrics {
+    /// From the original to the revision (preservation: lower keeps more).
+    pub edit_distance: f64,
+    /// From the reference to the original and to the revision, when a reference was given.
+    pub reference_distance_before: Option<f64>,
+    pub reference_distance_after: Option<f64>,
+    /// Embedding similarity of the revision to the original.
+    pub similarity: Option<f64>,
+    /// Embedding similarity of the original and of the revision to the reference.
+    pub reference_similarity_before: Option<f64>,
+    pub reference_similarity_after: Option<f64>,
+    /// Support of the original and of the revision by the source documents.
+    pub entailment_before: Option<f64>,
+    pub entailment_after: Option<f64>,
+    /// The embedding and NLI models measured with.
+    pub embedder: Option<String>,
+    pub nli_model: Option<String>,
 }
 
 /// Sentences of one source.
@@ -383,7 +450,15 @@ mod tests {
     }
 
     fn revision(original: &str, revised: &str, edits: Vec<Edit>) -> Revision {
-        Revision { envelope: envelope(), original: original.into(), revised: revised.into(), edits }
+        Revision {
+            envelope: envelope(),
+            original: original.into(),
+            revised: revised.into(),
+            edits,
+            steps: Vec::new(),
+            rejected: Vec::new(),
+            metrics: None,
+        }
     }
 
     #[test]

@@ -805,6 +805,9 @@ mod outcome_tests {
                 evidence: Vec::new(),
                 agreement: Some(0.1),
             }],
+            steps: Vec::new(),
+            rejected: Vec::new(),
+            metrics: None,
         })
     }
 

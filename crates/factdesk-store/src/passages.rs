@@ -82,11 +82,22 @@ impl Store {
 
     /// The passages of a collection, oldest first.
     pub fn passages(&self, collection: CollectionId) -> Result<Vec<Passage>> {
-        let mut statement = self.conn.prepare(
+        self.passages_where("collection_id = ?1", collection.0)
+    }
+
+    /// One passage.
+    pub fn passage(&self, id: PassageId) -> Result<Passage> {
+        self.passages_where("id = ?1", id.0)?
+            .pop()
+            .ok_or_else(|| StoreError::NotFound { what: format!("passage {id}") })
+    }
+
+    fn passages_where(&self, condition: &str, value: i64) -> Result<Vec<Passage>> {
+        let mut statement = self.conn.prepare(&format!(
             "SELECT id, collection_id, kind, text, question, sources, created_at
-             FROM passages WHERE collection_id = ?1 ORDER BY id",
-        )?;
-        let rows = statement.query_map([collection.0], |row| {
+             FROM passages WHERE {condition} ORDER BY id"
+        ))?;
+        let rows = statement.query_map([value], |row| {
             Ok((
                 row.get::<_, i64>(0)?,
                 row.get::<_, i64>(1)?,

@@ -25,6 +25,19 @@ pub const CIBER_PROBE_TEMPLATE: &str = "ciber/probe";
 /// CIBER's plain-RAG baseline (every document, one question).
 pub const CIBER_RAG_TEMPLATE: &str = "ciber/rag";
 
+/// RARR's searches for one sentence (the claim is the sentence).
+pub const RARR_QUERIES_TEMPLATE: &str = "rarr/queries";
+/// RARR's agreement gate (the claim is the statement; the document the evidence).
+pub const RARR_AGREEMENT_TEMPLATE: &str = "rarr/agreement";
+/// RARR's edit of a statement the evidence disagreed with.
+pub const RARR_EDIT_TEMPLATE: &str = "rarr/edit";
+/// CoVe's verification questions (the claim is the passage).
+pub const COVE_QUESTIONS_TEMPLATE: &str = "cove/questions";
+/// CoVe's answer to one question from its evidence (the claim is the question).
+pub const COVE_ANSWER_TEMPLATE: &str = "cove/answer";
+/// CoVe's refined passage (the claim is the passage).
+pub const COVE_REVISE_TEMPLATE: &str = "cove/revise";
+
 /// Where a template puts what a script needs.
 struct Layout {
     template: &'static str,
@@ -40,7 +53,7 @@ enum DocumentAt {
     Quoted,
 }
 
-const LAYOUTS: [Layout; 6] = [
+const LAYOUTS: [Layout; 12] = [
     Layout {
         template: "llm_cite/urls_diverse",
         claim: "Sentence: ",
@@ -55,6 +68,12 @@ const LAYOUTS: [Layout; 6] = [
     Layout { template: "p_true/true_false", claim: "Claim: ", document: DocumentAt::Nowhere },
     Layout { template: "ciber/probe", claim: "Claim: ", document: DocumentAt::Quoted },
     Layout { template: "ciber/rag", claim: "Claim: ", document: DocumentAt::Quoted },
+    Layout { template: "rarr/queries", claim: "Statement: ", document: DocumentAt::Nowhere },
+    Layout { template: "rarr/agreement", claim: "Statement: ", document: DocumentAt::Quoted },
+    Layout { template: "rarr/edit", claim: "Statement: ", document: DocumentAt::Quoted },
+    Layout { template: "cove/questions", claim: "Passage: ", document: DocumentAt::Nowhere },
+    Layout { template: "cove/answer", claim: "Question: ", document: DocumentAt::Quoted },
+    Layout { template: "cove/revise", claim: "Passage: ", document: DocumentAt::Nowhere },
 ];
 
 /// One chat request to the scripted model.
@@ -163,8 +182,9 @@ type Script = Arc<dyn Fn(&Asked) -> String + Send + Sync>;
 type Delay = Arc<dyn Fn(&Asked) -> Duration + Send + Sync>;
 
 /// A chat model answering each template with its script. By default: no URLs, NLI by
-/// [`document_supports`], P(True) "False", CIBER by [`ciber_answer`], and "OK" to a prompt of
-/// no template.
+/// [`document_supports`], P(True) "False", CIBER by [`ciber_answer`], RARR and CoVe as a model
+/// that checks and never corrects (RARR's gate by [`document_supports`]), and "OK" to a prompt
+/// of no template.
 #[derive(Clone)]
 pub struct ScriptedModel {
     scripts: Vec<(String, Script)>,
@@ -191,6 +211,19 @@ impl ScriptedModel {
         .on(P_TRUE_TEMPLATE, |_| "False".to_owned())
         .on(CIBER_PROBE_TEMPLATE, ciber_answer)
         .on(CIBER_RAG_TEMPLATE, ciber_answer)
+        // A model that checks but never corrects: it searches for the sentence itself, agrees
+        // with evidence that supports it, and leaves every text as it was.
+        .on(RARR_QUERIES_TEMPLATE, |asked| format!(" {}", asked.claim))
+        .on(RARR_AGREEMENT_TEMPLATE, |asked| {
+            let agrees = document_supports(&asked.document, &asked.claim);
+            format!("Therefore: {}", if agrees { "agrees" } else { "disagrees" })
+        })
+        .on(RARR_EDIT_TEMPLATE, |asked| asked.claim.clone())
+        .on(COVE_QUESTIONS_TEMPLATE, |asked| format!("1. Is it true that {}?", asked.claim))
+        .on(COVE_ANSWER_TEMPLATE, |asked| {
+            asked.document.lines().next().unwrap_or("Not stated").to_owned()
+        })
+        .on(COVE_REVISE_TEMPLATE, |asked| asked.claim.clone())
     }
 
     /// Answers `template` with `script` (replacing its earlier script).
@@ -292,9 +325,20 @@ mod tests {
         assert_eq!(asked.n, 2);
         let no_template = chat(None, "Say hi");
         assert!(answer(&model, &no_template).1.contains("\"OK\""));
-        let unknown = chat(Some("rarr/agreement"), "?");
+        let unknown = chat(Some("tts/stances"), "?");
         let (status, body) = answer(&model, &unknown);
         assert_eq!(status, 500);
-        assert!(body.contains("rarr/agreement"), "{body}");
+        assert!(body.contains("tts/stances"), "{body}");
+        // RARR's gate reads the statement and the quoted evidence.
+        let gate = chat(
+            Some(RARR_AGREEMENT_TEMPLATE),
+            "Statement: An example.\nTherefore: agrees\n\nStatement: Okra grows in 1899.\n\
+             Search: When?\nEvidence:\n<<<DATA-2>>>\nOkra grows, since 1889.\n<<<DATA-2>>>\n\
+             Reasoning:",
+        );
+        let asked_gate = super::asked(&gate).unwrap().unwrap();
+        assert_eq!(asked_gate.claim, "Okra grows in 1899.");
+        assert_eq!(asked_gate.document, "Okra grows, since 1889.");
+        assert!(answer(&model, &gate).1.contains("Therefore: disagrees"));
     }
 }

@@ -3,8 +3,17 @@ import type { CiberSettings } from "./CiberSettings";
 import type { CorpusNliSettings } from "./CorpusNliSettings";
 import type { LlmCiteSettings } from "./LlmCiteSettings";
 import type { PTrueSettings } from "./PTrueSettings";
+import type { ReviseSettings } from "./ReviseSettings";
 
 /**
  * `[methods]`: one section per method.
  */
-export type MethodsSettings = { "llm-cite": LlmCiteSettings, "p-true": PTrueSettings, "corpus-nli": CorpusNliSettings, ciber: CiberSettings, };
+export type MethodsSettings = { "llm-cite": LlmCiteSettings, "p-true": PTrueSettings, "corpus-nli": CorpusNliSettings, ciber: CiberSettings, 
+/**
+ * RARR (revises passages; `factdesk revise --method rarr`).
+ */
+rarr: ReviseSettings, 
+/**
+ * CoVe (revises passages; `factdesk revise --method cove`).
+ */
+cove: ReviseSettings, };

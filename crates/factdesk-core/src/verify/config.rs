@@ -24,6 +24,10 @@ pub struct MethodsSettings {
     #[serde(rename = "corpus-nli")]
     pub corpus_nli: CorpusNliSettings,
     pub ciber: CiberSettings,
+    /// RARR (revises passages; `factdesk revise --method rarr`).
+    pub rarr: crate::revise::ReviseSettings,
+    /// CoVe (revises passages; `factdesk revise --method cove`).
+    pub cove: crate::revise::ReviseSettings,
 }
 
 /// `[methods.llm-cite]`.
@@ -164,6 +168,8 @@ impl MethodsSettings {
                 ciber.temperature
             ));
         }
+        self.rarr.validate("methods.rarr")?;
+        self.cove.validate("methods.cove")?;
         if !(llm_cite.temperature.is_finite() && llm_cite.temperature >= 0.0) {
             return Err(format!(
                 "`methods.llm-cite.temperature` is {}; it must be 0 or more",
@@ -312,7 +318,11 @@ mod tests {
     #[test]
     fn a_bad_method_setting_names_its_key() {
         type Change = fn(&mut MethodsSettings);
-        let cases: [(Change, &str); 13] = [
+        let cases: [(Change, &str); 17] = [
+            (|s| s.rarr.evidence = "web".into(), "methods.rarr.evidence"),
+            (|s| s.rarr.granularity = "pages".into(), "methods.rarr.granularity"),
+            (|s| s.cove.gate = "vote".into(), "methods.cove.gate"),
+            (|s| s.cove.max_growth = 0.5, "methods.cove.max_growth"),
             (|s| s.llm_cite.urls = "random".into(), "methods.llm-cite.urls"),
             (|s| s.llm_cite.premises = "sentences".into(), "methods.llm-cite.premises"),
             (|s| s.corpus_nli.documents = 0, "methods.corpus-nli.documents"),

@@ -227,12 +227,17 @@ impl Plan {
     /// The model folder of a cross-encoder NLI judge (the built-in verifier or
     /// `cross-encoder:<folder>`), with the name checks record for it.
     fn cross_encoder(&self) -> Option<(PathBuf, Option<&'static str>)> {
-        let nli = self.nli()?;
-        if nli == NLI_VERIFIER {
-            return Some((verifier_folder(), Some(NLI_VERIFIER)));
-        }
-        nli.strip_prefix("cross-encoder:").map(|folder| (PathBuf::from(folder.trim()), None))
+        cross_encoder_folder(self.nli()?)
     }
+}
+
+/// The model folder of a resolved NLI choice that names a cross-encoder (the built-in verifier
+/// or `cross-encoder:<folder>`), with the name results record for it.
+pub(crate) fn cross_encoder_folder(nli: &str) -> Option<(PathBuf, Option<&'static str>)> {
+    if nli == NLI_VERIFIER {
+        return Some((verifier_folder(), Some(NLI_VERIFIER)));
+    }
+    nli.strip_prefix("cross-encoder:").map(|folder| (PathBuf::from(folder.trim()), None))
 }
 
 /// What a collection run did.
@@ -276,10 +281,11 @@ pub struct ClaimWithCheck {
     pub check: Option<StoredCheck>,
 }
 
-fn method_error(error: MethodError) -> CoreError {
+pub(crate) fn method_error(error: MethodError) -> CoreError {
     match error {
         MethodError::Model(error) => CoreError::Model(error),
         MethodError::Evidence(message) => CoreError::Internal(message),
+        MethodError::Input(message) => CoreError::InvalidInput(message),
     }
 }
 
@@ -443,8 +449,13 @@ impl Factdesk {
     /// chat model is far too weak to judge entailment, so it means the trained verifier; a
     /// configured server is asked itself.
     fn nli_choice(&self, options: &VerifyOptions, chat: &ModelChoice) -> Result<String> {
+        self.resolve_nli(options.nli.as_deref(), chat)
+    }
+
+    /// `nli` (else `verify.nli`) checked, with `auto` resolved for the chat model `chat`.
+    pub(crate) fn resolve_nli(&self, nli: Option<&str>, chat: &ModelChoice) -> Result<String> {
         let settings = &self.settings().verify;
-        let nli = options.nli.clone().unwrap_or_else(|| settings.nli.clone()).trim().to_owned();
+        let nli = nli.unwrap_or(&settings.nli).trim().to_owned();
         check_nli_choice(&nli)
             .map_err(|message| CoreError::InvalidInput(format!("verify.nli: {message}")))?;
         Ok(if nli == NLI_AUTO {
@@ -464,22 +475,33 @@ impl Factdesk {
         chat: impl FnOnce() -> Result<Arc<dyn LanguageModel>>,
         prompts: &Arc<factdesk_llm::prompts::PromptLibrary>,
     ) -> Result<Arc<dyn Nli>> {
-        if plan.nli() == Some(NLI_LLM) {
+        self.nli_named(plan.nli().unwrap_or_default(), chat, prompts)
+    }
+
+    /// The NLI judge a resolved choice names; `chat` gives the audited chat model when it is
+    /// the judge.
+    pub(crate) fn nli_named(
+        &self,
+        nli: &str,
+        chat: impl FnOnce() -> Result<Arc<dyn LanguageModel>>,
+        prompts: &Arc<factdesk_llm::prompts::PromptLibrary>,
+    ) -> Result<Arc<dyn Nli>> {
+        if nli == NLI_LLM {
             let mut nli = LlmNli::new(chat()?, prompts.clone());
             nli.samples = self.settings().verify.nli_samples.max(1);
             return Ok(Arc::new(nli));
         }
-        match plan.cross_encoder() {
+        match cross_encoder_folder(nli) {
             Some((folder, name)) => self.cross_encoder(&folder, name),
-            // `plan` resolved `auto` and refused anything else.
-            None => Err(CoreError::Internal(format!("unresolved NLI choice {:?}", plan.nli()))),
+            // The choice was resolved (`auto`) and checked before.
+            None => Err(CoreError::Internal(format!("unresolved NLI choice {nli:?}"))),
         }
     }
 
     /// The cross-encoder in `folder`, loaded once and shared by every check; `name` replaces
     /// the folder in what checks record (for the built-in verifier, whose folder differs
     /// between machines).
-    fn cross_encoder(&self, folder: &Path, name: Option<&str>) -> Result<Arc<dyn Nli>> {
+    pub(crate) fn cross_encoder(&self, folder: &Path, name: Option<&str>) -> Result<Arc<dyn Nli>> {
         self.inner.cross_encoder.get(folder, || {
             let model = CrossEncoderNli::load(folder).map_err(|error| match (name, error) {
                 // The built-in verifier ships with Factdesk: say how to put it back.
@@ -615,7 +637,7 @@ impl Factdesk {
         Ok((check, collector.ids()))
     }
 
-    fn fetch_permits(&self) -> Arc<Semaphore> {
+    pub(crate) fn fetch_permits(&self) -> Arc<Semaphore> {
         Arc::new(Semaphore::new(self.settings().fetch.concurrency.max(1)))
     }
 

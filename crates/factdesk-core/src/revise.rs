@@ -1,0 +1,513 @@
+//! Correcting passages with RARR or CoVe (`factdesk-methods` `revise`): one text
+//! ([`Factdesk::revise_text`]), one stored passage ([`Factdesk::revise_passage`]) or every
+//! passage of a collection ([`Factdesk::revise_collection`], through the resumable batch
+//! runner). This module resolves a run's configuration from `[methods.rarr]` / `[methods.cove]`
+//! and the options, builds the evidence (the corpus search, the passage's source documents,
+//! or none), the audited chat model and, for the NLI gate, the judge `verify.nli` names; it
+//! measures each revision ([`RevisionMetrics`]: edit distance, MiniLM similarity, the
+//! verifier's entailment by the source documents) and stores it with the model calls behind
+//! it. The original passage is part of every stored revision and is never changed.
+
+use std::sync::Arc;
+
+use factdesk_llm::embeddings::MiniLmEmbedder;
+use factdesk_llm::{CacheMode, CallCollector, Embedder, Nli};
+use factdesk_methods::evidence::{CorpusDocument, CorpusRetriever};
+use factdesk_methods::grounding::GroundingConfig;
+use factdesk_methods::prompts;
+use factdesk_methods::revise::evidence::{
+    CorpusEvidence, EvidenceFinder, Granularity, NoEvidence, SourceEvidence,
+};
+use factdesk_methods::revise::metrics::{Measures, measure};
+use factdesk_methods::revise::{Gate, ReviseConfig, ReviseMethod, Reviser};
+use factdesk_model::{
+    DocumentId, Outcome, PassageId, Revision, RunId, RunStatus, StoredOutcome, SubjectId,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::batch::{BatchSpec, BatchSubjects, Subject, SubjectFailure};
+use crate::models::ModelChoice;
+use crate::verify::evidence::CorpusSearch;
+use crate::verify::{NLI_VERIFIER, method_error, verifier_folder};
+use crate::{CancelToken, CoreError, Factdesk, Reporter, Result};
+
+/// `[methods.rarr]` and `[methods.cove]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct ReviseSettings {
+    /// `auto` (the passage's source documents when it has some, else the corpus), `corpus`,
+    /// `source` or `none` (the model's own knowledge).
+    pub evidence: String,
+    /// `snippets` or `chunks`.
+    pub granularity: String,
+    /// `auto` (the NLI judge with the embedded chat model, the chat model with a server),
+    /// `chat` or `nli`.
+    pub gate: String,
+    /// RARR: searches per sentence; CoVe: verification questions per passage.
+    pub questions: usize,
+    pub max_growth: f64,
+    pub threshold: f64,
+    pub evidence_words: usize,
+    pub max_chars: usize,
+}
+
+impl ReviseSettings {
+    /// The first setting of section `key` that no run could use, as a message naming it.
+    pub fn validate(&self, key: &str) -> std::result::Result<(), String> {
+        parse_evidence(&self.evidence).map_err(|message| format!("`{key}.evidence`: {message}"))?;
+        self.granularity
+            .parse::<Granularity>()
+            .map_err(|message| format!("`{key}.granularity`: {message}"))?;
+        if self.gate.trim() != "auto" {
+            self.gate.parse::<Gate>().map_err(|message| format!("`{key}.gate`: {message}"))?;
+        }
+        for (name, value) in [
+            ("questions", self.questions),
+            ("evidence_words", self.evidence_words),
+            ("max_chars", self.max_chars),
+        ] {
+            if value == 0 {
+                return Err(format!("`{key}.{name}` must be at least 1"));
+            }
+        }
+        if !(self.max_growth.is_finite() && self.max_growth >= 1.0) {
+            return Err(format!(
+                "`{key}.max_growth` is {}; it must be 1 or more (the revision may be at most \
+                 that many times as long as the passage)",
+                self.max_growth
+            ));
+        }
+        crate::verify::config::check_threshold(self.threshold)
+            .map_err(|message| format!("`{key}.threshold`: {message}"))
+    }
+}
+
+/// Where a revision's evidence comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
+pub enum EvidenceChoice {
+    /// The passage's source documents when it has some, else the corpus.
+    Auto,
+    Corpus,
+    Source,
+    None,
+}
+
+fn parse_evidence(value: &str) -> std::result::Result<EvidenceChoice, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "auto" => Ok(EvidenceChoice::Auto),
+        "corpus" => Ok(EvidenceChoice::Corpus),
+        "source" | "sources" => Ok(EvidenceChoice::Source),
+        "none" => Ok(EvidenceChoice::None),
+        "web" => Err("fetched pages are not yet an evidence source for revisions; use auto, \
+                      corpus, source or none"
+            .into()),
+        other => Err(format!("'{other}' is no evidence source; use auto, corpus, source or none")),
+    }
+}
+
+impl std::str::FromStr for EvidenceChoice {
+    type Err = CoreError;
+    fn from_str(s: &str) -> Result<Self> {
+        parse_evidence(s).map_err(CoreError::InvalidInput)
+    }
+}
+
+/// The options of one revision run; what is not given comes from the method's section.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReviseOptions {
+    pub evidence: Option<EvidenceChoice>,
+    pub granularity: Option<Granularity>,
+    pub gate: Option<Gate>,
+    /// The corpora searched for corpus evidence (all when empty).
+    pub corpora: Vec<String>,
+    /// The source documents of an ad-hoc text.
+    pub sources: Vec<DocumentId>,
+    /// A reference text the revision is measured against (an ad-hoc text only).
+    pub reference: Option<String>,
+    pub restart: bool,
+    pub concurrency: Option<usize>,
+    pub cache: Option<CacheMode>,
+}
+
+/// A run's resolved configuration.
+#[derive(Debug, Clone, PartialEq)]
+struct RevisePlan {
+    config: ReviseConfig,
+    evidence: EvidenceChoice,
+    granularity: Granularity,
+    corpora: Vec<String>,
+    chat: String,
+    /// The NLI judge, with the NLI gate.
+    nli: Option<String>,
+}
+
+impl RevisePlan {
+    /// The run's identity: the method's configuration and the models it asks.
+    fn identity(&self) -> serde_json::Value {
+        let mut models = serde_json::json!({"chat": self.chat});
+        if let Some(nli) = &self.nli {
+            models["nli"] = serde_json::json!(nli);
+        }
+        serde_json::json!({
+            "method": self.config.method.as_str(),
+            "config": {
+                "questions": self.config.questions,
+                "max_growth": self.config.max_growth,
+                "max_chars": self.config.max_chars,
+                "gate": self.config.gate,
+                "threshold": self.config.threshold,
+                "evidence_words": self.config.evidence_words,
+                "language": self.config.language,
+                "seed": self.config.seed,
+                "evidence": self.evidence,
+                "granularity": self.granularity,
+                "corpora": self.corpora,
+            },
+            "models": models,
+        })
+    }
+}
+
+/// What a collection revision run did.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct ReviseSummary {
+    pub run_id: RunId,
+    pub collection: String,
+    pub method: String,
+    pub resumed: bool,
+    pub passages: usize,
+    pub already_revised: usize,
+    pub elsewhere: usize,
+    pub revised: usize,
+    /// Of those revised, the ones the method changed.
+    pub changed: usize,
+    pub failed: usize,
+    pub cancelled: bool,
+    pub failures: Vec<SubjectFailure>,
+}
+
+impl Factdesk {
+    fn revise_plan(&self, method: ReviseMethod, options: &ReviseOptions) -> Result<RevisePlan> {
+        let settings = self.settings();
+        let own = match method {
+            ReviseMethod::Rarr => &settings.methods.rarr,
+            ReviseMethod::Cove => &settings.methods.cove,
+        };
+        let evidence = match options.evidence {
+            Some(evidence) => evidence,
+            None => parse_evidence(&own.evidence).map_err(CoreError::InvalidInput)?,
+        };
+        let granularity = match options.granularity {
+            Some(granularity) => granularity,
+            None => own.granularity.parse().map_err(CoreError::InvalidInput)?,
+        };
+        let chat = self.model_choice();
+        let gate = match options.gate {
+            Some(gate) => gate,
+            None if own.gate.trim() == "auto" => match chat {
+                ModelChoice::Embedded { .. } => Gate::Nli,
+                ModelChoice::OpenaiCompatible { .. } => Gate::Chat,
+            },
+            None => own.gate.parse().map_err(CoreError::InvalidInput)?,
+        };
+        let nli = match gate {
+            Gate::Nli => Some(self.resolve_nli(None, &chat)?),
+            Gate::Chat => None,
+        };
+        if evidence == EvidenceChoice::None && !options.corpora.is_empty() {
+            return Err(CoreError::InvalidInput(
+                "corpora choose where corpus evidence comes from; with evidence none, leave \
+                 them out"
+                    .into(),
+            ));
+        }
+        Ok(RevisePlan {
+            config: ReviseConfig {
+                method,
+                questions: own.questions.max(1),
+                max_growth: own.max_growth,
+                max_chars: own.max_chars,
+                gate,
+                threshold: own.threshold,
+                evidence_words: own.evidence_words.max(1),
+                language: settings.import.language.clone(),
+                seed: settings.verify.seed,
+            },
+            evidence,
+            granularity,
+            corpora: options.corpora.clone(),
+            chat: chat.model_name(),
+            nli,
+        })
+    }
+
+    /// all-MiniLM-L6-v2 from the models directory, loaded once and kept.
+    pub(crate) fn embedder(&self) -> Result<Arc<dyn Embedder>> {
+        let folder = factdesk_llm::embeddings::default_minilm_dir();
+        self.inner
+            .embedder
+            .get(&folder, || Ok(Arc::new(MiniLmEmbedder::load(&folder)?) as Arc<dyn Embedder>))
+    }
+
+    /// The source documents `ids`, whole.
+    async fn source_documents(&self, ids: &[DocumentId]) -> Result<Vec<CorpusDocument>> {
+        let search = CorpusSearch { app: self.clone(), corpora: Vec::new() };
+        let mut documents = Vec::with_capacity(ids.len());
+        for id in ids {
+            documents.push(search.document(*id).await.map_err(CoreError::InvalidInput)?);
+        }
+        Ok(documents)
+    }
+
+    /// Revises `text` (whose source documents are `sources`) as `plan` says, measures the
+    /// revision and gives it with the model calls behind it.
+    async fn revise_one(
+        &self,
+        plan: &RevisePlan,
+        text: &str,
+        sources: &[DocumentId],
+        reference: Option<&str>,
+        run: RunId,
+        cache: Option<CacheMode>,
+    ) -> Result<(Revision, Vec<i64>)> {
+        let collector = CallCollector::default();
+        let model = self.collecting_language_model(Some(run), cache, Some(collector.clone()))?;
+        let prompts = Arc::new(prompts::builtin_library()?);
+        let documents = self.source_documents(sources).await?;
+        let embedder = match plan.granularity {
+            Granularity::Chunks if plan.evidence != EvidenceChoice::None => Some(self.embedder()?),
+            _ => None,
+        };
+        let evidence: Arc<dyn EvidenceFinder> = match plan.evidence {
+            EvidenceChoice::None => Arc::new(NoEvidence),
+            EvidenceChoice::Source => Arc::new(
+                SourceEvidence::new(documents.clone(), plan.granularity, embedder).map_err(
+                    |message| {
+                        CoreError::InvalidInput(format!(
+                            "{message}: give the passage's source documents, or choose another \
+                         evidence source"
+                        ))
+                    },
+                )?,
+            ),
+            EvidenceChoice::Auto if !documents.is_empty() => Arc::new(
+                SourceEvidence::new(documents.clone(), plan.granularity, embedder)
+                    .map_err(CoreError::InvalidInput)?,
+            ),
+            EvidenceChoice::Auto | EvidenceChoice::Corpus => {
+                let search = CorpusSearch { app: self.clone(), corpora: plan.corpora.clone() };
+                Arc::new(
+                    CorpusEvidence::new(Arc::new(search), plan.granularity, embedder)
+                        .map_err(CoreError::InvalidInput)?,
+                )
+            }
+        };
+        let nli: Option<Arc<dyn Nli>> = match &plan.nli {
+            Some(nli) => Some(self.nli_named(nli, || Ok(model.clone()), &prompts)?),
+            None => None,
+        };
+        let reviser = Reviser { model, nli, prompts, evidence, config: plan.config.clone() };
+        let mut revision = reviser.revise(text).await.map_err(method_error)?;
+        revision.metrics = Some(self.measure_revision(&revision, &documents, reference).await?);
+        Ok((revision, collector.ids()))
+    }
+
+    /// The metrics of a revision: edit distances always; MiniLM similarity and the verifier's
+    /// entailment when their models are installed (`scripts/fetch-models.sh`).
+    async fn measure_revision(
+        &self,
+        revision: &Revision,
+        documents: &[CorpusDocument],
+        reference: Option<&str>,
+    ) -> Result<factdesk_model::RevisionMetrics> {
+        let embedder = self.embedder().ok();
+        let nli = if documents.is_empty() {
+            None
+        } else {
+            self.cross_encoder(&verifier_folder(), Some(NLI_VERIFIER)).ok()
+        };
+        let sources: Vec<String> = documents.iter().map(|document| document.text.clone()).collect();
+        let measures = Measures {
+            reference,
+            sources: &sources,
+            embedder: embedder.as_deref(),
+            nli: nli.as_deref(),
+            grounding: GroundingConfig {
+                language: self.settings().import.language.clone(),
+                ..GroundingConfig::default()
+            },
+        };
+        measure(revision, &measures).await.map_err(method_error)
+    }
+
+    /// Revises one text (not a stored passage) as a run of its own and stores the revision.
+    #[tracing::instrument(skip(self, text, options))]
+    pub async fn revise_text(
+        &self,
+        text: &str,
+        method: ReviseMethod,
+        options: &ReviseOptions,
+    ) -> Result<StoredOutcome> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(CoreError::InvalidInput(
+                "the passage is empty: there is nothing to revise".into(),
+            ));
+        }
+        let plan = self.revise_plan(method, options)?;
+        self.revise_as_run(
+            &plan,
+            None,
+            text,
+            &options.sources,
+            options.reference.as_deref(),
+            options,
+        )
+        .await
+    }
+
+    /// Revises one stored passage, with its source documents, as a run of its own.
+    #[tracing::instrument(skip(self, options))]
+    pub async fn revise_passage(
+        &self,
+        id: PassageId,
+        method: ReviseMethod,
+        options: &ReviseOptions,
+    ) -> Result<StoredOutcome> {
+        if !options.sources.is_empty() || options.reference.is_some() {
+            return Err(CoreError::InvalidInput(
+                "a stored passage brings its own source documents; sources and a reference \
+                 are for a pasted text"
+                    .into(),
+            ));
+        }
+        let passage = self.store()?.passage(id)?;
+        let plan = self.revise_plan(method, options)?;
+        self.revise_as_run(&plan, Some(passage.id), &passage.text, &passage.sources, None, options)
+            .await
+    }
+
+    async fn revise_as_run(
+        &self,
+        plan: &RevisePlan,
+        passage: Option<PassageId>,
+        text: &str,
+        sources: &[DocumentId],
+        reference: Option<&str>,
+        options: &ReviseOptions,
+    ) -> Result<StoredOutcome> {
+        let collection = match passage {
+            Some(id) => Some(self.store()?.passage(id)?.collection_id),
+            None => None,
+        };
+        let identity = plan.identity();
+        let method = plan.config.method.as_str();
+        let run = self.store()?.create_run(method, &identity, Some(&plan.chat), collection)?;
+        self.store()?.set_run_status(run, RunStatus::Running, None)?;
+        let stored = async {
+            let (revision, calls) =
+                self.revise_one(plan, text, sources, reference, run, options.cache).await?;
+            let subject = passage.map(SubjectId::Passage);
+            Ok::<_, CoreError>(self.store()?.insert_outcome(
+                run,
+                subject,
+                &Outcome::Revision(revision),
+                &calls,
+            )?)
+        }
+        .await;
+        match stored {
+            Ok(id) => {
+                self.store()?.set_run_status(run, RunStatus::Completed, None)?;
+                self.store()?
+                    .outcomes(Some(run), None)?
+                    .into_iter()
+                    .find(|stored| stored.id == id)
+                    .ok_or_else(|| CoreError::Internal(format!("revision {id} was not stored")))
+            }
+            Err(error) => {
+                if let Err(marking) = self.store().and_then(|store| {
+                    Ok(store.set_run_status(run, RunStatus::Failed, Some(&error.to_string()))?)
+                }) {
+                    tracing::warn!(%run, error = %marking, "could not mark the run failed");
+                }
+                Err(error)
+            }
+        }
+    }
+
+    /// Revises every passage of `collection` with its own source documents, a few at a time,
+    /// through the resumable batch runner: an unfinished run with the same configuration and
+    /// models is continued (unless `options.restart`), skipping the passages it revised.
+    #[tracing::instrument(skip(self, options, reporter, cancel))]
+    pub async fn revise_collection(
+        &self,
+        collection: &str,
+        method: ReviseMethod,
+        options: &ReviseOptions,
+        reporter: Arc<dyn Reporter>,
+        cancel: CancelToken,
+    ) -> Result<ReviseSummary> {
+        if !options.sources.is_empty() || options.reference.is_some() {
+            return Err(CoreError::InvalidInput(
+                "each passage of a collection brings its own source documents; sources and a \
+                 reference are for a pasted text"
+                    .into(),
+            ));
+        }
+        let plan = self.revise_plan(method, options)?;
+        // A judge that cannot be loaded stops the batch before it starts.
+        if let Some(nli) = &plan.nli
+            && let Some((folder, name)) = crate::verify::cross_encoder_folder(nli)
+        {
+            self.cross_encoder(&folder, name)?;
+        }
+        let identity = plan.identity();
+        let spec = BatchSpec {
+            collection,
+            subjects: BatchSubjects::Passages,
+            method: method.as_str(),
+            identity: &identity,
+            model: Some(&plan.chat),
+            restart: options.restart,
+            skip_done: false,
+            concurrency: options.concurrency.unwrap_or(self.settings().verify.concurrency),
+        };
+        let plan = &plan;
+        let outcome = self
+            .run_batch(spec, reporter, cancel, |subject, run| async move {
+                let Subject::Passage(passage) = subject else {
+                    return Err(CoreError::Internal("a passages batch was given a claim".into()));
+                };
+                let (revision, calls) = self
+                    .revise_one(plan, &passage.text, &passage.sources, None, run, options.cache)
+                    .await?;
+                let changed = revision.revised != revision.original;
+                self.store()?.insert_outcome(
+                    run,
+                    Some(SubjectId::Passage(passage.id)),
+                    &Outcome::Revision(revision),
+                    &calls,
+                )?;
+                Ok(changed)
+            })
+            .await?;
+        let changed =
+            outcome.tally.iter().filter(|(changed, _)| *changed).map(|(_, count)| count).sum();
+        Ok(ReviseSummary {
+            run_id: outcome.run_id,
+            collection: collection.to_owned(),
+            method: method.as_str().to_owned(),
+            resumed: outcome.resumed,
+            passages: outcome.subjects,
+            already_revised: outcome.already_done,
+            elsewhere: outcome.elsewhere,
+            revised: outcome.done,
+            changed,
+            failed: outcome.failed,
+            cancelled: outcome.cancelled,
+            failures: outcome.failures,
+        })
+    }
+}

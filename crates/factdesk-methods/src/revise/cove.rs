@@ -1,0 +1,290 @@
+//! Chain-of-Verification (CoVe), as "Correcting Hallucinations in News Summaries: Exploration
+//! of Self-Correcting LLM Methods with External Knowledge" runs it (zero-shot prompts, Table 8):
+//!
+//! 1. Plan: a numbered list of verification questions from the passage.
+//! 2. Execute, factored: each question answered from its own evidence alone — the passage is
+//!    not in the prompt, so its errors cannot steer the answer. The questions are answered at
+//!    the same time.
+//! 3. Each answer is gated against the passage sentence the question is about (the sentence
+//!    that best matches the question and answer by BM25).
+//! 4. Refine: only when some answer disagreed, the passage is rewritten from the question /
+//!    answer pairs. The rewrite's word diff against the passage gives the edits; a change is
+//!    kept only inside a sentence some answer disagreed with (and tied to that answer's
+//!    question and evidence): changes elsewhere are refused, so that what all the evidence
+//!    agreed with stays as it was.
+
+use factdesk_model::{Edit, Envelope, RejectedChange, Revision, VerificationStep};
+
+use super::{Ledger, Reviser, recorded, sentence_spans, word_changes, word_set};
+use crate::MethodError;
+
+pub const METHOD: &str = "cove";
+pub const QUESTIONS_TEMPLATE: &str = "cove/questions";
+pub const ANSWER_TEMPLATE: &str = "cove/answer";
+pub const REVISE_TEMPLATE: &str = "cove/revise";
+
+/// The answer a question gets when its evidence does not say.
+const NOT_STATED: &str = "not stated";
+
+/// The questions in the model's answer: lines of a numbered or bulleted list, or lines that
+/// end in a question mark, without their numbers, up to `max`, without repeats. Text that is
+/// not such a list gives none.
+pub fn parse_questions(text: &str, max: usize) -> Vec<String> {
+    let mut questions: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        let mut rest = line;
+        if let Some(after) = rest.strip_prefix("Question") {
+            rest = after.trim_start();
+        }
+        let unnumbered = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+        let numbered = unnumbered.len() < rest.len() && unnumbered.starts_with(['.', ')', ':']);
+        let bulleted = rest.starts_with(['-', '*', '•']);
+        let question = if numbered {
+            &unnumbered[1..]
+        } else if bulleted {
+            &rest[rest.chars().next().map_or(0, char::len_utf8)..]
+        } else {
+            rest
+        };
+        let question = question.trim();
+        let listed = numbered || bulleted || question.ends_with('?');
+        if listed
+            && question.chars().any(char::is_alphanumeric)
+            && !questions.iter().any(|seen| seen.eq_ignore_ascii_case(question))
+        {
+            questions.push(question.to_owned());
+        }
+        if questions.len() >= max {
+            break;
+        }
+    }
+    questions
+}
+
+/// The rewritten passage in the model's answer: without a label or surrounding quotes; `None`
+/// when there is no text.
+pub fn parse_rewrite(text: &str) -> Option<String> {
+    let mut text = text.trim();
+    if let Some(at) = text.to_lowercase().find("rewritten passage:") {
+        text = text[at + "rewritten passage:".len()..].trim();
+    }
+    let text = text.trim_matches('"').trim();
+    text.chars().any(char::is_alphanumeric).then(|| text.to_owned())
+}
+
+/// The sentence (byte range) of `spans` that `words` best match, by BM25.
+fn part_about(passage: &str, spans: &[(usize, usize)], words: &str) -> (usize, usize) {
+    let texts: Vec<&str> = spans.iter().map(|(start, end)| &passage[*start..*end]).collect();
+    crate::bm25::rank(words, &texts, 1)
+        .first()
+        .map_or_else(|| (spans[0].0, spans[spans.len() - 1].1), |(index, _)| spans[*index])
+}
+
+async fn verify_one(
+    reviser: &Reviser,
+    ledger: &Ledger,
+    passage: &str,
+    spans: &[(usize, usize)],
+    question: String,
+) -> Result<VerificationStep, MethodError> {
+    let (units, find_note) = reviser.find(&question).await;
+    let evidence = reviser.quoted(&units);
+    let boundary = factdesk_llm::nli::boundary(&evidence, &question);
+    let raw = reviser
+        .ask(
+            ledger,
+            ANSWER_TEMPLATE,
+            serde_json::json!({"question": question, "evidence": evidence, "boundary": boundary}),
+            "answers",
+        )
+        .await?;
+    let answer = raw.lines().map(str::trim).find(|line| !line.is_empty()).unwrap_or("").to_owned();
+    let (start, end) = part_about(passage, spans, &format!("{question} {answer}"));
+    let mut step = VerificationStep {
+        start,
+        end,
+        question: question.clone(),
+        answer: Some(answer.clone()),
+        evidence: recorded(&units),
+        agrees: None,
+        agreement: None,
+        note: find_note.clone(),
+    };
+    let silent = answer.is_empty() || answer.to_lowercase().contains(NOT_STATED);
+    let no_evidence = units.is_empty() && !reviser.evidence.closed_book();
+    if silent || no_evidence {
+        step.note = Some(find_note.unwrap_or_else(|| "the evidence does not answer it".into()));
+        return Ok(step);
+    }
+    // The chat model compares the answer with the sentence; the verifier reads the evidence
+    // itself when there is some, else the answer.
+    let judged: Vec<String> = match reviser.config.gate {
+        super::Gate::Nli if !units.is_empty() => {
+            units.iter().map(|unit| unit.text.clone()).collect()
+        }
+        _ => vec![answer],
+    };
+    let decision = reviser.gate(ledger, &passage[start..end], &question, &judged).await?;
+    step.agrees = decision.agrees;
+    step.agreement = decision.agreement;
+    step.note = decision.note.or(step.note);
+    Ok(step)
+}
+
+/// Revises `passage` by CoVe.
+pub(super) async fn revise(reviser: &Reviser, passage: &str) -> Result<Revision, MethodError> {
+    let ledger = Ledger::default();
+    let spans = sentence_spans(passage, &reviser.config.language);
+    let planned = reviser
+        .ask(
+            &ledger,
+            QUESTIONS_TEMPLATE,
+            serde_json::json!({"passage": passage, "max": reviser.config.questions.max(1)}),
+            "questions",
+        )
+        .await?;
+    let questions = parse_questions(&planned, reviser.config.questions.max(1));
+    let mut rejected = Vec::new();
+    let mut steps = Vec::new();
+    if questions.is_empty() {
+        rejected.push(RejectedChange {
+            before: passage.to_owned(),
+            after: passage.to_owned(),
+            reason: format!(
+                "the model gave no verification questions, so nothing was checked: {planned:?}"
+            ),
+        });
+    } else {
+        steps = futures_util::future::try_join_all(
+            questions
+                .into_iter()
+                .map(|question| verify_one(reviser, &ledger, passage, &spans, question)),
+        )
+        .await?;
+    }
+
+    let disagreeing: Vec<&VerificationStep> =
+        steps.iter().filter(|step| step.agrees == Some(false)).collect();
+    let mut edits: Vec<Edit> = Vec::new();
+    if !disagreeing.is_empty() {
+        let checks: Vec<serde_json::Value> = steps
+            .iter()
+            .filter(|step| step.agrees.is_some())
+            .map(|step| serde_json::json!({"question": step.question, "answer": step.answer}))
+            .collect();
+        let answer = reviser
+            .ask(
+                &ledger,
+                REVISE_TEMPLATE,
+                serde_json::json!({"passage": passage, "checks": checks}),
+                "refine",
+            )
+            .await?;
+        let limit = (passage.len() as f64 * reviser.config.max_growth.max(1.0)).floor() as usize;
+        match parse_rewrite(&answer) {
+            None => rejected.push(RejectedChange {
+                before: passage.to_owned(),
+                after: answer,
+                reason: "the refinement gave no text, so the passage was left as it was".into(),
+            }),
+            Some(rewrite) if rewrite.len() > limit => rejected.push(RejectedChange {
+                before: passage.to_owned(),
+                after: rewrite.clone(),
+                reason: format!(
+                    "the refinement has {} bytes, past {} times the passage's {}",
+                    rewrite.len(),
+                    reviser.config.max_growth,
+                    passage.len()
+                ),
+            }),
+            Some(rewrite) => {
+                for (start, before, after) in word_changes(passage, &rewrite) {
+                    let inside = |step: &&&VerificationStep| {
+                        step.start <= start && start < step.end.max(step.start + 1)
+                    };
+                    let changed = word_set(&format!("{before} {after}"));
+                    let cause = disagreeing.iter().filter(inside).max_by_key(|step| {
+                        let asked = word_set(&format!(
+                            "{} {}",
+                            step.question,
+                            step.answer.as_deref().unwrap_or("")
+                        ));
+                        changed.intersection(&asked).count()
+                    });
+                    match cause {
+                        Some(step) => edits.push(Edit {
+                            start,
+                            before,
+                            after,
+                            question: Some(step.question.clone()),
+                            evidence: step.evidence.clone(),
+                            agreement: step.agreement,
+                        }),
+                        None => rejected.push(RejectedChange {
+                            reason: "no answer disagreed with this part of the passage, so it \
+                                     stays as it was"
+                                .into(),
+                            before,
+                            after,
+                        }),
+                    }
+                }
+            }
+        }
+    }
+    let revised = super::apply(passage, &edits);
+    let (tokens, calls) = ledger.take();
+    let explanation = format!(
+        "{} verification question(s); {} answer(s) disagreed with the passage; {} edit(s) \
+         made, {} change(s) refused.",
+        steps.len(),
+        disagreeing.len(),
+        edits.len(),
+        rejected.len()
+    );
+    Ok(Revision {
+        envelope: Envelope {
+            method: METHOD.into(),
+            parameters: reviser.parameters(&calls),
+            model: crate::llm_cite::model_name(&*reviser.model),
+            nli_model: reviser.nli_name(),
+            tokens,
+            explanation,
+        },
+        original: passage.to_owned(),
+        revised,
+        edits,
+        steps,
+        rejected,
+        metrics: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn questions_come_from_a_list_and_nothing_else() {
+        let answer = "1. When did the tower open?\n2) How tall is it?\n- Who built it?\n\
+                      Question 4: Where is it?\nThis line is not a question.\n1. When did the tower open?";
+        assert_eq!(
+            parse_questions(answer, 10),
+            ["When did the tower open?", "How tall is it?", "Who built it?", "Where is it?"]
+        );
+        assert_eq!(parse_questions(answer, 2).len(), 2);
+        assert!(parse_questions("I cannot help with that.", 5).is_empty());
+        assert!(parse_questions("", 5).is_empty());
+        assert_eq!(parse_questions("Is it 1889?", 5), ["Is it 1889?"]);
+    }
+
+    #[test]
+    fn a_rewrite_loses_its_label_and_quotes() {
+        assert_eq!(
+            parse_rewrite("Rewritten passage: \"It opened in 1889.\""),
+            Some("It opened in 1889.".into())
+        );
+        assert_eq!(parse_rewrite("  "), None);
+    }
+}

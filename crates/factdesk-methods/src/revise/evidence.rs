@@ -1,0 +1,327 @@
+//! Where a revision's evidence comes from, switchable per run: the local corpus (through
+//! [`CorpusRetriever`]), the passage's own source documents, or nothing (the model answers
+//! from what it knows). Two granularities, as in the paper's comparison:
+//! - snippets: the 5 sentences that best match the query (the search index's ranking for the
+//!   corpus, BM25 over the source documents' sentences);
+//! - chunks: the documents split into passages of consecutive sentences (up to
+//!   [`CHUNK_WORDS`] words), ranked by embedding cosine to the query, the best 5 kept.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use factdesk_llm::Embedder;
+use factdesk_llm::embeddings::cosine;
+use factdesk_model::{DocumentId, EvidenceSource};
+use serde::{Deserialize, Serialize};
+
+use crate::evidence::{CorpusDocument, CorpusRetriever};
+
+/// Evidence units given per query.
+pub const UNITS: usize = 5;
+/// A chunk stops growing before it passes this many words.
+pub const CHUNK_WORDS: usize = 100;
+/// Documents of a corpus search whose chunks are ranked.
+pub const CHUNK_DOCUMENTS: usize = 3;
+
+/// Snippets or chunks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Granularity {
+    Snippets,
+    Chunks,
+}
+
+impl std::str::FromStr for Granularity {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "snippets" | "snippet" => Ok(Granularity::Snippets),
+            "chunks" | "chunk" => Ok(Granularity::Chunks),
+            other => Err(format!("'{other}' is no evidence granularity; use snippets or chunks")),
+        }
+    }
+}
+
+/// One piece of evidence: its source and its sentences.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvidenceUnit {
+    pub source: EvidenceSource,
+    pub sentences: Vec<String>,
+    /// The sentences joined.
+    pub text: String,
+}
+
+impl EvidenceUnit {
+    pub fn new(source: EvidenceSource, sentences: Vec<String>) -> EvidenceUnit {
+        let text = sentences.join(" ");
+        EvidenceUnit { source, sentences, text }
+    }
+}
+
+/// Evidence for a query.
+#[async_trait]
+pub trait EvidenceFinder: Send + Sync {
+    /// `corpus`, `source` or `none`, for the record.
+    fn name(&self) -> &'static str;
+    /// The granularity, when there is evidence.
+    fn granularity(&self) -> Option<Granularity>;
+    /// True when there is no evidence source: the model answers from what it knows.
+    fn closed_book(&self) -> bool {
+        false
+    }
+    /// The best units for `query` (at most [`UNITS`]), best first.
+    async fn find(&self, query: &str) -> Result<Vec<EvidenceUnit>, String>;
+}
+
+/// No evidence: the model's own knowledge.
+#[derive(Debug, Default)]
+pub struct NoEvidence;
+
+#[async_trait]
+impl EvidenceFinder for NoEvidence {
+    fn name(&self) -> &'static str {
+        "none"
+    }
+    fn granularity(&self) -> Option<Granularity> {
+        None
+    }
+    fn closed_book(&self) -> bool {
+        true
+    }
+    async fn find(&self, _query: &str) -> Result<Vec<EvidenceUnit>, String> {
+        Ok(Vec::new())
+    }
+}
+
+fn document_source(document: &CorpusDocument) -> EvidenceSource {
+    EvidenceSource {
+        url: document.url.clone(),
+        title: document.title.clone(),
+        document_id: Some(document.id),
+        fetched_at: None,
+        content_hash: None,
+    }
+}
+
+/// Consecutive sentences grouped into chunks of at most `words` words (a longer sentence is a
+/// chunk of its own).
+pub fn chunks(sentences: &[String], words: usize) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::new();
+    let mut current: Vec<String> = Vec::new();
+    let mut count = 0;
+    for sentence in sentences {
+        let n = sentence.split_whitespace().count();
+        if !current.is_empty() && count + n > words {
+            out.push(std::mem::take(&mut current));
+            count = 0;
+        }
+        current.push(sentence.clone());
+        count += n;
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+/// Ranks chunks of `documents` by embedding cosine to `query`, keeping vectors of texts seen
+/// before.
+struct ChunkRanker {
+    embedder: Arc<dyn Embedder>,
+    vectors: Mutex<HashMap<String, Vec<f32>>>,
+}
+
+impl ChunkRanker {
+    async fn rank(
+        &self,
+        query: &str,
+        documents: &[CorpusDocument],
+    ) -> Result<Vec<EvidenceUnit>, String> {
+        let units: Vec<EvidenceUnit> = documents
+            .iter()
+            .flat_map(|document| {
+                chunks(&document.sentences, CHUNK_WORDS)
+                    .into_iter()
+                    .map(|sentences| EvidenceUnit::new(document_source(document), sentences))
+            })
+            .collect();
+        if units.is_empty() {
+            return Ok(units);
+        }
+        let missing: Vec<String> = {
+            let known = self.vectors.lock().map_err(|_| "the chunk cache is poisoned")?;
+            let mut missing: Vec<String> = units
+                .iter()
+                .map(|unit| unit.text.clone())
+                .chain(std::iter::once(query.to_owned()))
+                .filter(|text| !known.contains_key(text))
+                .collect();
+            missing.dedup();
+            missing
+        };
+        if !missing.is_empty() {
+            let vectors = self.embedder.embed(&missing).await.map_err(|error| error.to_string())?;
+            let mut known = self.vectors.lock().map_err(|_| "the chunk cache is poisoned")?;
+            known.extend(missing.into_iter().zip(vectors));
+        }
+        let known = self.vectors.lock().map_err(|_| "the chunk cache is poisoned")?;
+        let query_vector = known.get(query).cloned().unwrap_or_default();
+        let mut scored: Vec<(f32, EvidenceUnit)> = units
+            .into_iter()
+            .map(|unit| {
+                let score = known.get(&unit.text).map_or(f32::MIN, |v| cosine(&query_vector, v));
+                (score, unit)
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        Ok(scored.into_iter().take(UNITS).map(|(_, unit)| unit).collect())
+    }
+}
+
+fn ranker(
+    granularity: Granularity,
+    embedder: Option<Arc<dyn Embedder>>,
+) -> Result<Option<ChunkRanker>, String> {
+    match (granularity, embedder) {
+        (Granularity::Snippets, _) => Ok(None),
+        (Granularity::Chunks, Some(embedder)) => {
+            Ok(Some(ChunkRanker { embedder, vectors: Mutex::new(HashMap::new()) }))
+        }
+        (Granularity::Chunks, None) => {
+            Err("chunks are ranked by sentence embeddings, and no embedding model is loaded".into())
+        }
+    }
+}
+
+/// The passage's own source documents (the "gold article" of a news summary).
+pub struct SourceEvidence {
+    documents: Vec<CorpusDocument>,
+    ranker: Option<ChunkRanker>,
+}
+
+impl SourceEvidence {
+    /// Evidence from `documents`; chunks need `embedder`.
+    pub fn new(
+        documents: Vec<CorpusDocument>,
+        granularity: Granularity,
+        embedder: Option<Arc<dyn Embedder>>,
+    ) -> Result<SourceEvidence, String> {
+        if documents.is_empty() {
+            return Err("the passage has no source documents to read evidence from".into());
+        }
+        Ok(SourceEvidence { documents, ranker: ranker(granularity, embedder)? })
+    }
+}
+
+#[async_trait]
+impl EvidenceFinder for SourceEvidence {
+    fn name(&self) -> &'static str {
+        "source"
+    }
+    fn granularity(&self) -> Option<Granularity> {
+        Some(if self.ranker.is_some() { Granularity::Chunks } else { Granularity::Snippets })
+    }
+    async fn find(&self, query: &str) -> Result<Vec<EvidenceUnit>, String> {
+        if let Some(ranker) = &self.ranker {
+            return ranker.rank(query, &self.documents).await;
+        }
+        let sentences: Vec<(&CorpusDocument, &str)> = self
+            .documents
+            .iter()
+            .flat_map(|document| document.sentences.iter().map(move |s| (document, s.as_str())))
+            .collect();
+        let texts: Vec<&str> = sentences.iter().map(|(_, text)| *text).collect();
+        Ok(crate::bm25::rank(query, &texts, UNITS)
+            .into_iter()
+            .map(|(index, _)| {
+                let (document, text) = sentences[index];
+                EvidenceUnit::new(document_source(document), vec![text.to_owned()])
+            })
+            .collect())
+    }
+}
+
+/// A corpus search: its best sentences, or chunks of its best documents.
+pub struct CorpusEvidence {
+    retriever: Arc<dyn CorpusRetriever>,
+    ranker: Option<ChunkRanker>,
+}
+
+impl CorpusEvidence {
+    pub fn new(
+        retriever: Arc<dyn CorpusRetriever>,
+        granularity: Granularity,
+        embedder: Option<Arc<dyn Embedder>>,
+    ) -> Result<CorpusEvidence, String> {
+        Ok(CorpusEvidence { retriever, ranker: ranker(granularity, embedder)? })
+    }
+}
+
+#[async_trait]
+impl EvidenceFinder for CorpusEvidence {
+    fn name(&self) -> &'static str {
+        "corpus"
+    }
+    fn granularity(&self) -> Option<Granularity> {
+        Some(if self.ranker.is_some() { Granularity::Chunks } else { Granularity::Snippets })
+    }
+    async fn find(&self, query: &str) -> Result<Vec<EvidenceUnit>, String> {
+        let Some(ranker) = &self.ranker else {
+            return Ok(self
+                .retriever
+                .retrieve(query, UNITS)
+                .await?
+                .into_iter()
+                .map(|hit| {
+                    let source = EvidenceSource {
+                        url: hit.url,
+                        title: hit.title,
+                        document_id: Some(hit.document_id),
+                        fetched_at: None,
+                        content_hash: None,
+                    };
+                    EvidenceUnit::new(source, vec![hit.text])
+                })
+                .collect());
+        };
+        let hits = self.retriever.retrieve(query, 50).await?;
+        let mut ids: Vec<DocumentId> = Vec::new();
+        for hit in hits {
+            if !ids.contains(&hit.document_id) {
+                ids.push(hit.document_id);
+            }
+            if ids.len() == CHUNK_DOCUMENTS {
+                break;
+            }
+        }
+        let mut documents = Vec::with_capacity(ids.len());
+        for id in ids {
+            documents.push(self.retriever.document(id).await?);
+        }
+        ranker.rank(query, &documents).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_group_consecutive_sentences_under_the_word_cap() {
+        let sentences: Vec<String> =
+            ["one two three", "four five", "six seven eight nine", "ten"].map(String::from).into();
+        let grouped = chunks(&sentences, 5);
+        assert_eq!(
+            grouped,
+            vec![
+                vec!["one two three".to_owned(), "four five".to_owned()],
+                vec!["six seven eight nine".to_owned(), "ten".to_owned()],
+            ]
+        );
+        // A sentence longer than the cap is a chunk of its own.
+        let long = vec!["a b c d e f g".to_owned(), "h".to_owned()];
+        assert_eq!(chunks(&long, 3), vec![vec!["a b c d e f g".to_owned()], vec!["h".to_owned()]]);
+        assert!(chunks(&[], 3).is_empty());
+    }
+}

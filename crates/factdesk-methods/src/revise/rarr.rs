@@ -1,0 +1,269 @@
+//! RARR, as "Correcting Hallucinations in News Summaries: Exploration of Self-Correcting LLM
+//! Methods with External Knowledge" runs it on news summaries (few-shot prompts, Tables 9–10):
+//!
+//! 1. Research: for each sentence, searches that would check it ("I googled: …").
+//! 2. Evidence for each search from the run's source ([`super::evidence`]).
+//! 3. Agreement gate on each (search, evidence) pair, against the sentence as it stands.
+//! 4. Only on disagreement, an edit of the sentence that changes as little as possible; the
+//!    next search is gated against the edited sentence.
+//!
+//! Sentences are worked on at the same time (they do not depend on each other); within a
+//! sentence the steps run in order, as each edit changes what the next gate reads. The edits
+//! of a sentence are the word diff between it and its final form, each tied to the last
+//! search that disagreed. Afterwards, sentence revisions are kept in order while the passage
+//! stays within the growth limit; one that would pass it is refused.
+
+use factdesk_model::{Edit, Envelope, RejectedChange, Revision, VerificationStep};
+
+use super::{Ledger, Reviser, recorded, sentence_spans, word_changes};
+use crate::MethodError;
+
+pub const METHOD: &str = "rarr";
+pub const QUERIES_TEMPLATE: &str = "rarr/queries";
+pub const AGREEMENT_TEMPLATE: &str = "rarr/agreement";
+pub const EDIT_TEMPLATE: &str = "rarr/edit";
+
+/// The searches in the model's answer: one per line, with or without the "I googled:" label
+/// (the prompt ends with the first one's), up to `max`, without repeats; it stops where the
+/// model starts another worked example.
+pub fn parse_queries(text: &str, max: usize) -> Vec<String> {
+    let mut queries: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let lower = line.to_lowercase();
+        if lower.starts_with("context:") || lower.starts_with("statement:") {
+            break;
+        }
+        let query = match lower.find("googled:") {
+            Some(at) => line[at + "googled:".len()..].trim(),
+            None => line,
+        };
+        let query = query.trim_matches(|c: char| c == '"' || c == '\'' || c.is_whitespace());
+        if query.chars().any(char::is_alphanumeric)
+            && !queries.iter().any(|seen| seen.eq_ignore_ascii_case(query))
+        {
+            queries.push(query.to_owned());
+        }
+        if queries.len() >= max {
+            break;
+        }
+    }
+    queries
+}
+
+/// The edited statement in the model's answer: its first non-empty line, without a label or
+/// quotes; `None` when there is no text.
+pub fn parse_edit(text: &str) -> Option<String> {
+    let line = text.lines().map(str::trim).find(|line| !line.is_empty())?;
+    let line = match line.to_lowercase().find("fixed statement:") {
+        Some(at) => &line[at + "fixed statement:".len()..],
+        None => line,
+    };
+    let line = line.trim().trim_matches('"').trim();
+    line.chars().any(char::is_alphanumeric).then(|| line.to_owned())
+}
+
+/// What the research and revision of one sentence gave.
+struct SentenceWork {
+    start: usize,
+    end: usize,
+    revised: String,
+    steps: Vec<VerificationStep>,
+    /// Index into `steps` of the last disagreement that changed the sentence.
+    cause: Option<usize>,
+    rejected: Vec<RejectedChange>,
+}
+
+async fn research_and_revise(
+    reviser: &Reviser,
+    ledger: &Ledger,
+    passage: &str,
+    (start, end): (usize, usize),
+) -> Result<SentenceWork, MethodError> {
+    let sentence = &passage[start..end];
+    let answer = reviser
+        .ask(
+            ledger,
+            QUERIES_TEMPLATE,
+            serde_json::json!({"passage": passage, "sentence": sentence}),
+            "queries",
+        )
+        .await?;
+    let queries = parse_queries(&answer, reviser.config.questions.max(1));
+    let mut work = SentenceWork {
+        start,
+        end,
+        revised: sentence.to_owned(),
+        steps: Vec::new(),
+        cause: None,
+        rejected: Vec::new(),
+    };
+    if queries.is_empty() {
+        work.rejected.push(RejectedChange {
+            before: sentence.to_owned(),
+            after: sentence.to_owned(),
+            reason: format!(
+                "the model gave no searches for this sentence, so it was not checked: {answer:?}"
+            ),
+        });
+        return Ok(work);
+    }
+    for query in queries {
+        let (units, mut note) = reviser.find(&query).await;
+        let texts: Vec<String> = units.iter().map(|unit| unit.text.clone()).collect();
+        // With the model's own knowledge there is nothing to gate against: RARR then has no
+        // disagreement to act on.
+        let decision = reviser.gate(ledger, &work.revised, &query, &texts).await?;
+        if note.is_none() {
+            note = decision.note.clone();
+        }
+        work.steps.push(VerificationStep {
+            start,
+            end,
+            question: query.clone(),
+            answer: None,
+            evidence: recorded(&units),
+            agrees: decision.agrees,
+            agreement: decision.agreement,
+            note,
+        });
+        if decision.agrees != Some(false) {
+            continue;
+        }
+        let evidence = reviser.quoted(&units);
+        let boundary = factdesk_llm::nli::boundary(&evidence, &work.revised);
+        let answer = reviser
+            .ask(
+                ledger,
+                EDIT_TEMPLATE,
+                serde_json::json!({
+                    "statement": work.revised,
+                    "query": query,
+                    "evidence": evidence,
+                    "boundary": boundary,
+                }),
+                "edit",
+            )
+            .await?;
+        match parse_edit(&answer) {
+            Some(edited) if edited != work.revised => {
+                work.revised = edited;
+                work.cause = Some(work.steps.len() - 1);
+            }
+            Some(_) => {}
+            None => work.rejected.push(RejectedChange {
+                before: work.revised.clone(),
+                after: answer.clone(),
+                reason: "the edit step gave no statement, so the sentence was left as it was"
+                    .into(),
+            }),
+        }
+    }
+    Ok(work)
+}
+
+/// Revises `passage` by RARR.
+pub(super) async fn revise(reviser: &Reviser, passage: &str) -> Result<Revision, MethodError> {
+    let ledger = Ledger::default();
+    let spans = sentence_spans(passage, &reviser.config.language);
+    let works = futures_util::future::try_join_all(
+        spans.iter().map(|span| research_and_revise(reviser, &ledger, passage, *span)),
+    )
+    .await?;
+
+    let limit = (passage.len() as f64 * reviser.config.max_growth.max(1.0)).floor() as usize;
+    let mut length = passage.len();
+    let mut edits: Vec<Edit> = Vec::new();
+    let mut steps = Vec::new();
+    let mut rejected = Vec::new();
+    for work in works {
+        let original = &passage[work.start..work.end];
+        rejected.extend(work.rejected);
+        if let Some(cause) = work.cause {
+            let grown = length - original.len() + work.revised.len();
+            if grown > limit {
+                rejected.push(RejectedChange {
+                    before: original.to_owned(),
+                    after: work.revised.clone(),
+                    reason: format!(
+                        "the passage would grow to {grown} bytes, past {} times its {} bytes",
+                        reviser.config.max_growth,
+                        passage.len()
+                    ),
+                });
+            } else {
+                length = grown;
+                let step: &VerificationStep = &work.steps[cause];
+                for (offset, before, after) in word_changes(original, &work.revised) {
+                    edits.push(Edit {
+                        start: work.start + offset,
+                        before,
+                        after,
+                        question: Some(step.question.clone()),
+                        evidence: step.evidence.clone(),
+                        agreement: step.agreement,
+                    });
+                }
+            }
+        }
+        steps.extend(work.steps);
+    }
+    let revised = super::apply(passage, &edits);
+    let (tokens, calls) = ledger.take();
+    let disagreed = steps.iter().filter(|step| step.agrees == Some(false)).count();
+    let explanation = format!(
+        "{} search(es) over {} sentence(s); the evidence disagreed {disagreed} time(s); {} \
+         edit(s) made, {} change(s) refused.",
+        steps.len(),
+        spans.len(),
+        edits.len(),
+        rejected.len()
+    );
+    Ok(Revision {
+        envelope: Envelope {
+            method: METHOD.into(),
+            parameters: reviser.parameters(&calls),
+            model: crate::llm_cite::model_name(&*reviser.model),
+            nli_model: reviser.nli_name(),
+            tokens,
+            explanation,
+        },
+        original: passage.to_owned(),
+        revised,
+        edits,
+        steps,
+        rejected,
+        metrics: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn searches_are_read_line_by_line_until_another_example() {
+        let answer = " When did the tower open?\nI googled: How tall is the tower?\n\
+                      I googled: how tall is the tower?\nContext: Something else.\n\
+                      I googled: Not this one?";
+        assert_eq!(
+            parse_queries(answer, 5),
+            ["When did the tower open?", "How tall is the tower?"]
+        );
+        assert_eq!(parse_queries(answer, 1), ["When did the tower open?"]);
+        assert!(parse_queries("  \n I googled: \n", 3).is_empty());
+    }
+
+    #[test]
+    fn an_edit_is_the_first_line_without_its_label() {
+        assert_eq!(
+            parse_edit("The tower opened in 1889.\nmore"),
+            Some("The tower opened in 1889.".into())
+        );
+        assert_eq!(parse_edit("Fixed statement: \"It fell.\""), Some("It fell.".into()));
+        assert_eq!(parse_edit("  \n "), None);
+    }
+}
