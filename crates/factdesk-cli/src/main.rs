@@ -224,7 +224,7 @@ enum Command {
         /// rarr or cove
         #[arg(long, default_value = "rarr")]
         method: ReviseMethod,
-        /// auto, corpus, source or none [default: methods.<method>.evidence]
+        /// auto, corpus, source, web or none [default: methods.<method>.evidence]
         #[arg(long)]
         evidence: Option<EvidenceChoice>,
         /// snippets or chunks [default: methods.<method>.granularity]

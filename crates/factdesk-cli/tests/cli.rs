@@ -1010,7 +1010,7 @@ fn revise_corrects_a_summary_against_its_source_and_names_bad_input() {
     for (args, expected) in [
         (vec!["revise", "  "], "empty"),
         (vec!["revise", summary, "--evidence", "source"], "source documents"),
-        (vec!["revise", summary, "--evidence", "web"], "not yet an evidence source"),
+        (vec!["revise", summary, "--evidence", "pages"], "no evidence source"),
         (vec!["revise", summary, "--granularity", "pages"], "snippets or chunks"),
         (vec!["revise", "--passage", "99"], "passage 99"),
         (vec!["revise", "--passage", "1", "--source", "1"], "brings its own source documents"),

@@ -11,12 +11,15 @@
 use std::sync::Arc;
 
 use factdesk_llm::embeddings::MiniLmEmbedder;
+use factdesk_llm::nli::LlmNli;
 use factdesk_llm::{CacheMode, CallCollector, Embedder, Nli};
+use factdesk_methods::evidence::PageSource;
 use factdesk_methods::evidence::{CorpusDocument, CorpusRetriever};
 use factdesk_methods::grounding::GroundingConfig;
+use factdesk_methods::llm_cite::LlmCite;
 use factdesk_methods::prompts;
 use factdesk_methods::revise::evidence::{
-    CorpusEvidence, EvidenceFinder, Granularity, NoEvidence, SourceEvidence,
+    CorpusEvidence, EvidenceFinder, Granularity, NoEvidence, SourceEvidence, WebEvidence,
 };
 use factdesk_methods::revise::metrics::{Measures, measure};
 use factdesk_methods::revise::{Gate, ReviseConfig, ReviseMethod, Reviser};
@@ -27,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::batch::{BatchSpec, BatchSubjects, Subject, SubjectFailure};
 use crate::models::ModelChoice;
-use crate::verify::evidence::CorpusSearch;
+use crate::verify::evidence::{CorpusSearch, WebPages};
 use crate::verify::{NLI_VERIFIER, method_error, verifier_folder};
 use crate::{CancelToken, CoreError, Factdesk, Reporter, Result};
 
@@ -36,7 +39,8 @@ use crate::{CancelToken, CoreError, Factdesk, Reporter, Result};
 #[serde(deny_unknown_fields)]
 pub struct ReviseSettings {
     /// `auto` (the passage's source documents when it has some, else the corpus), `corpus`,
-    /// `source` or `none` (the model's own knowledge).
+    /// `source`, `web` (pages the chat model proposes, as LLM-Cite's URL step with
+    /// `[methods.llm-cite]`'s `urls` and `m`) or `none` (the model's own knowledge).
     pub evidence: String,
     /// `snippets` or `chunks`.
     pub granularity: String,
@@ -90,6 +94,8 @@ pub enum EvidenceChoice {
     Auto,
     Corpus,
     Source,
+    /// Web pages the chat model proposes for each query (LLM-Cite's URL step), fetched.
+    Web,
     None,
 }
 
@@ -99,10 +105,10 @@ fn parse_evidence(value: &str) -> std::result::Result<EvidenceChoice, String> {
         "corpus" => Ok(EvidenceChoice::Corpus),
         "source" | "sources" => Ok(EvidenceChoice::Source),
         "none" => Ok(EvidenceChoice::None),
-        "web" => Err("fetched pages are not yet an evidence source for revisions; use auto, \
-                      corpus, source or none"
-            .into()),
-        other => Err(format!("'{other}' is no evidence source; use auto, corpus, source or none")),
+        "web" => Ok(EvidenceChoice::Web),
+        other => {
+            Err(format!("'{other}' is no evidence source; use auto, corpus, source, web or none"))
+        }
     }
 }
 
@@ -140,6 +146,8 @@ struct RevisePlan {
     chat: String,
     /// The NLI judge, with the NLI gate.
     nli: Option<String>,
+    /// With web evidence, how URLs are proposed (LLM-Cite's URL step).
+    web: Option<factdesk_methods::llm_cite::LlmCiteConfig>,
 }
 
 impl RevisePlan {
@@ -163,6 +171,7 @@ impl RevisePlan {
                 "evidence": self.evidence,
                 "granularity": self.granularity,
                 "corpora": self.corpora,
+                "web": self.web,
             },
             "models": models,
         })
@@ -215,13 +224,30 @@ impl Factdesk {
             Gate::Nli => Some(self.resolve_nli(None, &chat)?),
             Gate::Chat => None,
         };
-        if evidence == EvidenceChoice::None && !options.corpora.is_empty() {
+        if matches!(evidence, EvidenceChoice::None | EvidenceChoice::Web | EvidenceChoice::Source)
+            && !options.corpora.is_empty()
+        {
             return Err(CoreError::InvalidInput(
-                "corpora choose where corpus evidence comes from; with evidence none, leave \
-                 them out"
+                "corpora choose where corpus evidence comes from; with evidence none, web or \
+                 source, leave them out"
                     .into(),
             ));
         }
+        let web = (evidence == EvidenceChoice::Web)
+            .then(|| {
+                let cite = &settings.methods.llm_cite;
+                let strategy = cite.urls.parse().map_err(CoreError::InvalidInput)?;
+                Ok::<_, CoreError>(factdesk_methods::llm_cite::LlmCiteConfig {
+                    strategy,
+                    m: cite.m.max(1),
+                    r: cite.r.max(1),
+                    temperature: cite.temperature,
+                    language: settings.import.language.clone(),
+                    seed: settings.verify.seed,
+                    ..factdesk_methods::llm_cite::LlmCiteConfig::default()
+                })
+            })
+            .transpose()?;
         Ok(RevisePlan {
             config: ReviseConfig {
                 method,
@@ -239,6 +265,7 @@ impl Factdesk {
             corpora: options.corpora.clone(),
             chat: chat.model_name(),
             nli,
+            web,
         })
     }
 
@@ -279,6 +306,8 @@ impl Factdesk {
             Granularity::Chunks if plan.evidence != EvidenceChoice::None => Some(self.embedder()?),
             _ => None,
         };
+        let pages: Arc<dyn PageSource> =
+            Arc::new(WebPages { app: self.clone(), run, permits: self.fetch_permits() });
         let evidence: Arc<dyn EvidenceFinder> = match plan.evidence {
             EvidenceChoice::None => Arc::new(NoEvidence),
             EvidenceChoice::Source => Arc::new(
@@ -295,6 +324,29 @@ impl Factdesk {
                 SourceEvidence::new(documents.clone(), plan.granularity, embedder)
                     .map_err(CoreError::InvalidInput)?,
             ),
+            EvidenceChoice::Web => {
+                let config = plan.web.clone().ok_or_else(|| {
+                    CoreError::Internal("web evidence without its URL settings".into())
+                })?;
+                // Only LLM-Cite's URL step runs: its judge is never asked.
+                let proposer = LlmCite {
+                    model: model.clone(),
+                    nli: Arc::new(LlmNli::new(model.clone(), prompts.clone())),
+                    prompts: prompts.clone(),
+                    pages: pages.clone(),
+                    config,
+                };
+                Arc::new(
+                    WebEvidence::new(
+                        proposer,
+                        pages,
+                        plan.granularity,
+                        embedder,
+                        &self.settings().import.language,
+                    )
+                    .map_err(CoreError::InvalidInput)?,
+                )
+            }
             EvidenceChoice::Auto | EvidenceChoice::Corpus => {
                 let search = CorpusSearch { app: self.clone(), corpora: plan.corpora.clone() };
                 Arc::new(

@@ -6,7 +6,8 @@
 export type ReviseSettings = { 
 /**
  * `auto` (the passage's source documents when it has some, else the corpus), `corpus`,
- * `source` or `none` (the model's own knowledge).
+ * `source`, `web` (pages the chat model proposes, as LLM-Cite's URL step with
+ * `[methods.llm-cite]`'s `urls` and `m`) or `none` (the model's own knowledge).
  */
 evidence: string, 
 /**

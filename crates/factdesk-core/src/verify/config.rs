@@ -319,7 +319,7 @@ mod tests {
     fn a_bad_method_setting_names_its_key() {
         type Change = fn(&mut MethodsSettings);
         let cases: [(Change, &str); 17] = [
-            (|s| s.rarr.evidence = "web".into(), "methods.rarr.evidence"),
+            (|s| s.rarr.evidence = "pages".into(), "methods.rarr.evidence"),
             (|s| s.rarr.granularity = "pages".into(), "methods.rarr.granularity"),
             (|s| s.cove.gate = "vote".into(), "methods.cove.gate"),
             (|s| s.cove.max_growth = 0.5, "methods.cove.max_growth"),

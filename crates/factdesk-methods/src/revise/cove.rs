@@ -88,7 +88,7 @@ async fn verify_one(
     spans: &[(usize, usize)],
     question: String,
 ) -> Result<VerificationStep, MethodError> {
-    let (units, find_note) = reviser.find(&question).await;
+    let (units, find_note) = reviser.find(ledger, &question).await;
     let evidence = reviser.quoted(&units);
     let boundary = factdesk_llm::nli::boundary(&evidence, &question);
     let raw = reviser

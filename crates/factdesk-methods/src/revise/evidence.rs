@@ -1,8 +1,9 @@
 //! Where a revision's evidence comes from, switchable per run: the local corpus (through
-//! [`CorpusRetriever`]), the passage's own source documents, or nothing (the model answers
-//! from what it knows). Two granularities, as in the paper's comparison:
+//! [`CorpusRetriever`]), the passage's own source documents, web pages the chat model proposes
+//! for the query (LLM-Cite's URL step, fetched through [`PageSource`]), or nothing (the model
+//! answers from what it knows). Two granularities, as in the paper's comparison:
 //! - snippets: the 5 sentences that best match the query (the search index's ranking for the
-//!   corpus, BM25 over the source documents' sentences);
+//!   corpus, BM25 over the sentences of source documents and pages);
 //! - chunks: the documents split into passages of consecutive sentences (up to
 //!   [`CHUNK_WORDS`] words), ranked by embedding cosine to the query, the best 5 kept.
 
@@ -15,7 +16,10 @@ use factdesk_llm::embeddings::cosine;
 use factdesk_model::{DocumentId, EvidenceSource};
 use serde::{Deserialize, Serialize};
 
-use crate::evidence::{CorpusDocument, CorpusRetriever};
+use factdesk_model::TokenUse;
+
+use crate::evidence::{CorpusDocument, CorpusRetriever, PageSource};
+use crate::llm_cite::LlmCite;
 
 /// Evidence units given per query.
 pub const UNITS: usize = 5;
@@ -59,10 +63,27 @@ impl EvidenceUnit {
     }
 }
 
+/// What finding evidence for a query gave.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Found {
+    /// The best units (at most [`UNITS`]), best first.
+    pub units: Vec<EvidenceUnit>,
+    /// Model tokens spent finding them (proposing URLs), by purpose.
+    pub tokens: TokenUse,
+    /// What went wrong on the way, when something did (a page that could not be fetched).
+    pub note: Option<String>,
+}
+
+impl From<Vec<EvidenceUnit>> for Found {
+    fn from(units: Vec<EvidenceUnit>) -> Found {
+        Found { units, ..Found::default() }
+    }
+}
+
 /// Evidence for a query.
 #[async_trait]
 pub trait EvidenceFinder: Send + Sync {
-    /// `corpus`, `source` or `none`, for the record.
+    /// `corpus`, `source`, `web` or `none`, for the record.
     fn name(&self) -> &'static str;
     /// The granularity, when there is evidence.
     fn granularity(&self) -> Option<Granularity>;
@@ -70,8 +91,7 @@ pub trait EvidenceFinder: Send + Sync {
     fn closed_book(&self) -> bool {
         false
     }
-    /// The best units for `query` (at most [`UNITS`]), best first.
-    async fn find(&self, query: &str) -> Result<Vec<EvidenceUnit>, String>;
+    async fn find(&self, query: &str) -> Result<Found, String>;
 }
 
 /// No evidence: the model's own knowledge.
@@ -89,19 +109,45 @@ impl EvidenceFinder for NoEvidence {
     fn closed_book(&self) -> bool {
         true
     }
-    async fn find(&self, _query: &str) -> Result<Vec<EvidenceUnit>, String> {
-        Ok(Vec::new())
+    async fn find(&self, _query: &str) -> Result<Found, String> {
+        Ok(Found::default())
     }
 }
 
-fn document_source(document: &CorpusDocument) -> EvidenceSource {
-    EvidenceSource {
-        url: document.url.clone(),
-        title: document.title.clone(),
-        document_id: Some(document.id),
-        fetched_at: None,
-        content_hash: None,
+/// A document or page as evidence: where it is from and its sentences.
+#[derive(Debug, Clone, PartialEq)]
+struct Doc {
+    source: EvidenceSource,
+    sentences: Vec<String>,
+}
+
+impl From<&CorpusDocument> for Doc {
+    fn from(document: &CorpusDocument) -> Doc {
+        Doc {
+            source: EvidenceSource {
+                url: document.url.clone(),
+                title: document.title.clone(),
+                document_id: Some(document.id),
+                fetched_at: None,
+                content_hash: None,
+            },
+            sentences: document.sentences.clone(),
+        }
     }
+}
+
+/// The [`UNITS`] sentences of `docs` that best match `query` by BM25.
+fn best_sentences(query: &str, docs: &[Doc]) -> Vec<EvidenceUnit> {
+    let sentences: Vec<(&Doc, &str)> =
+        docs.iter().flat_map(|doc| doc.sentences.iter().map(move |s| (doc, s.as_str()))).collect();
+    let texts: Vec<&str> = sentences.iter().map(|(_, text)| *text).collect();
+    crate::bm25::rank(query, &texts, UNITS)
+        .into_iter()
+        .map(|(index, _)| {
+            let (doc, text) = sentences[index];
+            EvidenceUnit::new(doc.source.clone(), vec![text.to_owned()])
+        })
+        .collect()
 }
 
 /// Consecutive sentences grouped into chunks of at most `words` words (a longer sentence is a
@@ -133,17 +179,13 @@ struct ChunkRanker {
 }
 
 impl ChunkRanker {
-    async fn rank(
-        &self,
-        query: &str,
-        documents: &[CorpusDocument],
-    ) -> Result<Vec<EvidenceUnit>, String> {
-        let units: Vec<EvidenceUnit> = documents
+    async fn rank(&self, query: &str, docs: &[Doc]) -> Result<Vec<EvidenceUnit>, String> {
+        let units: Vec<EvidenceUnit> = docs
             .iter()
-            .flat_map(|document| {
-                chunks(&document.sentences, CHUNK_WORDS)
+            .flat_map(|doc| {
+                chunks(&doc.sentences, CHUNK_WORDS)
                     .into_iter()
-                    .map(|sentences| EvidenceUnit::new(document_source(document), sentences))
+                    .map(|sentences| EvidenceUnit::new(doc.source.clone(), sentences))
             })
             .collect();
         if units.is_empty() {
@@ -196,7 +238,7 @@ fn ranker(
 
 /// The passage's own source documents (the "gold article" of a news summary).
 pub struct SourceEvidence {
-    documents: Vec<CorpusDocument>,
+    docs: Vec<Doc>,
     ranker: Option<ChunkRanker>,
 }
 
@@ -210,7 +252,8 @@ impl SourceEvidence {
         if documents.is_empty() {
             return Err("the passage has no source documents to read evidence from".into());
         }
-        Ok(SourceEvidence { documents, ranker: ranker(granularity, embedder)? })
+        let docs = documents.iter().map(Doc::from).collect();
+        Ok(SourceEvidence { docs, ranker: ranker(granularity, embedder)? })
     }
 }
 
@@ -222,23 +265,11 @@ impl EvidenceFinder for SourceEvidence {
     fn granularity(&self) -> Option<Granularity> {
         Some(if self.ranker.is_some() { Granularity::Chunks } else { Granularity::Snippets })
     }
-    async fn find(&self, query: &str) -> Result<Vec<EvidenceUnit>, String> {
-        if let Some(ranker) = &self.ranker {
-            return ranker.rank(query, &self.documents).await;
-        }
-        let sentences: Vec<(&CorpusDocument, &str)> = self
-            .documents
-            .iter()
-            .flat_map(|document| document.sentences.iter().map(move |s| (document, s.as_str())))
-            .collect();
-        let texts: Vec<&str> = sentences.iter().map(|(_, text)| *text).collect();
-        Ok(crate::bm25::rank(query, &texts, UNITS)
-            .into_iter()
-            .map(|(index, _)| {
-                let (document, text) = sentences[index];
-                EvidenceUnit::new(document_source(document), vec![text.to_owned()])
-            })
-            .collect())
+    async fn find(&self, query: &str) -> Result<Found, String> {
+        Ok(match &self.ranker {
+            Some(ranker) => ranker.rank(query, &self.docs).await?.into(),
+            None => best_sentences(query, &self.docs).into(),
+        })
     }
 }
 
@@ -266,9 +297,9 @@ impl EvidenceFinder for CorpusEvidence {
     fn granularity(&self) -> Option<Granularity> {
         Some(if self.ranker.is_some() { Granularity::Chunks } else { Granularity::Snippets })
     }
-    async fn find(&self, query: &str) -> Result<Vec<EvidenceUnit>, String> {
+    async fn find(&self, query: &str) -> Result<Found, String> {
         let Some(ranker) = &self.ranker else {
-            return Ok(self
+            let units: Vec<EvidenceUnit> = self
                 .retriever
                 .retrieve(query, UNITS)
                 .await?
@@ -283,7 +314,8 @@ impl EvidenceFinder for CorpusEvidence {
                     };
                     EvidenceUnit::new(source, vec![hit.text])
                 })
-                .collect());
+                .collect();
+            return Ok(units.into());
         };
         let hits = self.retriever.retrieve(query, 50).await?;
         let mut ids: Vec<DocumentId> = Vec::new();
@@ -295,11 +327,98 @@ impl EvidenceFinder for CorpusEvidence {
                 break;
             }
         }
-        let mut documents = Vec::with_capacity(ids.len());
+        let mut docs = Vec::with_capacity(ids.len());
         for id in ids {
-            documents.push(self.retriever.document(id).await?);
+            docs.push(Doc::from(&self.retriever.document(id).await?));
         }
-        ranker.rank(query, &documents).await
+        Ok(ranker.rank(query, &docs).await?.into())
+    }
+}
+
+/// Web pages for a query: the chat model proposes URLs for it (LLM-Cite's URL step, with its
+/// strategy and m), the pages are fetched (or read from the archive offline), and their
+/// sentences give the snippets or chunks.
+pub struct WebEvidence {
+    proposer: LlmCite,
+    pages: Arc<dyn PageSource>,
+    ranker: Option<ChunkRanker>,
+    language: String,
+}
+
+impl WebEvidence {
+    /// `proposer` proposes URLs (only its URL step is used) and `pages` reads them.
+    pub fn new(
+        proposer: LlmCite,
+        pages: Arc<dyn PageSource>,
+        granularity: Granularity,
+        embedder: Option<Arc<dyn Embedder>>,
+        language: &str,
+    ) -> Result<WebEvidence, String> {
+        Ok(WebEvidence {
+            proposer,
+            pages,
+            ranker: ranker(granularity, embedder)?,
+            language: language.to_owned(),
+        })
+    }
+}
+
+#[async_trait]
+impl EvidenceFinder for WebEvidence {
+    fn name(&self) -> &'static str {
+        "web"
+    }
+    fn granularity(&self) -> Option<Granularity> {
+        Some(if self.ranker.is_some() { Granularity::Chunks } else { Granularity::Snippets })
+    }
+    async fn find(&self, query: &str) -> Result<Found, String> {
+        let generated =
+            self.proposer.generate_urls(query).await.map_err(|error| error.to_string())?;
+        let urls: Vec<String> = generated.urls.iter().map(|(url, _)| url.clone()).collect();
+        let pages =
+            futures_util::future::join_all(urls.iter().map(|url| self.pages.page(url))).await;
+        let mut docs = Vec::new();
+        let mut failures = Vec::new();
+        for (url, page) in urls.iter().zip(pages) {
+            match page {
+                Ok(page) => {
+                    let sentences = factdesk_text::segment_sentences(&page.text, &self.language)
+                        .into_iter()
+                        .map(|span| span.slice(&page.text).trim().to_owned())
+                        .filter(|sentence| !sentence.is_empty())
+                        .collect();
+                    docs.push(Doc {
+                        source: EvidenceSource {
+                            url: Some(page.final_url),
+                            title: page.title,
+                            document_id: None,
+                            fetched_at: Some(page.fetched_at),
+                            content_hash: Some(page.content_hash),
+                        },
+                        sentences,
+                    });
+                }
+                Err(error) if error.local => return Err(error.message),
+                Err(error) => failures.push(format!("{url}: {}", error.message)),
+            }
+        }
+        let units = match &self.ranker {
+            Some(ranker) => ranker.rank(query, &docs).await?,
+            None => best_sentences(query, &docs),
+        };
+        let note = if urls.is_empty() {
+            Some("the model proposed no URL for this query".to_owned())
+        } else if failures.is_empty() {
+            None
+        } else {
+            Some(format!(
+                "{} of {} page(s) could not be read: {}",
+                failures.len(),
+                urls.len(),
+                failures.join("; ")
+            ))
+        };
+        Ok(Found { units, tokens: generated.tokens, note })
     }
 }
 

@@ -160,6 +160,13 @@ impl Ledger {
         }
     }
 
+    /// Adds tokens spent outside the reviser's own calls (an evidence finder's).
+    fn merge(&self, tokens: &TokenUse) {
+        if let Ok(mut ledger) = self.0.lock() {
+            ledger.0.merge(tokens);
+        }
+    }
+
     fn take(&self) -> (TokenUse, BTreeMap<String, u32>) {
         self.0.lock().map(|ledger| ledger.clone()).unwrap_or_default()
     }
@@ -216,13 +223,19 @@ impl Reviser {
     /// Evidence for a query, or the note saying why there is none.
     /// Sentences that address the model ([`crate::injection`]) are left out of every unit,
     /// and the note says how many.
-    pub(crate) async fn find(&self, query: &str) -> (Vec<EvidenceUnit>, Option<String>) {
-        let units = match self.evidence.find(query).await {
-            Ok(units) => units,
+    pub(crate) async fn find(
+        &self,
+        ledger: &Ledger,
+        query: &str,
+    ) -> (Vec<EvidenceUnit>, Option<String>) {
+        let found = match self.evidence.find(query).await {
+            Ok(found) => found,
             Err(message) => {
                 return (Vec::new(), Some(format!("evidence could not be read: {message}")));
             }
         };
+        ledger.merge(&found.tokens);
+        let units = found.units;
         let mut left_out = 0;
         let units: Vec<EvidenceUnit> = units
             .into_iter()
@@ -237,7 +250,9 @@ impl Reviser {
                 (!kept.is_empty()).then(|| EvidenceUnit::new(unit.source, kept))
             })
             .collect();
-        let note = if left_out > 0 {
+        let note = if let Some(note) = found.note {
+            Some(note)
+        } else if left_out > 0 {
             Some(format!("{left_out} evidence sentence(s) that address the model were left out"))
         } else if units.is_empty() && !self.evidence.closed_book() {
             Some("no evidence found".into())

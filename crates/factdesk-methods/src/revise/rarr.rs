@@ -112,7 +112,7 @@ async fn research_and_revise(
         return Ok(work);
     }
     for query in queries {
-        let (units, mut note) = reviser.find(&query).await;
+        let (units, mut note) = reviser.find(ledger, &query).await;
         let texts: Vec<String> = units.iter().map(|unit| unit.text.clone()).collect();
         // With the model's own knowledge there is nothing to gate against: RARR then has no
         // disagreement to act on.

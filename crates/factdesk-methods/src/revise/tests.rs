@@ -11,9 +11,13 @@ use factdesk_llm::{
 };
 use factdesk_model::{DocumentId, Revision};
 
-use super::evidence::{CorpusEvidence, EvidenceFinder, Granularity, NoEvidence, SourceEvidence};
+use super::evidence::{
+    CorpusEvidence, EvidenceFinder, Granularity, NoEvidence, SourceEvidence, WebEvidence,
+};
 use super::*;
-use crate::evidence::{CorpusDocument, CorpusRetriever, CorpusSentence};
+use crate::evidence::{
+    CorpusDocument, CorpusRetriever, CorpusSentence, Page, PageError, PageSource,
+};
 
 const PASSAGE: &str = "The Eiffel Tower opened in 1899. It stands in Paris.";
 
@@ -111,6 +115,9 @@ fn careful(request: &CompletionRequest) -> Result<Vec<String>, LlmError> {
                 evidence.lines().find(|l| l.contains("Paris")).unwrap_or("Not stated").into()
             }
         }
+        "llm_cite/urls_diverse" => "https://en.wikipedia.org/wiki/Eiffel_Tower\n\
+                                    https://en.wikipedia.org/wiki/Missing_page"
+            .into(),
         "cove/revise" => {
             let answers: String = prompt
                 .lines()
@@ -398,7 +405,7 @@ impl Embedder for WordsEmbedder {
 async fn chunks_are_ranked_by_embeddings_and_need_an_embedder() {
     assert!(SourceEvidence::new(vec![article()], Granularity::Chunks, None).is_err());
     let finder = source(Granularity::Chunks, Some(Arc::new(WordsEmbedder)));
-    let units = finder.find("When did the Eiffel Tower open?").await.unwrap();
+    let units = finder.find("When did the Eiffel Tower open?").await.unwrap().units;
     // The article is one chunk of three sentences (under 100 words).
     assert_eq!(units.len(), 1);
     assert_eq!(units[0].sentences.len(), 3);
@@ -533,4 +540,61 @@ async fn evidence_that_addresses_the_model_is_left_out() {
     let first = &revision.steps[0];
     assert!(first.evidence.iter().all(|e| e.sentences.iter().all(|s| !s.contains("Ignore"))));
     assert!(first.note.as_deref().unwrap_or("").contains("left out"), "{first:?}");
+}
+
+/// One Wikipedia article; every other URL is not found.
+struct OneArticleWeb;
+
+#[async_trait]
+impl PageSource for OneArticleWeb {
+    async fn page(&self, url: &str) -> Result<Page, PageError> {
+        if url.ends_with("/Eiffel_Tower") {
+            Ok(Page {
+                requested_url: url.into(),
+                final_url: url.into(),
+                title: Some("Eiffel Tower".into()),
+                fetched_at: "2026-11-25T00:00:00Z".into(),
+                content_hash: "abc".into(),
+                text: article().text,
+            })
+        } else {
+            Err(PageError::of_url(
+                factdesk_model::UrlStatus::NotFound,
+                format!("{url}: no such article"),
+            ))
+        }
+    }
+}
+
+#[tokio::test]
+async fn web_evidence_reads_the_pages_the_model_proposes_for_each_query() {
+    let model: Arc<ScriptedModel> = Arc::new(ScriptedModel::new(careful));
+    let proposer = crate::llm_cite::LlmCite {
+        model: model.clone(),
+        nli: Arc::new(NumbersNli),
+        prompts: Arc::new(crate::prompts::builtin_library().unwrap()),
+        pages: Arc::new(OneArticleWeb),
+        config: crate::llm_cite::LlmCiteConfig::default(),
+    };
+    let finder =
+        WebEvidence::new(proposer, Arc::new(OneArticleWeb), Granularity::Snippets, None, "en")
+            .unwrap();
+    let reviser = Reviser {
+        model: model.clone(),
+        nli: None,
+        prompts: Arc::new(crate::prompts::builtin_library().unwrap()),
+        evidence: Arc::new(finder),
+        config: ReviseConfig::default(),
+    };
+    let revision = reviser.revise(PASSAGE).await.unwrap();
+    consistent(&revision);
+    assert_eq!(revision.revised, "The Eiffel Tower opened in 1889. It stands in Paris.");
+    let source = &revision.edits[0].evidence[0].source;
+    assert_eq!(source.url.as_deref(), Some("https://en.wikipedia.org/wiki/Eiffel_Tower"));
+    assert_eq!(source.content_hash.as_deref(), Some("abc"));
+    // The page that was not found is named in the step's note; URL tokens are counted.
+    let note = revision.steps[0].note.as_deref().unwrap_or("");
+    assert!(note.contains("Missing_page"), "{note}");
+    assert!(revision.envelope.tokens.of("url").completion > 0);
+    assert_eq!(revision.envelope.parameters["evidence"], "web");
 }
