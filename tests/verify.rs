@@ -514,3 +514,36 @@ fn a_pasted_summary_splits_into_claims_that_can_be_added() {
     assert_eq!(harness.app.add_claims("pasted", &claims[..1]).unwrap().duplicates, 1);
     assert!(harness.app.add_claims("pasted", &["  ".to_owned()]).is_err());
 }
+
+/// `llm.max_concurrency` bounds the calls in flight to the server for the whole application,
+/// not per check: four claims checked at once with a bound of one take at least as long as
+/// their calls one after another.
+#[test]
+fn the_server_concurrency_bound_holds_across_claims_checked_at_once() {
+    let delay = Duration::from_millis(150);
+    let model = model_server("http://localhost:9", delay);
+    let mut settings = Settings::default();
+    settings.llm.provider = "openai-compatible".into();
+    settings.llm.base_url = model.url("/v1");
+    settings.llm.model = "mock".into();
+    settings.llm.max_concurrency = 1;
+    settings.verify.concurrency = 4;
+    let harness = Harness::with_settings(settings);
+    let app = &harness.app;
+    let claims: Vec<String> = (1..=4).map(|n| format!("Claim number {n} is in Paris.")).collect();
+    app.add_claims("desk", &claims).unwrap();
+    let runtime = runtime();
+    let options = VerifyOptions { method: Some(Method::PTrue), ..VerifyOptions::default() };
+    let started = std::time::Instant::now();
+    let summary = run_batch(&runtime, app, "desk", &options).unwrap();
+    let elapsed = started.elapsed();
+    assert_eq!(summary.checked, 4);
+    let calls = model
+        .requests()
+        .iter()
+        .filter(|request| request.path.ends_with("/chat/completions"))
+        .count() as u32;
+    assert!(calls >= 4, "{calls}");
+    // A lower bound only: with the bound it cannot be faster than the calls in sequence.
+    assert!(elapsed >= delay * calls, "{calls} calls in {elapsed:?}");
+}

@@ -64,6 +64,9 @@ struct Inner {
     fetcher: Fetcher,
     /// The embedded chat model, loaded on first use and kept (with the file it came from).
     embedded: LoadedOnce<dyn factdesk_llm::LanguageModel>,
+    /// The model server's client, made on first use and kept (keyed by URL and model), so that
+    /// its concurrency bound covers every call the application makes.
+    server: LoadedOnce<dyn factdesk_llm::LanguageModel>,
     /// The cross-encoder NLI model, loaded on first use and kept (with its folder): a batch
     /// checks several claims at once, and each would otherwise load its own copy.
     cross_encoder: LoadedOnce<dyn factdesk_llm::Nli>,
@@ -148,6 +151,7 @@ impl Factdesk {
                 index,
                 fetcher,
                 embedded: LoadedOnce::new(),
+                server: LoadedOnce::new(),
                 cross_encoder: LoadedOnce::new(),
                 embedder: LoadedOnce::new(),
             }),

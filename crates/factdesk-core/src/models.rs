@@ -223,7 +223,13 @@ impl Factdesk {
                         "no model name for the server at {base_url}; set FACTDESK_LLM_MODEL or llm.model"
                     )));
                 }
-                Ok(Arc::new(OpenAiCompatible::new(self.openai_settings(&base_url, &model))?))
+                // One client per server and model for the application's life: its bound on
+                // calls in flight (`llm.max_concurrency`) holds across every check and
+                // revision running at once, not per check.
+                let key = PathBuf::from(format!("{base_url}\n{model}"));
+                self.inner.server.get(&key, || {
+                    Ok(Arc::new(OpenAiCompatible::new(self.openai_settings(&base_url, &model))?))
+                })
             }
             ModelChoice::Embedded { path } => self.inner.embedded.get(&path, || {
                 let settings = EmbeddedSettings {
