@@ -10,13 +10,15 @@
 //! `verifier` scores judges of evidence (the trained verifier, LLM-instructed NLI, the
 //! claim-only control) on HaluEval's evaluation range (see `verifier.rs`). `ciber` compares
 //! CIBER's fusion rules with plain RAG on a simulated model of known accuracy (`ciber.rs`).
-//! `sentences` reports how segmentation cuts a JSONL corpus: the share of long sentences and
+//! `revise` runs RARR or CoVe over HaluEval's hallucinated summaries through the core
+//! (`revise.rs`). `sentences` reports how segmentation cuts a JSONL corpus: the share of long sentences and
 //! the longest ones.
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod ciber;
 mod import_search;
+mod revise;
 mod verifier;
 
 use std::io::BufRead;
@@ -110,6 +112,9 @@ enum Bench {
     },
     /// CIBER's fusion rules against plain RAG with a simulated model of known accuracy
     Ciber(ciber::CiberSimulation),
+    /// RARR or CoVe over HaluEval's hallucinated news summaries, their articles as evidence:
+    /// entailment, edit distance and similarity to the right summary, calls, tokens and time
+    Revise(revise::ReviseBench),
     /// Chat completions per second against a mock server with a fixed latency
     HttpThroughput {
         /// The mock server's latency per request, in milliseconds
@@ -152,6 +157,7 @@ fn main() -> anyhow::Result<()> {
             json,
         } => model_speed(model, prompt_tokens, decode_tokens, repetitions, threads, &build, json),
         Bench::Ciber(simulation) => ciber::run(simulation),
+        Bench::Revise(bench) => revise::run(&bench),
         Bench::Sentences { file, text_field, show } => sentences(&file, &text_field, show),
         Bench::HttpThroughput { latency_ms, concurrency, waves, json } => {
             http_throughput(latency_ms, &concurrency, waves, json)

@@ -248,6 +248,9 @@ enum Command {
         /// Passages revised at once [default: verify.concurrency]
         #[arg(long)]
         concurrency: Option<usize>,
+        /// Leave out the metrics (edit distance, similarity, entailment by the sources)
+        #[arg(long)]
+        no_metrics: bool,
         /// Start a new run instead of continuing an unfinished one
         #[arg(long)]
         restart: bool,
@@ -638,6 +641,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             reference,
             cache,
             concurrency,
+            no_metrics,
             restart,
         } => {
             let app = open()?;
@@ -651,6 +655,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 restart,
                 concurrency,
                 cache,
+                skip_metrics: no_metrics,
             };
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             if let Some(collection) = collection {

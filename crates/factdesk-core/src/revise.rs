@@ -134,6 +134,8 @@ pub struct ReviseOptions {
     pub restart: bool,
     pub concurrency: Option<usize>,
     pub cache: Option<CacheMode>,
+    /// Leave out the metrics (they load MiniLM and the verifier and judge the sources).
+    pub skip_metrics: bool,
 }
 
 /// A run's resolved configuration.
@@ -296,8 +298,9 @@ impl Factdesk {
         sources: &[DocumentId],
         reference: Option<&str>,
         run: RunId,
-        cache: Option<CacheMode>,
+        options: &ReviseOptions,
     ) -> Result<(Revision, Vec<i64>)> {
+        let cache = options.cache;
         let collector = CallCollector::default();
         let model = self.collecting_language_model(Some(run), cache, Some(collector.clone()))?;
         let prompts = Arc::new(prompts::builtin_library()?);
@@ -361,7 +364,9 @@ impl Factdesk {
         };
         let reviser = Reviser { model, nli, prompts, evidence, config: plan.config.clone() };
         let mut revision = reviser.revise(text).await.map_err(method_error)?;
-        revision.metrics = Some(self.measure_revision(&revision, &documents, reference).await?);
+        if !options.skip_metrics {
+            revision.metrics = Some(self.measure_revision(&revision, &documents, reference).await?);
+        }
         Ok((revision, collector.ids()))
     }
 
@@ -459,7 +464,7 @@ impl Factdesk {
         self.store()?.set_run_status(run, RunStatus::Running, None)?;
         let stored = async {
             let (revision, calls) =
-                self.revise_one(plan, text, sources, reference, run, options.cache).await?;
+                self.revise_one(plan, text, sources, reference, run, options).await?;
             let subject = passage.map(SubjectId::Passage);
             Ok::<_, CoreError>(self.store()?.insert_outcome(
                 run,
@@ -533,7 +538,7 @@ impl Factdesk {
                     return Err(CoreError::Internal("a passages batch was given a claim".into()));
                 };
                 let (revision, calls) = self
-                    .revise_one(plan, &passage.text, &passage.sources, None, run, options.cache)
+                    .revise_one(plan, &passage.text, &passage.sources, None, run, options)
                     .await?;
                 let changed = revision.revised != revision.original;
                 self.store()?.insert_outcome(

@@ -10,8 +10,12 @@
 //! 4. Refine: only when some answer disagreed, the passage is rewritten from the question /
 //!    answer pairs. The rewrite's word diff against the passage gives the edits; a change is
 //!    kept only inside a sentence some answer disagreed with (and tied to that answer's
-//!    question and evidence): changes elsewhere are refused, so that what all the evidence
-//!    agreed with stays as it was.
+//!    question and evidence), and only if that answer's gate then agrees with the changed
+//!    sentence: changes elsewhere are refused, so that what all the evidence agreed with stays
+//!    as it was, and so is a change the evidence does not back either.
+//!
+//! A question that shares no word with the passage is not asked (small models copy examples);
+//! it is kept as a step with a note.
 
 use factdesk_model::{Edit, Envelope, RejectedChange, Revision, VerificationStep};
 
@@ -81,6 +85,17 @@ fn part_about(passage: &str, spans: &[(usize, usize)], words: &str) -> (usize, u
         .map_or_else(|| (spans[0].0, spans[spans.len() - 1].1), |(index, _)| spans[*index])
 }
 
+/// What the gate reads for a step: the chat model compares the answer with the sentence; the
+/// verifier reads the evidence itself when there is some, else the answer.
+fn judged(reviser: &Reviser, step: &VerificationStep) -> Vec<String> {
+    match reviser.config.gate {
+        super::Gate::Nli if !step.evidence.is_empty() => {
+            step.evidence.iter().map(|evidence| evidence.sentences.join(" ")).collect()
+        }
+        _ => step.answer.iter().cloned().collect(),
+    }
+}
+
 async fn verify_one(
     reviser: &Reviser,
     ledger: &Ledger,
@@ -117,15 +132,8 @@ async fn verify_one(
         step.note = Some(find_note.unwrap_or_else(|| "the evidence does not answer it".into()));
         return Ok(step);
     }
-    // The chat model compares the answer with the sentence; the verifier reads the evidence
-    // itself when there is some, else the answer.
-    let judged: Vec<String> = match reviser.config.gate {
-        super::Gate::Nli if !units.is_empty() => {
-            units.iter().map(|unit| unit.text.clone()).collect()
-        }
-        _ => vec![answer],
-    };
-    let decision = reviser.gate(ledger, &passage[start..end], &question, &judged).await?;
+    let decision =
+        reviser.gate(ledger, &passage[start..end], &question, &judged(reviser, &step)).await?;
     step.agrees = decision.agrees;
     step.agreement = decision.agreement;
     step.note = decision.note.or(step.note);
@@ -144,9 +152,25 @@ pub(super) async fn revise(reviser: &Reviser, passage: &str) -> Result<Revision,
             "questions",
         )
         .await?;
-    let questions = parse_questions(&planned, reviser.config.questions.max(1));
+    let (questions, copied): (Vec<String>, Vec<String>) =
+        parse_questions(&planned, reviser.config.questions.max(1))
+            .into_iter()
+            .partition(|question| super::is_about(question, passage));
     let mut rejected = Vec::new();
     let mut steps = Vec::new();
+    let unused: Vec<VerificationStep> = copied
+        .into_iter()
+        .map(|question| VerificationStep {
+            start: 0,
+            end: passage.len(),
+            question,
+            answer: None,
+            evidence: Vec::new(),
+            agrees: None,
+            agreement: None,
+            note: Some("the question shares no word with the passage, so it was not asked".into()),
+        })
+        .collect();
     if questions.is_empty() {
         rejected.push(RejectedChange {
             before: passage.to_owned(),
@@ -163,6 +187,7 @@ pub(super) async fn revise(reviser: &Reviser, passage: &str) -> Result<Revision,
         )
         .await?;
     }
+    steps.extend(unused);
 
     let disagreeing: Vec<&VerificationStep> =
         steps.iter().filter(|step| step.agrees == Some(false)).collect();
@@ -199,6 +224,8 @@ pub(super) async fn revise(reviser: &Reviser, passage: &str) -> Result<Revision,
                 ),
             }),
             Some(rewrite) => {
+                // Changes in a sentence some answer disagreed with, grouped by that answer.
+                let mut caused: Vec<(&VerificationStep, Vec<Edit>)> = Vec::new();
                 for (start, before, after) in word_changes(passage, &rewrite) {
                     let inside = |step: &&&VerificationStep| {
                         step.start <= start && start < step.end.max(step.start + 1)
@@ -213,14 +240,20 @@ pub(super) async fn revise(reviser: &Reviser, passage: &str) -> Result<Revision,
                         changed.intersection(&asked).count()
                     });
                     match cause {
-                        Some(step) => edits.push(Edit {
-                            start,
-                            before,
-                            after,
-                            question: Some(step.question.clone()),
-                            evidence: step.evidence.clone(),
-                            agreement: step.agreement,
-                        }),
+                        Some(step) => {
+                            let edit = Edit {
+                                start,
+                                before,
+                                after,
+                                question: Some(step.question.clone()),
+                                evidence: step.evidence.clone(),
+                                agreement: step.agreement,
+                            };
+                            match caused.iter_mut().find(|(seen, _)| std::ptr::eq(*seen, *step)) {
+                                Some((_, group)) => group.push(edit),
+                                None => caused.push((step, vec![edit])),
+                            }
+                        }
                         None => rejected.push(RejectedChange {
                             reason: "no answer disagreed with this part of the passage, so it \
                                      stays as it was"
@@ -230,6 +263,33 @@ pub(super) async fn revise(reviser: &Reviser, passage: &str) -> Result<Revision,
                         }),
                     }
                 }
+                // A sentence's changes are kept only if the evidence then agrees with it.
+                for (step, group) in caused {
+                    let sentence = &passage[step.start..step.end];
+                    let shifted: Vec<Edit> = group
+                        .iter()
+                        .map(|edit| Edit { start: edit.start - step.start, ..edit.clone() })
+                        .filter(|edit| edit.start + edit.before.len() <= sentence.len())
+                        .collect();
+                    let changed = super::apply(sentence, &shifted);
+                    let recheck = reviser
+                        .gate(&ledger, &changed, &step.question, &judged(reviser, step))
+                        .await?;
+                    if recheck.agrees == Some(true) && shifted.len() == group.len() {
+                        edits.extend(group);
+                    } else {
+                        rejected.extend(group.into_iter().map(|edit| RejectedChange {
+                            before: edit.before,
+                            after: edit.after,
+                            reason: format!(
+                                "the answer to \"{}\" does not agree with the changed sentence \
+                                 either, so it stays as it was",
+                                step.question
+                            ),
+                        }));
+                    }
+                }
+                edits.sort_by_key(|edit| edit.start);
             }
         }
     }

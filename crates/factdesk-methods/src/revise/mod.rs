@@ -503,6 +503,17 @@ pub fn parse_agreement(text: &str) -> Option<bool> {
     Some(!matches!(disagree, Some(at) if at + 3 == agree))
 }
 
+/// Whether `question` is about `text`: they share a content word (a BM25 term that is not a
+/// question word). A small model copies its worked examples; a search or question about
+/// something the passage never mentions is such a copy, and is not used.
+pub fn is_about(question: &str, text: &str) -> bool {
+    const ASKING: &[&str] = &["what", "when", "where", "why", "how", "many", "much", "whose"];
+    let said: std::collections::HashSet<String> = crate::bm25::terms(text).into_iter().collect();
+    crate::bm25::terms(question)
+        .into_iter()
+        .any(|term| !ASKING.contains(&term.as_str()) && said.contains(&term))
+}
+
 /// The words of `text` (lower-case, alphanumeric), for overlap measures.
 pub(crate) fn word_set(text: &str) -> std::collections::HashSet<String> {
     text.split(|c: char| !c.is_alphanumeric())

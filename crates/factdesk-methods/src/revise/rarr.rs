@@ -4,8 +4,13 @@
 //! 1. Research: for each sentence, searches that would check it ("I googled: …").
 //! 2. Evidence for each search from the run's source ([`super::evidence`]).
 //! 3. Agreement gate on each (search, evidence) pair, against the sentence as it stands.
-//! 4. Only on disagreement, an edit of the sentence that changes as little as possible; the
-//!    next search is gated against the edited sentence.
+//! 4. Only on disagreement, an edit of the sentence that changes as little as possible. The
+//!    edit is kept only if the gate then agrees with it (a small model may "fix" a sentence
+//!    into something the evidence does not say either); the next search is gated against the
+//!    sentence as it then stands.
+//!
+//! A search that shares no word with its sentence is not used (small models copy the prompt's
+//! worked examples); it is kept as a step with a note.
 //!
 //! Sentences are worked on at the same time (they do not depend on each other); within a
 //! sentence the steps run in order, as each edit changes what the next gate reads. The edits
@@ -92,7 +97,10 @@ async fn research_and_revise(
             "queries",
         )
         .await?;
-    let queries = parse_queries(&answer, reviser.config.questions.max(1));
+    let (queries, copied): (Vec<String>, Vec<String>) =
+        parse_queries(&answer, reviser.config.questions.max(1))
+            .into_iter()
+            .partition(|query| super::is_about(query, sentence));
     let mut work = SentenceWork {
         start,
         end,
@@ -101,6 +109,18 @@ async fn research_and_revise(
         cause: None,
         rejected: Vec::new(),
     };
+    for query in copied {
+        work.steps.push(VerificationStep {
+            start,
+            end,
+            question: query,
+            answer: None,
+            evidence: Vec::new(),
+            agrees: None,
+            agreement: None,
+            note: Some("the search shares no word with the sentence, so it was not used".into()),
+        });
+    }
     if queries.is_empty() {
         work.rejected.push(RejectedChange {
             before: sentence.to_owned(),
@@ -150,8 +170,25 @@ async fn research_and_revise(
             .await?;
         match parse_edit(&answer) {
             Some(edited) if edited != work.revised => {
-                work.revised = edited;
-                work.cause = Some(work.steps.len() - 1);
+                // The edit must make the evidence agree, or it is no correction.
+                let recheck = reviser.gate(ledger, &edited, &query, &texts).await?;
+                if recheck.agrees == Some(true) {
+                    work.revised = edited;
+                    work.cause = Some(work.steps.len() - 1);
+                } else {
+                    work.rejected.push(RejectedChange {
+                        before: work.revised.clone(),
+                        after: edited,
+                        reason: format!(
+                            "the evidence does not agree with the edit either{}, so the \
+                             sentence was left as it was",
+                            recheck
+                                .agreement
+                                .map(|a| format!(" (agreement {a:.2})"))
+                                .unwrap_or_default()
+                        ),
+                    });
+                }
             }
             Some(_) => {}
             None => work.rejected.push(RejectedChange {

@@ -196,7 +196,8 @@ async fn rarr_corrects_one_wrong_number_with_one_minimal_edit_and_its_evidence()
     let calls = &revision.envelope.parameters["calls"];
     assert_eq!(
         (calls["queries"].as_u64(), calls["gate"].as_u64(), calls["edit"].as_u64()),
-        (Some(2), Some(3), Some(1))
+        // Three gates on searches and one on the edit, which must make the evidence agree.
+        (Some(2), Some(4), Some(1))
     );
     assert!(revision.envelope.tokens.of("edit").completion > 0);
     assert_eq!(revision.envelope.parameters["evidence"], "source");
@@ -597,4 +598,50 @@ async fn web_evidence_reads_the_pages_the_model_proposes_for_each_query() {
     assert!(note.contains("Missing_page"), "{note}");
     assert!(revision.envelope.tokens.of("url").completion > 0);
     assert_eq!(revision.envelope.parameters["evidence"], "web");
+}
+
+#[tokio::test]
+async fn a_copied_example_and_a_fix_the_evidence_does_not_back_are_refused() {
+    // A small model: it searches for the prompt's worked example, and "fixes" the sentence
+    // into the example too.
+    let copying = ScriptedModel::new(|request| {
+        let id = request.template.as_ref().unwrap().id.clone();
+        Ok(vec![match id.as_str() {
+            "rarr/queries" => {
+                " How tall is the Statue of Liberty?\nI googled: When did the Eiffel Tower open?"
+                    .into()
+            }
+            "rarr/edit" => "The Statue of Liberty is 93 metres tall.".into(),
+            "cove/questions" => {
+                "1. How tall is the Statue of Liberty?\n2. When did the Eiffel Tower open?".into()
+            }
+            "cove/revise" => "The Eiffel Tower opened in 1901. It stands in Paris.".into(),
+            _ => return careful(request),
+        }])
+    });
+    let model = Arc::new(copying);
+    for method in [ReviseMethod::Rarr, ReviseMethod::Cove] {
+        let reviser = Reviser {
+            model: model.clone(),
+            nli: None,
+            prompts: Arc::new(crate::prompts::builtin_library().unwrap()),
+            evidence: source(Granularity::Snippets, None),
+            config: ReviseConfig { method, ..ReviseConfig::default() },
+        };
+        let revision = reviser.revise(PASSAGE).await.unwrap();
+        consistent(&revision);
+        assert_eq!(revision.revised, PASSAGE, "{method:?}: {revision:#?}");
+        let unused = revision
+            .steps
+            .iter()
+            .find(|step| step.question.contains("Statue of Liberty"))
+            .unwrap_or_else(|| panic!("{method:?}: {:#?}", revision.steps));
+        assert!(unused.note.as_deref().unwrap().contains("shares no word"), "{unused:?}");
+        assert!(unused.evidence.is_empty() && unused.agrees.is_none());
+        assert!(
+            revision.rejected.iter().any(|r| r.reason.contains("does not agree with")),
+            "{method:?}: {:?}",
+            revision.rejected
+        );
+    }
 }
