@@ -289,6 +289,10 @@ enum Command {
         /// Only the checks of this run (the `run_id` of `verify --json`)
         #[arg(long)]
         run: Option<i64>,
+        /// Export the revisions of the collection's passages (RARR, CoVe: md, html or json)
+        /// instead of its verdicts
+        #[arg(long, conflicts_with = "method")]
+        revisions: bool,
     },
     /// Score a labelled collection's verdicts: accuracy, balanced accuracy, confusion matrix,
     /// each method's own figures (LLM-Cite's URL figures), tokens per claim
@@ -705,7 +709,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             output::review(&review, json)?;
             Ok(Outcome::Success)
         }
-        Command::Report { collection, format, output, method, run } => {
+        Command::Report { collection, format, output, method, run, revisions } => {
             let selection = CheckSelection { method, run: run.map(RunId) };
             // --json without a file prints the JSON report.
             let json_on_stdout = json && output.is_none();
@@ -719,14 +723,22 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 None => ReportFormat::Markdown,
             };
             let app = open()?;
-            match output {
-                Some(path) => {
+            match (output, revisions) {
+                (Some(path), false) => {
                     app.write_report_file(&collection, &selection, format, &path)?;
                     output::report_written(&path, format, json)?;
                 }
-                None => {
+                (Some(path), true) => {
+                    app.write_revision_report_file(&collection, &selection, format, &path)?;
+                    output::report_written(&path, format, json)?;
+                }
+                (None, false) => {
                     let mut stdout = std::io::stdout().lock();
                     app.write_report(&collection, &selection, format, &mut stdout)?;
+                }
+                (None, true) => {
+                    let mut stdout = std::io::stdout().lock();
+                    app.write_revision_report(&collection, &selection, format, &mut stdout)?;
                 }
             }
             Ok(Outcome::Success)

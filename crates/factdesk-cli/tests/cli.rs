@@ -1006,6 +1006,26 @@ fn revise_corrects_a_summary_against_its_source_and_names_bad_input() {
     let shown = text(&plain.stdout);
     assert!(shown.contains("“1899” → “1889”") && shown.contains("Backed:"), "{shown}");
 
+    // The collection's revisions as a report, original and revision side by side.
+    let page = cli.data.path().join("revisions.html");
+    cli.json(&[
+        "report",
+        "--collection",
+        "sums",
+        "--revisions",
+        "--format",
+        "html",
+        "-o",
+        page.to_str().unwrap(),
+    ]);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("<del>1899</del><ins>1889</ins>"), "{html}");
+    let markdown = cli.run(&["report", "--collection", "sums", "--revisions"]);
+    assert!(text(&markdown.stdout).contains("~~1899~~ → **1889**"), "{}", text(&markdown.stdout));
+    let csv = cli.run(&["report", "--collection", "sums", "--revisions", "--format", "csv"]);
+    assert_eq!(csv.status.code(), Some(2));
+    assert!(text(&csv.stderr).contains("md, html or json"), "{}", text(&csv.stderr));
+
     // Bad input is named, and nothing is stored for it.
     for (args, expected) in [
         (vec!["revise", "  "], "empty"),

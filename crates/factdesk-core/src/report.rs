@@ -1,15 +1,27 @@
 //! Reports: a collection's claims with their newest checks and reviews, exported through
-//! `factdesk-report` (Markdown, HTML, JSON, CSV, ClaimReview JSON-LD). A file is written next
+//! `factdesk-report` (Markdown, HTML, JSON, CSV, ClaimReview JSON-LD), and its passages'
+//! revisions (Markdown, HTML, JSON). A file is written next
 //! to its destination and renamed into place, so a failed export leaves no half-written file.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use factdesk_model::{Outcome, StoredOutcome};
 pub use factdesk_report::Format;
-use factdesk_report::{Report, ReportItem};
+use factdesk_report::{Report, ReportError, ReportItem, RevisionReport};
 
 use crate::verify::CheckSelection;
 use crate::{CoreError, Factdesk, Result};
+
+/// A report error as the core's: the writer's failure names where it wrote, a format the
+/// report has no form for is the caller's mistake.
+fn report_error(error: ReportError, path: impl FnOnce() -> PathBuf) -> CoreError {
+    match error {
+        ReportError::Io(source) => CoreError::Io { path: path(), source },
+        error @ ReportError::Unsupported { .. } => CoreError::InvalidInput(error.to_string()),
+        other => CoreError::Internal(other.to_string()),
+    }
+}
 
 impl Factdesk {
     /// The report of `collection`: every claim with its newest check that `selection` selects
@@ -45,12 +57,8 @@ impl Factdesk {
         out: &mut dyn Write,
     ) -> Result<()> {
         let report = self.report(collection, selection)?;
-        factdesk_report::render(&report, format, out).map_err(|error| match error {
-            factdesk_report::ReportError::Io(source) => {
-                CoreError::Io { path: PathBuf::from("(standard output)"), source }
-            }
-            other => CoreError::Internal(other.to_string()),
-        })
+        factdesk_report::render(&report, format, out)
+            .map_err(|error| report_error(error, || PathBuf::from("(standard output)")))
     }
 
     /// Writes the report of `collection` to `path`, all or nothing: to a new file beside it,
@@ -63,8 +71,69 @@ impl Factdesk {
         format: Format,
         path: &Path,
     ) -> Result<()> {
-        let path = &self.report_target(path)?;
         let report = self.report(collection, selection)?;
+        self.write_atomically(path, |out| factdesk_report::render(&report, format, out))
+    }
+
+    /// The revisions of `collection`'s passages that `selection` selects (of one method, of one
+    /// run; all by default), oldest first.
+    pub fn revision_report(
+        &self,
+        collection: &str,
+        selection: &CheckSelection,
+    ) -> Result<RevisionReport> {
+        let items: Vec<StoredOutcome> = self
+            .outcomes(collection, selection)?
+            .into_iter()
+            .filter(|stored| matches!(stored.outcome, Outcome::Revision(_)))
+            .collect();
+        Ok(RevisionReport {
+            title: format!("{collection} · revisions"),
+            generated_at: factdesk_model::now_rfc3339(),
+            generator: format!("Factdesk {}", env!("CARGO_PKG_VERSION")),
+            items,
+        })
+    }
+
+    /// Writes the revisions of `collection` in `format` (md, html or json) to `out`.
+    pub fn write_revision_report(
+        &self,
+        collection: &str,
+        selection: &CheckSelection,
+        format: Format,
+        out: &mut dyn Write,
+    ) -> Result<()> {
+        let report = self.revision_report(collection, selection)?;
+        factdesk_report::render_revisions(&report, format, out)
+            .map_err(|error| report_error(error, || PathBuf::from("(standard output)")))
+    }
+
+    /// Writes the revisions of `collection` to `path`, all or nothing (as
+    /// [`Self::write_report_file`]).
+    pub fn write_revision_report_file(
+        &self,
+        collection: &str,
+        selection: &CheckSelection,
+        format: Format,
+        path: &Path,
+    ) -> Result<()> {
+        let report = self.revision_report(collection, selection)?;
+        if !matches!(format, Format::Markdown | Format::Html | Format::Json) {
+            return Err(CoreError::InvalidInput(format!(
+                "revisions are exported as md, html or json, not {format}"
+            )));
+        }
+        self.write_atomically(path, |out| factdesk_report::render_revisions(&report, format, out))
+    }
+
+    /// Writes what `render` gives to `path`: to a new file beside it, renamed over it when
+    /// complete.
+    fn write_atomically(
+        &self,
+        path: &Path,
+        render: impl FnOnce(&mut dyn Write) -> std::result::Result<(), ReportError>,
+    ) -> Result<()> {
+        let path = &self.report_target(path)?;
         let io = |source| CoreError::Io { path: path.to_path_buf(), source };
         let directory = match path.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent,
@@ -79,10 +148,7 @@ impl Factdesk {
             builder.permissions(std::fs::Permissions::from_mode(0o666));
         }
         let mut file = builder.tempfile_in(directory).map_err(io)?;
-        factdesk_report::render(&report, format, &mut file).map_err(|error| match error {
-            factdesk_report::ReportError::Io(source) => io(source),
-            other => CoreError::Internal(other.to_string()),
-        })?;
+        render(&mut file).map_err(|error| report_error(error, || path.to_path_buf()))?;
         file.flush().map_err(io)?;
         file.persist(path).map_err(|error| io(error.error))?;
         Ok(())

@@ -1,6 +1,7 @@
 //! Exports of checked claims: a [`Report`] (a titled list of claims, each with its stored check
 //! or none yet) rendered as Markdown, a standalone HTML page, complete JSON, a CSV table, or
-//! schema.org `ClaimReview` JSON-LD.
+//! schema.org `ClaimReview` JSON-LD; and of revised passages: a [`RevisionReport`] rendered as
+//! Markdown, HTML or JSON ([`render_revisions`]).
 //!
 //! This crate owns how a verdict is presented outside the application, and the escaping that
 //! keeps text taken from the web or from users (claim text, page titles, URLs, sentences,
@@ -17,6 +18,7 @@ mod csv_table;
 mod escape;
 mod html;
 mod markdown;
+mod revisions;
 
 use std::fmt;
 use std::io::Write;
@@ -31,6 +33,7 @@ use serde::{Deserialize, Serialize};
 pub use claim_review::{ClaimReviewRating, rating_for};
 pub use csv_table::COLUMNS as CSV_COLUMNS;
 pub use escape::{escape_html, escape_markdown, guard_spreadsheet_cell, is_web_link};
+pub use revisions::{RevisionReport, render_revisions};
 
 /// What to export: a title, when and by what it was generated, and the claims.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -182,6 +185,9 @@ pub enum ReportError {
     Json(#[from] serde_json::Error),
     #[error("could not write the report as CSV: {0}")]
     Csv(#[from] csv::Error),
+    /// The format has no form for this kind of report.
+    #[error("{what} are exported as md, html or json, not {format}")]
+    Unsupported { format: Format, what: &'static str },
 }
 
 /// Writes `report` to `out` in `format`.
