@@ -205,6 +205,23 @@ enum Command {
         #[arg(long, requires = "collection", conflicts_with = "claim")]
         skip_checked: bool,
     },
+    /// Show a revision with the decisions on its edits; accept or reject edits (the revision
+    /// itself is kept as the method made it); print the text kept
+    Revision {
+        /// The revision's outcome id (`outcome_id` of `revise`, `id` of `revise --json`)
+        id: i64,
+        /// Accept this edit (numbered from 1 as `revision` shows them); repeatable
+        #[arg(long, value_name = "EDIT")]
+        accept: Vec<usize>,
+        /// Reject this edit; repeatable
+        #[arg(long, value_name = "EDIT")]
+        reject: Vec<usize>,
+        #[arg(long)]
+        reviewer: Option<String>,
+        /// Print only the text kept: the original with every edit not rejected
+        #[arg(long)]
+        text: bool,
+    },
     /// Correct a passage, one stored passage, or every passage of a collection with RARR or
     /// CoVe against evidence, and store each revision with its edits and their evidence
     Revise {
@@ -695,6 +712,25 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 }
             };
             output::revision(&stored, json)?;
+            Ok(Outcome::Success)
+        }
+        Command::Revision { id, accept, reject, reviewer, text } => {
+            let app = open()?;
+            let mut reviewed = app.revision(CheckId(id))?;
+            for (edits, accepted) in [(accept, true), (reject, false)] {
+                for edit in edits {
+                    let Some(index) = edit.checked_sub(1) else {
+                        anyhow::bail!("edits are numbered from 1");
+                    };
+                    reviewed =
+                        app.decide_edit(CheckId(id), index, accepted, reviewer.as_deref())?;
+                }
+            }
+            if text && !json {
+                println!("{}", reviewed.accepted_text);
+            } else {
+                output::reviewed_revision(&reviewed, json)?;
+            }
             Ok(Outcome::Success)
         }
         Command::Review { check, accept, verdict, comment, reviewer } => {

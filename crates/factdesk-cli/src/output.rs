@@ -16,7 +16,7 @@ use factdesk_core::model::{Passage, Review, StoredCheck, Verdict};
 use factdesk_core::models::{AskAnswer, ModelCheck, ModelChoice, ModelListing};
 use factdesk_core::passages::PassageAddSummary;
 use factdesk_core::report::Format as ReportFormat;
-use factdesk_core::revise::ReviseSummary;
+use factdesk_core::revise::{ReviewedRevision, ReviseSummary};
 use factdesk_core::search::SearchHit;
 use factdesk_core::verify::BatchSummary;
 use factdesk_core::{InitReport, Settings};
@@ -724,6 +724,24 @@ pub fn evaluation(evaluation: &Evaluation, json: bool) -> anyhow::Result<()> {
 /// "0.12" or "n/a".
 fn figure(value: Option<f64>) -> String {
     value.map_or_else(|| "n/a".to_owned(), |v| format!("{v:.3}"))
+}
+
+pub fn reviewed_revision(reviewed: &ReviewedRevision, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(reviewed);
+    }
+    revision(&reviewed.stored, false)?;
+    for decision in &reviewed.decisions {
+        println!(
+            "Decision:   edit {} {}{} at {}",
+            decision.edit + 1,
+            if decision.accepted { "accepted" } else { "rejected" },
+            decision.reviewer.as_deref().map(|name| format!(" by {name}")).unwrap_or_default(),
+            decision.decided_at
+        );
+    }
+    println!("Kept:       {}", reviewed.accepted_text);
+    Ok(())
 }
 
 pub fn revision(stored: &StoredOutcome, json: bool) -> anyhow::Result<()> {

@@ -45,7 +45,7 @@ fn text(bytes: &[u8]) -> String {
 fn init_import_search_docs_and_check() {
     let cli = Cli::new();
     let init = cli.json(&["init"]);
-    assert_eq!(init["schema_version"], 10);
+    assert_eq!(init["schema_version"], 11);
     assert!(cli.data.path().join("config.toml").exists());
 
     let corpus = demo_corpus().join("corpus");
@@ -436,7 +436,7 @@ fn a_data_directory_of_version_5_upgrades_and_its_killed_runs_resume() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     copy_dir(&root.join("tests/fixtures/data-dir-v5"), cli.data.path());
     let init = cli.json(&["init"]);
-    assert_eq!(init["schema_version"], 10);
+    assert_eq!(init["schema_version"], 11);
 
     // What version 5 stored is there (the store's migration test checks every row).
     let report = cli.json(&["report", "--collection", "demo", "--format", "json"]);
@@ -997,6 +997,24 @@ fn revise_corrects_a_summary_against_its_source_and_names_bad_input() {
     assert_eq!(revision["parameters"]["gate"], "chat");
     assert!(revision["metrics"]["edit_distance"].as_f64().unwrap() > 0.0);
     assert_eq!(stored["subject"]["passage"], 1);
+
+    // A person rejects the edit: the revision stays, the decision is kept beside it.
+    let id = stored["id"].as_i64().unwrap().to_string();
+    let reviewed = cli.json(&["revision", &id, "--reject", "1", "--reviewer", "ana"]);
+    assert_eq!(reviewed["decisions"][0]["accepted"], false);
+    assert_eq!(reviewed["accepted_text"], summary);
+    assert_eq!(
+        reviewed["stored"]["outcome"]["revised"],
+        "The Eiffel Tower opened in 1889. The tower stands in Paris."
+    );
+    let kept = cli.run(&["revision", &id, "--accept", "1", "--text"]);
+    assert_eq!(
+        text(&kept.stdout).trim(),
+        "The Eiffel Tower opened in 1889. The tower stands in Paris."
+    );
+    let missing = cli.run(&["revision", &id, "--accept", "7"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(text(&missing.stderr).contains("edit 7 of revision"), "{}", text(&missing.stderr));
 
     // The whole collection, CoVe, as people read it.
     let batch = cli.json(&["revise", "--collection", "sums", "--method", "cove"]);

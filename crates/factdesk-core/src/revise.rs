@@ -24,7 +24,8 @@ use factdesk_methods::revise::evidence::{
 use factdesk_methods::revise::metrics::{Measures, measure};
 use factdesk_methods::revise::{Gate, ReviseConfig, ReviseMethod, Reviser};
 use factdesk_model::{
-    DocumentId, Outcome, PassageId, Revision, RunId, RunStatus, StoredOutcome, SubjectId,
+    CheckId, DocumentId, EditDecision, Outcome, PassageId, Revision, RunId, RunStatus,
+    StoredOutcome, SubjectId,
 };
 use serde::{Deserialize, Serialize};
 
@@ -566,5 +567,59 @@ impl Factdesk {
             cancelled: outcome.cancelled,
             failures: outcome.failures,
         })
+    }
+}
+
+/// A stored revision with people's decisions on its edits and the text they keep.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct ReviewedRevision {
+    pub stored: StoredOutcome,
+    /// The decision that counts for each decided edit, in the edits' order.
+    pub decisions: Vec<EditDecision>,
+    /// The original with every edit applied except the rejected ones.
+    pub accepted_text: String,
+}
+
+impl Factdesk {
+    fn reviewed(&self, stored: StoredOutcome) -> Result<ReviewedRevision> {
+        let Outcome::Revision(revision) = &stored.outcome else {
+            return Err(CoreError::InvalidInput(format!(
+                "outcome {} is a {}, not a revision",
+                stored.id,
+                stored.outcome.kind()
+            )));
+        };
+        let decisions = self.store()?.edit_decisions(stored.id)?;
+        let accepted_text = revision.accepted_text(&decisions);
+        Ok(ReviewedRevision { stored, decisions, accepted_text })
+    }
+
+    /// One stored revision with the decisions on its edits.
+    pub fn revision(&self, id: CheckId) -> Result<ReviewedRevision> {
+        let stored = self.store()?.outcome(id)?;
+        self.reviewed(stored)
+    }
+
+    /// Records that a person accepts or rejects edit `edit` (from 0) of revision `id`; the
+    /// revision stays as the method made it, the decision is kept beside it.
+    pub fn decide_edit(
+        &self,
+        id: CheckId,
+        edit: usize,
+        accepted: bool,
+        reviewer: Option<&str>,
+    ) -> Result<ReviewedRevision> {
+        let reviewer = reviewer.map(str::trim).filter(|name| !name.is_empty());
+        self.store()?.add_edit_decision(id, edit, accepted, reviewer)?;
+        self.revision(id)
+    }
+
+    /// The revisions of `collection`'s passages, oldest first, each with its decisions.
+    pub fn collection_revisions(&self, collection: &str) -> Result<Vec<ReviewedRevision>> {
+        self.outcomes(collection, &crate::verify::CheckSelection::default())?
+            .into_iter()
+            .filter(|stored| matches!(stored.outcome, Outcome::Revision(_)))
+            .map(|stored| self.reviewed(stored))
+            .collect()
     }
 }

@@ -235,6 +235,42 @@ pub struct VerificationStep {
     pub note: Option<String>,
 }
 
+/// A person's decision on one edit of a revision, kept beside the revision (which it never
+/// changes).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+pub struct EditDecision {
+    /// The edit's place in [`Revision::edits`], from 0.
+    pub edit: usize,
+    pub accepted: bool,
+    pub reviewer: Option<String>,
+    pub decided_at: String,
+}
+
+impl Revision {
+    /// The text a person keeps: the original with every edit applied except those `decisions`
+    /// reject (an edit nobody decided on stands as the method made it).
+    pub fn accepted_text(&self, decisions: &[EditDecision]) -> String {
+        let rejected = |index: usize| {
+            decisions.iter().any(|decision| decision.edit == index && !decision.accepted)
+        };
+        let mut text = String::with_capacity(self.original.len());
+        let mut at = 0;
+        for (index, edit) in self.edits.iter().enumerate() {
+            let (Some(kept), Some(_)) = (
+                self.original.get(at..edit.start),
+                self.original.get(edit.start..edit.start + edit.before.len()),
+            ) else {
+                continue;
+            };
+            text.push_str(kept);
+            text.push_str(if rejected(index) { &edit.before } else { &edit.after });
+            at = edit.start + edit.before.len();
+        }
+        text.push_str(self.original.get(at..).unwrap_or_default());
+        text
+    }
+}
+
 /// A change proposed and not made.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct RejectedChange {
@@ -512,5 +548,35 @@ mod tests {
         assert!("poem".parse::<PassageKind>().is_err());
         let subject = serde_json::to_value(SubjectId::Passage(PassageId(4))).unwrap();
         assert_eq!(subject, serde_json::json!({"passage": 4}));
+    }
+
+    #[test]
+    fn the_kept_text_applies_every_edit_but_the_rejected_ones() {
+        let edit = |start: usize, before: &str, after: &str| Edit {
+            start,
+            before: before.into(),
+            after: after.into(),
+            question: None,
+            evidence: Vec::new(),
+            agreement: None,
+        };
+        let revision = revision(
+            "Opened in 1899, 300 m tall.",
+            "Opened in 1889, 330 m tall.",
+            vec![edit(10, "1899", "1889"), edit(16, "300", "330")],
+        );
+        let decided = |edit: usize, accepted: bool| EditDecision {
+            edit,
+            accepted,
+            reviewer: None,
+            decided_at: String::new(),
+        };
+        assert_eq!(revision.accepted_text(&[]), revision.revised);
+        assert_eq!(revision.accepted_text(&[decided(1, false)]), "Opened in 1889, 300 m tall.");
+        assert_eq!(
+            revision.accepted_text(&[decided(0, false), decided(1, false)]),
+            revision.original
+        );
+        assert_eq!(revision.accepted_text(&[decided(0, true)]), revision.revised);
     }
 }

@@ -6,8 +6,8 @@
 use std::collections::HashSet;
 
 use factdesk_model::{
-    CheckId, ClaimCheck, ClaimId, CollectionId, Outcome, PassageId, Review, ReviewDecision,
-    ReviewId, RunId, StoredCheck, StoredOutcome, SubjectId, Verdict, now_rfc3339,
+    CheckId, ClaimCheck, ClaimId, CollectionId, EditDecision, Outcome, PassageId, Review,
+    ReviewDecision, ReviewId, RunId, StoredCheck, StoredOutcome, SubjectId, Verdict, now_rfc3339,
 };
 use rusqlite::{OptionalExtension, Row, params};
 
@@ -310,6 +310,15 @@ impl Store {
         run: Option<RunId>,
         collection: Option<CollectionId>,
     ) -> Result<Vec<StoredOutcome>> {
+        self.select_outcomes(run, collection, None)
+    }
+
+    fn select_outcomes(
+        &self,
+        run: Option<RunId>,
+        collection: Option<CollectionId>,
+        id: Option<CheckId>,
+    ) -> Result<Vec<StoredOutcome>> {
         let mut statement = self.conn.prepare(
             "SELECT c.id, c.run_id, c.claim_id, c.passage_id, c.checked_at, c.result,
                     (SELECT json_group_array(model_call_id) FROM check_model_calls m
@@ -318,10 +327,12 @@ impl Store {
              WHERE (?1 IS NULL OR c.run_id = ?1)
                AND (?2 IS NULL OR c.passage_id IN (SELECT id FROM passages WHERE collection_id = ?2)
                     OR c.claim_id IN (SELECT id FROM claims WHERE collection_id = ?2))
+               AND (?3 IS NULL OR c.id = ?3)
              ORDER BY c.id",
         )?;
-        let rows =
-            statement.query_map(params![run.map(|r| r.0), collection.map(|c| c.0)], |row| {
+        let rows = statement.query_map(
+            params![run.map(|r| r.0), collection.map(|c| c.0), id.map(|i| i.0)],
+            |row| {
                 Ok((
                     row.get::<_, i64>(0)?,
                     row.get::<_, i64>(1)?,
@@ -330,7 +341,8 @@ impl Store {
                     row.get::<_, String>(5)?,
                     row.get::<_, String>(6)?,
                 ))
-            })?;
+            },
+        )?;
         rows.map(|row| {
             let (id, run_id, subject, checked_at, result, calls) = row?;
             let outcome: Outcome = serde_json::from_str(&result).map_err(|error| {
@@ -350,6 +362,66 @@ impl Store {
             })
         })
         .collect()
+    }
+
+    /// One stored outcome of any kind.
+    pub fn outcome(&self, id: CheckId) -> Result<StoredOutcome> {
+        self.select_outcomes(None, None, Some(id))?
+            .into_iter()
+            .find(|stored| stored.id == id)
+            .ok_or_else(|| StoreError::NotFound { what: format!("outcome {id}") })
+    }
+
+    /// Records a person's decision on edit `edit` (from 0) of the revision `check`; the
+    /// revision itself is not changed.
+    pub fn add_edit_decision(
+        &mut self,
+        check: CheckId,
+        edit: usize,
+        accepted: bool,
+        reviewer: Option<&str>,
+    ) -> Result<EditDecision> {
+        let stored = self.outcome(check)?;
+        let Outcome::Revision(revision) = &stored.outcome else {
+            return Err(StoreError::NotFound { what: format!("revision {check}") });
+        };
+        if edit >= revision.edits.len() {
+            return Err(StoreError::NotFound {
+                what: format!(
+                    "edit {} of revision {check} (it has {} edit(s))",
+                    edit + 1,
+                    revision.edits.len()
+                ),
+            });
+        }
+        let now = now_rfc3339();
+        self.conn.execute(
+            "INSERT INTO edit_decisions (check_id, edit_index, accepted, reviewer, decided_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![check.0, edit as i64, accepted, reviewer, now],
+        )?;
+        Ok(EditDecision { edit, accepted, reviewer: reviewer.map(str::to_owned), decided_at: now })
+    }
+
+    /// The decisions that count on the edits of revision `check`: the newest for each edit, in
+    /// the edits' order.
+    pub fn edit_decisions(&self, check: CheckId) -> Result<Vec<EditDecision>> {
+        let mut statement = self.conn.prepare(
+            "SELECT edit_index, accepted, reviewer, decided_at FROM edit_decisions d
+             WHERE check_id = ?1 AND id = (SELECT MAX(id) FROM edit_decisions
+                                           WHERE check_id = d.check_id
+                                             AND edit_index = d.edit_index)
+             ORDER BY edit_index",
+        )?;
+        let rows = statement.query_map([check.0], |row| {
+            Ok(EditDecision {
+                edit: usize::try_from(row.get::<_, i64>(0)?).unwrap_or(usize::MAX),
+                accepted: row.get(1)?,
+                reviewer: row.get(2)?,
+                decided_at: row.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// One check with its latest review.
@@ -852,6 +924,19 @@ mod outcome_tests {
         let done =
             store.subjects_done_with(collection, "toy-rarr", &serde_json::json!({})).unwrap();
         assert_eq!(done, HashSet::from([subject]));
+
+        // People's decisions on the edits: the newest counts, the revision is not touched.
+        assert_eq!(store.outcome(id).unwrap().outcome, revision());
+        assert!(store.edit_decisions(id).unwrap().is_empty());
+        store.add_edit_decision(id, 0, false, Some("ana")).unwrap();
+        store.add_edit_decision(id, 0, true, None).unwrap();
+        let decisions = store.edit_decisions(id).unwrap();
+        assert_eq!(decisions.len(), 1);
+        assert!(decisions[0].accepted && decisions[0].reviewer.is_none(), "{decisions:?}");
+        assert_eq!(store.outcome(id).unwrap().outcome, revision());
+        let error = store.add_edit_decision(id, 1, true, None).unwrap_err();
+        assert!(error.to_string().contains("edit 2 of revision"), "{error}");
+        assert!(store.add_edit_decision(CheckId(999), 0, true, None).is_err());
 
         // An inconsistent outcome is refused and names the method.
         let broken = Outcome::Scores(ScoreTable {

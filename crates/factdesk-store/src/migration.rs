@@ -65,6 +65,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "checks_by_text",
         sql: include_str!("../../../migrations/0010_checks_by_text.sql"),
     },
+    Migration {
+        version: 11,
+        name: "edit_decisions",
+        sql: include_str!("../../../migrations/0011_edit_decisions.sql"),
+    },
 ];
 
 /// The schema version this binary writes.
