@@ -29,7 +29,10 @@ pub fn export(dir: &Path) -> Result<(), ExportError> {
         BatchSummary, CheckSelection, ClaimWithCheck, Method, VerifyOptions,
     };
 
-    use crate::commands::{AppInfo, CommandError, SettingsView};
+    use factdesk_core::model::Passage;
+    use factdesk_core::revise::ReviewedRevision;
+
+    use crate::commands::{AppInfo, CommandError, ReviseRequest, SettingsView};
     use crate::tasks::TaskProgress;
 
     let config = Config::new().with_large_int("number").with_out_dir(dir);
@@ -52,6 +55,9 @@ pub fn export(dir: &Path) -> Result<(), ExportError> {
         ImportSummary,
         Method,
         ModelCheck,
+        Passage,
+        ReviewedRevision,
+        ReviseRequest,
         Review,
         ReviewDecision,
         SearchHit,

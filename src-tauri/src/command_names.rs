@@ -24,4 +24,10 @@ pub const COMMANDS: &[&str] = &[
     "review_check",
     "export_report",
     "evaluate",
+    "list_passages",
+    "revise_text",
+    "revise_passage",
+    "get_revision",
+    "decide_edit",
+    "export_kept_text",
 ];

@@ -15,12 +15,16 @@ use std::sync::Arc;
 use factdesk_core::claims::{ClaimImportSummary, ClaimQuery};
 use factdesk_core::eval::Evaluation;
 use factdesk_core::import::{ImportRequest, ImportSummary};
+use factdesk_core::methods::revise::evidence::Granularity;
+use factdesk_core::methods::revise::{Gate, ReviseMethod};
 use factdesk_core::model::{
     CheckId, Claim, ClaimCollection, ClaimId, ClaimStatus, Corpus, Document, DocumentId,
     DocumentSummary, Review, ReviewDecision, StoredCheck, Verdict,
 };
+use factdesk_core::model::{Passage, PassageId};
 use factdesk_core::models::{ModelCheck, ModelChoice};
 use factdesk_core::report::Format;
+use factdesk_core::revise::{EvidenceChoice, ReviewedRevision, ReviseOptions};
 use factdesk_core::search::{SearchHit, SearchRequest};
 use factdesk_core::settings::SettingChange;
 use factdesk_core::verify::{BatchSummary, CheckSelection, ClaimWithCheck, VerifyOptions};
@@ -336,4 +340,119 @@ pub async fn evaluate(
 ) -> CommandResult<Evaluation> {
     let selection = selection.unwrap_or_default();
     off_main_thread(&state, move |app| app.evaluate(&collection, &selection)).await
+}
+
+/// The passages of a collection (texts to correct), oldest first.
+#[tauri::command]
+pub async fn list_passages(
+    state: State<'_, AppState>,
+    collection: String,
+) -> CommandResult<Vec<Passage>> {
+    off_main_thread(&state, move |app| app.passages(&collection)).await
+}
+
+/// How the UI asks for a revision: the method and, optionally, the evidence, its granularity
+/// and the gate (the method's settings decide what is left out).
+#[derive(Debug, Clone, serde::Deserialize, ts_rs::TS)]
+pub struct ReviseRequest {
+    /// `rarr` or `cove`.
+    pub method: String,
+    /// `auto`, `corpus`, `source`, `web` or `none`.
+    pub evidence: Option<String>,
+    /// `snippets` or `chunks`.
+    pub granularity: Option<String>,
+    /// `chat` or `nli`.
+    pub gate: Option<String>,
+    /// Source documents of a pasted text.
+    #[serde(default)]
+    pub sources: Vec<i64>,
+}
+
+fn invalid(message: String) -> CommandError {
+    CommandError { code: "invalid_input", message }
+}
+
+impl ReviseRequest {
+    fn parse(&self) -> CommandResult<(ReviseMethod, ReviseOptions)> {
+        let method: ReviseMethod = self.method.parse().map_err(invalid)?;
+        let evidence = match &self.evidence {
+            Some(value) => Some(value.parse::<EvidenceChoice>()?),
+            None => None,
+        };
+        let granularity = match &self.granularity {
+            Some(value) => Some(value.parse::<Granularity>().map_err(invalid)?),
+            None => None,
+        };
+        let gate = match &self.gate {
+            Some(value) => Some(value.parse::<Gate>().map_err(invalid)?),
+            None => None,
+        };
+        let options = ReviseOptions {
+            evidence,
+            granularity,
+            gate,
+            sources: self.sources.iter().copied().map(DocumentId).collect(),
+            ..ReviseOptions::default()
+        };
+        Ok((method, options))
+    }
+}
+
+/// Corrects a pasted text with RARR or CoVe and stores the revision.
+#[tauri::command]
+pub async fn revise_text(
+    state: State<'_, AppState>,
+    text: String,
+    request: ReviseRequest,
+) -> CommandResult<ReviewedRevision> {
+    let (method, options) = request.parse()?;
+    let app = state.current();
+    let stored = app.revise_text(&text, method, &options).await?;
+    off_main_thread(&state, move |app| app.revision(stored.id)).await
+}
+
+/// Corrects a stored passage (against its own source documents by default).
+#[tauri::command]
+pub async fn revise_passage(
+    state: State<'_, AppState>,
+    id: i64,
+    request: ReviseRequest,
+) -> CommandResult<ReviewedRevision> {
+    let (method, options) = request.parse()?;
+    let app = state.current();
+    let stored = app.revise_passage(PassageId(id), method, &options).await?;
+    off_main_thread(&state, move |app| app.revision(stored.id)).await
+}
+
+/// A stored revision with the decisions on its edits.
+#[tauri::command]
+pub async fn get_revision(state: State<'_, AppState>, id: i64) -> CommandResult<ReviewedRevision> {
+    off_main_thread(&state, move |app| app.revision(CheckId(id))).await
+}
+
+/// Records a person's decision on edit `edit` (from 0) of revision `id`; the revision itself is
+/// kept as the method made it.
+#[tauri::command]
+pub async fn decide_edit(
+    state: State<'_, AppState>,
+    id: i64,
+    edit: usize,
+    accepted: bool,
+    reviewer: Option<String>,
+) -> CommandResult<ReviewedRevision> {
+    off_main_thread(&state, move |app| {
+        app.decide_edit(CheckId(id), edit, accepted, reviewer.as_deref())
+    })
+    .await
+}
+
+/// Writes the text kept of revision `id` (every edit not rejected) to `path`, which the user
+/// chose in the save dialog.
+#[tauri::command]
+pub async fn export_kept_text(
+    state: State<'_, AppState>,
+    id: i64,
+    path: PathBuf,
+) -> CommandResult<()> {
+    off_main_thread(&state, move |app| app.write_kept_text_file(CheckId(id), &path)).await
 }

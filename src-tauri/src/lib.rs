@@ -53,6 +53,12 @@ pub fn build_app<R: tauri::Runtime>(
             commands::review_check,
             commands::export_report,
             commands::evaluate,
+            commands::list_passages,
+            commands::revise_text,
+            commands::revise_passage,
+            commands::get_revision,
+            commands::decide_edit,
+            commands::export_kept_text,
         ])
 }
 

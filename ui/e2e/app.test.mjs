@@ -822,4 +822,42 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.equal(await cited.getAttribute('data-verdict'), 'not_enough_info');
     assert.equal(await cited.getAttribute('data-undecided'), 'no_evidence');
   });
+
+  test('corrects a passage, shows an edit’s evidence, rejects the edit and exports the kept text', async () => {
+    // Evidence from the web: the model proposes the Penicillin article for the search.
+    const passage = 'Penicillin was discovered in 1938 by Alexander Fleming.';
+    await openSection('correct');
+    await waitFor('#correct-text');
+    await type('#correct-text', passage);
+    await choose('#correct-method', 'rarr');
+    await choose('#correct-evidence', 'web');
+    await choose('#correct-gate', 'chat');
+    await (await find('#correct-start')).click();
+    await waitForText('#correct-status', /^1 edit proposed\.$/, 120_000);
+    assert.equal(await find('#correct-diff button.edit del').getText(), '1938');
+    assert.equal(await find('#correct-diff button.edit ins').getText(), '1928');
+    assert.equal(await find('#correct-kept').getAttribute('value'), passage.replace('1938', '1928'));
+
+    // The edit's question, evidence and agreement.
+    await (await find('#correct-diff button.edit')).click();
+    const detail = await waitForText('#correct-edit', /Penicillin was discovered in 1928 by Alexander Fleming/);
+    assert.equal(await find('#correct-edit .source').getText(), 'Penicillin', 'the evidence names its page');
+    assert.match(detail, /Asked/);
+    assert.match(detail, /Agreement\s*0\.00/);
+    await screenshot('17-correct.png', '#correct-result');
+
+    // Rejected: the revision stays as the method made it, the kept text is the original.
+    await (await find('#correct-reject')).click();
+    await driver.wait(
+      async () => (await find('#correct-diff button.edit').getAttribute('data-decision')) === 'rejected',
+      UI_WAIT,
+      'the edit is not marked rejected',
+    );
+    assert.equal(await find('#correct-kept').getAttribute('value'), passage);
+    await (await find('#correct-export')).click();
+    const saved = await waitForText('#correct-export-status', /^Saved to .*revision-\d+\.txt\.$/);
+    const file = saved.replace(/^Saved to /, '').replace(/\.$/, '');
+    assert.equal(path.dirname(file), exportDir);
+    assert.equal(await readFile(file, 'utf8'), `${passage}\n`);
+  });
 });

@@ -42,6 +42,14 @@ import type { MethodsSettings } from './bindings/MethodsSettings';
 import type { ModelCheck } from './bindings/ModelCheck';
 import type { ModelChoice } from './bindings/ModelChoice';
 import type { OriginKind } from './bindings/OriginKind';
+import type { Passage } from './bindings/Passage';
+import type { ReviewedRevision } from './bindings/ReviewedRevision';
+import type { Revision } from './bindings/Revision';
+import type { Edit } from './bindings/Edit';
+import type { EditDecision } from './bindings/EditDecision';
+import type { EvidenceSentences } from './bindings/EvidenceSentences';
+import type { VerificationStep } from './bindings/VerificationStep';
+import type { RevisionMetrics } from './bindings/RevisionMetrics';
 import type { PremiseCheck } from './bindings/PremiseCheck';
 import type { ProposedUrl } from './bindings/ProposedUrl';
 import type { Review } from './bindings/Review';
@@ -96,6 +104,14 @@ export type {
   ModelCheck,
   ModelChoice,
   OriginKind,
+  Passage,
+  ReviewedRevision,
+  Revision,
+  Edit,
+  EditDecision,
+  EvidenceSentences,
+  VerificationStep,
+  RevisionMetrics,
   PremiseCheck,
   ProposedUrl,
   Review,
@@ -413,4 +429,60 @@ export async function onFilesDropped(handlers: DropHandlers): Promise<() => void
         break;
     }
   });
+}
+
+/** The revising methods, the evidence a revision reads, and how it is cut (the core's values). */
+export const REVISE_METHODS = ['rarr', 'cove'] as const;
+export type ReviseMethodName = (typeof REVISE_METHODS)[number];
+export const REVISE_EVIDENCE = ['auto', 'source', 'corpus', 'web', 'none'] as const;
+export const REVISE_GRANULARITIES = ['snippets', 'chunks'] as const;
+export const REVISE_GATES = ['chat', 'nli'] as const;
+
+/** How the UI asks for a revision; what is left out comes from the method's settings. */
+export interface ReviseInput {
+  method: ReviseMethodName;
+  evidence?: (typeof REVISE_EVIDENCE)[number];
+  granularity?: (typeof REVISE_GRANULARITIES)[number];
+  gate?: (typeof REVISE_GATES)[number];
+  sources?: number[];
+}
+
+function reviseRequest(input: ReviseInput): Record<string, unknown> {
+  return {
+    method: input.method,
+    evidence: input.evidence ?? null,
+    granularity: input.granularity ?? null,
+    gate: input.gate ?? null,
+    sources: input.sources ?? [],
+  };
+}
+
+/** The passages of a collection (texts to correct), oldest first. */
+export function listPassages(collection: string): Promise<Passage[]> {
+  return call<Passage[]>('list_passages', { collection });
+}
+
+/** Corrects a pasted text with RARR or CoVe; the revision is stored. */
+export function reviseText(text: string, input: ReviseInput): Promise<ReviewedRevision> {
+  return call<ReviewedRevision>('revise_text', { text, request: reviseRequest(input) });
+}
+
+/** Corrects a stored passage (against its own source documents by default). */
+export function revisePassage(id: number, input: ReviseInput): Promise<ReviewedRevision> {
+  return call<ReviewedRevision>('revise_passage', { id, request: reviseRequest(input) });
+}
+
+/** A stored revision with the decisions on its edits. */
+export function getRevision(id: number): Promise<ReviewedRevision> {
+  return call<ReviewedRevision>('get_revision', { id });
+}
+
+/** Accepts or rejects edit `edit` (from 0) of revision `id`; the revision itself is kept. */
+export function decideEdit(id: number, edit: number, accepted: boolean, reviewer?: string): Promise<ReviewedRevision> {
+  return call<ReviewedRevision>('decide_edit', { id, edit, accepted, reviewer: reviewer ?? null });
+}
+
+/** Writes the text kept of revision `id` (every edit not rejected) to `path`. */
+export function exportKeptText(id: number, path: string): Promise<void> {
+  return call<void>('export_kept_text', { id, path });
 }

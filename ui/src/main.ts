@@ -10,6 +10,7 @@ import { addImportSources, onImportFinished } from './views/import-panel';
 import { renderCheck } from './views/check';
 import { renderClaim } from './views/claim';
 import { renderCollections } from './views/collections';
+import { renderCorrect } from './views/correct';
 import { describeError } from './views/common';
 import { renderDocument } from './views/document';
 import { renderLibrary } from './views/library';
@@ -27,6 +28,7 @@ const SECTIONS: Section[] = [
   { id: 'library', label: 'Library', hash: '#/library' },
   { id: 'search', label: 'Search', hash: '#/search' },
   { id: 'check', label: 'Check', hash: '#/check' },
+  { id: 'correct', label: 'Correct', hash: '#/correct' },
   { id: 'collections', label: 'Collections', hash: '#/collections' },
   { id: 'reports', label: 'Reports', hash: '#/reports' },
   { id: 'settings', label: 'Settings', hash: '#/settings' },
@@ -38,6 +40,7 @@ const ROUTES: Route[] = [
   { pattern: /^\/documents\/(\d+)$/, section: 'library', render: renderDocument },
   { pattern: /^\/search$/, section: 'search', render: renderSearch },
   { pattern: /^\/check$/, section: 'check', render: renderCheck },
+  { pattern: /^\/correct$/, section: 'correct', render: renderCorrect },
   { pattern: /^\/collections$/, section: 'collections', render: renderCollections },
   { pattern: /^\/collections\/([^/]+)$/, section: 'collections', render: renderCollections },
   { pattern: /^\/claims\/(\d+)$/, section: 'collections', render: renderClaim },

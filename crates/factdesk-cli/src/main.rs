@@ -327,6 +327,9 @@ enum Command {
         /// tuning collection, never the one you report
         #[arg(long, value_parser = ["alpha"])]
         tune: Option<String>,
+        /// The figures of the collection's revisions (RARR, CoVe) instead of its verdicts
+        #[arg(long, conflicts_with_all = ["method", "tune"])]
+        revisions: bool,
     },
     /// Show settings: the effective ones, the defaults, or the config file's path
     Config {
@@ -779,13 +782,19 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             }
             Ok(Outcome::Success)
         }
-        Command::Eval { collection, run, method, tune: Some(_) } => {
+        Command::Eval { collection, run, revisions: true, .. } => {
+            let selection = CheckSelection { method: None, run: run.map(RunId) };
+            let figures = open()?.evaluate_revisions(&collection, &selection)?;
+            output::revision_evaluation(&figures, json)?;
+            Ok(Outcome::Success)
+        }
+        Command::Eval { collection, run, method, tune: Some(_), .. } => {
             let selection = CheckSelection { method, run: run.map(RunId) };
             let tuning = open()?.tune_alpha(&collection, &selection)?;
             output::alpha_tuning(&tuning, json)?;
             Ok(Outcome::Success)
         }
-        Command::Eval { collection, run, method, tune: None } => {
+        Command::Eval { collection, run, method, tune: None, .. } => {
             let selection = CheckSelection { method, run: run.map(RunId) };
             let evaluation = open()?.evaluate(&collection, &selection)?;
             output::evaluation(&evaluation, json)?;

@@ -16,7 +16,7 @@ use factdesk_core::model::{Passage, Review, StoredCheck, Verdict};
 use factdesk_core::models::{AskAnswer, ModelCheck, ModelChoice, ModelListing};
 use factdesk_core::passages::PassageAddSummary;
 use factdesk_core::report::Format as ReportFormat;
-use factdesk_core::revise::{ReviewedRevision, ReviseSummary};
+use factdesk_core::revise::{ReviewedRevision, ReviseSummary, RevisionEvaluation};
 use factdesk_core::search::SearchHit;
 use factdesk_core::verify::BatchSummary;
 use factdesk_core::{InitReport, Settings};
@@ -858,6 +858,35 @@ pub fn revise_batch(summary: &ReviseSummary, json: bool) -> anyhow::Result<()> {
         for failure in &summary.failures {
             println!("  {}: {}", failure.subject, failure.message);
         }
+    }
+    Ok(())
+}
+
+pub fn revision_evaluation(figures: &RevisionEvaluation, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(figures);
+    }
+    println!(
+        "Revisions of '{}': {} ({} changed), {} edit(s), {} change(s) refused",
+        figures.collection, figures.revisions, figures.changed, figures.edits, figures.refused
+    );
+    println!(
+        "  entailment by the sources: measured for {}, rose for {}, fell for {}; mean {} → {}",
+        figures.entailment_measured,
+        figures.entailment_rose,
+        figures.entailment_fell,
+        figure(figures.mean_entailment_before),
+        figure(figures.mean_entailment_after)
+    );
+    println!(
+        "  mean edit distance to the original {} · mean similarity {}",
+        figure(figures.mean_edit_distance),
+        figure(figures.mean_similarity)
+    );
+    println!("  people's decisions: {} accepted, {} rejected", figures.accepted, figures.rejected);
+    for (step, calls) in &figures.calls_per_revision {
+        let tokens = figures.tokens_per_revision.get(step).copied().unwrap_or(0.0);
+        println!("  {step:<10} {calls:.2} calls, {tokens:.0} tokens per revision");
     }
     Ok(())
 }

@@ -1016,6 +1016,12 @@ fn revise_corrects_a_summary_against_its_source_and_names_bad_input() {
     assert_eq!(missing.status.code(), Some(2));
     assert!(text(&missing.stderr).contains("edit 7 of revision"), "{}", text(&missing.stderr));
 
+    // Its figures: one revision of the passage so far; the newest decision on its edit counts.
+    let figures = cli.json(&["eval", "--collection", "sums", "--revisions"]);
+    assert_eq!((figures["revisions"].as_u64(), figures["changed"].as_u64()), (Some(1), Some(1)));
+    assert_eq!((figures["accepted"].as_u64(), figures["rejected"].as_u64()), (Some(1), Some(0)));
+    assert!(figures["calls_per_revision"]["gate"].as_f64().unwrap() >= 1.0, "{figures:#}");
+
     // The whole collection, CoVe, as people read it.
     let batch = cli.json(&["revise", "--collection", "sums", "--method", "cove"]);
     assert_eq!((batch["passages"].as_u64(), batch["revised"].as_u64()), (Some(1), Some(1)));

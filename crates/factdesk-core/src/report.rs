@@ -126,6 +126,17 @@ impl Factdesk {
         self.write_atomically(path, |out| factdesk_report::render_revisions(&report, format, out))
     }
 
+    /// Writes the text people keep of revision `id` (every edit not rejected) to `path` as
+    /// plain UTF-8, all or nothing.
+    pub fn write_kept_text_file(&self, id: factdesk_model::CheckId, path: &Path) -> Result<()> {
+        let kept = self.revision(id)?.accepted_text;
+        self.write_atomically(path, |out| {
+            out.write_all(kept.as_bytes())?;
+            out.write_all(b"\n")?;
+            Ok(())
+        })
+    }
+
     /// Writes what `render` gives to `path`: to a new file beside it, renamed over it when
     /// complete.
     fn write_atomically(

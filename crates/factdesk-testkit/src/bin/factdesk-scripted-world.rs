@@ -1,5 +1,6 @@
 //! The window tests' world on loopback (`ui/e2e/app.test.mjs`): the scripted chat model of
-//! [`factdesk_testkit::scripted`] (answering by prompt template, as in the Rust tests) and a
+//! [`factdesk_testkit::scripted`] (answering by prompt template, as in the Rust tests; its RARR
+//! edit corrects a year to the evidence's) and a
 //! MediaWiki API with one article, Penicillin. Prints its base URL as the first line of standard
 //! output, lists the requests it answered at `GET /requests` (`wiki <title>`, `chat <template>`)
 //! and stops when its standard input closes.
@@ -8,7 +9,7 @@ use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use factdesk_testkit::scripted::{ScriptedModel, asked};
+use factdesk_testkit::scripted::{RARR_EDIT_TEMPLATE, ScriptedModel, asked};
 use factdesk_testkit::{TestResponse, TestServer};
 
 /// The article's text; the window tests look for its sentences among the evidence.
@@ -50,6 +51,25 @@ fn main() {
                 "https://en.wikipedia.org/wiki/No_such_article"
             }
             .to_owned()
+        })
+        // RARR's edit puts the evidence's year in place of one the evidence does not give.
+        .on(RARR_EDIT_TEMPLATE, |asked| {
+            let years = |text: &str| -> Vec<String> {
+                text.split(|c: char| !c.is_ascii_digit())
+                    .filter(|part| part.len() == 4)
+                    .map(str::to_owned)
+                    .collect()
+            };
+            let found = years(&asked.document);
+            let mut fixed = asked.claim.clone();
+            for year in years(&asked.claim) {
+                if let Some(right) =
+                    found.iter().find(|right| !found.contains(&year) && **right != year)
+                {
+                    fixed = fixed.replace(&year, right);
+                }
+            }
+            fixed
         })
         // Claims that say "slowly" keep the model busy, so that a batch can be cancelled midway.
         .delay(|asked| {
