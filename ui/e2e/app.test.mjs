@@ -825,7 +825,8 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
 
   test('corrects a passage, shows an edit’s evidence, rejects the edit and exports the kept text', async () => {
     // Evidence from the web: the model proposes the Penicillin article for the search.
-    const passage = 'Penicillin was discovered in 1938 by Alexander Fleming.';
+    // Accents before the edit: the window turns the edits' byte offsets into characters.
+    const passage = 'Penicillin — “à” — was discovered in 1938 by Alexander Fleming.';
     await openSection('correct');
     await waitFor('#correct-text');
     await type('#correct-text', passage);

@@ -790,7 +790,7 @@ pub fn revision(stored: &StoredOutcome, json: bool) -> anyhow::Result<()> {
             .collect();
         println!(
             "Backed:     “{}” — {} ({})",
-            &revision.original[step.start..step.end],
+            revision.original.get(step.start..step.end).unwrap_or_default(),
             step.question,
             sources.join(", ")
         );

@@ -190,6 +190,16 @@ impl Revision {
             text.push_str(&edit.after);
             at = end;
         }
+        if let Some((index, step)) = self.steps.iter().enumerate().find(|(_, step)| {
+            step.start > step.end || self.original.get(step.start..step.end).is_none()
+        }) {
+            return Some(format!(
+                "step {} covers bytes {}..{}, not a part of the original",
+                index + 1,
+                step.start,
+                step.end
+            ));
+        }
         text.push_str(&self.original[at..]);
         (text != self.revised)
             .then(|| "applying the edits to the original does not give the revision".to_owned())

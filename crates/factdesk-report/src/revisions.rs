@@ -351,6 +351,25 @@ mod tests {
         }
     }
 
+    #[test]
+    fn an_insertion_or_a_deletion_shows_nothing_on_its_empty_side() {
+        let mut report = report();
+        if let Outcome::Revision(revision) = &mut report.items[0].outcome {
+            revision.edits[0] = Edit {
+                start: 25,
+                before: String::new(),
+                after: " officially".into(),
+                ..revision.edits[0].clone()
+            };
+            revision.revised = revision.original.replacen(".", " officially.", 1);
+        }
+        let mut out = Vec::new();
+        render_revisions(&report, Format::Markdown, &mut out).unwrap();
+        let md = String::from_utf8(out).unwrap();
+        assert!(md.contains("1. (nothing) → **officially**"), "{md}");
+        assert!(!md.contains("~~~~"), "{md}");
+    }
+
     fn rendered(format: Format) -> String {
         let mut out = Vec::new();
         render_revisions(&report(), format, &mut out).unwrap();

@@ -383,7 +383,13 @@ impl Store {
     ) -> Result<EditDecision> {
         let stored = self.outcome(check)?;
         let Outcome::Revision(revision) = &stored.outcome else {
-            return Err(StoreError::NotFound { what: format!("revision {check}") });
+            return Err(StoreError::NotFound {
+                what: format!(
+                    "revision {check} (outcome {check} is a {}, whose edits there are none to \
+                     decide on)",
+                    stored.outcome.kind()
+                ),
+            });
         };
         if edit >= revision.edits.len() {
             return Err(StoreError::NotFound {

@@ -56,11 +56,13 @@ const methodSelect = el(
 const evidenceSelect = el(
   'select',
   { id: 'correct-evidence' },
+  el('option', { value: '' }, 'As set for the method'),
   ...REVISE_EVIDENCE.map((evidence) => el('option', { value: evidence }, EVIDENCE_LABELS[evidence])),
 );
 const granularitySelect = el(
   'select',
   { id: 'correct-granularity' },
+  el('option', { value: '' }, 'As set for the method'),
   ...REVISE_GRANULARITIES.map((value) => el('option', { value }, value === 'snippets' ? 'Snippets (5 best sentences)' : 'Chunks (5 closest passages)')),
 );
 const gateSelect = el(
@@ -98,11 +100,10 @@ const resultPanel = el(
 );
 
 function input(): ReviseInput {
-  const request: ReviseInput = {
-    method: methodSelect.value as ReviseInput['method'],
-    evidence: evidenceSelect.value as ReviseInput['evidence'],
-    granularity: granularitySelect.value as ReviseInput['granularity'],
-  };
+  // What is left "as set" comes from the method's settings ([methods.rarr], [methods.cove]).
+  const request: ReviseInput = { method: methodSelect.value as ReviseInput['method'] };
+  if (evidenceSelect.value !== '') request.evidence = evidenceSelect.value as ReviseInput['evidence'];
+  if (granularitySelect.value !== '') request.granularity = granularitySelect.value as ReviseInput['granularity'];
   if (gateSelect.value !== '') request.gate = gateSelect.value as ReviseInput['gate'];
   return request;
 }

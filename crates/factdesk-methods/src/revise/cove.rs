@@ -70,7 +70,7 @@ pub fn parse_questions(text: &str, max: usize) -> Vec<String> {
 /// when there is no text.
 pub fn parse_rewrite(text: &str) -> Option<String> {
     let mut text = text.trim();
-    if let Some(at) = text.to_lowercase().find("rewritten passage:") {
+    if let Some(at) = text.to_ascii_lowercase().find("rewritten passage:") {
         text = text[at + "rewritten passage:".len()..].trim();
     }
     let text = text.trim_matches('"').trim();
@@ -136,8 +136,108 @@ async fn verify_one(
         reviser.gate(ledger, &passage[start..end], &question, &judged(reviser, &step)).await?;
     step.agrees = decision.agrees;
     step.agreement = decision.agreement;
-    step.note = decision.note.or(step.note);
+    step.note = match (step.note.take(), decision.note) {
+        (Some(found), Some(gate)) => Some(format!("{found}; {gate}")),
+        (found, gate) => found.or(gate),
+    };
     Ok(step)
+}
+
+/// The changes of `rewrite` that are kept: each inside one sentence some answer disagreed
+/// with (tied to that answer), a sentence's changes only if its gate then agrees with the
+/// changed sentence, and, in the passage's order, only while the passage stays within the
+/// growth limit. The others are refused with their reason.
+async fn keep_backed_changes(
+    reviser: &Reviser,
+    ledger: &Ledger,
+    passage: &str,
+    disagreeing: &[&VerificationStep],
+    rewrite: &str,
+) -> Result<(Vec<Edit>, Vec<RejectedChange>), MethodError> {
+    let mut rejected = Vec::new();
+    let refuse =
+        |before: String, after: String, reason: String| RejectedChange { before, after, reason };
+    // Changes grouped by the disagreeing answer whose sentence holds them, in passage order.
+    let mut caused: Vec<(&VerificationStep, Vec<Edit>)> = Vec::new();
+    for (start, before, after) in word_changes(passage, rewrite) {
+        let end = start + before.len();
+        let holds =
+            |step: &&&VerificationStep| step.start <= start && start < step.end.max(step.start + 1);
+        let changed = word_set(&format!("{before} {after}"));
+        let cause = disagreeing.iter().filter(holds).max_by_key(|step| {
+            let asked =
+                word_set(&format!("{} {}", step.question, step.answer.as_deref().unwrap_or("")));
+            changed.intersection(&asked).count()
+        });
+        match cause {
+            Some(step) if end > step.end => rejected.push(refuse(
+                before,
+                after,
+                "the change runs past the end of its sentence, so it is not tied to one answer \
+                 and stays as it was"
+                    .into(),
+            )),
+            Some(step) => {
+                let edit = Edit {
+                    start,
+                    before,
+                    after,
+                    question: Some(step.question.clone()),
+                    evidence: step.evidence.clone(),
+                    agreement: step.agreement,
+                };
+                match caused.iter_mut().find(|(seen, _)| std::ptr::eq(*seen, *step)) {
+                    Some((_, group)) => group.push(edit),
+                    None => caused.push((step, vec![edit])),
+                }
+            }
+            None => rejected.push(refuse(
+                before,
+                after,
+                "no answer disagreed with this part of the passage, so it stays as it was".into(),
+            )),
+        }
+    }
+    let limit = (passage.len() as f64 * reviser.config.max_growth.max(1.0)).floor() as usize;
+    let mut length = passage.len();
+    let mut kept: Vec<Edit> = Vec::new();
+    for (step, group) in caused {
+        let sentence = passage.get(step.start..step.end).unwrap_or_default();
+        let shifted: Vec<Edit> = group
+            .iter()
+            .map(|edit| Edit { start: edit.start - step.start, ..edit.clone() })
+            .collect();
+        let changed = super::apply(sentence, &shifted);
+        let grown = length - sentence.len() + changed.len();
+        let reason = if grown > limit {
+            Some(format!(
+                "the passage would grow to {grown} bytes, past {} times its {} bytes",
+                reviser.config.max_growth,
+                passage.len()
+            ))
+        } else {
+            let recheck =
+                reviser.gate(ledger, &changed, &step.question, &judged(reviser, step)).await?;
+            (recheck.agrees != Some(true)).then(|| {
+                format!(
+                    "the answer to \"{}\" does not agree with the changed sentence either, so it \
+                     stays as it was",
+                    step.question
+                )
+            })
+        };
+        match reason {
+            None => {
+                length = grown;
+                kept.extend(group);
+            }
+            Some(reason) => rejected.extend(
+                group.into_iter().map(|edit| refuse(edit.before, edit.after, reason.clone())),
+            ),
+        }
+    }
+    kept.sort_by_key(|edit| edit.start);
+    Ok((kept, rejected))
 }
 
 /// Revises `passage` by CoVe.
@@ -199,97 +299,31 @@ pub(super) async fn revise(reviser: &Reviser, passage: &str) -> Result<Revision,
             .map(|step| serde_json::json!({"question": step.question, "answer": step.answer}))
             .collect();
         let answer = reviser
-            .ask(
+            .ask_whole(
                 &ledger,
                 REVISE_TEMPLATE,
                 serde_json::json!({"passage": passage, "checks": checks}),
                 "refine",
             )
             .await?;
-        let limit = (passage.len() as f64 * reviser.config.max_growth.max(1.0)).floor() as usize;
-        match parse_rewrite(&answer) {
+        match answer.as_deref().map(parse_rewrite) {
             None => rejected.push(RejectedChange {
                 before: passage.to_owned(),
-                after: answer,
+                after: String::new(),
+                reason: "the refinement was cut at the model's answer length, so the passage \
+                         was left as it was"
+                    .into(),
+            }),
+            Some(None) => rejected.push(RejectedChange {
+                before: passage.to_owned(),
+                after: answer.unwrap_or_default(),
                 reason: "the refinement gave no text, so the passage was left as it was".into(),
             }),
-            Some(rewrite) if rewrite.len() > limit => rejected.push(RejectedChange {
-                before: passage.to_owned(),
-                after: rewrite.clone(),
-                reason: format!(
-                    "the refinement has {} bytes, past {} times the passage's {}",
-                    rewrite.len(),
-                    reviser.config.max_growth,
-                    passage.len()
-                ),
-            }),
-            Some(rewrite) => {
-                // Changes in a sentence some answer disagreed with, grouped by that answer.
-                let mut caused: Vec<(&VerificationStep, Vec<Edit>)> = Vec::new();
-                for (start, before, after) in word_changes(passage, &rewrite) {
-                    let inside = |step: &&&VerificationStep| {
-                        step.start <= start && start < step.end.max(step.start + 1)
-                    };
-                    let changed = word_set(&format!("{before} {after}"));
-                    let cause = disagreeing.iter().filter(inside).max_by_key(|step| {
-                        let asked = word_set(&format!(
-                            "{} {}",
-                            step.question,
-                            step.answer.as_deref().unwrap_or("")
-                        ));
-                        changed.intersection(&asked).count()
-                    });
-                    match cause {
-                        Some(step) => {
-                            let edit = Edit {
-                                start,
-                                before,
-                                after,
-                                question: Some(step.question.clone()),
-                                evidence: step.evidence.clone(),
-                                agreement: step.agreement,
-                            };
-                            match caused.iter_mut().find(|(seen, _)| std::ptr::eq(*seen, *step)) {
-                                Some((_, group)) => group.push(edit),
-                                None => caused.push((step, vec![edit])),
-                            }
-                        }
-                        None => rejected.push(RejectedChange {
-                            reason: "no answer disagreed with this part of the passage, so it \
-                                     stays as it was"
-                                .into(),
-                            before,
-                            after,
-                        }),
-                    }
-                }
-                // A sentence's changes are kept only if the evidence then agrees with it.
-                for (step, group) in caused {
-                    let sentence = &passage[step.start..step.end];
-                    let shifted: Vec<Edit> = group
-                        .iter()
-                        .map(|edit| Edit { start: edit.start - step.start, ..edit.clone() })
-                        .filter(|edit| edit.start + edit.before.len() <= sentence.len())
-                        .collect();
-                    let changed = super::apply(sentence, &shifted);
-                    let recheck = reviser
-                        .gate(&ledger, &changed, &step.question, &judged(reviser, step))
-                        .await?;
-                    if recheck.agrees == Some(true) && shifted.len() == group.len() {
-                        edits.extend(group);
-                    } else {
-                        rejected.extend(group.into_iter().map(|edit| RejectedChange {
-                            before: edit.before,
-                            after: edit.after,
-                            reason: format!(
-                                "the answer to \"{}\" does not agree with the changed sentence \
-                                 either, so it stays as it was",
-                                step.question
-                            ),
-                        }));
-                    }
-                }
-                edits.sort_by_key(|edit| edit.start);
+            Some(Some(rewrite)) => {
+                let (kept, refused) =
+                    keep_backed_changes(reviser, &ledger, passage, &disagreeing, &rewrite).await?;
+                edits = kept;
+                rejected.extend(refused);
             }
         }
     }
@@ -346,5 +380,6 @@ mod tests {
             Some("It opened in 1889.".into())
         );
         assert_eq!(parse_rewrite("  "), None);
+        assert_eq!(parse_rewrite("İİ Rewritten passage: Ça va."), Some("Ça va.".into()));
     }
 }

@@ -20,8 +20,8 @@
 //! - an edit may not grow the passage beyond [`ReviseConfig::max_growth`] times its length;
 //! - a change to a sentence that all the evidence asked about agreed with is refused (the
 //!   paper's "preserve" property): RARR edits only after a disagreement, and CoVe's
-//!   refinement keeps only the changes inside sentences some answer disagreed with, or that
-//!   no question was about;
+//!   refinement keeps only the changes inside a sentence some answer disagreed with;
+//! - a changed sentence is kept only if the gate then agrees with it;
 //! - model output that cannot be used (no questions, an empty edit) leaves the passage as it
 //!   was and says why. The original is never lost: it is part of every revision.
 
@@ -199,6 +199,14 @@ impl Reviser {
         if self.config.gate == Gate::Nli && self.nli.is_none() {
             return Err(MethodError::Input("the NLI gate needs an NLI model".into()));
         }
+        if self.config.method == ReviseMethod::Rarr && self.evidence.closed_book() {
+            return Err(MethodError::Input(
+                "RARR changes a passage only where evidence disagrees, so without evidence it \
+                 can change nothing: choose source, corpus or web evidence (CoVe can answer from \
+                 the model's own knowledge)"
+                    .into(),
+            ));
+        }
         match self.config.method {
             ReviseMethod::Rarr => rarr::revise(self, passage).await,
             ReviseMethod::Cove => cove::revise(self, passage).await,
@@ -213,11 +221,39 @@ impl Reviser {
         context: serde_json::Value,
         purpose: &str,
     ) -> Result<String, MethodError> {
+        let completion = self.complete(ledger, template, context, purpose).await?;
+        Ok(completion.text().trim().to_owned())
+    }
+
+    /// As [`Self::ask`], but `None` when the answer was cut at the template's `max_tokens`: a
+    /// cut edit or rewrite would drop the rest of the text.
+    pub(crate) async fn ask_whole(
+        &self,
+        ledger: &Ledger,
+        template: &str,
+        context: serde_json::Value,
+        purpose: &str,
+    ) -> Result<Option<String>, MethodError> {
+        let completion = self.complete(ledger, template, context, purpose).await?;
+        let cut = completion
+            .choices
+            .first()
+            .is_some_and(|choice| choice.finish_reason == factdesk_llm::FinishReason::Length);
+        Ok((!cut).then(|| completion.text().trim().to_owned()))
+    }
+
+    async fn complete(
+        &self,
+        ledger: &Ledger,
+        template: &str,
+        context: serde_json::Value,
+        purpose: &str,
+    ) -> Result<factdesk_llm::Completion, MethodError> {
         let mut request = self.prompts.render_request(template, &context)?;
         request.params.seed = Some(self.config.seed);
         let completion = self.model.complete(&request).await?;
         ledger.record(purpose, completion.usage);
-        Ok(completion.text().trim().to_owned())
+        Ok(completion)
     }
 
     /// Evidence for a query, or the note saying why there is none.
@@ -250,16 +286,16 @@ impl Reviser {
                 (!kept.is_empty()).then(|| EvidenceUnit::new(unit.source, kept))
             })
             .collect();
-        let note = if let Some(note) = found.note {
-            Some(note)
-        } else if left_out > 0 {
-            Some(format!("{left_out} evidence sentence(s) that address the model were left out"))
-        } else if units.is_empty() && !self.evidence.closed_book() {
-            Some("no evidence found".into())
-        } else {
-            None
-        };
-        (units, note)
+        let mut notes: Vec<String> = found.note.into_iter().collect();
+        if left_out > 0 {
+            notes.push(format!(
+                "{left_out} evidence sentence(s) that address the model were left out"
+            ));
+        }
+        if units.is_empty() && !self.evidence.closed_book() {
+            notes.push("no evidence found".into());
+        }
+        (units, (!notes.is_empty()).then(|| notes.join("; ")))
     }
 
     /// The evidence text quoted to the chat model: the units in order, cut at
@@ -494,13 +530,27 @@ pub(crate) fn recorded(units: &[EvidenceUnit]) -> Vec<EvidenceSentences> {
         .collect()
 }
 
-/// Reads the gate's last word: `Some(false)` when it ends in "disagrees", `Some(true)` in
-/// "agrees", `None` when it says neither.
+/// Reads the gate's verdict from its last "agree…" or "disagree…" word: `Some(false)` for
+/// "disagrees", `Some(true)` for "agrees", `None` when it says neither or negates it ("does
+/// not agree", "no agreement": read as no verdict, so nothing is changed or kept on it).
 pub fn parse_agreement(text: &str) -> Option<bool> {
-    let lower = text.to_lowercase();
-    let agree = lower.rfind("agree")?;
-    let disagree = lower.rfind("disagree");
-    Some(!matches!(disagree, Some(at) if at + 3 == agree))
+    const NEGATIONS: &[&str] = &[
+        "not", "no", "never", "nor", "cannot", "doesn't", "don't", "didn't", "isn't", "doesn",
+        "don", "didn", "isn", "t",
+    ];
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|word| !word.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let at =
+        words.iter().rposition(|word| word.starts_with("agree") || word.starts_with("disagree"))?;
+    if words[at].starts_with("disagree") {
+        return Some(false);
+    }
+    let negated =
+        words[at.saturating_sub(3)..at].iter().any(|word| NEGATIONS.contains(&word.as_str()));
+    (!negated).then_some(true)
 }
 
 /// Whether `question` is about `text`: they share a content word (a BM25 term that is not a
@@ -568,6 +618,10 @@ mod tests {
         assert_eq!(parse_agreement("It disagrees at first, but on reading it agrees"), Some(true));
         assert_eq!(parse_agreement("It seems to agree. Therefore: This disagrees."), Some(false));
         assert_eq!(parse_agreement("I cannot tell."), None);
+        assert_eq!(parse_agreement("The evidence does not agree with the statement."), None);
+        assert_eq!(parse_agreement("There is no agreement."), None);
+        assert_eq!(parse_agreement("It doesn’t agree."), None);
+        assert_eq!(parse_agreement("Therefore: This agrees with what you said."), Some(true));
         assert_eq!(parse_agreement(""), None);
     }
 

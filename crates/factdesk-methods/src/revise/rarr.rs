@@ -38,7 +38,7 @@ pub fn parse_queries(text: &str, max: usize) -> Vec<String> {
         if line.is_empty() {
             continue;
         }
-        let lower = line.to_lowercase();
+        let lower = line.to_ascii_lowercase();
         if lower.starts_with("context:") || lower.starts_with("statement:") {
             break;
         }
@@ -63,7 +63,7 @@ pub fn parse_queries(text: &str, max: usize) -> Vec<String> {
 /// quotes; `None` when there is no text.
 pub fn parse_edit(text: &str) -> Option<String> {
     let line = text.lines().map(str::trim).find(|line| !line.is_empty())?;
-    let line = match line.to_lowercase().find("fixed statement:") {
+    let line = match line.to_ascii_lowercase().find("fixed statement:") {
         Some(at) => &line[at + "fixed statement:".len()..],
         None => line,
     };
@@ -137,9 +137,10 @@ async fn research_and_revise(
         // With the model's own knowledge there is nothing to gate against: RARR then has no
         // disagreement to act on.
         let decision = reviser.gate(ledger, &work.revised, &query, &texts).await?;
-        if note.is_none() {
-            note = decision.note.clone();
-        }
+        note = match (note, decision.note.clone()) {
+            (Some(found), Some(gate)) => Some(format!("{found}; {gate}")),
+            (found, gate) => found.or(gate),
+        };
         work.steps.push(VerificationStep {
             start,
             end,
@@ -155,8 +156,8 @@ async fn research_and_revise(
         }
         let evidence = reviser.quoted(&units);
         let boundary = factdesk_llm::nli::boundary(&evidence, &work.revised);
-        let answer = reviser
-            .ask(
+        let Some(answer) = reviser
+            .ask_whole(
                 ledger,
                 EDIT_TEMPLATE,
                 serde_json::json!({
@@ -167,7 +168,17 @@ async fn research_and_revise(
                 }),
                 "edit",
             )
-            .await?;
+            .await?
+        else {
+            work.rejected.push(RejectedChange {
+                before: work.revised.clone(),
+                after: String::new(),
+                reason: "the edit was cut at the model's answer length, so the sentence was left \
+                         as it was"
+                    .into(),
+            });
+            continue;
+        };
         match parse_edit(&answer) {
             Some(edited) if edited != work.revised => {
                 // The edit must make the evidence agree, or it is no correction.
@@ -292,6 +303,9 @@ mod tests {
         );
         assert_eq!(parse_queries(answer, 1), ["When did the tower open?"]);
         assert!(parse_queries("  \n I googled: \n", 3).is_empty());
+        // Labels found in text whose lower case is longer than it (İ) cut at the right place.
+        assert_eq!(parse_queries("İ googled: é?", 3), ["é?"]);
+        assert_eq!(parse_queries("İİ I googled: Où est-il ?", 3), ["Où est-il ?"]);
     }
 
     #[test]
@@ -302,5 +316,6 @@ mod tests {
         );
         assert_eq!(parse_edit("Fixed statement: \"It fell.\""), Some("It fell.".into()));
         assert_eq!(parse_edit("  \n "), None);
+        assert_eq!(parse_edit("İİ Fixed statement: Élan."), Some("Élan.".into()));
     }
 }

@@ -371,7 +371,8 @@ async fn the_nli_gate_judges_each_unit_and_records_its_probability() {
     );
     // Without a judge, the NLI gate refuses to start.
     reviser.nli = None;
-    assert!(reviser.revise(PASSAGE).await.is_err());
+    let error = reviser.revise(PASSAGE).await.unwrap_err();
+    assert!(error.to_string().contains("needs an NLI model"), "{error}");
 }
 
 /// Vectors from words: shared words make texts close.
@@ -644,4 +645,60 @@ async fn a_copied_example_and_a_fix_the_evidence_does_not_back_are_refused() {
             revision.rejected
         );
     }
+}
+
+#[tokio::test]
+async fn rarr_without_evidence_is_refused_before_any_call() {
+    let model = Arc::new(ScriptedModel::constant("x"));
+    let reviser = Reviser {
+        model: model.clone(),
+        nli: None,
+        prompts: Arc::new(crate::prompts::builtin_library().unwrap()),
+        evidence: Arc::new(NoEvidence),
+        config: ReviseConfig::default(),
+    };
+    let error = reviser.revise(PASSAGE).await.unwrap_err();
+    assert!(error.to_string().contains("without evidence it can change nothing"), "{error}");
+    assert!(model.requests().is_empty());
+}
+
+/// CoVe with a rewrite from `rewrite`: the careful model otherwise.
+fn cove_rewriting(rewrite: &'static str) -> Reviser {
+    let model = ScriptedModel::new(move |request| {
+        if request.template.as_ref().unwrap().id == "cove/revise" {
+            Ok(vec![rewrite.to_owned()])
+        } else {
+            careful(request)
+        }
+    });
+    reviser(ReviseMethod::Cove, model, source(Granularity::Snippets, None))
+}
+
+#[tokio::test]
+async fn cove_refuses_a_change_across_sentences_and_growth_hidden_by_refused_deletions() {
+    // The rewrite fixes the year and joins the two sentences in one change ("1899. It" ->
+    // "1889 and"), which runs past the end of the first sentence: refused, with that reason.
+    let joined = cove_rewriting("The Eiffel Tower opened in 1889 and stands in Paris.");
+    let revision = joined.revise(PASSAGE).await.unwrap();
+    consistent(&revision);
+    assert_eq!(revision.revised, PASSAGE, "{revision:#?}");
+    assert!(
+        revision.rejected.iter().any(|r| r.reason.contains("runs past the end of its sentence")),
+        "{:?}",
+        revision.rejected
+    );
+    // A rewrite that deletes the agreed sentence (refused) and grows the disagreeing one past
+    // the limit: the kept text may not pass max_growth.
+    let grown = cove_rewriting(
+        // 69 bytes in all (within 1.5 × 52), but the kept part alone would make the passage 85.
+        "The Eiffel Tower opened in 1889 after two years of building work. It.",
+    );
+    let revision = grown.revise(PASSAGE).await.unwrap();
+    consistent(&revision);
+    assert!(revision.revised.len() as f64 <= PASSAGE.len() as f64 * 1.5, "{}", revision.revised);
+    assert!(
+        revision.rejected.iter().any(|r| r.reason.contains("would grow")),
+        "{:?}",
+        revision.rejected
+    );
 }
