@@ -23,6 +23,7 @@ use factdesk_core::model::PassageId;
 use factdesk_core::model::{CheckId, ReviewDecision, RunId, Verdict};
 use factdesk_core::model::{ClaimStatus, DocumentId, PassageKind};
 use factdesk_core::models::AskOptions;
+use factdesk_core::passages::PassageImportRequest;
 use factdesk_core::report::Format as ReportFormat;
 use factdesk_core::revise::{EvidenceChoice, ReviseOptions};
 use factdesk_core::search::SearchRequest;
@@ -398,6 +399,28 @@ enum PassagesCommand {
         #[arg(long)]
         collection: String,
     },
+    /// Import passages from a JSONL file, each optionally with its source article (imported
+    /// into a corpus and tied to the passage)
+    Import {
+        file: PathBuf,
+        #[arg(long)]
+        collection: String,
+        /// The field holding each passage's text
+        #[arg(long, default_value = "summary")]
+        text_field: String,
+        /// summary, structured_summary, answer or text
+        #[arg(long, default_value = "summary")]
+        kind: PassageKind,
+        /// The field holding the question a passage answers
+        #[arg(long)]
+        question_field: Option<String>,
+        /// The field holding each record's source article (needs --corpus)
+        #[arg(long, requires = "corpus")]
+        source_field: Option<String>,
+        /// The corpus the source articles go into
+        #[arg(long)]
+        corpus: Option<String>,
+    },
 }
 
 /// How a command ended, when it ended at all.
@@ -544,6 +567,35 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             PassagesCommand::List { collection } => {
                 output::passages(&open()?.passages(&collection)?, json)?;
                 Ok(Outcome::Success)
+            }
+            PassagesCommand::Import {
+                file,
+                collection,
+                text_field,
+                kind,
+                question_field,
+                source_field,
+                corpus,
+            } => {
+                let app = open()?;
+                let request = PassageImportRequest {
+                    file,
+                    collection,
+                    text_field,
+                    kind,
+                    question_field,
+                    source_field,
+                    corpus,
+                };
+                let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+                let reporter = Arc::new(progress::BarReporter::new(json));
+                let summary = runtime.block_on(app.import_passages(
+                    &request,
+                    reporter,
+                    CancelToken::new(),
+                ))?;
+                output::passage_import(&summary, json)?;
+                Ok(if summary.failed > 0 { Outcome::SomeFailed } else { Outcome::Success })
             }
         },
         Command::Reindex { check } => {

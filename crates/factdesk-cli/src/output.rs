@@ -14,7 +14,7 @@ use factdesk_core::model::{Claim, ClaimCollection, Corpus, Document, DocumentSum
 use factdesk_core::model::{Outcome, StoredOutcome};
 use factdesk_core::model::{Passage, Review, StoredCheck, Verdict};
 use factdesk_core::models::{AskAnswer, ModelCheck, ModelChoice, ModelListing};
-use factdesk_core::passages::PassageAddSummary;
+use factdesk_core::passages::{PassageAddSummary, PassageImportSummary};
 use factdesk_core::report::Format as ReportFormat;
 use factdesk_core::revise::{ReviewedRevision, ReviseSummary, RevisionEvaluation};
 use factdesk_core::search::SearchHit;
@@ -887,6 +887,26 @@ pub fn revision_evaluation(figures: &RevisionEvaluation, json: bool) -> anyhow::
     for (step, calls) in &figures.calls_per_revision {
         let tokens = figures.tokens_per_revision.get(step).copied().unwrap_or(0.0);
         println!("  {step:<10} {calls:.2} calls, {tokens:.0} tokens per revision");
+    }
+    Ok(())
+}
+
+pub fn passage_import(summary: &PassageImportSummary, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(summary);
+    }
+    println!(
+        "'{}': {} passage(s) added, {} already there, {} failed; source articles: {} imported, {} \
+         already in the corpus.",
+        summary.collection,
+        summary.added,
+        summary.duplicates,
+        summary.failed,
+        summary.sources_imported,
+        summary.sources_already_there
+    );
+    for failure in &summary.failures {
+        println!("  {}: {}", failure.item, failure.message);
     }
     Ok(())
 }

@@ -1064,3 +1064,100 @@ fn revise_corrects_a_summary_against_its_source_and_names_bad_input() {
         assert!(text(&output.stderr).contains(expected), "{args:?}: {}", text(&output.stderr));
     }
 }
+
+#[test]
+fn passages_are_imported_with_their_source_articles_and_corrected_against_them() {
+    use factdesk_testkit::scripted::{RARR_EDIT_TEMPLATE, ScriptedModel};
+    let cli = Cli::new();
+    let model = ScriptedModel::new()
+        .on(RARR_EDIT_TEMPLATE, |asked| {
+            let year = if asked.document.contains("1889") { "1889" } else { "1899" };
+            asked.claim.replace("1899", year)
+        })
+        .serve();
+    std::fs::write(
+        cli.data.path().join("config.toml"),
+        format!(
+            "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n",
+            model.url("/v1")
+        ),
+    )
+    .unwrap();
+    let file = cli.data.path().join("summaries.jsonl");
+    std::fs::write(
+        &file,
+        [
+            r#"{"document": "The Eiffel Tower opened in 1889. It stands in Paris.", "summary": "The Eiffel Tower opened in 1899."}"#,
+            "",
+            r#"{"document": "Okra is a flowering plant of the mallow family.", "summary": "Okra is a flowering plant."}"#,
+            r#"{"document": "A text without its summary."}"#,
+            r#"{"summary": "A summary without its article."}"#,
+            "not json",
+        ]
+        .join("\n"),
+    )
+    .unwrap();
+    let output = cli.run(&[
+        "passages",
+        "import",
+        file.to_str().unwrap(),
+        "--collection",
+        "sums",
+        "--source-field",
+        "document",
+        "--corpus",
+        "news",
+        "--json",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!((summary["added"].as_u64(), summary["failed"].as_u64()), (Some(2), Some(3)));
+    let failures: Vec<String> = summary["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| format!("{} {}", f["item"].as_str().unwrap(), f["message"].as_str().unwrap()))
+        .collect();
+    assert!(
+        failures[0].contains("summaries.jsonl:4") && failures[0].contains("no passage"),
+        "{failures:?}"
+    );
+    assert!(failures[1].contains(":5") && failures[1].contains("source article"), "{failures:?}");
+    assert!(failures[2].contains(":6") && failures[2].contains("not valid JSON"), "{failures:?}");
+    let passages = cli.json(&["passages", "list", "--collection", "sums"]);
+    let sources: Vec<i64> =
+        passages.as_array().unwrap().iter().map(|p| p["sources"][0].as_i64().unwrap()).collect();
+    assert_eq!(sources.len(), 2);
+    assert_ne!(sources[0], sources[1]);
+
+    // Each is corrected against its own article.
+    let batch = cli.json(&["revise", "--collection", "sums", "--method", "rarr", "--no-metrics"]);
+    assert_eq!((batch["revised"].as_u64(), batch["changed"].as_u64()), (Some(2), Some(1)));
+    let report = cli.run(&["report", "--collection", "sums", "--revisions"]);
+    assert!(text(&report.stdout).contains("~~1899~~ → **1889**"), "{}", text(&report.stdout));
+
+    // Importing again adds nothing new; a file that is not JSONL is refused by name.
+    let again = cli.run(&[
+        "passages",
+        "import",
+        file.to_str().unwrap(),
+        "--collection",
+        "sums",
+        "--source-field",
+        "document",
+        "--corpus",
+        "news",
+        "--json",
+    ]);
+    let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!((again["added"].as_u64(), again["duplicates"].as_u64()), (Some(0), Some(2)));
+    let csv = cli.data.path().join("summaries.csv");
+    std::fs::write(&csv, "summary\nA.\n").unwrap();
+    let refused = cli.run(&["passages", "import", csv.to_str().unwrap(), "--collection", "sums"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        text(&refused.stderr).contains("summaries.csv: passages are imported from JSONL"),
+        "{}",
+        text(&refused.stderr)
+    );
+}

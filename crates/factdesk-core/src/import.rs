@@ -622,7 +622,7 @@ fn over_the_limit(max_bytes: u64, size: u64) -> String {
 /// The file at `path` opened for reading at most `max_bytes` + 1 bytes (one more shows that
 /// it holds more than its size said), with its size; refused when it is not a regular file or
 /// is over the limit.
-fn open_capped(
+pub(crate) fn open_capped(
     path: &Path,
     max_bytes: u64,
 ) -> std::result::Result<(std::io::Take<std::fs::File>, u64), String> {
