@@ -269,6 +269,10 @@ enum Command {
         /// Leave out the metrics (edit distance, similarity, entailment by the sources)
         #[arg(long)]
         no_metrics: bool,
+        /// Also have the chat model score the original and the revision against the sources:
+        /// overall, factuality, relevance, 1-5 (G-Eval style)
+        #[arg(long, conflicts_with = "no_metrics")]
+        judge: bool,
         /// Start a new run instead of continuing an unfinished one
         #[arg(long)]
         restart: bool,
@@ -718,6 +722,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             cache,
             concurrency,
             no_metrics,
+            judge,
             restart,
         } => {
             let app = open()?;
@@ -732,6 +737,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 concurrency,
                 cache,
                 skip_metrics: no_metrics,
+                judge,
             };
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             if let Some(collection) = collection {

@@ -806,6 +806,15 @@ pub fn revision(stored: &StoredOutcome, json: bool) -> anyhow::Result<()> {
             figure(metrics.entailment_before),
             figure(metrics.entailment_after)
         );
+        for score in &metrics.judge {
+            println!(
+                "            judge, {}: {:.2} → {:.2} (1-5)",
+                score.criterion, score.before, score.after
+            );
+        }
+        for note in &metrics.notes {
+            println!("            {note}");
+        }
         if metrics.reference_distance_before.is_some() {
             println!(
                 "            to the reference: edit distance {} → {} · similarity {} → {}",

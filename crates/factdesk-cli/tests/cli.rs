@@ -981,7 +981,7 @@ fn revise_corrects_a_summary_against_its_source_and_names_bad_input() {
     let summary = "The Eiffel Tower opened in 1899. The tower stands in Paris.";
     cli.json(&["passages", "add", summary, "--collection", "sums", "--source", "1"]);
 
-    let stored = cli.json(&["revise", "--passage", "1", "--method", "rarr"]);
+    let stored = cli.json(&["revise", "--passage", "1", "--method", "rarr", "--judge"]);
     let revision = &stored["outcome"];
     assert_eq!(revision["kind"], "revision");
     assert_eq!(revision["original"], summary);
@@ -996,6 +996,17 @@ fn revise_corrects_a_summary_against_its_source_and_names_bad_input() {
     assert_eq!(revision["parameters"]["evidence"], "source");
     assert_eq!(revision["parameters"]["gate"], "chat");
     assert!(revision["metrics"]["edit_distance"].as_f64().unwrap() > 0.0);
+    // The judge (scripted: 5 when the article holds every word of the summary, else 2).
+    let judged = &revision["metrics"]["judge"];
+    assert_eq!(judged.as_array().unwrap().len(), 3, "{judged:#}");
+    assert_eq!(
+        (
+            judged[1]["criterion"].as_str(),
+            judged[1]["before"].as_f64(),
+            judged[1]["after"].as_f64()
+        ),
+        (Some("factuality"), Some(2.0), Some(5.0))
+    );
     assert_eq!(stored["subject"]["passage"], 1);
 
     // A person rejects the edit: the revision stays, the decision is kept beside it.

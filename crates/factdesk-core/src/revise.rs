@@ -137,6 +137,9 @@ pub struct ReviseOptions {
     pub cache: Option<CacheMode>,
     /// Leave out the metrics (they load MiniLM and the verifier and judge the sources).
     pub skip_metrics: bool,
+    /// Also ask the chat model to score the original and the revision against the sources
+    /// (overall, factuality, relevance, 1–5; G-Eval style).
+    pub judge: bool,
 }
 
 /// A run's resolved configuration.
@@ -151,6 +154,8 @@ struct RevisePlan {
     nli: Option<String>,
     /// With web evidence, how URLs are proposed (LLM-Cite's URL step).
     web: Option<factdesk_methods::llm_cite::LlmCiteConfig>,
+    /// Whether the chat model judges each revision.
+    judge: bool,
 }
 
 impl RevisePlan {
@@ -175,6 +180,7 @@ impl RevisePlan {
                 "granularity": self.granularity,
                 "corpora": self.corpora,
                 "web": self.web,
+                "judge": self.judge,
             },
             "models": models,
         })
@@ -269,6 +275,7 @@ impl Factdesk {
             chat: chat.model_name(),
             nli,
             web,
+            judge: options.judge,
         })
     }
 
@@ -366,7 +373,32 @@ impl Factdesk {
         let reviser = Reviser { model, nli, prompts, evidence, config: plan.config.clone() };
         let mut revision = reviser.revise(text).await.map_err(method_error)?;
         if !options.skip_metrics {
-            revision.metrics = Some(self.measure_revision(&revision, &documents, reference).await?);
+            let mut metrics = self.measure_revision(&revision, &documents, reference).await?;
+            if plan.judge {
+                if documents.is_empty() {
+                    metrics.notes.push(
+                        "not judged: the judge rates a revision against its source documents, \
+                         and this passage has none"
+                            .into(),
+                    );
+                } else {
+                    let sources: Vec<String> =
+                        documents.iter().map(|document| document.text.clone()).collect();
+                    let samples = self.settings().verify.nli_samples.max(1);
+                    let (scores, tokens) = factdesk_methods::revise::metrics::judge(
+                        reviser.model.as_ref(),
+                        &reviser.prompts,
+                        &revision,
+                        &sources,
+                        samples,
+                    )
+                    .await
+                    .map_err(method_error)?;
+                    metrics.judge = scores;
+                    revision.envelope.tokens.merge(&tokens);
+                }
+            }
+            revision.metrics = Some(metrics);
         }
         Ok((revision, collector.ids()))
     }
@@ -379,11 +411,16 @@ impl Factdesk {
         documents: &[CorpusDocument],
         reference: Option<&str>,
     ) -> Result<factdesk_model::RevisionMetrics> {
-        let embedder = self.embedder().ok();
+        let mut notes = Vec::new();
+        let embedder =
+            self.embedder().map_err(|error| notes.push(format!("no similarity: {error}"))).ok();
         let nli = if documents.is_empty() {
+            notes.push("no entailment: the passage has no source documents".to_owned());
             None
         } else {
-            self.cross_encoder(&verifier_folder(), Some(NLI_VERIFIER)).ok()
+            self.cross_encoder(&verifier_folder(), Some(NLI_VERIFIER))
+                .map_err(|error| notes.push(format!("no entailment: {error}")))
+                .ok()
         };
         let sources: Vec<String> = documents.iter().map(|document| document.text.clone()).collect();
         let measures = Measures {
@@ -396,7 +433,9 @@ impl Factdesk {
                 ..GroundingConfig::default()
             },
         };
-        measure(revision, &measures).await.map_err(method_error)
+        let mut metrics = measure(revision, &measures).await.map_err(method_error)?;
+        metrics.notes = notes;
+        Ok(metrics)
     }
 
     /// Revises one text (not a stored passage) as a run of its own and stores the revision.

@@ -24,6 +24,7 @@ pub const BUILTIN: &[(&str, &str)] = builtin![
     "assets/prompts/rarr/queries.v1.toml",
     "assets/prompts/rarr/agreement.v1.toml",
     "assets/prompts/rarr/edit.v1.toml",
+    "assets/prompts/judge/geval.v1.toml",
 ];
 
 /// The shipped templates as a library.
@@ -52,6 +53,9 @@ mod tests {
             "evidence": "Okra is a flowering plant.",
             "max": 5,
             "checks": [{"question": "What is okra?", "answer": "Okra is a vegetable."}],
+            "summary": "Okra is a vegetable.",
+            "criterion": "Factuality",
+            "description": "Does every statement agree with the article?",
         });
         for id in [
             "nli/true_false",
@@ -66,6 +70,7 @@ mod tests {
             "rarr/queries",
             "rarr/agreement",
             "rarr/edit",
+            "judge/geval",
         ] {
             let request = library.render_request(id, &context).unwrap();
             let text = &request.messages.last().unwrap().content;

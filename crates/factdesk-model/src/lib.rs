@@ -33,9 +33,9 @@ pub mod fetch;
 pub mod outcome;
 pub use fetch::{ArchivedPage, FetchId, FetchRecord, StoredPage};
 pub use outcome::{
-    Edit, EditDecision, Envelope, EvidenceSentences, NewPassage, Outcome, OutcomeKind, Passage,
-    PassageId, PassageKind, RejectedChange, Revision, RevisionMetrics, ScoreRow, ScoreTable,
-    ScoredSource, SourcedSummary, StoredOutcome, SubjectId, VerificationStep,
+    Edit, EditDecision, Envelope, EvidenceSentences, JudgeScore, NewPassage, Outcome, OutcomeKind,
+    Passage, PassageId, PassageKind, RejectedChange, Revision, RevisionMetrics, ScoreRow,
+    ScoreTable, ScoredSource, SourcedSummary, StoredOutcome, SubjectId, VerificationStep,
 };
 
 id_type!(

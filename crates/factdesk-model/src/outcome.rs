@@ -312,6 +312,23 @@ pub struct RevisionMetrics {
     /// The embedding and NLI models measured with.
     pub embedder: Option<String>,
     pub nli_model: Option<String>,
+    /// An LLM judge's 1–5 scores of the original and of the revision against the sources, by
+    /// criterion (when asked for; G-Eval style).
+    #[serde(default)]
+    pub judge: Vec<JudgeScore>,
+    /// What could not be measured, and why.
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+/// A judge's score of a text on one criterion, 1 (very poor) to 5 (excellent): the mean of the
+/// five digits weighted by their probabilities where the model gives them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct JudgeScore {
+    /// `overall`, `factuality` or `relevance`.
+    pub criterion: String,
+    pub before: f64,
+    pub after: f64,
 }
 
 /// Sentences of one source.

@@ -167,6 +167,13 @@ fn metric_rows(metrics: &RevisionMetrics) -> Vec<(String, String)> {
     ]
     .into_iter()
     .filter_map(|(name, value)| Some((name.to_owned(), value?)))
+    .chain(metrics.judge.iter().map(|score| {
+        (
+            format!("Judge, {} (1–5, before → after)", score.criterion),
+            format!("{:.2} → {:.2}", score.before, score.after),
+        )
+    }))
+    .chain(metrics.notes.iter().map(|note| ("Not measured".to_owned(), note.clone())))
     .collect()
 }
 

@@ -37,6 +37,8 @@ pub const COVE_QUESTIONS_TEMPLATE: &str = "cove/questions";
 pub const COVE_ANSWER_TEMPLATE: &str = "cove/answer";
 /// CoVe's refined passage (the claim is the passage).
 pub const COVE_REVISE_TEMPLATE: &str = "cove/revise";
+/// The judge of a summary against its article (the claim is the summary).
+pub const JUDGE_TEMPLATE: &str = "judge/geval";
 
 /// Where a template puts what a script needs.
 struct Layout {
@@ -53,7 +55,7 @@ enum DocumentAt {
     Quoted,
 }
 
-const LAYOUTS: [Layout; 12] = [
+const LAYOUTS: [Layout; 13] = [
     Layout {
         template: "llm_cite/urls_diverse",
         claim: "Sentence: ",
@@ -74,6 +76,7 @@ const LAYOUTS: [Layout; 12] = [
     Layout { template: "cove/questions", claim: "Passage: ", document: DocumentAt::Nowhere },
     Layout { template: "cove/answer", claim: "Question: ", document: DocumentAt::Quoted },
     Layout { template: "cove/revise", claim: "Passage: ", document: DocumentAt::Nowhere },
+    Layout { template: "judge/geval", claim: "Summary: ", document: DocumentAt::Quoted },
 ];
 
 /// One chat request to the scripted model.
@@ -224,6 +227,10 @@ impl ScriptedModel {
             asked.document.lines().next().unwrap_or("Not stated").to_owned()
         })
         .on(COVE_REVISE_TEMPLATE, |asked| asked.claim.clone())
+        // The judge: 5 when the article holds every content word of the summary, else 2.
+        .on(JUDGE_TEMPLATE, |asked| {
+            if document_supports(&asked.document, &asked.claim) { "5" } else { "2" }.to_owned()
+        })
     }
 
     /// Answers `template` with `script` (replacing its earlier script).

@@ -2,11 +2,14 @@
 //! the source): normalised Levenshtein distance over characters (`strsim`) to the original and
 //! to a reference; cosine of MiniLM sentence embeddings; and the support of the text by its
 //! source documents under the grounding rule ([`crate::grounding::ground`]: min over sentences
-//! of the max over premises of P(entailment)).
+//! of the max over premises of P(entailment)); and, when asked, an LLM judge's 1–5 scores
+//! (overall, factuality, relevance) of the original and the revision against the sources
+//! ([`judge`]).
 
 use factdesk_llm::embeddings::cosine;
-use factdesk_llm::{Embedder, Nli};
-use factdesk_model::{Revision, RevisionMetrics};
+use factdesk_llm::prompts::PromptLibrary;
+use factdesk_llm::{Embedder, LanguageModel, Nli, TokenUsage};
+use factdesk_model::{JudgeScore, Revision, RevisionMetrics, TokenUse};
 
 use crate::MethodError;
 use crate::grounding::{GroundingConfig, ground};
@@ -67,6 +70,94 @@ pub async fn measure(
         metrics.nli_model = Some(nli.name());
     }
     Ok(metrics)
+}
+
+/// The judge's template.
+pub const JUDGE_TEMPLATE: &str = "judge/geval";
+
+/// The criteria the judge rates, with what each asks.
+pub const JUDGE_CRITERIA: [(&str, &str); 3] = [
+    ("overall", "How good is the summary as a whole: accurate, relevant and clear?"),
+    (
+        "factuality",
+        "Does every statement of the summary agree with the article? 5: all of them; 1: most are \
+         wrong or not in the article.",
+    ),
+    (
+        "relevance",
+        "Does the summary keep the article's important information and leave out what is not \
+         important?",
+    ),
+];
+
+/// Words of the sources quoted to the judge (a small model's window holds little more).
+pub const JUDGE_DOCUMENT_WORDS: usize = 600;
+
+/// A judge's score of `summary` against `document` on one criterion, and the tokens it cost.
+async fn judge_one(
+    model: &dyn LanguageModel,
+    prompts: &PromptLibrary,
+    document: &str,
+    summary: &str,
+    (criterion, description): (&str, &str),
+    samples: u32,
+) -> Result<(f64, TokenUsage), MethodError> {
+    let boundary = factdesk_llm::nli::boundary(document, summary);
+    let request = prompts.render_request(
+        JUDGE_TEMPLATE,
+        &serde_json::json!({
+            "criterion": criterion,
+            "description": description,
+            "document": document,
+            "summary": summary,
+            "boundary": boundary,
+        }),
+    )?;
+    const DIGITS: [&str; 5] = ["1", "2", "3", "4", "5"];
+    let answer = model.answer_probabilities(&request, &DIGITS, samples).await?;
+    let score = DIGITS
+        .iter()
+        .enumerate()
+        .map(|(index, digit)| (index + 1) as f64 * answer.get(digit))
+        .sum::<f64>();
+    Ok((score, answer.usage))
+}
+
+/// The judge's scores of the original and of the revision against `sources`, on each of
+/// [`JUDGE_CRITERIA`], with the tokens spent (purpose `judge`).
+pub async fn judge(
+    model: &dyn LanguageModel,
+    prompts: &PromptLibrary,
+    revision: &Revision,
+    sources: &[String],
+    samples: u32,
+) -> Result<(Vec<JudgeScore>, TokenUse), MethodError> {
+    let document = crate::grounding::first_words(&sources.join("\n\n"), JUDGE_DOCUMENT_WORDS);
+    let mut scores = Vec::new();
+    let mut tokens = TokenUse::default();
+    for criterion in JUDGE_CRITERIA {
+        let (before, usage) =
+            judge_one(model, prompts, &document, &revision.original, criterion, samples).await?;
+        tokens.add(
+            TokenUse::JUDGE,
+            u64::from(usage.prompt_tokens),
+            u64::from(usage.completion_tokens),
+        );
+        let after = if revision.revised == revision.original {
+            before
+        } else {
+            let (after, usage) =
+                judge_one(model, prompts, &document, &revision.revised, criterion, samples).await?;
+            tokens.add(
+                TokenUse::JUDGE,
+                u64::from(usage.prompt_tokens),
+                u64::from(usage.completion_tokens),
+            );
+            after
+        };
+        scores.push(JudgeScore { criterion: criterion.0.to_owned(), before, after });
+    }
+    Ok((scores, tokens))
 }
 
 #[cfg(test)]

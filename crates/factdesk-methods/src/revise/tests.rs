@@ -115,6 +115,13 @@ fn careful(request: &CompletionRequest) -> Result<Vec<String>, LlmError> {
                 evidence.lines().find(|l| l.contains("Paris")).unwrap_or("Not stated").into()
             }
         }
+        "judge/geval" => {
+            if after(prompt, "Summary: ").contains("1899") {
+                "2".into()
+            } else {
+                "5".into()
+            }
+        }
         "llm_cite/urls_diverse" => "https://en.wikipedia.org/wiki/Eiffel_Tower\n\
                                     https://en.wikipedia.org/wiki/Missing_page"
             .into(),
@@ -701,4 +708,32 @@ async fn cove_refuses_a_change_across_sentences_and_growth_hidden_by_refused_del
         "{:?}",
         revision.rejected
     );
+}
+
+#[tokio::test]
+async fn the_judge_scores_the_original_and_the_revision_on_each_criterion() {
+    let model = ScriptedModel::new(careful);
+    let revision = reviser(
+        ReviseMethod::Rarr,
+        ScriptedModel::new(careful),
+        source(Granularity::Snippets, None),
+    )
+    .revise(PASSAGE)
+    .await
+    .unwrap();
+    let prompts = crate::prompts::builtin_library().unwrap();
+    let (scores, tokens) =
+        metrics::judge(&model, &prompts, &revision, &[article().text], 3).await.unwrap();
+    let criteria: Vec<&str> = scores.iter().map(|s| s.criterion.as_str()).collect();
+    assert_eq!(criteria, ["overall", "factuality", "relevance"]);
+    // The scripted model gives no probabilities: three samples, all the same digit.
+    for score in &scores {
+        assert_eq!((score.before, score.after), (2.0, 5.0), "{score:?}");
+    }
+    assert!(tokens.of("judge").prompt > 0);
+    // Each criterion asked twice (original, revision), with the article quoted as data.
+    let asked: Vec<CompletionRequest> = model.requests();
+    assert!(asked.iter().all(|r| {
+        r.messages[0].content.contains("Eiffel Tower opened in 1889 for the World's Fair")
+    }));
 }
