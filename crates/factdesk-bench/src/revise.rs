@@ -73,6 +73,9 @@ pub struct ReviseBench {
     /// alone
     #[arg(long)]
     no_metrics: bool,
+    /// Also have the chat model judge each revision (overall, factuality, relevance, 1-5)
+    #[arg(long, conflicts_with = "no_metrics")]
+    judge: bool,
     #[arg(long)]
     json: bool,
 }
@@ -194,6 +197,7 @@ pub fn run(bench: &ReviseBench) -> anyhow::Result<()> {
         granularity: Some(bench.granularity),
         gate: bench.gate,
         skip_metrics: bench.no_metrics,
+        judge: bench.judge,
         ..ReviseOptions::default()
     };
     let started = Instant::now();
@@ -218,6 +222,11 @@ pub fn run(bench: &ReviseBench) -> anyhow::Result<()> {
         rows.changed += usize::from(revision.revised != revision.original);
         rows.edits += revision.edits.len();
         if let Some(metrics) = &revision.metrics {
+            for score in &metrics.judge {
+                let entry = rows.judge.entry(score.criterion.clone()).or_default();
+                entry.0.push(score.before);
+                entry.1.push(score.after);
+            }
             rows.input_distance.push(metrics.edit_distance);
             if let (Some(before), Some(after)) =
                 (metrics.entailment_before, metrics.entailment_after)
@@ -272,6 +281,7 @@ pub fn run(bench: &ReviseBench) -> anyhow::Result<()> {
         "reference_similarity_after": mean(&rows.similarity_after),
         "calls_per_passage": rows.calls.iter().map(|(k, v)| (k.clone(), *v as f64 / n)).collect::<BTreeMap<_, _>>(),
         "tokens_per_passage": rows.tokens.iter().map(|(k, (p, c))| (k.clone(), [*p as f64 / n, *c as f64 / n])).collect::<BTreeMap<_, _>>(),
+        "judge": rows.judge.iter().map(|(k, (b, a))| (k.clone(), [mean(b), mean(a)])).collect::<BTreeMap<_, _>>(),
         "seconds": seconds,
         "seconds_per_passage": seconds / n,
         "calls_per_second": total_calls as f64 / seconds,
@@ -312,6 +322,10 @@ pub fn run(bench: &ReviseBench) -> anyhow::Result<()> {
         figure("reference_similarity_before"),
         figure("reference_similarity_after")
     );
+    for (criterion, (before, after)) in &rows.judge {
+        let show = |v: Option<f64>| v.map_or_else(|| "n/a".to_owned(), |v| format!("{v:.2}"));
+        println!("  judge, {criterion}: {} → {} (1-5)", show(mean(before)), show(mean(after)));
+    }
     for (step, calls) in &rows.calls {
         let (prompt, completion) = rows.tokens.get(step).copied().unwrap_or_default();
         println!(
@@ -357,4 +371,6 @@ struct Rows {
     similarity_after: Vec<f64>,
     calls: BTreeMap<String, u64>,
     tokens: BTreeMap<String, (u64, u64)>,
+    /// Judge scores by criterion: before and after.
+    judge: BTreeMap<String, (Vec<f64>, Vec<f64>)>,
 }
