@@ -23,6 +23,7 @@ pub mod llm_cite;
 pub mod p_true;
 pub mod prompts;
 pub mod revise;
+pub mod sgss;
 
 pub use bm25::{rank as bm25_rank, terms as bm25_terms};
 
