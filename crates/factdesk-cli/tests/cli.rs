@@ -1098,14 +1098,15 @@ fn passages_are_imported_with_their_source_articles_and_corrected_against_them()
     std::fs::write(
         &file,
         [
-            r#"{"document": "The Eiffel Tower opened in 1889. It stands in Paris.", "summary": "The Eiffel Tower opened in 1899."}"#,
+            // A byte-order mark and Windows line ends, as some editors write.
+            "\u{feff}{\"document\": \"The Eiffel Tower opened in 1889. It stands in Paris.\", \"summary\": \"The Eiffel Tower opened in 1899.\"}",
             "",
             r#"{"document": "Okra is a flowering plant of the mallow family.", "summary": "Okra is a flowering plant."}"#,
             r#"{"document": "A text without its summary."}"#,
             r#"{"summary": "A summary without its article."}"#,
             "not json",
         ]
-        .join("\n"),
+        .join("\r\n"),
     )
     .unwrap();
     let output = cli.run(&[

@@ -3,7 +3,7 @@
 //! added one by one or imported from a JSONL file with their source articles.
 
 use std::collections::HashMap;
-use std::io::BufRead;
+use std::io::BufRead as _;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -88,6 +88,13 @@ impl Factdesk {
         // Each record's source article, by its line in the file.
         let mut sources: HashMap<usize, DocumentId> = HashMap::new();
         let mut source_failures: HashMap<usize, String> = HashMap::new();
+        if request.source_field.is_none() && request.corpus.is_some() {
+            return Err(CoreError::InvalidInput(
+                "--corpus names where the source articles go; name their field with \
+                 --source-field too"
+                    .into(),
+            ));
+        }
         if let Some(field) = &request.source_field {
             let Some(corpus) = request.corpus.as_deref().map(str::trim).filter(|c| !c.is_empty())
             else {
@@ -116,8 +123,15 @@ impl Factdesk {
                 }
             }
             for failure in &imported.failures {
-                if let Some(line) = line_of(&failure.item) {
-                    source_failures.insert(line, failure.message.clone());
+                match line_of(&failure.item) {
+                    Some(line) => {
+                        source_failures.insert(line, failure.message.clone());
+                    }
+                    // A failure of the whole file, or of no single line: said as it is.
+                    None => summary.failures.push(ImportFailure {
+                        item: failure.item.clone(),
+                        message: format!("the source articles: {}", failure.message),
+                    }),
                 }
             }
             summary.sources_imported = imported.imported;
@@ -131,16 +145,43 @@ impl Factdesk {
         let (file, _) =
             crate::import::open_capped(&request.file, self.settings().import.max_file_bytes)
                 .map_err(|message| CoreError::InvalidInput(format!("{origin}: {message}")))?;
+        let max_record = self.settings().import.max_record_bytes;
+        let mut reader = std::io::BufReader::new(file);
+        let mut bytes = Vec::new();
         let mut passages = Vec::new();
-        for (index, line) in std::io::BufReader::new(file).lines().enumerate() {
-            let number = index + 1;
+        let mut number = 0usize;
+        loop {
+            bytes.clear();
+            let read = reader
+                .read_until(b'\n', &mut bytes)
+                .map_err(|error| CoreError::InvalidInput(format!("{origin}: {error}")))?;
+            if read == 0 {
+                break;
+            }
+            number += 1;
             let item = format!("{origin}:{number}");
-            let line = line.map_err(|error| CoreError::InvalidInput(format!("{item}: {error}")))?;
+            let fail = |message: String| ImportFailure { item: item.clone(), message };
+            let mut raw: &[u8] = &bytes;
+            if number == 1 {
+                raw = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw);
+            }
+            if raw.len() as u64 > max_record {
+                summary.failures.push(fail(format!(
+                    "the line has {} bytes, more than import.max_record_bytes ({max_record})",
+                    raw.len()
+                )));
+                continue;
+            }
+            let Ok(line) = std::str::from_utf8(raw) else {
+                summary
+                    .failures
+                    .push(fail("the line is not UTF-8 text: save the file as UTF-8".into()));
+                continue;
+            };
             if line.trim().is_empty() {
                 continue;
             }
-            let fail = |message: String| ImportFailure { item: item.clone(), message };
-            let record: serde_json::Value = match serde_json::from_str(&line) {
+            let record: serde_json::Value = match serde_json::from_str(line) {
                 Ok(value @ serde_json::Value::Object(_)) => value,
                 Ok(_) => {
                     summary

@@ -275,7 +275,8 @@ impl Factdesk {
             chat: chat.model_name(),
             nli,
             web,
-            judge: options.judge,
+            // The judge is a metric: without metrics there is none.
+            judge: options.judge && !options.skip_metrics,
         })
     }
 
@@ -385,7 +386,7 @@ impl Factdesk {
                     let sources: Vec<String> =
                         documents.iter().map(|document| document.text.clone()).collect();
                     let samples = self.settings().verify.nli_samples.max(1);
-                    let (scores, tokens) = factdesk_methods::revise::metrics::judge(
+                    match factdesk_methods::revise::metrics::judge(
                         reviser.model.as_ref(),
                         &reviser.prompts,
                         &revision,
@@ -393,9 +394,15 @@ impl Factdesk {
                         samples,
                     )
                     .await
-                    .map_err(method_error)?;
-                    metrics.judge = scores;
-                    revision.envelope.tokens.merge(&tokens);
+                    {
+                        Ok((scores, tokens, note)) => {
+                            metrics.judge = scores;
+                            metrics.notes.extend(note);
+                            revision.envelope.tokens.merge(&tokens);
+                        }
+                        // The revision stands; the judge's failure is said beside it.
+                        Err(error) => metrics.notes.push(format!("not judged: {error}")),
+                    }
                 }
             }
             revision.metrics = Some(metrics);

@@ -186,7 +186,11 @@ async fn keep_backed_changes(
                     evidence: step.evidence.clone(),
                     agreement: step.agreement,
                 };
-                match caused.iter_mut().find(|(seen, _)| std::ptr::eq(*seen, *step)) {
+                // Grouped by sentence: several answers may be about the same one.
+                match caused
+                    .iter_mut()
+                    .find(|(seen, _)| (seen.start, seen.end) == (step.start, step.end))
+                {
                     Some((_, group)) => group.push(edit),
                     None => caused.push((step, vec![edit])),
                 }
@@ -208,24 +212,34 @@ async fn keep_backed_changes(
             .map(|edit| Edit { start: edit.start - step.start, ..edit.clone() })
             .collect();
         let changed = super::apply(sentence, &shifted);
-        let grown = length - sentence.len() + changed.len();
-        let reason = if grown > limit {
-            Some(format!(
+        // Sentences do not overlap, so the passage still holds this one whole.
+        let grown = (length + changed.len()).saturating_sub(sentence.len());
+        let mut reason = (grown > limit).then(|| {
+            format!(
                 "the passage would grow to {grown} bytes, past {} times its {} bytes",
                 reviser.config.max_growth,
                 passage.len()
-            ))
-        } else {
+            )
+        });
+        // Every answer that disagreed with the sentence must agree with it as changed.
+        let about: Vec<&&VerificationStep> = disagreeing
+            .iter()
+            .filter(|other| (other.start, other.end) == (step.start, step.end))
+            .collect();
+        for other in about {
+            if reason.is_some() {
+                break;
+            }
             let recheck =
-                reviser.gate(ledger, &changed, &step.question, &judged(reviser, step)).await?;
-            (recheck.agrees != Some(true)).then(|| {
-                format!(
+                reviser.gate(ledger, &changed, &other.question, &judged(reviser, other)).await?;
+            if recheck.agrees != Some(true) {
+                reason = Some(format!(
                     "the answer to \"{}\" does not agree with the changed sentence either, so it \
                      stays as it was",
-                    step.question
-                )
-            })
-        };
+                    other.question
+                ));
+            }
+        }
         match reason {
             None => {
                 length = grown;

@@ -124,15 +124,21 @@ async fn judge_one(
 }
 
 /// The judge's scores of the original and of the revision against `sources`, on each of
-/// [`JUDGE_CRITERIA`], with the tokens spent (purpose `judge`).
+/// [`JUDGE_CRITERIA`], with the tokens spent (purpose `judge`) and a note when the sources
+/// were cut to [`JUDGE_DOCUMENT_WORDS`] words.
 pub async fn judge(
     model: &dyn LanguageModel,
     prompts: &PromptLibrary,
     revision: &Revision,
     sources: &[String],
     samples: u32,
-) -> Result<(Vec<JudgeScore>, TokenUse), MethodError> {
-    let document = crate::grounding::first_words(&sources.join("\n\n"), JUDGE_DOCUMENT_WORDS);
+) -> Result<(Vec<JudgeScore>, TokenUse, Option<String>), MethodError> {
+    let joined = sources.join("\n\n");
+    let words = joined.split_whitespace().count();
+    let document = crate::grounding::first_words(&joined, JUDGE_DOCUMENT_WORDS);
+    let note = (words > JUDGE_DOCUMENT_WORDS).then(|| {
+        format!("the judge read the first {JUDGE_DOCUMENT_WORDS} of the sources' {words} words")
+    });
     let mut scores = Vec::new();
     let mut tokens = TokenUse::default();
     for criterion in JUDGE_CRITERIA {
@@ -157,7 +163,7 @@ pub async fn judge(
         };
         scores.push(JudgeScore { criterion: criterion.0.to_owned(), before, after });
     }
-    Ok((scores, tokens))
+    Ok((scores, tokens, note))
 }
 
 #[cfg(test)]

@@ -532,25 +532,24 @@ pub(crate) fn recorded(units: &[EvidenceUnit]) -> Vec<EvidenceSentences> {
 
 /// Reads the gate's verdict from its last "agree…" or "disagree…" word: `Some(false)` for
 /// "disagrees", `Some(true)` for "agrees", `None` when it says neither or negates it ("does
-/// not agree", "no agreement": read as no verdict, so nothing is changed or kept on it).
+/// not agree", "wouldn't disagree", "no agreement": read as no verdict, so nothing is changed
+/// or kept on it).
 pub fn parse_agreement(text: &str) -> Option<bool> {
-    const NEGATIONS: &[&str] = &[
-        "not", "no", "never", "nor", "cannot", "doesn't", "don't", "didn't", "isn't", "doesn",
-        "don", "didn", "isn", "t",
-    ];
+    const NEGATIONS: &[&str] = &["not", "no", "never", "nor", "cannot", "t"];
+    // Apostrophes split words too, so every "n't" leaves a "t".
     let words: Vec<String> = text
-        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .split(|c: char| !c.is_alphanumeric())
         .filter(|word| !word.is_empty())
         .map(str::to_lowercase)
         .collect();
     let at =
         words.iter().rposition(|word| word.starts_with("agree") || word.starts_with("disagree"))?;
-    if words[at].starts_with("disagree") {
-        return Some(false);
-    }
     let negated =
         words[at.saturating_sub(3)..at].iter().any(|word| NEGATIONS.contains(&word.as_str()));
-    (!negated).then_some(true)
+    if negated {
+        return None;
+    }
+    Some(!words[at].starts_with("disagree"))
 }
 
 /// Whether `question` is about `text`: they share a content word (a BM25 term that is not a
@@ -621,6 +620,8 @@ mod tests {
         assert_eq!(parse_agreement("The evidence does not agree with the statement."), None);
         assert_eq!(parse_agreement("There is no agreement."), None);
         assert_eq!(parse_agreement("It doesn’t agree."), None);
+        assert_eq!(parse_agreement("It wouldn't agree."), None);
+        assert_eq!(parse_agreement("The evidence does not disagree."), None);
         assert_eq!(parse_agreement("Therefore: This agrees with what you said."), Some(true));
         assert_eq!(parse_agreement(""), None);
     }

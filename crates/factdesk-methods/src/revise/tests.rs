@@ -722,8 +722,9 @@ async fn the_judge_scores_the_original_and_the_revision_on_each_criterion() {
     .await
     .unwrap();
     let prompts = crate::prompts::builtin_library().unwrap();
-    let (scores, tokens) =
+    let (scores, tokens, cut) =
         metrics::judge(&model, &prompts, &revision, &[article().text], 3).await.unwrap();
+    assert_eq!(cut, None, "the article is shorter than the judge's window");
     let criteria: Vec<&str> = scores.iter().map(|s| s.criterion.as_str()).collect();
     assert_eq!(criteria, ["overall", "factuality", "relevance"]);
     // The scripted model gives no probabilities: three samples, all the same digit.
@@ -733,6 +734,8 @@ async fn the_judge_scores_the_original_and_the_revision_on_each_criterion() {
     assert!(tokens.of("judge").prompt > 0);
     // Each criterion asked twice (original, revision), with the article quoted as data.
     let asked: Vec<CompletionRequest> = model.requests();
+    // One probe plus one sampled call per score (no probabilities), two scores per criterion.
+    assert_eq!(asked.len(), 3 * 2 * 2, "{}", asked.len());
     assert!(asked.iter().all(|r| {
         r.messages[0].content.contains("Eiffel Tower opened in 1889 for the World's Fair")
     }));

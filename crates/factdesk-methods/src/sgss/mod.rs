@@ -11,7 +11,7 @@
 //!   statements of how well the heading represents each;
 //! - XUX = (1/L')·Σ_{l ≤ L'} X(l): the reader stops at a line chosen uniformly; XUX_F
 //!   averages X(l) over the lines that end the overview or a section; XUX_G weighs each line by
-//!   any distribution of where readers stop (geometric by default, [`geometric`]);
+//!   any distribution of where readers stop ([`geometric`] gives the geometric one);
 //! - Comp = 1 − JSD(F, U) over the sections pooled from several summaries of one question
 //!   ([`comp`]); SGSS = XUX + w_Comp·Comp.
 //!
@@ -109,8 +109,16 @@ impl Scored {
         if self.section_ends.is_empty() {
             return 0.0;
         }
-        let total: f64 = self.section_ends.iter().map(|&line| self.x[line - 1]).sum();
-        total / self.section_ends.len() as f64
+        let ends: Vec<f64> = self
+            .section_ends
+            .iter()
+            .filter_map(|&line| line.checked_sub(1).and_then(|index| self.x.get(index)))
+            .copied()
+            .collect();
+        if ends.is_empty() {
+            return 0.0;
+        }
+        ends.iter().sum::<f64>() / ends.len() as f64
     }
 
     /// XUX_G: the reader stops at line l with probability `stop[l - 1]` (normalised over the
@@ -242,6 +250,7 @@ mod tests {
     fn summary(sections: &[usize]) -> StructuredSummary {
         StructuredSummary {
             overview: "Overview.".into(),
+            overview_citations: Vec::new(),
             sections: sections
                 .iter()
                 .enumerate()
@@ -312,6 +321,10 @@ mod tests {
         assert!((stop[0] - 0.5).abs() < 1e-12 && (stop[1] - 0.25).abs() < 1e-12);
         assert!(a.xux_g(&stop) > a.xux(100));
         assert!(a.missing.is_empty());
+        // Section ends that name no line are left out rather than read past the end.
+        let mut odd = a.clone();
+        odd.section_ends = vec![0, 1, 99];
+        assert!((odd.xux_f() - 1.0).abs() < 1e-12);
     }
 
     #[test]

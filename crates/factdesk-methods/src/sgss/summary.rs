@@ -11,6 +11,9 @@ use super::{Labels, SectionLabels};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StructuredSummary {
     pub overview: String,
+    /// Documents the overview cites, numbered from 1.
+    #[serde(default)]
+    pub overview_citations: Vec<usize>,
     pub sections: Vec<Section>,
 }
 
@@ -74,7 +77,9 @@ fn citations(text: &str, line: usize) -> Result<(String, Vec<usize>), SummaryErr
 impl StructuredSummary {
     /// Reads a summary from Markdown.
     pub fn from_markdown(text: &str) -> Result<StructuredSummary, SummaryError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut overview: Vec<String> = Vec::new();
+        let mut overview_citations: Vec<usize> = Vec::new();
         let mut sections: Vec<Section> = Vec::new();
         for (index, raw) in text.lines().enumerate() {
             let number = index + 1;
@@ -119,7 +124,11 @@ impl StructuredSummary {
                         "a statement before any section: start a section with `## heading`",
                     ));
                 }
-                (None, None) => overview.push(line.to_owned()),
+                (None, None) => {
+                    let (clean, cited) = citations(line, number)?;
+                    overview.push(clean);
+                    overview_citations.extend(cited);
+                }
                 (None, Some(_)) => {
                     return Err(error(
                         number,
@@ -128,11 +137,11 @@ impl StructuredSummary {
                 }
             }
         }
-        let (overview, _) = citations(&overview.join(" "), 1)?;
+        let overview = overview.join(" ").trim().to_owned();
         if overview.is_empty() {
             return Err(error(0, "no overview: write a paragraph before the first `## ` heading"));
         }
-        Ok(StructuredSummary { overview, sections })
+        Ok(StructuredSummary { overview, overview_citations, sections })
     }
 
     /// Reads a summary from JSON.
@@ -181,7 +190,27 @@ impl StructuredSummary {
                     .collect(),
             })
             .collect();
-        Ok(StructuredSummary { overview: raw.overview.trim().to_owned(), sections })
+        let summary = StructuredSummary {
+            overview: raw.overview.trim().to_owned(),
+            overview_citations: Vec::new(),
+            sections,
+        };
+        // What the Markdown reader refuses line by line, said here by place.
+        for (i, section) in summary.sections.iter().enumerate() {
+            if section.heading.is_empty() {
+                return Err(error(0, format!("section {} has an empty heading", i + 1)));
+            }
+            for (j, statement) in section.statements.iter().enumerate() {
+                let place = format!("section {} statement {}", i + 1, j + 1);
+                if statement.text.trim().is_empty() {
+                    return Err(error(0, format!("{place} has no text")));
+                }
+                if statement.citations.contains(&0) {
+                    return Err(error(0, format!("{place}: citations are numbered from 1")));
+                }
+            }
+        }
+        Ok(summary)
     }
 
     /// Statements in all.
@@ -210,6 +239,7 @@ impl StructuredSummary {
     pub fn no_headings(&self, labels: &Labels) -> (StructuredSummary, Labels) {
         let summary = StructuredSummary {
             overview: self.overview.clone(),
+            overview_citations: self.overview_citations.clone(),
             sections: self
                 .sections
                 .iter()
@@ -230,6 +260,7 @@ impl StructuredSummary {
     pub fn no_section_1(&self, labels: &Labels) -> (StructuredSummary, Labels) {
         let summary = StructuredSummary {
             overview: self.overview.clone(),
+            overview_citations: self.overview_citations.clone(),
             sections: self.sections.iter().skip(1).cloned().collect(),
         };
         let labels = Labels {
@@ -252,6 +283,7 @@ mod tests {
     fn markdown_gives_the_overview_sections_statements_and_citations() {
         let summary = StructuredSummary::from_markdown(MARKDOWN).unwrap();
         assert_eq!(summary.overview, "The bridge closed after an inspection.");
+        assert_eq!(summary.overview_citations, [1]);
         assert_eq!(summary.sections.len(), 2);
         assert_eq!(summary.sections[0].heading, "The inspection");
         assert_eq!(summary.sections[0].statements[0].text, "Cracks were found in two piers.");
@@ -274,11 +306,19 @@ mod tests {
             ("Overview.\n## \n- b", "line 2: a section heading without text"),
             ("Overview.\n## A\n- cites [0].", "line 3: citations are numbered from 1"),
             ("", "line 0: no overview"),
+            (
+                "Title-less.\nAn overview citing [0].\n## A\n- b",
+                "line 2: citations are numbered from 1",
+            ),
         ];
         for (text, expected) in cases {
             let message = StructuredSummary::from_markdown(text).unwrap_err().to_string();
             assert!(message.starts_with(expected), "{text:?}: {message}");
         }
+        // A byte-order mark before the title does not make the title part of the overview.
+        let marked =
+            StructuredSummary::from_markdown("\u{feff}# Title\nThe overview.\n## A\n- b").unwrap();
+        assert_eq!(marked.overview, "The overview.");
         // No sections is a summary of one line; zero statements is allowed, and scored.
         assert!(StructuredSummary::from_markdown("Just an overview.").unwrap().sections.is_empty());
     }
@@ -296,5 +336,22 @@ mod tests {
                 .to_string()
                 .contains("no overview")
         );
+        for (json, expected) in [
+            (
+                r#"{"overview": "O.", "sections": [{"heading": " ", "statements": []}]}"#,
+                "section 1 has an empty heading",
+            ),
+            (
+                r#"{"overview": "O.", "sections": [{"heading": "H", "statements": [""]}]}"#,
+                "section 1 statement 1 has no text",
+            ),
+            (
+                r#"{"overview": "O.", "sections": [{"heading": "H", "statements": [{"text": "a", "citations": [0]}]}]}"#,
+                "numbered from 1",
+            ),
+        ] {
+            let message = StructuredSummary::from_json(json).unwrap_err().to_string();
+            assert!(message.contains(expected), "{json}: {message}");
+        }
     }
 }
