@@ -26,6 +26,7 @@ use factdesk_core::models::AskOptions;
 use factdesk_core::passages::PassageImportRequest;
 use factdesk_core::report::Format as ReportFormat;
 use factdesk_core::revise::{EvidenceChoice, ReviseOptions};
+use factdesk_core::score::ScoreRequest;
 use factdesk_core::search::SearchRequest;
 use factdesk_core::verify::{CheckSelection, Method, VerifyOptions};
 use factdesk_core::{CancelToken, Factdesk, Settings, env};
@@ -205,6 +206,22 @@ enum Command {
         /// configuration and models
         #[arg(long, requires = "collection", conflicts_with = "claim")]
         skip_checked: bool,
+    },
+    /// Score structured summaries (Markdown or JSON) with SGSS from a labels file: X(l), XUX,
+    /// XUX_F, XUX_G, and Comp and SGSS for two or more summaries with pool labels
+    Score {
+        /// Summary files (.md or .json), in the labels file's order
+        #[arg(required = true)]
+        summaries: Vec<PathBuf>,
+        /// The labels file (JSON); without it every element counts 0 and is named missing
+        #[arg(long)]
+        labels: Option<PathBuf>,
+        /// XUX counts at most this many lines
+        #[arg(long, default_value_t = 20)]
+        l_max: usize,
+        /// XUX_G: the chance a reader stops after each line
+        #[arg(long, default_value_t = 0.2)]
+        stop: f64,
     },
     /// Show a revision with the decisions on its edits; accept or reject edits (the revision
     /// itself is kept as the method made it); print the text kept
@@ -773,6 +790,12 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 }
             };
             output::revision(&stored, json)?;
+            Ok(Outcome::Success)
+        }
+        Command::Score { summaries, labels, l_max, stop } => {
+            let request = ScoreRequest { summaries, labels, l_max, stop };
+            let scores = open()?.score_summaries(&request)?;
+            output::summary_scores(&scores, json)?;
             Ok(Outcome::Success)
         }
         Command::Revision { id, accept, reject, reviewer, text } => {

@@ -17,6 +17,7 @@ use factdesk_core::models::{AskAnswer, ModelCheck, ModelChoice, ModelListing};
 use factdesk_core::passages::{PassageAddSummary, PassageImportSummary};
 use factdesk_core::report::Format as ReportFormat;
 use factdesk_core::revise::{ReviewedRevision, ReviseSummary, RevisionEvaluation};
+use factdesk_core::score::SummaryScore;
 use factdesk_core::search::SearchHit;
 use factdesk_core::verify::BatchSummary;
 use factdesk_core::{InitReport, Settings};
@@ -916,6 +917,32 @@ pub fn passage_import(summary: &PassageImportSummary, json: bool) -> anyhow::Res
     );
     for failure in &summary.failures {
         println!("  {}: {}", failure.item, failure.message);
+    }
+    Ok(())
+}
+
+pub fn summary_scores(scores: &[SummaryScore], json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(&scores);
+    }
+    for score in scores {
+        println!(
+            "{}: {} line(s); XUX {:.3} · XUX_F {:.3} · XUX_G {:.3}{}",
+            score.file,
+            score.lines,
+            score.xux,
+            score.xux_f,
+            score.xux_g,
+            match (score.comp, score.sgss) {
+                (Some(comp), Some(sgss)) => format!(" · Comp {comp:.3} · SGSS {sgss:.3}"),
+                _ => String::new(),
+            }
+        );
+        let curve: Vec<String> = score.x.iter().map(|x| format!("{x:.2}")).collect();
+        println!("  X(l): {}", curve.join(" "));
+        if !score.missing.is_empty() {
+            println!("  not labelled (counted 0): {}", score.missing.join("; "));
+        }
     }
     Ok(())
 }

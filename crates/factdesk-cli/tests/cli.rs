@@ -1173,3 +1173,66 @@ fn passages_are_imported_with_their_source_articles_and_corrected_against_them()
         text(&refused.stderr)
     );
 }
+
+#[test]
+fn structured_summaries_are_scored_from_labels() {
+    let cli = Cli::new();
+    let dir = cli.data.path();
+    let a = dir.join("a.md");
+    let b = dir.join("b.md");
+    std::fs::write(&a, "The bridge closed [1].\n## Why\n- Cracks were found [1].\n## Next\n- Repairs take months.\n").unwrap();
+    std::fs::write(&b, "The bridge closed.\n## Traffic\n- Buses take another road.\n").unwrap();
+    let labels = dir.join("labels.json");
+    std::fs::write(
+        &labels,
+        r#"{"summaries": [
+            {"overview": {"sufficiency": "perfectly", "faithfulness": "perfectly", "representativeness": "perfectly"},
+             "sections": [{"heading": ["perfectly"], "relevance": ["perfectly"], "faithfulness": ["perfectly"]},
+                          {"heading": ["perfectly"], "relevance": ["perfectly"], "faithfulness": ["perfectly"]}],
+             "pool": ["partially"]},
+            {"overview": {"sufficiency": "partially", "faithfulness": "perfectly", "representativeness": "not"},
+             "sections": [{"heading": ["partially"], "relevance": [1], "faithfulness": [0.5]}],
+             "pool": ["not", "partially"]}
+        ]}"#,
+    )
+    .unwrap();
+    let scores = cli.json(&[
+        "score",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--labels",
+        labels.to_str().unwrap(),
+    ]);
+    // a: every line perfect, so X(l) = 1 and XUX = 1; the pool is Figure 4's, so Comp 0.983.
+    assert_eq!(scores[0]["lines"], 5);
+    assert!((scores[0]["xux"].as_f64().unwrap() - 1.0).abs() < 1e-9, "{scores:#}");
+    assert!((scores[0]["comp"].as_f64().unwrap() - 0.983).abs() < 5e-4, "{scores:#}");
+    assert!((scores[1]["comp"].as_f64().unwrap() - 0.792).abs() < 5e-4, "{scores:#}");
+    assert!(
+        (scores[0]["sgss"].as_f64().unwrap() - (1.0 + scores[0]["comp"].as_f64().unwrap())).abs()
+            < 1e-9
+    );
+    assert!(scores[1]["xux"].as_f64().unwrap() < 1.0);
+    // Without labels every element is named missing; bad input is named.
+    let plain = cli.run(&["score", a.to_str().unwrap()]);
+    assert!(
+        text(&plain.stdout).contains("not labelled (counted 0): overview sufficiency"),
+        "{}",
+        text(&plain.stdout)
+    );
+    let broken = dir.join("broken.md");
+    std::fs::write(&broken, "Overview.\n- a statement before any section\n").unwrap();
+    let refused = cli.run(&["score", broken.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        text(&refused.stderr).contains("broken.md: line 2: a statement before any section"),
+        "{}",
+        text(&refused.stderr)
+    );
+    let wrong = cli.run(&["score", a.to_str().unwrap(), "--labels", labels.to_str().unwrap()]);
+    assert!(
+        text(&wrong.stderr).contains("labels for 2 summaries, but 1 summary files given"),
+        "{}",
+        text(&wrong.stderr)
+    );
+}

@@ -23,6 +23,7 @@ pub mod passages;
 mod progress;
 pub mod report;
 pub mod revise;
+pub mod score;
 pub mod search;
 pub mod settings;
 pub mod verify;

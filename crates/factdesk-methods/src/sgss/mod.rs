@@ -28,6 +28,7 @@ pub use summary::{Section, Statement, StructuredSummary, SummaryError};
 /// The weight of each component. The defaults keep every line's contribution at most 1 (the
 /// overview's three labels share 1, a statement's two share 1), so XUX stays within [0, 1].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Weights {
     pub overview_sufficiency: f64,
     pub overview_faithfulness: f64,
