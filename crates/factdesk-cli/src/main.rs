@@ -450,6 +450,18 @@ enum Outcome {
     SomeFailed,
 }
 
+/// A cancel token that Ctrl-C fires, so a batch stops starting new items and can be resumed.
+fn cancel_on_interrupt(runtime: &tokio::runtime::Runtime) -> CancelToken {
+    let cancel = CancelToken::new();
+    let on_interrupt = cancel.clone();
+    runtime.spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            on_interrupt.cancel();
+        }
+    });
+    cancel
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.verbose);
@@ -697,13 +709,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             match (claim, collection) {
                 (_, Some(collection)) => {
                     let reporter = Arc::new(progress::BarReporter::new(json));
-                    let cancel = CancelToken::new();
-                    let on_interrupt = cancel.clone();
-                    runtime.spawn(async move {
-                        if tokio::signal::ctrl_c().await.is_ok() {
-                            on_interrupt.cancel();
-                        }
-                    });
+                    let cancel = cancel_on_interrupt(&runtime);
                     let summary = runtime.block_on(app.verify_collection(
                         &collection,
                         &options,
@@ -759,13 +765,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             if let Some(collection) = collection {
                 let reporter = Arc::new(progress::BarReporter::new(json));
-                let cancel = CancelToken::new();
-                let on_interrupt = cancel.clone();
-                runtime.spawn(async move {
-                    if tokio::signal::ctrl_c().await.is_ok() {
-                        on_interrupt.cancel();
-                    }
-                });
+                let cancel = cancel_on_interrupt(&runtime);
                 let summary = runtime.block_on(app.revise_collection(
                     &collection,
                     method,

@@ -955,11 +955,10 @@ fn the_fault_campaign_names_every_fault_and_the_batch_goes_on() {
     assert!(failed.is_empty(), "{failed:#?}");
 }
 
-#[test]
-fn revise_corrects_a_summary_against_its_source_and_names_bad_input() {
+/// The scripted chat model on loopback, set as `cli`'s model, whose RARR edit puts the
+/// evidence's year (1889) in place of the statement's (1899).
+fn serve_year_correcting_model(cli: &Cli) -> factdesk_testkit::TestServer {
     use factdesk_testkit::scripted::{RARR_EDIT_TEMPLATE, ScriptedModel};
-    let cli = Cli::new();
-    // A model that puts the evidence's year in place of the statement's.
     let model = ScriptedModel::new()
         .on(RARR_EDIT_TEMPLATE, |asked| {
             let year = if asked.document.contains("1889") { "1889" } else { "1899" };
@@ -974,6 +973,13 @@ fn revise_corrects_a_summary_against_its_source_and_names_bad_input() {
         ),
     )
     .unwrap();
+    model
+}
+
+#[test]
+fn revise_corrects_a_summary_against_its_source_and_names_bad_input() {
+    let cli = Cli::new();
+    let _model = serve_year_correcting_model(&cli);
     let article = cli.data.path().join("tower.txt");
     std::fs::write(&article, "The Eiffel Tower opened in 1889. The tower stands in Paris.")
         .unwrap();
@@ -1078,22 +1084,8 @@ fn revise_corrects_a_summary_against_its_source_and_names_bad_input() {
 
 #[test]
 fn passages_are_imported_with_their_source_articles_and_corrected_against_them() {
-    use factdesk_testkit::scripted::{RARR_EDIT_TEMPLATE, ScriptedModel};
     let cli = Cli::new();
-    let model = ScriptedModel::new()
-        .on(RARR_EDIT_TEMPLATE, |asked| {
-            let year = if asked.document.contains("1889") { "1889" } else { "1899" };
-            asked.claim.replace("1899", year)
-        })
-        .serve();
-    std::fs::write(
-        cli.data.path().join("config.toml"),
-        format!(
-            "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n",
-            model.url("/v1")
-        ),
-    )
-    .unwrap();
+    let _model = serve_year_correcting_model(&cli);
     let file = cli.data.path().join("summaries.jsonl");
     std::fs::write(
         &file,

@@ -118,11 +118,8 @@ impl Factdesk {
         path: &Path,
     ) -> Result<()> {
         let report = self.revision_report(collection, selection)?;
-        if !matches!(format, Format::Markdown | Format::Html | Format::Json) {
-            return Err(CoreError::InvalidInput(format!(
-                "revisions are exported as md, html or json, not {format}"
-            )));
-        }
+        // A format revisions have no form for fails before a byte is written; the temporary
+        // file is then removed and `path` left as it was.
         self.write_atomically(path, |out| factdesk_report::render_revisions(&report, format, out))
     }
 

@@ -488,31 +488,36 @@ impl Factdesk {
         }
         let passage = self.store()?.passage(id)?;
         let plan = self.revise_plan(method, options)?;
-        self.revise_as_run(&plan, Some(passage.id), &passage.text, &passage.sources, None, options)
-            .await
+        self.revise_as_run(
+            &plan,
+            Some((passage.id, passage.collection_id)),
+            &passage.text,
+            &passage.sources,
+            None,
+            options,
+        )
+        .await
     }
 
     async fn revise_as_run(
         &self,
         plan: &RevisePlan,
-        passage: Option<PassageId>,
+        // The stored passage revised and its collection; none for a pasted text.
+        passage: Option<(PassageId, factdesk_model::CollectionId)>,
         text: &str,
         sources: &[DocumentId],
         reference: Option<&str>,
         options: &ReviseOptions,
     ) -> Result<StoredOutcome> {
-        let collection = match passage {
-            Some(id) => Some(self.store()?.passage(id)?.collection_id),
-            None => None,
-        };
         let identity = plan.identity();
         let method = plan.config.method.as_str();
+        let collection = passage.map(|(_, collection)| collection);
         let run = self.store()?.create_run(method, &identity, Some(&plan.chat), collection)?;
         self.store()?.set_run_status(run, RunStatus::Running, None)?;
         let stored = async {
             let (revision, calls) =
                 self.revise_one(plan, text, sources, reference, run, options).await?;
-            let subject = passage.map(SubjectId::Passage);
+            let subject = passage.map(|(id, _)| SubjectId::Passage(id));
             Ok::<_, CoreError>(self.store()?.insert_outcome(
                 run,
                 subject,
@@ -524,11 +529,7 @@ impl Factdesk {
         match stored {
             Ok(id) => {
                 self.store()?.set_run_status(run, RunStatus::Completed, None)?;
-                self.store()?
-                    .outcomes(Some(run), None)?
-                    .into_iter()
-                    .find(|stored| stored.id == id)
-                    .ok_or_else(|| CoreError::Internal(format!("revision {id} was not stored")))
+                Ok(self.store()?.outcome(id)?)
             }
             Err(error) => {
                 if let Err(marking) = self.store().and_then(|store| {

@@ -36,6 +36,7 @@ pub use outcome::{
     Edit, EditDecision, Envelope, EvidenceSentences, JudgeScore, NewPassage, Outcome, OutcomeKind,
     Passage, PassageId, PassageKind, RejectedChange, Revision, RevisionMetrics, ScoreRow,
     ScoreTable, ScoredSource, SourcedSummary, StoredOutcome, SubjectId, VerificationStep,
+    apply_edits,
 };
 
 id_type!(

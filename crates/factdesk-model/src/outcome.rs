@@ -167,29 +167,21 @@ impl Revision {
     /// Edits must apply: each `before` is found, in order and without overlap, at its offset
     /// in the original, and applying all of them gives the revised text.
     pub fn inconsistency(&self) -> Option<String> {
-        let mut text = String::with_capacity(self.original.len());
-        let mut at = 0usize;
-        for (index, edit) in self.edits.iter().enumerate() {
-            let start = edit.start;
-            let end = start.saturating_add(edit.before.len());
-            if start < at || self.original.get(start..end) != Some(edit.before.as_str()) {
-                return Some(format!(
-                    "edit {} does not match the original at byte {start}",
-                    index + 1
-                ));
-            }
-            if let Some(agreement) = edit.agreement
-                && !(0.0..=1.0).contains(&agreement)
-            {
-                return Some(format!(
-                    "edit {} has agreement {agreement}, not in [0, 1]",
-                    index + 1
-                ));
-            }
-            text.push_str(&self.original[at..start]);
-            text.push_str(&edit.after);
-            at = end;
+        if let Some((index, agreement)) = self.edits.iter().enumerate().find_map(|(index, edit)| {
+            edit.agreement.filter(|a| !(0.0..=1.0).contains(a)).map(|a| (index, a))
+        }) {
+            return Some(format!("edit {} has agreement {agreement}, not in [0, 1]", index + 1));
         }
+        let text = match apply_edits(&self.original, &self.edits, |_| true) {
+            Ok(text) => text,
+            Err(index) => {
+                return Some(format!(
+                    "edit {} does not match the original at byte {}",
+                    index + 1,
+                    self.edits[index].start
+                ));
+            }
+        };
         if let Some((index, step)) = self.steps.iter().enumerate().find(|(_, step)| {
             step.start > step.end || self.original.get(step.start..step.end).is_none()
         }) {
@@ -200,10 +192,32 @@ impl Revision {
                 step.end
             ));
         }
-        text.push_str(&self.original[at..]);
         (text != self.revised)
             .then(|| "applying the edits to the original does not give the revision".to_owned())
     }
+}
+
+/// `original` with each of `edits` applied where `keep(index)`, and left as it was where not;
+/// `Err(index)` names the first edit that does not match the original at its offset, in order
+/// and without overlap.
+pub fn apply_edits(
+    original: &str,
+    edits: &[Edit],
+    keep: impl Fn(usize) -> bool,
+) -> Result<String, usize> {
+    let mut text = String::with_capacity(original.len());
+    let mut at = 0usize;
+    for (index, edit) in edits.iter().enumerate() {
+        let end = edit.start.saturating_add(edit.before.len());
+        if edit.start < at || original.get(edit.start..end) != Some(edit.before.as_str()) {
+            return Err(index);
+        }
+        text.push_str(&original[at..edit.start]);
+        text.push_str(if keep(index) { &edit.after } else { &edit.before });
+        at = end;
+    }
+    text.push_str(&original[at..]);
+    Ok(text)
 }
 
 /// One edit of a revision, with the question, evidence and agreement behind it.
@@ -263,21 +277,9 @@ impl Revision {
         let rejected = |index: usize| {
             decisions.iter().any(|decision| decision.edit == index && !decision.accepted)
         };
-        let mut text = String::with_capacity(self.original.len());
-        let mut at = 0;
-        for (index, edit) in self.edits.iter().enumerate() {
-            let (Some(kept), Some(_)) = (
-                self.original.get(at..edit.start),
-                self.original.get(edit.start..edit.start + edit.before.len()),
-            ) else {
-                continue;
-            };
-            text.push_str(kept);
-            text.push_str(if rejected(index) { &edit.before } else { &edit.after });
-            at = edit.start + edit.before.len();
-        }
-        text.push_str(self.original.get(at..).unwrap_or_default());
-        text
+        // Stored revisions were checked whole; one that is not keeps its original.
+        apply_edits(&self.original, &self.edits, |index| !rejected(index))
+            .unwrap_or_else(|_| self.original.clone())
     }
 }
 

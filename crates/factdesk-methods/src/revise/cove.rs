@@ -17,7 +17,7 @@
 //! A question that shares no word with the passage is not asked (small models copy examples);
 //! it is kept as a step with a note.
 
-use factdesk_model::{Edit, Envelope, RejectedChange, Revision, VerificationStep};
+use factdesk_model::{Edit, RejectedChange, Revision, VerificationStep};
 
 use super::{Ledger, Reviser, recorded, sentence_spans, word_changes, word_set};
 use crate::MethodError;
@@ -341,8 +341,6 @@ pub(super) async fn revise(reviser: &Reviser, passage: &str) -> Result<Revision,
             }
         }
     }
-    let revised = super::apply(passage, &edits);
-    let (tokens, calls) = ledger.take();
     let explanation = format!(
         "{} verification question(s); {} answer(s) disagreed with the passage; {} edit(s) \
          made, {} change(s) refused.",
@@ -351,22 +349,7 @@ pub(super) async fn revise(reviser: &Reviser, passage: &str) -> Result<Revision,
         edits.len(),
         rejected.len()
     );
-    Ok(Revision {
-        envelope: Envelope {
-            method: METHOD.into(),
-            parameters: reviser.parameters(&calls),
-            model: crate::llm_cite::model_name(&*reviser.model),
-            nli_model: reviser.nli_name(),
-            tokens,
-            explanation,
-        },
-        original: passage.to_owned(),
-        revised,
-        edits,
-        steps,
-        rejected,
-        metrics: None,
-    })
+    Ok(reviser.finish(METHOD, passage, ledger, (edits, steps, rejected), explanation))
 }
 
 #[cfg(test)]

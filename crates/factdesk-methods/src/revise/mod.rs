@@ -35,7 +35,9 @@ use std::sync::{Arc, Mutex};
 
 use factdesk_llm::prompts::PromptLibrary;
 use factdesk_llm::{LanguageModel, Nli, NliPair, TokenUsage};
-use factdesk_model::{Edit, EvidenceSentences, Revision, TokenUse};
+use factdesk_model::{
+    Edit, Envelope, EvidenceSentences, RejectedChange, Revision, TokenUse, VerificationStep,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::MethodError;
@@ -385,6 +387,35 @@ impl Reviser {
         })
     }
 
+    /// The revision of `passage` these edits, steps and refusals make, with the tokens and
+    /// calls of `ledger`.
+    pub(crate) fn finish(
+        &self,
+        method: &str,
+        passage: &str,
+        ledger: Ledger,
+        (edits, steps, rejected): (Vec<Edit>, Vec<VerificationStep>, Vec<RejectedChange>),
+        explanation: String,
+    ) -> Revision {
+        let (tokens, calls) = ledger.take();
+        Revision {
+            envelope: Envelope {
+                method: method.into(),
+                parameters: self.parameters(&calls),
+                model: crate::llm_cite::model_name(&*self.model),
+                nli_model: self.nli_name(),
+                tokens,
+                explanation,
+            },
+            original: passage.to_owned(),
+            revised: apply(passage, &edits),
+            edits,
+            steps,
+            rejected,
+            metrics: None,
+        }
+    }
+
     pub(crate) fn nli_name(&self) -> Option<String> {
         match self.config.gate {
             Gate::Nli => self.nli.as_ref().map(|nli| nli.name()),
@@ -506,17 +537,10 @@ fn diff_tokens(text: &str) -> Vec<&str> {
     tokens
 }
 
-/// Applies `edits` (in order, not overlapping) to `original`.
+/// Applies `edits` (made in order, not overlapping) to `original`; edits that do not fit leave
+/// the original, which storing the revision then refuses as inconsistent.
 pub(crate) fn apply(original: &str, edits: &[Edit]) -> String {
-    let mut text = String::with_capacity(original.len());
-    let mut at = 0;
-    for edit in edits {
-        text.push_str(&original[at..edit.start]);
-        text.push_str(&edit.after);
-        at = edit.start + edit.before.len();
-    }
-    text.push_str(&original[at..]);
-    text
+    factdesk_model::apply_edits(original, edits, |_| true).unwrap_or_else(|_| original.to_owned())
 }
 
 /// Evidence units as the model records them.

@@ -18,7 +18,7 @@
 //! search that disagreed. Afterwards, sentence revisions are kept in order while the passage
 //! stays within the growth limit; one that would pass it is refused.
 
-use factdesk_model::{Edit, Envelope, RejectedChange, Revision, VerificationStep};
+use factdesk_model::{Edit, RejectedChange, Revision, VerificationStep};
 
 use super::{Ledger, Reviser, recorded, sentence_spans, word_changes};
 use crate::MethodError;
@@ -259,8 +259,6 @@ pub(super) async fn revise(reviser: &Reviser, passage: &str) -> Result<Revision,
         }
         steps.extend(work.steps);
     }
-    let revised = super::apply(passage, &edits);
-    let (tokens, calls) = ledger.take();
     let disagreed = steps.iter().filter(|step| step.agrees == Some(false)).count();
     let explanation = format!(
         "{} search(es) over {} sentence(s); the evidence disagreed {disagreed} time(s); {} \
@@ -270,22 +268,7 @@ pub(super) async fn revise(reviser: &Reviser, passage: &str) -> Result<Revision,
         edits.len(),
         rejected.len()
     );
-    Ok(Revision {
-        envelope: Envelope {
-            method: METHOD.into(),
-            parameters: reviser.parameters(&calls),
-            model: crate::llm_cite::model_name(&*reviser.model),
-            nli_model: reviser.nli_name(),
-            tokens,
-            explanation,
-        },
-        original: passage.to_owned(),
-        revised,
-        edits,
-        steps,
-        rejected,
-        metrics: None,
-    })
+    Ok(reviser.finish(METHOD, passage, ledger, (edits, steps, rejected), explanation))
 }
 
 #[cfg(test)]
