@@ -26,7 +26,7 @@ use factdesk_core::models::AskOptions;
 use factdesk_core::passages::PassageImportRequest;
 use factdesk_core::report::Format as ReportFormat;
 use factdesk_core::revise::{EvidenceChoice, ReviseOptions};
-use factdesk_core::score::ScoreRequest;
+use factdesk_core::score::{FitRequest, ScoreRequest};
 use factdesk_core::search::SearchRequest;
 use factdesk_core::verify::{CheckSelection, Method, VerifyOptions};
 use factdesk_core::{CancelToken, Factdesk, Settings, env};
@@ -208,14 +208,37 @@ enum Command {
         skip_checked: bool,
     },
     /// Score structured summaries (Markdown or JSON) with SGSS from a labels file: X(l), XUX,
-    /// XUX_F, XUX_G, and Comp and SGSS for two or more summaries with pool labels
+    /// XUX_F, XUX_G, and Comp and SGSS for two or more summaries with pool labels; or, with
+    /// --fit, fit SGSS's weights to pairwise preferences and measure their agreement
     Score {
         /// Summary files (.md or .json), in the labels file's order
-        #[arg(required = true)]
+        #[arg(required_unless_present = "fit", conflicts_with = "fit")]
         summaries: Vec<PathBuf>,
         /// The labels file (JSON); without it every element counts 0 and is named missing
-        #[arg(long)]
+        #[arg(long, conflicts_with = "fit")]
         labels: Option<PathBuf>,
+        /// Weights to score with: a file written by --fit --out
+        #[arg(long, conflicts_with = "fit")]
+        weights: Option<PathBuf>,
+        /// Fit the weights by logistic regression on this preference dataset (JSON: questions,
+        /// each with labelled summaries and people's left/right preferences)
+        #[arg(long, value_name = "DATASET")]
+        fit: Option<PathBuf>,
+        /// --fit: the share of questions held out to measure the mean agreement rate
+        #[arg(long, default_value_t = 0.3, requires = "fit")]
+        test_share: f64,
+        /// --fit: seeds the split of questions
+        #[arg(long, default_value_t = 0, requires = "fit")]
+        seed: u64,
+        /// --fit: the L2 penalty of the logistic regression
+        #[arg(long, default_value_t = factdesk_core::score::DEFAULT_FIT_ALPHA, requires = "fit")]
+        alpha: f64,
+        /// --fit: do not add "original preferred over its NoHeadings / NoSection1 variant"
+        #[arg(long, requires = "fit")]
+        no_degraded: bool,
+        /// --fit: write the weights file here (give it to --weights)
+        #[arg(long, requires = "fit")]
+        out: Option<PathBuf>,
         /// XUX counts at most this many lines
         #[arg(long, default_value_t = 20)]
         l_max: usize,
@@ -792,8 +815,34 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             output::revision(&stored, json)?;
             Ok(Outcome::Success)
         }
-        Command::Score { summaries, labels, l_max, stop } => {
-            let request = ScoreRequest { summaries, labels, l_max, stop };
+        Command::Score {
+            summaries,
+            labels,
+            weights,
+            fit,
+            test_share,
+            seed,
+            alpha,
+            no_degraded,
+            out,
+            l_max,
+            stop,
+        } => {
+            if let Some(dataset) = fit {
+                let request = FitRequest {
+                    dataset,
+                    test_share,
+                    seed,
+                    l_max,
+                    alpha,
+                    degraded: !no_degraded,
+                    out,
+                };
+                let report = open()?.fit_summary_weights(&request)?;
+                output::fitted_weights(&report, json)?;
+                return Ok(Outcome::Success);
+            }
+            let request = ScoreRequest { summaries, labels, weights, l_max, stop };
             let scores = open()?.score_summaries(&request)?;
             output::summary_scores(&scores, json)?;
             Ok(Outcome::Success)

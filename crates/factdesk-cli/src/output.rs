@@ -17,7 +17,7 @@ use factdesk_core::models::{AskAnswer, ModelCheck, ModelChoice, ModelListing};
 use factdesk_core::passages::{PassageAddSummary, PassageImportSummary};
 use factdesk_core::report::Format as ReportFormat;
 use factdesk_core::revise::{ReviewedRevision, ReviseSummary, RevisionEvaluation};
-use factdesk_core::score::SummaryScore;
+use factdesk_core::score::{FitReport, SummaryScore};
 use factdesk_core::search::SearchHit;
 use factdesk_core::verify::BatchSummary;
 use factdesk_core::{InitReport, Settings};
@@ -943,6 +943,52 @@ pub fn summary_scores(scores: &[SummaryScore], json: bool) -> anyhow::Result<()>
         if !score.missing.is_empty() {
             println!("  not labelled (counted 0): {}", score.missing.join("; "));
         }
+    }
+    Ok(())
+}
+
+pub fn fitted_weights(report: &FitReport, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(&report);
+    }
+    println!(
+        "Fitted on {} question(s) ({} preference pair(s), {} label(s), {} degraded pair(s)); \
+         held out {} question(s) ({} pair(s), {} label(s)); seed {}, L_max {}, alpha {}",
+        report.train.questions.len(),
+        report.train.pairs,
+        report.train.labels,
+        report.train.degraded_pairs,
+        report.test.questions.len(),
+        report.test.pairs,
+        report.test.labels,
+        report.seed,
+        report.l_max,
+        report.alpha,
+    );
+    let w = &report.weights;
+    println!(
+        "Weights: OS {:.3} · OF {:.3} · OR {:.3} · HR {:.3} · SRel {:.3} · SF {:.3} · Comp {:.3}",
+        w.overview_sufficiency,
+        w.overview_faithfulness,
+        w.overview_representativeness,
+        w.heading_representativeness,
+        w.statement_relevance,
+        w.statement_faithfulness,
+        w.comp
+    );
+    let rate = |value: Option<f64>| value.map_or_else(|| "n/a".to_owned(), |v| format!("{v:.3}"));
+    println!("{:<10} {:>10} {:>10} {:>14}", "weights", "MAR train", "MAR test", "test degraded");
+    for row in &report.agreement {
+        println!(
+            "{:<10} {:>10} {:>10} {:>14}",
+            row.weights,
+            rate(row.train),
+            rate(row.test),
+            rate(row.test_degraded)
+        );
+    }
+    for note in &report.notes {
+        println!("note: {note}");
     }
     Ok(())
 }

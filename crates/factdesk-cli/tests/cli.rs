@@ -1228,3 +1228,99 @@ fn structured_summaries_are_scored_from_labels() {
         text(&wrong.stderr)
     );
 }
+
+#[test]
+fn summary_weights_are_fitted_to_preferences_and_scored_with() {
+    let cli = Cli::new();
+    let dir = cli.data.path();
+    std::fs::write(dir.join("a.md"), "Overview.\n## One\n- First.\n- Second.\n## Two\n- Third.\n")
+        .unwrap();
+    std::fs::write(dir.join("b.md"), "Overview.\n## One\n- First.\n## Two\n- Second.\n- Third.\n")
+        .unwrap();
+    // Summary 1 is relevant but unfaithful, summary 2 the other way round; people prefer the
+    // relevant one in every question, which the default weights (SRel = SF) cannot tell apart.
+    let labels = |relevance: &str, faithfulness: &str| {
+        serde_json::json!({
+            "overview": {"sufficiency": "partially", "faithfulness": "partially", "representativeness": "partially"},
+            "sections": [
+                {"heading": ["perfectly"], "relevance": [relevance], "faithfulness": [faithfulness]},
+                {"heading": ["partially", "partially"], "relevance": [relevance, relevance], "faithfulness": [faithfulness, faithfulness]}
+            ]
+        })
+    };
+    let question = |q: usize| {
+        serde_json::json!({
+            "question": format!("question {q}"),
+            "summaries": [
+                {"file": "a.md", "labels": {"overview": labels("perfectly", "not")["overview"], "sections": [
+                    {"heading": ["perfectly", "perfectly"], "relevance": ["perfectly", "perfectly"], "faithfulness": ["not", "not"]},
+                    {"heading": ["partially"], "relevance": ["perfectly"], "faithfulness": ["not"]}]}},
+                {"file": "b.md", "labels": labels("not", "perfectly")}
+            ],
+            "preferences": [{"left": 1, "right": 2, "votes": ["left", "left", "right"]}, {"left": 2, "right": 1, "votes": ["right"]}]
+        })
+    };
+    let dataset = dir.join("preferences.json");
+    let questions: Vec<serde_json::Value> = (1..=6).map(question).collect();
+    std::fs::write(&dataset, serde_json::json!({ "questions": questions }).to_string()).unwrap();
+    let weights = dir.join("weights.json");
+    let report = cli.json(&[
+        "score",
+        "--fit",
+        dataset.to_str().unwrap(),
+        "--out",
+        weights.to_str().unwrap(),
+    ]);
+    assert_eq!(report["test"]["questions"].as_array().unwrap().len(), 2, "{report:#}");
+    assert_eq!(report["train"]["pairs"], 8, "{report:#}");
+    assert_eq!(report["train"]["labels"], 16, "{report:#}");
+    // Each summary beats its NoHeadings variant, and summary 1 its NoSection1 variant (summary
+    // 2's first section has no relevant statement): 3 per question.
+    assert_eq!(report["train"]["degraded_pairs"], 12, "{report:#}");
+    let w = &report["weights"];
+    assert!(
+        w["statement_relevance"].as_f64().unwrap() > w["statement_faithfulness"].as_f64().unwrap(),
+        "{report:#}"
+    );
+    let fitted = &report["agreement"][0];
+    assert_eq!(fitted["weights"], "fitted");
+    // Held out: pair 1 has 2 of 3 labels for summary 1, pair 2 its only label: MAR (2/3 + 1) / 2.
+    assert!((fitted["test"].as_f64().unwrap() - 5.0 / 6.0).abs() < 1e-9, "{report:#}");
+    assert_eq!(fitted["test_degraded"].as_f64(), Some(1.0), "{report:#}");
+    assert!(report["agreement"][1]["test"].as_f64().unwrap() < 0.5, "{report:#}");
+    // The weights file scores summaries; the relevant one now scores higher.
+    let labels_file = dir.join("labels.json");
+    let entries =
+        &serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(&dataset).unwrap())
+            .unwrap()["questions"][0]["summaries"];
+    let both: Vec<&serde_json::Value> =
+        entries.as_array().unwrap().iter().map(|s| &s["labels"]).collect();
+    std::fs::write(&labels_file, serde_json::json!({ "summaries": both }).to_string()).unwrap();
+    let (a, b) = (dir.join("a.md"), dir.join("b.md"));
+    let scores = cli.json(&[
+        "score",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--labels",
+        labels_file.to_str().unwrap(),
+        "--weights",
+        weights.to_str().unwrap(),
+    ]);
+    assert!(scores[0]["xux"].as_f64().unwrap() > scores[1]["xux"].as_f64().unwrap(), "{scores:#}");
+    // One question cannot be split; a vote that is neither side is named.
+    std::fs::write(&dataset, serde_json::json!({ "questions": [question(1)] }).to_string())
+        .unwrap();
+    let refused = cli.run(&["score", "--fit", dataset.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(text(&refused.stderr).contains("needs two or more"), "{}", text(&refused.stderr));
+    let mut odd = question(1);
+    odd["preferences"][0]["votes"][0] = "both".into();
+    std::fs::write(&dataset, serde_json::json!({ "questions": [odd, question(2)] }).to_string())
+        .unwrap();
+    let refused = cli.run(&["score", "--fit", dataset.to_str().unwrap()]);
+    assert!(
+        text(&refused.stderr).contains("question 1 (question 1) preference 1: 'both' is no vote"),
+        "{}",
+        text(&refused.stderr)
+    );
+}

@@ -136,7 +136,7 @@ impl Factdesk {
 
     /// Writes what `render` gives to `path`: to a new file beside it, renamed over it when
     /// complete.
-    fn write_atomically(
+    pub(crate) fn write_atomically(
         &self,
         path: &Path,
         render: impl FnOnce(&mut dyn Write) -> std::result::Result<(), ReportError>,

@@ -1,8 +1,9 @@
 //! Scoring structured summaries with SGSS (`factdesk-methods` `sgss`): summaries read from
 //! Markdown or JSON files, labels given by a person in a JSON file, and per summary its
 //! user-experience curve X(l), XUX, XUX_F, XUX_G, and — for two or more summaries of one
-//! question with pool labels — Comp and SGSS. Labels by the chat model or the verifier, weight
-//! fitting and the app's view are not here yet.
+//! question with pool labels — Comp and SGSS; and weights fitted to people's pairwise
+//! preferences ([`Factdesk::fit_summary_weights`]), with their mean agreement rate on held-out
+//! questions. Labels by the chat model or the verifier and the app's view are not here yet.
 //!
 //! The labels file: `{"weights": {…}?, "summaries": [one entry per summary, in order]}`, each
 //! entry `{"overview": {"sufficiency", "faithfulness", "representativeness"}, "sections":
@@ -15,6 +16,8 @@ use std::path::{Path, PathBuf};
 use factdesk_methods::sgss::{self, Labels, SectionLabels, StructuredSummary, Weights};
 use serde::{Deserialize, Serialize};
 
+pub use factdesk_methods::sgss::fit::DEFAULT_ALPHA as DEFAULT_FIT_ALPHA;
+
 use crate::{CoreError, Factdesk, Result};
 
 /// What to score.
@@ -22,6 +25,8 @@ use crate::{CoreError, Factdesk, Result};
 pub struct ScoreRequest {
     pub summaries: Vec<PathBuf>,
     pub labels: Option<PathBuf>,
+    /// A weights file (what a fit wrote), instead of the labels file's or the default weights.
+    pub weights: Option<PathBuf>,
     /// XUX counts at most this many lines (L_max).
     pub l_max: usize,
     /// XUX_G's chance that a reader stops after each line (geometric).
@@ -52,7 +57,7 @@ struct LabelsFile {
     summaries: Vec<SummaryLabels>,
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, Clone)]
 #[serde(deny_unknown_fields)]
 struct SummaryLabels {
     #[serde(default)]
@@ -63,7 +68,7 @@ struct SummaryLabels {
     pool: Option<Vec<Label>>,
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, Clone)]
 #[serde(deny_unknown_fields)]
 struct OverviewLabels {
     sufficiency: Option<Label>,
@@ -71,7 +76,7 @@ struct OverviewLabels {
     representativeness: Option<Label>,
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, Clone)]
 #[serde(deny_unknown_fields)]
 struct SectionLabelsFile {
     #[serde(default)]
@@ -135,6 +140,87 @@ fn read_summary(path: &Path, max_bytes: u64) -> Result<StructuredSummary> {
     parsed.map_err(|error| CoreError::InvalidInput(format!("{origin}: {error}")))
 }
 
+/// One summary's labels as grades, and its row of pool grades (1 for its own sections, the
+/// labels for the other summaries' sections, in their order) if it has pool labels.
+fn convert_labels(
+    n: usize,
+    summaries: &[StructuredSummary],
+    given: &SummaryLabels,
+    name: &str,
+) -> Result<(Labels, Option<Vec<f64>>)> {
+    let bad = |message: String| CoreError::InvalidInput(format!("labels of {name}: {message}"));
+    let one = |label: &Option<Label>, what: &str| {
+        label.as_ref().map(Label::grade).transpose().map_err(|e| bad(format!("{what}: {e}")))
+    };
+    let mut labels = Labels {
+        overview_sufficiency: one(&given.overview.sufficiency, "overview sufficiency")?,
+        overview_faithfulness: one(&given.overview.faithfulness, "overview faithfulness")?,
+        overview_representativeness: one(
+            &given.overview.representativeness,
+            "overview representativeness",
+        )?,
+        sections: Vec::new(),
+    };
+    for (i, section) in given.sections.iter().enumerate() {
+        let what = |part: &str| format!("section {} {part}", i + 1);
+        labels.sections.push(SectionLabels {
+            heading: grades(&section.heading, &what("heading for statement")).map_err(bad)?,
+            relevance: grades(&section.relevance, &what("statement")).map_err(bad)?,
+            faithfulness: grades(&section.faithfulness, &what("statement")).map_err(bad)?,
+        });
+    }
+    let others: usize =
+        summaries.iter().enumerate().filter(|(m, _)| *m != n).map(|(_, s)| s.sections.len()).sum();
+    let row = match &given.pool {
+        Some(pool) if pool.len() != others => {
+            return Err(bad(format!(
+                "pool has {} labels; the other summaries have {others} sections",
+                pool.len()
+            )));
+        }
+        Some(pool) => {
+            let mut other = pool.iter().map(Label::grade);
+            let mut row = Vec::new();
+            for (m, s) in summaries.iter().enumerate() {
+                for _ in 0..s.sections.len() {
+                    row.push(if m == n {
+                        1.0
+                    } else {
+                        other.next().transpose().map_err(bad)?.unwrap_or(0.0)
+                    });
+                }
+            }
+            Some(row)
+        }
+        None => None,
+    };
+    Ok((labels, row))
+}
+
+/// Comp of each summary, when there are two or more and every one has pool labels.
+fn comps(rows: Vec<Option<Vec<f64>>>) -> Result<Option<Vec<f64>>> {
+    if rows.len() < 2 || rows.iter().any(Option::is_none) {
+        return Ok(None);
+    }
+    let rows: Vec<Vec<f64>> = rows.into_iter().flatten().collect();
+    sgss::comp(&rows).map(Some).map_err(CoreError::InvalidInput)
+}
+
+/// Reads a JSON file of at most `max_bytes`, naming it in any error.
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path, max_bytes: u64, what: &str) -> Result<T> {
+    let origin = path.display().to_string();
+    let bytes = crate::import::read_capped(path, max_bytes)
+        .map_err(|message| CoreError::InvalidInput(format!("{origin}: {message}")))?;
+    serde_json::from_slice(&bytes)
+        .map_err(|error| CoreError::InvalidInput(format!("{origin}: not {what}: {error}")))
+}
+
+/// A weights file: what `fit_summary_weights` writes (its other fields are not read here).
+#[derive(Deserialize)]
+struct WeightsFile {
+    weights: Weights,
+}
+
 impl Factdesk {
     /// Scores structured summaries (see the module documentation).
     pub fn score_summaries(&self, request: &ScoreRequest) -> Result<Vec<SummaryScore>> {
@@ -149,16 +235,12 @@ impl Factdesk {
             .collect::<Result<_>>()?;
         let file = match &request.labels {
             Some(path) => {
-                let origin = path.display().to_string();
-                let bytes = crate::import::read_capped(path, max_bytes)
-                    .map_err(|message| CoreError::InvalidInput(format!("{origin}: {message}")))?;
-                let parsed: LabelsFile = serde_json::from_slice(&bytes).map_err(|error| {
-                    CoreError::InvalidInput(format!("{origin}: not a labels file: {error}"))
-                })?;
+                let parsed: LabelsFile = read_json(path, max_bytes, "a labels file")?;
                 if parsed.summaries.len() != summaries.len() {
                     return Err(CoreError::InvalidInput(format!(
-                        "{origin}: labels for {} summaries, but {} summary files given, in the \
-                         same order",
+                        "{}: labels for {} summaries, but {} summary files given, in the same \
+                         order",
+                        path.display(),
                         parsed.summaries.len(),
                         summaries.len()
                     )));
@@ -170,70 +252,26 @@ impl Factdesk {
                 summaries: summaries.iter().map(|_| SummaryLabels::default()).collect(),
             },
         };
-        let weights = file.weights.unwrap_or_default();
+        let weights = match (&request.weights, file.weights) {
+            (Some(path), Some(_)) => {
+                return Err(CoreError::InvalidInput(format!(
+                    "{}: the labels file gives weights too; keep one of the two",
+                    path.display()
+                )));
+            }
+            (Some(path), None) => {
+                read_json::<WeightsFile>(path, max_bytes, "a weights file (\"weights\": {…})")?
+                    .weights
+            }
+            (None, given) => given.unwrap_or_default(),
+        };
         let mut scored = Vec::new();
-        let mut pool_rows: Vec<Option<Vec<f64>>> = Vec::new();
+        let mut pool_rows = Vec::new();
         for (n, (summary, given)) in summaries.iter().zip(&file.summaries).enumerate() {
             let name = request.summaries[n].display().to_string();
-            let bad =
-                |message: String| CoreError::InvalidInput(format!("labels of {name}: {message}"));
-            let one = |label: &Option<Label>, what: &str| {
-                label
-                    .as_ref()
-                    .map(Label::grade)
-                    .transpose()
-                    .map_err(|e| bad(format!("{what}: {e}")))
-            };
-            let mut labels = Labels {
-                overview_sufficiency: one(&given.overview.sufficiency, "overview sufficiency")?,
-                overview_faithfulness: one(&given.overview.faithfulness, "overview faithfulness")?,
-                overview_representativeness: one(
-                    &given.overview.representativeness,
-                    "overview representativeness",
-                )?,
-                sections: Vec::new(),
-            };
-            for (i, section) in given.sections.iter().enumerate() {
-                let what = |part: &str| format!("section {} {part}", i + 1);
-                labels.sections.push(SectionLabels {
-                    heading: grades(&section.heading, &what("heading for statement"))
-                        .map_err(bad)?,
-                    relevance: grades(&section.relevance, &what("statement")).map_err(bad)?,
-                    faithfulness: grades(&section.faithfulness, &what("statement")).map_err(bad)?,
-                });
-            }
+            let (labels, row) = convert_labels(n, &summaries, given, &name)?;
             let experience = sgss::experience(summary, &labels, &weights);
             let stop = sgss::geometric(request.stop, experience.lines());
-            // This summary's grades over the pooled sections: 1 for its own, labels for the rest.
-            let others: usize = summaries
-                .iter()
-                .enumerate()
-                .filter(|(m, _)| *m != n)
-                .map(|(_, s)| s.sections.len())
-                .sum();
-            let row = match &given.pool {
-                Some(pool) if pool.len() != others => {
-                    return Err(bad(format!(
-                        "pool has {} labels; the other summaries have {others} sections",
-                        pool.len()
-                    )));
-                }
-                Some(pool) => {
-                    let mut other = pool.iter().map(Label::grade);
-                    let mut row = Vec::new();
-                    for (m, s) in summaries.iter().enumerate() {
-                        for _ in 0..s.sections.len() {
-                            row.push(if m == n {
-                                1.0
-                            } else {
-                                other.next().transpose().map_err(bad)?.unwrap_or(0.0)
-                            });
-                        }
-                    }
-                    Some(row)
-                }
-                None => None,
-            };
             pool_rows.push(row);
             scored.push(SummaryScore {
                 file: name,
@@ -247,15 +285,344 @@ impl Factdesk {
                 missing: experience.missing,
             });
         }
-        // Comp needs two or more summaries, each with sections and pool labels.
-        if summaries.len() >= 2 && pool_rows.iter().all(Option::is_some) {
-            let rows: Vec<Vec<f64>> = pool_rows.into_iter().flatten().collect();
-            let comp = sgss::comp(&rows).map_err(CoreError::InvalidInput)?;
+        if let Some(comp) = comps(pool_rows)? {
             for (score, comp) in scored.iter_mut().zip(comp) {
                 score.comp = Some(comp);
                 score.sgss = Some(sgss::sgss(score.xux, comp, &weights));
             }
         }
         Ok(scored)
+    }
+}
+
+/// Fitting SGSS's weights: what to fit on and how.
+#[derive(Debug, Clone)]
+pub struct FitRequest {
+    /// The preference dataset (see [`Factdesk::fit_summary_weights`]).
+    pub dataset: PathBuf,
+    /// The share of questions held out to measure agreement (at least one question each side).
+    pub test_share: f64,
+    /// Seeds the split of questions.
+    pub seed: u64,
+    pub l_max: usize,
+    /// The fit's L2 penalty.
+    pub alpha: f64,
+    /// Add the pairs "original preferred over its NoHeadings and NoSection1 variants".
+    pub degraded: bool,
+    /// Where to write the weights file (all or nothing).
+    pub out: Option<PathBuf>,
+}
+
+/// What was fitted and how well it agrees with the labels.
+#[derive(Debug, Clone, Serialize)]
+pub struct FitReport {
+    pub weights: Weights,
+    pub dataset: String,
+    pub seed: u64,
+    pub test_share: f64,
+    pub l_max: usize,
+    pub alpha: f64,
+    pub train: FitPart,
+    pub test: FitPart,
+    /// MAR of the fitted weights and of the reference ones, on each part.
+    pub agreement: Vec<Agreement>,
+    /// What could not be used as given (a question without Comp, unlabelled elements).
+    pub notes: Vec<String>,
+}
+
+/// One side of the split.
+#[derive(Debug, Clone, Serialize)]
+pub struct FitPart {
+    /// Question numbers (from 1, in the dataset's order).
+    pub questions: Vec<usize>,
+    /// Pairs with people's labels, and how many labels.
+    pub pairs: usize,
+    pub labels: usize,
+    /// Pairs of a summary and one of its degraded variants.
+    pub degraded_pairs: usize,
+}
+
+/// The mean agreement rate of one set of weights.
+#[derive(Debug, Clone, Serialize)]
+pub struct Agreement {
+    /// "fitted", "default" or "equal".
+    pub weights: String,
+    /// MAR on the people's pairs of the training questions.
+    pub train: Option<f64>,
+    /// MAR on the people's pairs of the held-out questions.
+    pub test: Option<f64>,
+    /// MAR on the held-out questions' degraded pairs.
+    pub test_degraded: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Dataset {
+    questions: Vec<DatasetQuestion>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DatasetQuestion {
+    #[serde(default)]
+    question: Option<String>,
+    summaries: Vec<DatasetSummary>,
+    #[serde(default)]
+    preferences: Vec<Preference>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DatasetSummary {
+    file: PathBuf,
+    #[serde(default)]
+    labels: SummaryLabels,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Preference {
+    left: usize,
+    right: usize,
+    votes: Vec<String>,
+}
+
+/// The pairs of one question.
+struct QuestionPairs {
+    people: Vec<sgss::fit::Pair>,
+    degraded: Vec<sgss::fit::Pair>,
+}
+
+/// Question indices held out: `round(share · n)` of them, at least one and at most n − 1,
+/// drawn by a Fisher–Yates shuffle seeded with `seed` (xorshift64*).
+fn held_out(n: usize, share: f64, seed: u64) -> Vec<bool> {
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    };
+    for i in (1..n).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    let count = ((share * n as f64).round() as usize).clamp(1, n.saturating_sub(1));
+    let mut test = vec![false; n];
+    for &index in &order[..count] {
+        test[index] = true;
+    }
+    test
+}
+
+impl Factdesk {
+    /// Fits SGSS's weights to pairwise preferences by logistic regression
+    /// (`factdesk-methods` `sgss::fit`) on a share of the questions, and reports the mean
+    /// agreement rate (MAR) of the fitted, the default and equal weights on the questions held
+    /// out.
+    ///
+    /// The dataset (JSON; summary files relative to it): `{"questions": [{"question": …,
+    /// "summaries": [{"file": "a.md", "labels": {…one entry of a labels file…}}],
+    /// "preferences": [{"left": 1, "right": 2, "votes": ["left", "right", …]}]}]}`, summaries
+    /// numbered from 1 within their question. With `degraded`, each summary is also preferred
+    /// (one label) over its NoHeadings variant if a heading is labelled above 0, and over its
+    /// NoSection1 variant if a statement of the first section is labelled relevant; a variant
+    /// inherits the original's labels and Comp.
+    pub fn fit_summary_weights(&self, request: &FitRequest) -> Result<FitReport> {
+        let max_bytes = self.settings().import.max_file_bytes;
+        let origin = request.dataset.display().to_string();
+        let invalid = |message: String| CoreError::InvalidInput(format!("{origin}: {message}"));
+        if !(request.test_share > 0.0 && request.test_share < 1.0) {
+            return Err(CoreError::InvalidInput(format!(
+                "the held-out share {} is not between 0 and 1",
+                request.test_share
+            )));
+        }
+        let dataset: Dataset = read_json(&request.dataset, max_bytes, "a preference dataset")?;
+        if dataset.questions.len() < 2 {
+            return Err(invalid(format!(
+                "{} question(s): fitting holds questions out to measure agreement, so it needs \
+                 two or more",
+                dataset.questions.len()
+            )));
+        }
+        let base = request.dataset.parent().unwrap_or(Path::new("."));
+        let mut notes = Vec::new();
+        let mut without_comp = Vec::new();
+        let mut questions = Vec::new();
+        for (q, question) in dataset.questions.iter().enumerate() {
+            let place = format!(
+                "question {}{}",
+                q + 1,
+                question.question.as_deref().map(|t| format!(" ({t})")).unwrap_or_default()
+            );
+            let summaries: Vec<StructuredSummary> = question
+                .summaries
+                .iter()
+                .map(|s| read_summary(&base.join(&s.file), max_bytes))
+                .collect::<Result<_>>()?;
+            let mut labelled = Vec::new();
+            let mut rows = Vec::new();
+            for (n, given) in question.summaries.iter().enumerate() {
+                let name = format!("{place} summary {} ({})", n + 1, given.file.display());
+                let (labels, row) = convert_labels(n, &summaries, &given.labels, &name)?;
+                let missing = sgss::experience(&summaries[n], &labels, &Weights::default()).missing;
+                if !missing.is_empty() {
+                    notes.push(format!(
+                        "{name}: {} element(s) not labelled, counted 0",
+                        missing.len()
+                    ));
+                }
+                labelled.push(labels);
+                rows.push(row);
+            }
+            let comp = comps(rows)?.unwrap_or_else(|| {
+                without_comp.push(q + 1);
+                vec![0.0; summaries.len()]
+            });
+            let features: Vec<[f64; 7]> = summaries
+                .iter()
+                .zip(&labelled)
+                .zip(&comp)
+                .map(|((summary, labels), &comp)| {
+                    sgss::features(summary, labels, request.l_max, comp)
+                })
+                .collect();
+            let mut people = Vec::new();
+            for (p, preference) in question.preferences.iter().enumerate() {
+                let pick = |number: usize, side: &str| {
+                    number.checked_sub(1).and_then(|i| features.get(i)).copied().ok_or_else(|| {
+                        invalid(format!(
+                            "{place} preference {}: {side} is {number}; summaries are numbered \
+                             1 to {}",
+                            p + 1,
+                            features.len()
+                        ))
+                    })
+                };
+                let mut pair = sgss::fit::Pair {
+                    left: pick(preference.left, "left")?,
+                    right: pick(preference.right, "right")?,
+                    left_votes: 0,
+                    right_votes: 0,
+                };
+                for vote in &preference.votes {
+                    match vote.trim().to_ascii_lowercase().as_str() {
+                        "left" => pair.left_votes += 1,
+                        "right" => pair.right_votes += 1,
+                        other => {
+                            return Err(invalid(format!(
+                                "{place} preference {}: '{other}' is no vote; use left or right",
+                                p + 1
+                            )));
+                        }
+                    }
+                }
+                people.push(pair);
+            }
+            let mut degraded = Vec::new();
+            if request.degraded {
+                for (n, (summary, labels)) in summaries.iter().zip(&labelled).enumerate() {
+                    let some_heading = labels
+                        .sections
+                        .iter()
+                        .any(|s| s.heading.iter().any(|g| g.is_some_and(|g| g > 0.0)));
+                    let first_relevant = labels
+                        .sections
+                        .first()
+                        .is_some_and(|s| s.relevance.iter().any(|g| g.is_some_and(|g| g > 0.0)));
+                    let mut prefer = |(variant, variant_labels): (StructuredSummary, Labels)| {
+                        degraded.push(sgss::fit::Pair {
+                            left: features[n],
+                            right: sgss::features(
+                                &variant,
+                                &variant_labels,
+                                request.l_max,
+                                comp[n],
+                            ),
+                            left_votes: 1,
+                            right_votes: 0,
+                        })
+                    };
+                    if some_heading {
+                        prefer(summary.no_headings(labels));
+                    }
+                    if first_relevant {
+                        prefer(summary.no_section_1(labels));
+                    }
+                }
+            }
+            questions.push(QuestionPairs { people, degraded });
+        }
+        if !without_comp.is_empty() {
+            let numbers: Vec<String> = without_comp.iter().map(usize::to_string).collect();
+            notes.push(format!(
+                "question(s) {}: fewer than two summaries, or not every summary has pool labels; \
+                 their Comp is 0",
+                numbers.join(", ")
+            ));
+        }
+        let test = held_out(questions.len(), request.test_share, request.seed);
+        let part = |held: bool| {
+            let chosen: Vec<&QuestionPairs> =
+                questions.iter().zip(&test).filter(|(_, t)| **t == held).map(|(q, _)| q).collect();
+            let people: Vec<sgss::fit::Pair> =
+                chosen.iter().flat_map(|q| q.people.iter().cloned()).collect();
+            let degraded: Vec<sgss::fit::Pair> =
+                chosen.iter().flat_map(|q| q.degraded.iter().cloned()).collect();
+            let summary = FitPart {
+                questions: test
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| **t == held)
+                    .map(|(i, _)| i + 1)
+                    .collect(),
+                pairs: people.len(),
+                labels: people.iter().map(|p| p.left_votes + p.right_votes).sum(),
+                degraded_pairs: degraded.len(),
+            };
+            (people, degraded, summary)
+        };
+        let (train_people, train_degraded, train) = part(false);
+        let (test_people, test_degraded, test_part) = part(true);
+        let training: Vec<sgss::fit::Pair> =
+            train_people.iter().chain(&train_degraded).cloned().collect();
+        let weights = sgss::fit::fit(&training, request.alpha)
+            .map_err(|message| invalid(format!("training questions: {message}")))?;
+        let agreement = [
+            ("fitted", weights),
+            ("default", Weights::default()),
+            ("equal", Weights::from_array([1.0; 7])),
+        ]
+        .into_iter()
+        .map(|(name, w)| Agreement {
+            weights: name.into(),
+            train: sgss::fit::mean_agreement_rate(&train_people, &w),
+            test: sgss::fit::mean_agreement_rate(&test_people, &w),
+            test_degraded: sgss::fit::mean_agreement_rate(&test_degraded, &w),
+        })
+        .collect();
+        let report = FitReport {
+            weights,
+            dataset: origin,
+            seed: request.seed,
+            test_share: request.test_share,
+            l_max: request.l_max,
+            alpha: request.alpha,
+            train,
+            test: test_part,
+            agreement,
+            notes,
+        };
+        if let Some(out) = &request.out {
+            self.write_atomically(out, |file| {
+                serde_json::to_writer_pretty(&mut *file, &report)
+                    .map_err(|e| std::io::Error::other(e.to_string()))?;
+                file.write_all(b"\n")?;
+                Ok(())
+            })?;
+        }
+        Ok(report)
     }
 }

@@ -19,6 +19,7 @@
 //! without a label counts 0, and [`Scored::missing`] names it, so a partly labelled summary is
 //! scored for what is labelled and says what is not.
 
+pub mod fit;
 pub mod summary;
 
 use serde::{Deserialize, Serialize};
@@ -51,6 +52,61 @@ impl Default for Weights {
             comp: 1.0,
         }
     }
+}
+
+impl Weights {
+    /// The weights in [`FEATURES`] order.
+    pub fn to_array(&self) -> [f64; 7] {
+        [
+            self.overview_sufficiency,
+            self.overview_faithfulness,
+            self.overview_representativeness,
+            self.heading_representativeness,
+            self.statement_relevance,
+            self.statement_faithfulness,
+            self.comp,
+        ]
+    }
+
+    /// Weights from an array in [`FEATURES`] order.
+    pub fn from_array(w: [f64; 7]) -> Weights {
+        Weights {
+            overview_sufficiency: w[0],
+            overview_faithfulness: w[1],
+            overview_representativeness: w[2],
+            heading_representativeness: w[3],
+            statement_relevance: w[4],
+            statement_faithfulness: w[5],
+            comp: w[6],
+        }
+    }
+}
+
+/// The names of SGSS's features, one per weight, in the order of [`features`] and
+/// [`Weights::to_array`].
+pub const FEATURES: [&str; 7] = [
+    "overview_sufficiency",
+    "overview_faithfulness",
+    "overview_representativeness",
+    "heading_representativeness",
+    "statement_relevance",
+    "statement_faithfulness",
+    "comp",
+];
+
+/// SGSS split into the features its weights multiply: X(l) is linear in the six label weights,
+/// so XUX (over L' = min(L, `l_max`) lines) is the sum over label kinds of that kind's weight
+/// times the XUX computed with that weight 1 and the others 0; the seventh feature is Comp.
+/// `features(..) · weights.to_array()` is SGSS.
+pub fn features(summary: &StructuredSummary, labels: &Labels, l_max: usize, comp: f64) -> [f64; 7] {
+    let mut out = [0.0; 7];
+    for (k, value) in out.iter_mut().enumerate().take(6) {
+        let mut one = [0.0; 7];
+        one[k] = 1.0;
+        *value = experience(summary, labels, &Weights::from_array(one)).xux(l_max);
+    }
+    out[6] = comp;
+    out
 }
 
 /// Labels of one summary's elements, as graded scores in [0, 1]; `None` where nobody labelled.
@@ -388,6 +444,26 @@ mod tests {
         assert!(comp(&[vec![1.0, 0.5], vec![1.0]]).is_err());
         let weights = Weights::default();
         assert!((sgss(0.5, scores[0], &weights) - (0.5 + scores[0])).abs() < 1e-12);
+    }
+
+    #[test]
+    fn features_times_weights_is_sgss() {
+        let shape = summary(&[2, 1, 3]);
+        let mut given = labels_all(0.5, &[2, 1, 3]);
+        given.overview_faithfulness = Some(1.0);
+        given.sections[2].relevance[1] = Some(1.0);
+        given.sections[0].heading[0] = None;
+        let weights = Weights::from_array([0.2, 0.7, 0.1, 1.3, 0.4, 0.9, 0.6]);
+        for l_max in [3, 100] {
+            let f = features(&shape, &given, l_max, 0.8);
+            let dot: f64 = f.iter().zip(weights.to_array()).map(|(a, b)| a * b).sum();
+            let xux = experience(&shape, &given, &weights).xux(l_max);
+            assert!((dot - sgss(xux, 0.8, &weights)).abs() < 1e-12, "{dot} vs {xux}");
+        }
+        // The overview's features are its labels (line 1 carries them, X(l) divides by l).
+        let f = features(&summary(&[]), &given, 100, 0.0);
+        assert_eq!(f[..3], [0.5, 1.0, 0.5]);
+        assert_eq!(Weights::from_array(weights.to_array()), weights);
     }
 
     #[test]
