@@ -26,7 +26,7 @@ use factdesk_core::models::AskOptions;
 use factdesk_core::passages::PassageImportRequest;
 use factdesk_core::report::Format as ReportFormat;
 use factdesk_core::revise::{EvidenceChoice, ReviseOptions};
-use factdesk_core::score::{FitRequest, ScoreRequest};
+use factdesk_core::score::{FitRequest, Labeller, ScoreRequest};
 use factdesk_core::search::SearchRequest;
 use factdesk_core::verify::{CheckSelection, Method, VerifyOptions};
 use factdesk_core::{CancelToken, Factdesk, Settings, env};
@@ -220,6 +220,14 @@ enum Command {
         /// Weights to score with: a file written by --fit --out
         #[arg(long, conflicts_with = "fit")]
         weights: Option<PathBuf>,
+        /// The documents the summaries cite, in citation order ([1] is the first): citations
+        /// of others are named, and --label-with verifier judges against them
+        #[arg(long, num_args = 1.., conflicts_with = "fit")]
+        documents: Vec<PathBuf>,
+        /// Label what the labels file leaves out: `verifier` labels the faithfulness of the
+        /// overview and each statement by the NLI verifier against the documents it cites
+        #[arg(long, value_parser = ["verifier"], conflicts_with = "fit")]
+        label_with: Option<String>,
         /// Fit the weights by logistic regression on this preference dataset (JSON: questions,
         /// each with labelled summaries and people's left/right preferences)
         #[arg(long, value_name = "DATASET")]
@@ -819,6 +827,8 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             summaries,
             labels,
             weights,
+            documents,
+            label_with,
             fit,
             test_share,
             seed,
@@ -842,8 +852,12 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 output::fitted_weights(&report, json)?;
                 return Ok(Outcome::Success);
             }
-            let request = ScoreRequest { summaries, labels, weights, l_max, stop };
-            let scores = open()?.score_summaries(&request)?;
+            let label_with = label_with.map(|_| Labeller::Verifier);
+            let request =
+                ScoreRequest { summaries, labels, weights, documents, label_with, l_max, stop };
+            let app = open()?;
+            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+            let scores = runtime.block_on(app.score_summaries(&request))?;
             output::summary_scores(&scores, json)?;
             Ok(Outcome::Success)
         }

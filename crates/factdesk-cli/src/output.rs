@@ -940,8 +940,14 @@ pub fn summary_scores(scores: &[SummaryScore], json: bool) -> anyhow::Result<()>
         );
         let curve: Vec<String> = score.x.iter().map(|x| format!("{x:.2}")).collect();
         println!("  X(l): {}", curve.join(" "));
+        for label in &score.machine_labels {
+            println!("  {} = {} by {}: {}", label.element, label.grade, label.by, label.why);
+        }
         if !score.missing.is_empty() {
             println!("  not labelled (counted 0): {}", score.missing.join("; "));
+        }
+        for note in &score.notes {
+            println!("  note: {note}");
         }
     }
     Ok(())

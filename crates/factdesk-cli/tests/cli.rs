@@ -1324,3 +1324,85 @@ fn summary_weights_are_fitted_to_preferences_and_scored_with() {
         text(&refused.stderr)
     );
 }
+
+#[test]
+fn the_verifier_labels_faithfulness_against_the_cited_documents() {
+    let cli = Cli::new();
+    let dir = cli.data.path();
+    // The shipped verifier, found where the models folder says.
+    let models = tempfile::tempdir().unwrap();
+    let shipped =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/models/factdesk-verifier");
+    std::os::unix::fs::symlink(
+        shipped.canonicalize().unwrap(),
+        models.path().join("factdesk-verifier"),
+    )
+    .unwrap();
+    let corpus = demo_corpus().join("corpus");
+    let summary = dir.join("summary.md");
+    std::fs::write(
+        &summary,
+        "Okra is a flowering plant [1].\n## Facts\n- Okra belongs to the mallow family [1].\n\
+         - Mount Everest was first climbed in 1953 [2].\n- Penicillin was discovered by Louis Pasteur [1].\n\
+         - Nobody cites anything here.\n- Cracks were found [3].\n",
+    )
+    .unwrap();
+    let labels = dir.join("labels.json");
+    // A person's label is kept: statement 1's faithfulness is given as "partially".
+    std::fs::write(&labels, r#"{"summaries": [{"sections": [{"faithfulness": ["partially"]}]}]}"#)
+        .unwrap();
+    let score = |extra: &[&str]| {
+        let output = cli
+            .command()
+            .env("FACTDESK_MODELS_DIR", models.path())
+            .args(["score", summary.to_str().unwrap(), "--labels", labels.to_str().unwrap()])
+            .args(extra)
+            .arg("--json")
+            .output()
+            .unwrap();
+        (output.status.code(), text(&output.stdout), text(&output.stderr))
+    };
+    let okra = corpus.join("okra.md");
+    let everest = corpus.join("mount-everest.txt");
+    let (code, stdout, stderr) = score(&[
+        "--documents",
+        okra.to_str().unwrap(),
+        everest.to_str().unwrap(),
+        "--label-with",
+        "verifier",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let scores: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let given: Vec<(String, f64, String)> = scores[0]["machine_labels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            assert_eq!(l["by"], "factdesk-verifier");
+            (
+                l["element"].as_str().unwrap().to_owned(),
+                l["grade"].as_f64().unwrap(),
+                l["why"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let grade = |element: &str| {
+        given.iter().find(|(e, _, _)| e == element).map(|(_, g, why)| (*g, why.clone()))
+    };
+    assert!(grade("section 1 statement 1 faithfulness").is_none(), "{given:?}");
+    assert_eq!(grade("section 1 statement 2 faithfulness").unwrap().0, 1.0, "{given:?}");
+    assert_eq!(grade("section 1 statement 3 faithfulness").unwrap().0, 0.0, "{given:?}");
+    let uncited = grade("section 1 statement 4 faithfulness").unwrap();
+    assert_eq!(uncited, (0.0, "cites no document".to_owned()));
+    assert!(grade("section 1 statement 5 faithfulness").unwrap().1.contains("not given"));
+    assert!(grade("overview faithfulness").is_some(), "{given:?}");
+    let notes = scores[0]["notes"].to_string();
+    assert!(notes.contains("section 1 statement 5 cites document 3; 2 given"), "{notes}");
+    // Faithfulness is no longer missing; relevance still is.
+    let missing = scores[0]["missing"].to_string();
+    assert!(!missing.contains("faithfulness") && missing.contains("relevance"), "{missing}");
+    // The verifier needs the documents.
+    let (code, _, stderr) = score(&["--label-with", "verifier"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("name them with --documents"), "{stderr}");
+}

@@ -3,7 +3,10 @@
 //! user-experience curve X(l), XUX, XUX_F, XUX_G, and — for two or more summaries of one
 //! question with pool labels — Comp and SGSS; and weights fitted to people's pairwise
 //! preferences ([`Factdesk::fit_summary_weights`]), with their mean agreement rate on held-out
-//! questions. Labels by the chat model or the verifier and the app's view are not here yet.
+//! questions. What the person left out, the NLI verifier can label for faithfulness against the
+//! cited documents ([`Labeller::Verifier`]); each such label is reported with its model and
+//! reason beside the person's. Labels by the chat model, stored labels and the app's view are
+//! not here yet.
 //!
 //! The labels file: `{"weights": {…}?, "summaries": [one entry per summary, in order]}`, each
 //! entry `{"overview": {"sufficiency", "faithfulness", "representativeness"}, "sections":
@@ -13,11 +16,13 @@
 
 use std::path::{Path, PathBuf};
 
+use factdesk_methods::grounding::{self, GroundingConfig};
 use factdesk_methods::sgss::{self, Labels, SectionLabels, StructuredSummary, Weights};
 use serde::{Deserialize, Serialize};
 
 pub use factdesk_methods::sgss::fit::DEFAULT_ALPHA as DEFAULT_FIT_ALPHA;
 
+use crate::verify::{NLI_VERIFIER, method_error, verifier_folder};
 use crate::{CoreError, Factdesk, Result};
 
 /// What to score.
@@ -27,10 +32,35 @@ pub struct ScoreRequest {
     pub labels: Option<PathBuf>,
     /// A weights file (what a fit wrote), instead of the labels file's or the default weights.
     pub weights: Option<PathBuf>,
+    /// The documents the summaries cite, in citation order ([1] is the first).
+    pub documents: Vec<PathBuf>,
+    /// Who labels what the labels file leaves out.
+    pub label_with: Option<Labeller>,
     /// XUX counts at most this many lines (L_max).
     pub l_max: usize,
     /// XUX_G's chance that a reader stops after each line (geometric).
     pub stop: f64,
+}
+
+/// A labeller for what people have not labelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Labeller {
+    /// The NLI verifier labels faithfulness: the overview and each statement judged against
+    /// the documents it cites, by the grounding rule (`factdesk-methods` `grounding`). Every
+    /// sentence supported (P ≥ 0.5) is "perfectly", some of them "partially", none "not"; a
+    /// statement citing no document given is "not".
+    Verifier,
+}
+
+/// A label a model gave, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct MachineLabel {
+    /// The element, as missing labels are named (e.g. "section 1 statement 2 faithfulness").
+    pub element: String,
+    pub grade: f64,
+    /// The model that gave it.
+    pub by: String,
+    pub why: String,
 }
 
 /// One summary's scores.
@@ -47,6 +77,10 @@ pub struct SummaryScore {
     pub sgss: Option<f64>,
     /// Elements without a label (counted 0).
     pub missing: Vec<String>,
+    /// Labels given by a model (`ScoreRequest::label_with`), beside the person's.
+    pub machine_labels: Vec<MachineLabel>,
+    /// What else was noticed, e.g. citations of documents not given.
+    pub notes: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -215,6 +249,24 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path, max_bytes: u64, what: 
         .map_err(|error| CoreError::InvalidInput(format!("{origin}: not {what}: {error}")))
 }
 
+/// A document a summary cites, as text: HTML and Markdown through the importer's extractors,
+/// anything else as plain text.
+fn read_document(path: &Path, max_bytes: u64) -> Result<String> {
+    let origin = path.display().to_string();
+    let invalid = |message: String| CoreError::InvalidInput(format!("{origin}: {message}"));
+    let bytes = crate::import::read_capped(path, max_bytes).map_err(invalid)?;
+    let text = String::from_utf8(bytes).map_err(|_| invalid("not UTF-8 text".into()))?;
+    let extension =
+        path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    let extracted = match extension.as_str() {
+        "html" | "htm" => factdesk_text::extract_html(&text),
+        "md" | "markdown" => factdesk_text::extract_markdown(&text),
+        _ => factdesk_text::extract_plain_text(&text),
+    }
+    .map_err(|error| invalid(format!("no text to judge against: {error}")))?;
+    Ok(extracted.text)
+}
+
 /// A weights file: what `fit_summary_weights` writes (its other fields are not read here).
 #[derive(Deserialize)]
 struct WeightsFile {
@@ -223,7 +275,7 @@ struct WeightsFile {
 
 impl Factdesk {
     /// Scores structured summaries (see the module documentation).
-    pub fn score_summaries(&self, request: &ScoreRequest) -> Result<Vec<SummaryScore>> {
+    pub async fn score_summaries(&self, request: &ScoreRequest) -> Result<Vec<SummaryScore>> {
         if request.summaries.is_empty() {
             return Err(CoreError::InvalidInput("name one or more summary files".into()));
         }
@@ -265,11 +317,44 @@ impl Factdesk {
             }
             (None, given) => given.unwrap_or_default(),
         };
+        let documents: Vec<String> = request
+            .documents
+            .iter()
+            .map(|path| read_document(path, max_bytes))
+            .collect::<Result<_>>()?;
+        let nli = match request.label_with {
+            Some(Labeller::Verifier) if documents.is_empty() => {
+                return Err(CoreError::InvalidInput(
+                    "the verifier labels faithfulness against the documents a summary cites: \
+                     name them with --documents, in citation order"
+                        .into(),
+                ));
+            }
+            Some(Labeller::Verifier) => {
+                Some(self.cross_encoder(&verifier_folder(), Some(NLI_VERIFIER))?)
+            }
+            None => None,
+        };
         let mut scored = Vec::new();
         let mut pool_rows = Vec::new();
         for (n, (summary, given)) in summaries.iter().zip(&file.summaries).enumerate() {
             let name = request.summaries[n].display().to_string();
-            let (labels, row) = convert_labels(n, &summaries, given, &name)?;
+            let (mut labels, row) = convert_labels(n, &summaries, given, &name)?;
+            let mut notes = Vec::new();
+            if !request.documents.is_empty() {
+                for (i, j, cited) in summary.missing_citations(documents.len()) {
+                    notes.push(format!(
+                        "section {i} statement {j} cites document {cited}; {} given",
+                        documents.len()
+                    ));
+                }
+            }
+            let machine_labels = match &nli {
+                Some(nli) => {
+                    self.label_faithfulness(nli.as_ref(), summary, &mut labels, &documents).await?
+                }
+                None => Vec::new(),
+            };
             let experience = sgss::experience(summary, &labels, &weights);
             let stop = sgss::geometric(request.stop, experience.lines());
             pool_rows.push(row);
@@ -283,6 +368,8 @@ impl Factdesk {
                 comp: None,
                 sgss: None,
                 missing: experience.missing,
+                machine_labels,
+                notes,
             });
         }
         if let Some(comp) = comps(pool_rows)? {
@@ -292,6 +379,89 @@ impl Factdesk {
             }
         }
         Ok(scored)
+    }
+}
+
+impl Factdesk {
+    /// Labels, with `nli`, the faithfulness of the overview and of each statement that
+    /// `labels` leaves out (see [`Labeller::Verifier`]); returns the labels given.
+    async fn label_faithfulness(
+        &self,
+        nli: &dyn factdesk_llm::Nli,
+        summary: &StructuredSummary,
+        labels: &mut Labels,
+        documents: &[String],
+    ) -> Result<Vec<MachineLabel>> {
+        let config = GroundingConfig {
+            language: self.settings().import.language.clone(),
+            ..GroundingConfig::default()
+        };
+        let judge = |text: String, cited: Vec<usize>| {
+            let config = &config;
+            async move {
+                let given: Vec<usize> =
+                    cited.iter().copied().filter(|&d| d >= 1 && d <= documents.len()).collect();
+                if given.is_empty() {
+                    let why = if cited.is_empty() {
+                        "cites no document".to_owned()
+                    } else {
+                        format!("cites only documents not given ({cited:?})")
+                    };
+                    return Ok::<_, CoreError>((sgss::NOT, why));
+                }
+                let evidence: Vec<&str> =
+                    given.iter().map(|&d| documents[d - 1].as_str()).collect();
+                let grounding = grounding::ground(nli, &evidence.join("\n\n"), &text, config)
+                    .await
+                    .map_err(method_error)?;
+                let passed = grounding.sentences.iter().filter(|s| s.support >= 0.5).count();
+                let grade = if grounding.sentences.is_empty() || passed == 0 {
+                    sgss::NOT
+                } else if passed == grounding.sentences.len() {
+                    sgss::PERFECTLY
+                } else {
+                    sgss::PARTIALLY
+                };
+                let why = format!(
+                    "{passed} of {} sentence(s) supported by document(s) {given:?}; support {:.2}",
+                    grounding.sentences.len(),
+                    grounding.support
+                );
+                Ok((grade, why))
+            }
+        };
+        let mut given = Vec::new();
+        let by = NLI_VERIFIER.to_owned();
+        if labels.overview_faithfulness.is_none() {
+            let (grade, why) =
+                judge(summary.overview.clone(), summary.overview_citations.clone()).await?;
+            labels.overview_faithfulness = Some(grade);
+            given.push(MachineLabel {
+                element: "overview faithfulness".into(),
+                grade,
+                by: by.clone(),
+                why,
+            });
+        }
+        labels.sections.resize_with(summary.sections.len(), SectionLabels::default);
+        for (i, (section, own)) in summary.sections.iter().zip(&mut labels.sections).enumerate() {
+            own.faithfulness.resize(section.statements.len(), None);
+            for (j, statement) in section.statements.iter().enumerate() {
+                if own.faithfulness[j].is_some() {
+                    continue;
+                }
+                let (grade, why) =
+                    judge(statement.text.clone(), statement.citations.clone()).await?;
+                own.faithfulness[j] = Some(grade);
+                given.push(MachineLabel {
+                    element: format!("section {} statement {} faithfulness", i + 1, j + 1),
+                    grade,
+                    by: by.clone(),
+                    why,
+                });
+            }
+        }
+        Ok(given)
     }
 }
 
