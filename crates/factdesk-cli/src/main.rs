@@ -224,10 +224,22 @@ enum Command {
         /// of others are named, and --label-with verifier judges against them
         #[arg(long, num_args = 1.., conflicts_with = "fit")]
         documents: Vec<PathBuf>,
-        /// Label what the labels file leaves out: `verifier` labels the faithfulness of the
-        /// overview and each statement by the NLI verifier against the documents it cites
-        #[arg(long, value_parser = ["verifier"], conflicts_with = "fit")]
-        label_with: Option<String>,
+        /// Label what the labels file leaves out (repeatable): `verifier` labels the
+        /// faithfulness of the overview and each statement by the NLI verifier against the
+        /// documents it cites; `llm` has the chat model label every criterion and Comp's pool
+        /// (faithfulness too when --documents are given and the verifier is not asked)
+        #[arg(long, value_parser = ["verifier", "llm"], conflicts_with = "fit")]
+        label_with: Vec<String>,
+        /// The question the summaries answer (needed by --label-with llm)
+        #[arg(long, conflicts_with = "fit")]
+        question: Option<String>,
+        /// Also write a report (each summary's figures and X(l) curve) to this file: md, html or
+        /// json, by its extension unless --format says
+        #[arg(long, short = 'o', conflicts_with = "fit")]
+        report: Option<PathBuf>,
+        /// The report's format: md, html or json
+        #[arg(long, requires = "report")]
+        format: Option<ReportFormat>,
         /// Fit the weights by logistic regression on this preference dataset (JSON: questions,
         /// each with labelled summaries and people's left/right preferences)
         #[arg(long, value_name = "DATASET")]
@@ -829,6 +841,9 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             weights,
             documents,
             label_with,
+            question,
+            report,
+            format,
             fit,
             test_share,
             seed,
@@ -852,12 +867,43 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 output::fitted_weights(&report, json)?;
                 return Ok(Outcome::Success);
             }
-            let label_with = label_with.map(|_| Labeller::Verifier);
-            let request =
-                ScoreRequest { summaries, labels, weights, documents, label_with, l_max, stop };
+            let label_with = label_with
+                .iter()
+                .map(|name| if name == "llm" { Labeller::Chat } else { Labeller::Verifier })
+                .collect();
+            let request = ScoreRequest {
+                summaries,
+                labels,
+                weights,
+                documents,
+                label_with,
+                question,
+                l_max,
+                stop,
+            };
             let app = open()?;
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             let scores = runtime.block_on(app.score_summaries(&request))?;
+            if let Some(path) = report {
+                let format = match format {
+                    Some(format) => format,
+                    None => path
+                        .extension()
+                        .and_then(|e| e.to_str())
+                        .unwrap_or("md")
+                        .parse::<ReportFormat>()
+                        .map_err(|_| {
+                            anyhow::anyhow!(
+                                "{}: name the report's format with --format md, html or json",
+                                path.display()
+                            )
+                        })?,
+                };
+                app.write_score_report(&scores, format, &path)?;
+                if !json {
+                    println!("Report written to {} ({format})", path.display());
+                }
+            }
             output::summary_scores(&scores, json)?;
             Ok(Outcome::Success)
         }

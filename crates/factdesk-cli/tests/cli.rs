@@ -1205,6 +1205,31 @@ fn structured_summaries_are_scored_from_labels() {
             < 1e-9
     );
     assert!(scores[1]["xux"].as_f64().unwrap() < 1.0);
+    // The report draws each summary's X(l) curve; its format follows the file's extension.
+    let page = dir.join("scores.html");
+    cli.json(&[
+        "score",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--labels",
+        labels.to_str().unwrap(),
+        "--report",
+        page.to_str().unwrap(),
+    ]);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(html.matches("<polyline").count(), 2, "{html}");
+    assert!(
+        html.contains("Heading: Why") && html.contains("Statement: Cracks were found"),
+        "{html}"
+    );
+    let odd = dir.join("scores.txt");
+    let refused = cli.run(&["score", a.to_str().unwrap(), "--report", odd.to_str().unwrap()]);
+    assert!(
+        text(&refused.stderr).contains("name the report's format"),
+        "{}",
+        text(&refused.stderr)
+    );
+    assert!(!odd.exists());
     // Without labels every element is named missing; bad input is named.
     let plain = cli.run(&["score", a.to_str().unwrap()]);
     assert!(
@@ -1405,4 +1430,77 @@ fn the_verifier_labels_faithfulness_against_the_cited_documents() {
     let (code, _, stderr) = score(&["--label-with", "verifier"]);
     assert_eq!(code, Some(2));
     assert!(stderr.contains("name them with --documents"), "{stderr}");
+}
+
+#[test]
+fn the_chat_model_labels_summaries_for_the_question_and_its_calls_are_recorded() {
+    use factdesk_testkit::scripted::{SGSS_LABEL_TEMPLATE, ScriptedModel};
+    let cli = Cli::new();
+    // Statements about jazz are off the question; everything else is labelled perfectly.
+    let model =
+        ScriptedModel::new()
+            .on(SGSS_LABEL_TEMPLATE, |asked| {
+                if asked.claim.contains("jazz") { "0".into() } else { "2".into() }
+            })
+            .serve();
+    std::fs::write(
+        cli.data.path().join("config.toml"),
+        format!(
+            "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n",
+            model.url("/v1")
+        ),
+    )
+    .unwrap();
+    let dir = cli.data.path();
+    let a = dir.join("a.md");
+    let b = dir.join("b.md");
+    std::fs::write(
+        &a,
+        "The bridge closed.\n## Why\n- Cracks were found.\n- The mayor likes jazz.\n",
+    )
+    .unwrap();
+    std::fs::write(&b, "The bridge closed.\n## Next\n- Repairs take months.\n").unwrap();
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let scores = cli.json(&[
+        "score",
+        a,
+        b,
+        "--label-with",
+        "llm",
+        "--question",
+        "Why did the bridge close?",
+    ]);
+    let first = &scores[0];
+    // Faithfulness needs the documents; everything else is labelled, and the pool gives Comp.
+    let missing: Vec<&str> =
+        first["missing"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    assert!(missing.iter().all(|m| m.ends_with("faithfulness")), "{missing:?}");
+    let jazz = first["machine_labels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["element"] == "section 1 statement 2 relevance")
+        .unwrap();
+    assert_eq!((jazz["grade"].as_f64(), jazz["by"].as_str()), (Some(0.0), Some("mock")));
+    assert!(first["comp"].as_f64().is_some() && first["sgss"].as_f64().is_some(), "{first:#}");
+    assert!(first["tokens"]["label"].is_object(), "{first:#}");
+    // Each part was asked about with the question; the calls are recorded, so the same
+    // scoring again is answered from the record.
+    let asked = claims_asked(&model);
+    assert!(asked.iter().any(|claim| claim == "The mayor likes jazz."), "{asked:?}");
+    let again = cli.json(&[
+        "score",
+        a,
+        b,
+        "--label-with",
+        "llm",
+        "--question",
+        "Why did the bridge close?",
+    ]);
+    assert_eq!(again, scores);
+    assert_eq!(claims_asked(&model).len(), asked.len());
+    // The chat model needs the question.
+    let refused = cli.run(&["score", a, "--label-with", "llm"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(text(&refused.stderr).contains("--question"), "{}", text(&refused.stderr));
 }

@@ -3,10 +3,12 @@
 //! user-experience curve X(l), XUX, XUX_F, XUX_G, and — for two or more summaries of one
 //! question with pool labels — Comp and SGSS; and weights fitted to people's pairwise
 //! preferences ([`Factdesk::fit_summary_weights`]), with their mean agreement rate on held-out
-//! questions. What the person left out, the NLI verifier can label for faithfulness against the
-//! cited documents ([`Labeller::Verifier`]); each such label is reported with its model and
-//! reason beside the person's. Labels by the chat model, stored labels and the app's view are
-//! not here yet.
+//! questions. What the person left out, a model can label (`factdesk-methods` `sgss::label`):
+//! the NLI verifier faithfulness against the cited documents ([`Labeller::Verifier`]), the chat
+//! model every criterion and Comp's pool ([`Labeller::Chat`], its calls recorded under a run of
+//! kind `score`); each such label is reported with its model and reason beside the person's.
+//! Reports draw each summary's X(l) ([`Factdesk::write_score_report`]). Labels are read from
+//! files, not stored in the library, and the app has no Scores view yet.
 //!
 //! The labels file: `{"weights": {…}?, "summaries": [one entry per summary, in order]}`, each
 //! entry `{"overview": {"sufficiency", "faithfulness", "representativeness"}, "sections":
@@ -16,11 +18,14 @@
 
 use std::path::{Path, PathBuf};
 
-use factdesk_methods::grounding::{self, GroundingConfig};
+use factdesk_methods::grounding::GroundingConfig;
+use factdesk_methods::sgss::label::{ChatLabeller, Labelled, ModelLabel};
 use factdesk_methods::sgss::{self, Labels, SectionLabels, StructuredSummary, Weights};
 use serde::{Deserialize, Serialize};
 
 pub use factdesk_methods::sgss::fit::DEFAULT_ALPHA as DEFAULT_FIT_ALPHA;
+
+use factdesk_model::RunStatus;
 
 use crate::verify::{NLI_VERIFIER, method_error, verifier_folder};
 use crate::{CoreError, Factdesk, Result};
@@ -34,33 +39,24 @@ pub struct ScoreRequest {
     pub weights: Option<PathBuf>,
     /// The documents the summaries cite, in citation order ([1] is the first).
     pub documents: Vec<PathBuf>,
-    /// Who labels what the labels file leaves out.
-    pub label_with: Option<Labeller>,
+    /// Who labels what the labels file leaves out (the verifier before the chat model).
+    pub label_with: Vec<Labeller>,
+    /// The question the summaries answer (the chat model's labels need it).
+    pub question: Option<String>,
     /// XUX counts at most this many lines (L_max).
     pub l_max: usize,
     /// XUX_G's chance that a reader stops after each line (geometric).
     pub stop: f64,
 }
 
-/// A labeller for what people have not labelled.
+/// A labeller for what people have not labelled (`factdesk-methods` `sgss::label`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Labeller {
-    /// The NLI verifier labels faithfulness: the overview and each statement judged against
-    /// the documents it cites, by the grounding rule (`factdesk-methods` `grounding`). Every
-    /// sentence supported (P ≥ 0.5) is "perfectly", some of them "partially", none "not"; a
-    /// statement citing no document given is "not".
+    /// The NLI verifier labels faithfulness against the cited documents.
     Verifier,
-}
-
-/// A label a model gave, and why.
-#[derive(Debug, Clone, Serialize)]
-pub struct MachineLabel {
-    /// The element, as missing labels are named (e.g. "section 1 statement 2 faithfulness").
-    pub element: String,
-    pub grade: f64,
-    /// The model that gave it.
-    pub by: String,
-    pub why: String,
+    /// The chat model labels every criterion (faithfulness only when the documents are given
+    /// and the verifier is not asked too) and Comp's pool.
+    Chat,
 }
 
 /// One summary's scores.
@@ -68,6 +64,8 @@ pub struct MachineLabel {
 pub struct SummaryScore {
     pub file: String,
     pub lines: usize,
+    /// Each line as a reader sees it: the overview, then each heading and its statements.
+    pub line_texts: Vec<String>,
     /// X(l) for each line.
     pub x: Vec<f64>,
     pub xux: f64,
@@ -78,7 +76,9 @@ pub struct SummaryScore {
     /// Elements without a label (counted 0).
     pub missing: Vec<String>,
     /// Labels given by a model (`ScoreRequest::label_with`), beside the person's.
-    pub machine_labels: Vec<MachineLabel>,
+    pub machine_labels: Vec<ModelLabel>,
+    /// Tokens the chat model's labels cost (purpose `label`).
+    pub tokens: factdesk_model::TokenUse,
     /// What else was noticed, e.g. citations of documents not given.
     pub notes: Vec<String>,
 }
@@ -322,24 +322,102 @@ impl Factdesk {
             .iter()
             .map(|path| read_document(path, max_bytes))
             .collect::<Result<_>>()?;
-        let nli = match request.label_with {
-            Some(Labeller::Verifier) if documents.is_empty() => {
-                return Err(CoreError::InvalidInput(
-                    "the verifier labels faithfulness against the documents a summary cites: \
-                     name them with --documents, in citation order"
-                        .into(),
-                ));
-            }
-            Some(Labeller::Verifier) => {
-                Some(self.cross_encoder(&verifier_folder(), Some(NLI_VERIFIER))?)
-            }
-            None => None,
+        let use_verifier = request.label_with.contains(&Labeller::Verifier);
+        let use_chat = request.label_with.contains(&Labeller::Chat);
+        if use_verifier && documents.is_empty() {
+            return Err(CoreError::InvalidInput(
+                "the verifier labels faithfulness against the documents a summary cites: name \
+                 them with --documents, in citation order"
+                    .into(),
+            ));
+        }
+        let question = request.question.as_deref().map(str::trim).unwrap_or_default();
+        if use_chat && question.is_empty() {
+            return Err(CoreError::InvalidInput(
+                "the chat model labels a summary against the question it answers: give the \
+                 question with --question"
+                    .into(),
+            ));
+        }
+        let nli = if use_verifier {
+            Some(self.cross_encoder(&verifier_folder(), Some(NLI_VERIFIER))?)
+        } else {
+            None
         };
+        // The chat model's labels are model calls: recorded under a run of their own.
+        let chat = if use_chat {
+            let store = self.store()?;
+            let parameters = serde_json::json!({
+                "summaries": request.summaries,
+                "documents": request.documents,
+                "question": question,
+                "template": sgss::label::LABEL_TEMPLATE,
+            });
+            let model_name = self.model_choice().model_name();
+            let run = store.create_run("score", &parameters, Some(&model_name), None)?;
+            store.set_run_status(run, RunStatus::Running, None)?;
+            let model = self.language_model(Some(run), None)?;
+            Some((run, model, factdesk_methods::prompts::builtin_library()?))
+        } else {
+            None
+        };
+        let config = GroundingConfig {
+            language: self.settings().import.language.clone(),
+            ..GroundingConfig::default()
+        };
+        let samples = self.settings().verify.nli_samples.max(1);
+        let labelled = async {
+            let mut out = Vec::new();
+            for (n, (summary, given)) in summaries.iter().zip(&file.summaries).enumerate() {
+                let name = request.summaries[n].display().to_string();
+                let (mut labels, mut row) = convert_labels(n, &summaries, given, &name)?;
+                let mut got = Labelled::default();
+                let mut merge = |more: Labelled| {
+                    got.labels.extend(more.labels);
+                    got.unanswered.extend(more.unanswered);
+                    got.tokens.merge(&more.tokens);
+                };
+                if let Some(nli) = &nli {
+                    merge(
+                        sgss::label::faithfulness_by_verifier(
+                            nli.as_ref(),
+                            summary,
+                            &mut labels,
+                            &documents,
+                            &config,
+                        )
+                        .await
+                        .map_err(method_error)?,
+                    );
+                }
+                if let Some((_, model, prompts)) = &chat {
+                    let labeller =
+                        ChatLabeller { model: model.as_ref(), prompts, question, samples };
+                    let cited = (!documents.is_empty()).then_some(documents.as_slice());
+                    merge(labeller.label(summary, &mut labels, cited).await.map_err(method_error)?);
+                    if row.is_none() && summaries.len() >= 2 {
+                        let (pool, more) =
+                            labeller.pool(n, &summaries).await.map_err(method_error)?;
+                        row = Some(pool);
+                        merge(more);
+                    }
+                }
+                out.push((labels, row, got));
+            }
+            Ok::<_, CoreError>(out)
+        }
+        .await;
+        if let Some((run, ..)) = &chat {
+            let (status, error) = match &labelled {
+                Ok(_) => (RunStatus::Completed, None),
+                Err(error) => (RunStatus::Failed, Some(error.to_string())),
+            };
+            self.store()?.set_run_status(*run, status, error.as_deref())?;
+        }
         let mut scored = Vec::new();
         let mut pool_rows = Vec::new();
-        for (n, (summary, given)) in summaries.iter().zip(&file.summaries).enumerate() {
+        for (n, (summary, (labels, row, got))) in summaries.iter().zip(labelled?).enumerate() {
             let name = request.summaries[n].display().to_string();
-            let (mut labels, row) = convert_labels(n, &summaries, given, &name)?;
             let mut notes = Vec::new();
             if !request.documents.is_empty() {
                 for (i, j, cited) in summary.missing_citations(documents.len()) {
@@ -349,17 +427,26 @@ impl Factdesk {
                     ));
                 }
             }
-            let machine_labels = match &nli {
-                Some(nli) => {
-                    self.label_faithfulness(nli.as_ref(), summary, &mut labels, &documents).await?
-                }
-                None => Vec::new(),
-            };
+            if !got.unanswered.is_empty() {
+                notes.push(format!(
+                    "the chat model gave no label (no 2, 1 or 0) for: {}",
+                    got.unanswered.join("; ")
+                ));
+            }
+            let machine_labels = got.labels;
+            let tokens = got.tokens;
             let experience = sgss::experience(summary, &labels, &weights);
             let stop = sgss::geometric(request.stop, experience.lines());
             pool_rows.push(row);
+            let mut line_texts = vec![format!("Overview: {}", summary.overview)];
+            for section in &summary.sections {
+                line_texts.push(format!("Heading: {}", section.heading));
+                line_texts
+                    .extend(section.statements.iter().map(|s| format!("Statement: {}", s.text)));
+            }
             scored.push(SummaryScore {
                 file: name,
+                line_texts,
                 lines: experience.lines(),
                 xux: experience.xux(request.l_max),
                 xux_f: experience.xux_f(),
@@ -369,6 +456,7 @@ impl Factdesk {
                 sgss: None,
                 missing: experience.missing,
                 machine_labels,
+                tokens,
                 notes,
             });
         }
@@ -383,85 +471,40 @@ impl Factdesk {
 }
 
 impl Factdesk {
-    /// Labels, with `nli`, the faithfulness of the overview and of each statement that
-    /// `labels` leaves out (see [`Labeller::Verifier`]); returns the labels given.
-    async fn label_faithfulness(
+    /// Writes `scores` to `path` as a report in `format` (Markdown, HTML or JSON), all or
+    /// nothing.
+    pub fn write_score_report(
         &self,
-        nli: &dyn factdesk_llm::Nli,
-        summary: &StructuredSummary,
-        labels: &mut Labels,
-        documents: &[String],
-    ) -> Result<Vec<MachineLabel>> {
-        let config = GroundingConfig {
-            language: self.settings().import.language.clone(),
-            ..GroundingConfig::default()
+        scores: &[SummaryScore],
+        format: factdesk_report::Format,
+        path: &Path,
+    ) -> Result<()> {
+        let report = factdesk_report::ScoreReport {
+            title: "Structured summaries scored with SGSS".into(),
+            generated_at: factdesk_model::now_rfc3339(),
+            generator: format!("Factdesk {}", env!("CARGO_PKG_VERSION")),
+            summaries: scores
+                .iter()
+                .map(|score| factdesk_report::ScoredSummary {
+                    name: score.file.clone(),
+                    lines: score.line_texts.clone(),
+                    x: score.x.clone(),
+                    xux: score.xux,
+                    xux_f: score.xux_f,
+                    xux_g: score.xux_g,
+                    comp: score.comp,
+                    sgss: score.sgss,
+                    missing: score.missing.clone(),
+                    machine_labels: score
+                        .machine_labels
+                        .iter()
+                        .map(|l| (l.element.clone(), l.grade, l.by.clone(), l.why.clone()))
+                        .collect(),
+                    notes: score.notes.clone(),
+                })
+                .collect(),
         };
-        let judge = |text: String, cited: Vec<usize>| {
-            let config = &config;
-            async move {
-                let given: Vec<usize> =
-                    cited.iter().copied().filter(|&d| d >= 1 && d <= documents.len()).collect();
-                if given.is_empty() {
-                    let why = if cited.is_empty() {
-                        "cites no document".to_owned()
-                    } else {
-                        format!("cites only documents not given ({cited:?})")
-                    };
-                    return Ok::<_, CoreError>((sgss::NOT, why));
-                }
-                let evidence: Vec<&str> =
-                    given.iter().map(|&d| documents[d - 1].as_str()).collect();
-                let grounding = grounding::ground(nli, &evidence.join("\n\n"), &text, config)
-                    .await
-                    .map_err(method_error)?;
-                let passed = grounding.sentences.iter().filter(|s| s.support >= 0.5).count();
-                let grade = if grounding.sentences.is_empty() || passed == 0 {
-                    sgss::NOT
-                } else if passed == grounding.sentences.len() {
-                    sgss::PERFECTLY
-                } else {
-                    sgss::PARTIALLY
-                };
-                let why = format!(
-                    "{passed} of {} sentence(s) supported by document(s) {given:?}; support {:.2}",
-                    grounding.sentences.len(),
-                    grounding.support
-                );
-                Ok((grade, why))
-            }
-        };
-        let mut given = Vec::new();
-        let by = NLI_VERIFIER.to_owned();
-        if labels.overview_faithfulness.is_none() {
-            let (grade, why) =
-                judge(summary.overview.clone(), summary.overview_citations.clone()).await?;
-            labels.overview_faithfulness = Some(grade);
-            given.push(MachineLabel {
-                element: "overview faithfulness".into(),
-                grade,
-                by: by.clone(),
-                why,
-            });
-        }
-        labels.sections.resize_with(summary.sections.len(), SectionLabels::default);
-        for (i, (section, own)) in summary.sections.iter().zip(&mut labels.sections).enumerate() {
-            own.faithfulness.resize(section.statements.len(), None);
-            for (j, statement) in section.statements.iter().enumerate() {
-                if own.faithfulness[j].is_some() {
-                    continue;
-                }
-                let (grade, why) =
-                    judge(statement.text.clone(), statement.citations.clone()).await?;
-                own.faithfulness[j] = Some(grade);
-                given.push(MachineLabel {
-                    element: format!("section {} statement {} faithfulness", i + 1, j + 1),
-                    grade,
-                    by: by.clone(),
-                    why,
-                });
-            }
-        }
-        Ok(given)
+        self.write_atomically(path, |out| factdesk_report::render_scores(&report, format, out))
     }
 }
 

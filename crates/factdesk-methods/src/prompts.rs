@@ -25,6 +25,7 @@ pub const BUILTIN: &[(&str, &str)] = builtin![
     "assets/prompts/rarr/agreement.v1.toml",
     "assets/prompts/rarr/edit.v1.toml",
     "assets/prompts/judge/geval.v1.toml",
+    "assets/prompts/sgss/label.v1.toml",
 ];
 
 /// The shipped templates as a library.
@@ -56,6 +57,10 @@ mod tests {
             "summary": "Okra is a vegetable.",
             "criterion": "Factuality",
             "description": "Does every statement agree with the article?",
+            "context_label": "The summary",
+            "context": "Okra is a flowering plant.",
+            "element_label": "Statement",
+            "element": "Okra is a vegetable.",
         });
         for id in [
             "nli/true_false",
@@ -71,6 +76,7 @@ mod tests {
             "rarr/agreement",
             "rarr/edit",
             "judge/geval",
+            "sgss/label",
         ] {
             let request = library.render_request(id, &context).unwrap();
             let text = &request.messages.last().unwrap().content;

@@ -1,7 +1,8 @@
 //! Exports of checked claims: a [`Report`] (a titled list of claims, each with its stored check
 //! or none yet) rendered as Markdown, a standalone HTML page, complete JSON, a CSV table, or
 //! schema.org `ClaimReview` JSON-LD; and of revised passages: a [`RevisionReport`] rendered as
-//! Markdown, HTML or JSON ([`render_revisions`]).
+//! Markdown, HTML or JSON ([`render_revisions`]); and of scored structured summaries: a
+//! [`ScoreReport`] with each summary's X(l) curve, as Markdown, HTML or JSON ([`render_scores`]).
 //!
 //! This crate owns how a verdict is presented outside the application, and the escaping that
 //! keeps text taken from the web or from users (claim text, page titles, URLs, sentences,
@@ -19,6 +20,7 @@ mod escape;
 mod html;
 mod markdown;
 mod revisions;
+mod scores;
 
 use std::fmt;
 use std::io::Write;
@@ -34,6 +36,7 @@ pub use claim_review::{ClaimReviewRating, rating_for};
 pub use csv_table::COLUMNS as CSV_COLUMNS;
 pub use escape::{escape_html, escape_markdown, guard_spreadsheet_cell, is_web_link};
 pub use revisions::{RevisionReport, render_revisions};
+pub use scores::{ScoreReport, ScoredSummary, render_scores};
 
 /// What to export: a title, when and by what it was generated, and the claims.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

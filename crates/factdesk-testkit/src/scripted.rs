@@ -39,6 +39,9 @@ pub const COVE_ANSWER_TEMPLATE: &str = "cove/answer";
 pub const COVE_REVISE_TEMPLATE: &str = "cove/revise";
 /// The judge of a summary against its article (the claim is the summary).
 pub const JUDGE_TEMPLATE: &str = "judge/geval";
+/// An SGSS label of one part of a structured summary (the claim is the part's text; the
+/// document what it is judged against).
+pub const SGSS_LABEL_TEMPLATE: &str = "sgss/label";
 
 /// Where a template puts what a script needs.
 struct Layout {
@@ -55,7 +58,7 @@ enum DocumentAt {
     Quoted,
 }
 
-const LAYOUTS: [Layout; 13] = [
+const LAYOUTS: [Layout; 14] = [
     Layout {
         template: "llm_cite/urls_diverse",
         claim: "Sentence: ",
@@ -77,6 +80,7 @@ const LAYOUTS: [Layout; 13] = [
     Layout { template: "cove/answer", claim: "Question: ", document: DocumentAt::Quoted },
     Layout { template: "cove/revise", claim: "Passage: ", document: DocumentAt::Nowhere },
     Layout { template: "judge/geval", claim: "Summary: ", document: DocumentAt::Quoted },
+    Layout { template: "sgss/label", claim: "Text: ", document: DocumentAt::Quoted },
 ];
 
 /// One chat request to the scripted model.

@@ -20,6 +20,7 @@
 //! scored for what is labelled and says what is not.
 
 pub mod fit;
+pub mod label;
 pub mod summary;
 
 use serde::{Deserialize, Serialize};
