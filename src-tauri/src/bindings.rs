@@ -31,6 +31,7 @@ pub fn export(dir: &Path) -> Result<(), ExportError> {
 
     use factdesk_core::model::Passage;
     use factdesk_core::revise::ReviewedRevision;
+    use factdesk_core::summaries::{QuestionScores, SummaryQuestion, SummaryView};
 
     use crate::commands::{AppInfo, CommandError, ReviseRequest, SettingsView};
     use crate::tasks::TaskProgress;
@@ -56,6 +57,7 @@ pub fn export(dir: &Path) -> Result<(), ExportError> {
         Method,
         ModelCheck,
         Passage,
+        QuestionScores,
         ReviewedRevision,
         ReviseRequest,
         Review,
@@ -64,6 +66,8 @@ pub fn export(dir: &Path) -> Result<(), ExportError> {
         SettingChange,
         SettingsView,
         StoredCheck,
+        SummaryQuestion,
+        SummaryView,
         TaskProgress,
         Undecided,
         Verdict,

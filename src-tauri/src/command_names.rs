@@ -30,4 +30,8 @@ pub const COMMANDS: &[&str] = &[
     "get_revision",
     "decide_edit",
     "export_kept_text",
+    "list_summary_questions",
+    "add_summary",
+    "label_summary",
+    "score_question",
 ];

@@ -27,6 +27,7 @@ use factdesk_core::report::Format;
 use factdesk_core::revise::{EvidenceChoice, ReviewedRevision, ReviseOptions};
 use factdesk_core::search::{SearchHit, SearchRequest};
 use factdesk_core::settings::SettingChange;
+use factdesk_core::summaries::{QuestionScores, SummaryQuestion, SummaryView};
 use factdesk_core::verify::{BatchSummary, CheckSelection, ClaimWithCheck, VerifyOptions};
 use factdesk_core::{CoreError, Factdesk, Settings};
 use serde::Serialize;
@@ -455,4 +456,43 @@ pub async fn export_kept_text(
     path: PathBuf,
 ) -> CommandResult<()> {
     off_main_thread(&state, move |app| app.write_kept_text_file(CheckId(id), &path)).await
+}
+
+/// The questions with stored structured summaries (Scores view).
+#[tauri::command]
+pub async fn list_summary_questions(
+    state: State<'_, AppState>,
+) -> CommandResult<Vec<SummaryQuestion>> {
+    off_main_thread(&state, move |app| app.summary_questions()).await
+}
+
+/// Keeps a structured summary (Markdown or JSON) of `question`.
+#[tauri::command]
+pub async fn add_summary(
+    state: State<'_, AppState>,
+    question: String,
+    name: String,
+    text: String,
+) -> CommandResult<SummaryView> {
+    off_main_thread(&state, move |app| app.add_summary(&question, &name, &text)).await
+}
+
+/// A person labels (or, with no grade, clears) one element of stored summary `id`.
+#[tauri::command]
+pub async fn label_summary(
+    state: State<'_, AppState>,
+    id: i64,
+    element: String,
+    grade: Option<f64>,
+) -> CommandResult<()> {
+    off_main_thread(&state, move |app| app.label_summary(id, &element, grade, "person")).await
+}
+
+/// Every stored summary of `question`, labelled and scored with SGSS.
+#[tauri::command]
+pub async fn score_question(
+    state: State<'_, AppState>,
+    question: String,
+) -> CommandResult<QuestionScores> {
+    off_main_thread(&state, move |app| app.score_question(&question)).await
 }

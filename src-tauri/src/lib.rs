@@ -59,6 +59,10 @@ pub fn build_app<R: tauri::Runtime>(
             commands::get_revision,
             commands::decide_edit,
             commands::export_kept_text,
+            commands::list_summary_questions,
+            commands::add_summary,
+            commands::label_summary,
+            commands::score_question,
         ])
 }
 

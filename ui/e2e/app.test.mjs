@@ -861,4 +861,57 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.equal(path.dirname(file), exportDir);
     assert.equal(await readFile(file, 'utf8'), `${passage}\n`);
   });
+
+  test('keeps structured summaries, labels them by click and key, and the scores follow', async () => {
+    const question = 'Why did the bridge close?';
+    const waitForGrade = (element, grade) =>
+      driver.wait(
+        async () => {
+          try {
+            return (await find(`#scores-summaries button[data-element="${element}"]`).getAttribute('data-grade')) === grade;
+          } catch {
+            return false;
+          }
+        },
+        UI_WAIT,
+        `${element} is not labelled ${grade}`,
+      );
+    await openSection('scores');
+    await waitFor('#scores-question');
+    await type('#scores-question', question);
+    // Lines typed as a person types them: Enter between them.
+    const lines = (...text) => text.join(Key.ENTER);
+    await type('#scores-text', lines('The bridge closed after an inspection [1].', '## The inspection', '- Cracks were found in two piers [1].'));
+    await (await find('#scores-add')).click();
+    await waitForText('#scores-add-status', /^Kept “Summary 1” \(3 lines\)\.$/);
+    // Nothing labelled yet: every element counts 0.
+    assert.equal(await waitForText('#scores-table td.xux', /^0\.000$/), '0.000');
+    assert.equal(await find('#scores-summaries button[data-element="overview.sufficiency"]').getAttribute('data-grade'), 'unlabelled');
+
+    // A click labels the overview's sufficiency "perfectly": X(1) = 1/3, so XUX rises.
+    await (await find('#scores-summaries button[data-element="overview.sufficiency"]')).click();
+    await waitForGrade('overview.sufficiency', 'perfectly');
+    const xux = await waitForText('#scores-table td.xux', /^0\.(?!000)\d{3}$/);
+    // Focused, the key 1 labels "partially" and Delete clears it again.
+    const relevance = 's1.1.relevance';
+    await (await find(`#scores-summaries button[data-element="${relevance}"]`)).sendKeys('2');
+    await waitForGrade(relevance, 'perfectly');
+    const higher = await waitForText('#scores-table td.xux', new RegExp(`^(?!${xux.replace('.', '\\.')}$)`));
+    assert.ok(Number(higher) > Number(xux), `${higher} > ${xux}`);
+    await (await find(`#scores-summaries button[data-element="${relevance}"]`)).sendKeys('1');
+    await waitForGrade(relevance, 'partially');
+    await (await find(`#scores-summaries button[data-element="${relevance}"]`)).sendKeys(Key.DELETE);
+    await waitForGrade(relevance, 'unlabelled');
+    await waitForText('#scores-table td.xux', new RegExp(`^${xux.replace('.', '\\.')}$`));
+
+    // A second summary of the question: Comp and SGSS appear, with each summary's pie and curve.
+    await type('#scores-question', question);
+    await type('#scores-text', lines('The bridge is closed.', '## Traffic', '- Buses take another road.'));
+    await (await find('#scores-add')).click();
+    await waitForText('#scores-add-status', /^Kept “Summary 2”/);
+    await waitForText('#scores-table tbody tr:nth-child(2) td.comp', /^\d\.\d{3}$/);
+    assert.equal((await findAll('#scores-chart polyline.curve')).length, 2);
+    assert.equal((await findAll('#scores-pies figure.pie')).length, 2);
+    await screenshot('18-scores.png', '#scores-result');
+  });
 });

@@ -43,6 +43,13 @@ import type { ModelCheck } from './bindings/ModelCheck';
 import type { ModelChoice } from './bindings/ModelChoice';
 import type { OriginKind } from './bindings/OriginKind';
 import type { Passage } from './bindings/Passage';
+import type { ElementLabel } from './bindings/ElementLabel';
+import type { ModelLabel } from './bindings/ModelLabel';
+import type { QuestionScores } from './bindings/QuestionScores';
+import type { SummaryLine } from './bindings/SummaryLine';
+import type { SummaryQuestion } from './bindings/SummaryQuestion';
+import type { SummaryScore } from './bindings/SummaryScore';
+import type { SummaryView } from './bindings/SummaryView';
 import type { ReviewedRevision } from './bindings/ReviewedRevision';
 import type { Revision } from './bindings/Revision';
 import type { Edit } from './bindings/Edit';
@@ -71,6 +78,13 @@ import type { VerifyOptions } from './bindings/VerifyOptions';
 import type { VerifySettings } from './bindings/VerifySettings';
 
 export type {
+  ElementLabel,
+  ModelLabel,
+  QuestionScores,
+  SummaryLine,
+  SummaryQuestion,
+  SummaryScore,
+  SummaryView,
   AppInfo,
   Attribution,
   BatchSummary,
@@ -485,4 +499,24 @@ export function decideEdit(id: number, edit: number, accepted: boolean, reviewer
 /** Writes the text kept of revision `id` (every edit not rejected) to `path`. */
 export function exportKeptText(id: number, path: string): Promise<void> {
   return call<void>('export_kept_text', { id, path });
+}
+
+/** The questions with stored structured summaries. */
+export function listSummaryQuestions(): Promise<SummaryQuestion[]> {
+  return call<SummaryQuestion[]>('list_summary_questions');
+}
+
+/** Keeps a structured summary (Markdown, or JSON) of `question`. */
+export function addSummary(question: string, name: string, text: string): Promise<SummaryView> {
+  return call<SummaryView>('add_summary', { question, name, text });
+}
+
+/** Labels one element of a stored summary as a person (`null` clears the label). */
+export function labelSummary(id: number, element: string, grade: number | null): Promise<void> {
+  return call<void>('label_summary', { id, element, grade });
+}
+
+/** Every stored summary of `question`, labelled and scored with SGSS. */
+export function scoreQuestion(question: string): Promise<QuestionScores> {
+  return call<QuestionScores>('score_question', { question });
 }

@@ -11,6 +11,7 @@ import { renderCheck } from './views/check';
 import { renderClaim } from './views/claim';
 import { renderCollections } from './views/collections';
 import { renderCorrect } from './views/correct';
+import { renderScores } from './views/scores';
 import { describeError } from './views/common';
 import { renderDocument } from './views/document';
 import { renderLibrary } from './views/library';
@@ -29,6 +30,7 @@ const SECTIONS: Section[] = [
   { id: 'search', label: 'Search', hash: '#/search' },
   { id: 'check', label: 'Check', hash: '#/check' },
   { id: 'correct', label: 'Correct', hash: '#/correct' },
+  { id: 'scores', label: 'Scores', hash: '#/scores' },
   { id: 'collections', label: 'Collections', hash: '#/collections' },
   { id: 'reports', label: 'Reports', hash: '#/reports' },
   { id: 'settings', label: 'Settings', hash: '#/settings' },
@@ -41,6 +43,7 @@ const ROUTES: Route[] = [
   { pattern: /^\/search$/, section: 'search', render: renderSearch },
   { pattern: /^\/check$/, section: 'check', render: renderCheck },
   { pattern: /^\/correct$/, section: 'correct', render: renderCorrect },
+  { pattern: /^\/scores$/, section: 'scores', render: renderScores },
   { pattern: /^\/collections$/, section: 'collections', render: renderCollections },
   { pattern: /^\/collections\/([^/]+)$/, section: 'collections', render: renderCollections },
   { pattern: /^\/claims\/(\d+)$/, section: 'collections', render: renderClaim },

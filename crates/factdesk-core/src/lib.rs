@@ -26,6 +26,7 @@ pub mod revise;
 pub mod score;
 pub mod search;
 pub mod settings;
+pub mod summaries;
 pub mod verify;
 pub mod web;
 

@@ -60,7 +60,7 @@ pub enum Labeller {
 }
 
 /// One summary's scores.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct SummaryScore {
     pub file: String,
     pub lines: usize,
@@ -73,6 +73,9 @@ pub struct SummaryScore {
     pub xux_g: f64,
     pub comp: Option<f64>,
     pub sgss: Option<f64>,
+    /// With Comp: the summary's distribution F over the pooled sections (all summaries'
+    /// sections, in order).
+    pub pool: Option<Vec<f64>>,
     /// Elements without a label (counted 0).
     pub missing: Vec<String>,
     /// Labels given by a model (`ScoreRequest::label_with`), beside the person's.
@@ -229,6 +232,66 @@ fn convert_labels(
         None => None,
     };
     Ok((labels, row))
+}
+
+/// One summary's scores under `labels` (no model labels, tokens or notes yet).
+pub(crate) fn score_of(
+    name: String,
+    summary: &StructuredSummary,
+    labels: &Labels,
+    weights: &Weights,
+    l_max: usize,
+    stop: f64,
+) -> SummaryScore {
+    let experience = sgss::experience(summary, labels, weights);
+    let stops = sgss::geometric(stop, experience.lines());
+    let mut line_texts = vec![format!("Overview: {}", summary.overview)];
+    for section in &summary.sections {
+        line_texts.push(format!("Heading: {}", section.heading));
+        line_texts.extend(section.statements.iter().map(|s| format!("Statement: {}", s.text)));
+    }
+    SummaryScore {
+        file: name,
+        line_texts,
+        lines: experience.lines(),
+        xux: experience.xux(l_max),
+        xux_f: experience.xux_f(),
+        xux_g: experience.xux_g(&stops),
+        x: experience.x.clone(),
+        comp: None,
+        sgss: None,
+        pool: None,
+        missing: experience.missing,
+        machine_labels: Vec::new(),
+        tokens: factdesk_model::TokenUse::default(),
+        notes: Vec::new(),
+    }
+}
+
+/// Adds Comp, SGSS and the pool distribution to `scored` when `rows` allow
+/// ([`comps`]).
+pub(crate) fn add_comp(
+    scored: &mut [SummaryScore],
+    rows: Vec<Option<Vec<f64>>>,
+    weights: &Weights,
+) -> Result<()> {
+    let distributions: Vec<Option<Vec<f64>>> = rows
+        .iter()
+        .map(|row| {
+            row.as_ref().and_then(|row| {
+                let total: f64 = row.iter().map(|g| g.max(0.0)).sum();
+                (total > 0.0).then(|| row.iter().map(|g| g.max(0.0) / total).collect())
+            })
+        })
+        .collect();
+    if let Some(comp) = comps(rows)? {
+        for ((score, comp), pool) in scored.iter_mut().zip(comp).zip(distributions) {
+            score.comp = Some(comp);
+            score.sgss = Some(sgss::sgss(score.xux, comp, weights));
+            score.pool = pool;
+        }
+    }
+    Ok(())
 }
 
 /// Comp of each summary, when there are two or more and every one has pool labels.
@@ -435,37 +498,14 @@ impl Factdesk {
             }
             let machine_labels = got.labels;
             let tokens = got.tokens;
-            let experience = sgss::experience(summary, &labels, &weights);
-            let stop = sgss::geometric(request.stop, experience.lines());
             pool_rows.push(row);
-            let mut line_texts = vec![format!("Overview: {}", summary.overview)];
-            for section in &summary.sections {
-                line_texts.push(format!("Heading: {}", section.heading));
-                line_texts
-                    .extend(section.statements.iter().map(|s| format!("Statement: {}", s.text)));
-            }
-            scored.push(SummaryScore {
-                file: name,
-                line_texts,
-                lines: experience.lines(),
-                xux: experience.xux(request.l_max),
-                xux_f: experience.xux_f(),
-                xux_g: experience.xux_g(&stop),
-                x: experience.x.clone(),
-                comp: None,
-                sgss: None,
-                missing: experience.missing,
-                machine_labels,
-                tokens,
-                notes,
-            });
+            let mut score = score_of(name, summary, &labels, &weights, request.l_max, request.stop);
+            score.machine_labels = machine_labels;
+            score.tokens = tokens;
+            score.notes = notes;
+            scored.push(score);
         }
-        if let Some(comp) = comps(pool_rows)? {
-            for (score, comp) in scored.iter_mut().zip(comp) {
-                score.comp = Some(comp);
-                score.sgss = Some(sgss::sgss(score.xux, comp, &weights));
-            }
-        }
+        add_comp(&mut scored, pool_rows, &weights)?;
         Ok(scored)
     }
 }

@@ -16,6 +16,7 @@ mod migration;
 mod model_calls;
 mod passages;
 mod runs;
+mod summaries;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -30,6 +31,7 @@ pub use leases::LeaseHolder;
 pub use migration::{MIGRATIONS, Migration, apply_migrations, latest_version};
 pub use model_calls::{ModelCallRow, NewModelCall};
 pub use passages::PassageInsertOutcome;
+pub use summaries::{SummaryLabelRow, SummaryRow};
 
 /// Errors of the store. Messages name the database and say what to do.
 #[derive(Debug, thiserror::Error)]

@@ -70,6 +70,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "edit_decisions",
         sql: include_str!("../../../migrations/0011_edit_decisions.sql"),
     },
+    Migration {
+        version: 12,
+        name: "structured_summaries",
+        sql: include_str!("../../../migrations/0012_structured_summaries.sql"),
+    },
 ];
 
 /// The schema version this binary writes.

@@ -25,7 +25,7 @@ use crate::MethodError;
 use crate::grounding::{self, GroundingConfig};
 
 /// A label a model gave, and why.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct ModelLabel {
     /// The element, named as missing labels are (e.g. "section 1 statement 2 faithfulness").
     pub element: String,
