@@ -114,6 +114,12 @@ enum Command {
         #[command(subcommand)]
         command: PassagesCommand,
     },
+    /// Structured summaries kept in the library for scoring with SGSS: add, list, label and
+    /// score a question's summaries (as the app's Scores view does)
+    Summaries {
+        #[command(subcommand)]
+        command: SummariesCommand,
+    },
     /// Rebuild the search index from the database, or check that the two agree
     Reindex {
         /// Only compare index and database; exit 1 if they differ
@@ -441,6 +447,42 @@ enum ClaimsCommand {
 }
 
 #[derive(Debug, Subcommand)]
+enum SummariesCommand {
+    /// Keep a structured summary (Markdown, or JSON) of a question
+    Add {
+        file: PathBuf,
+        #[arg(long)]
+        question: String,
+        #[arg(long, default_value = "")]
+        name: String,
+    },
+    /// The questions with stored summaries, or one question's summaries and their labels
+    List {
+        #[arg(long)]
+        question: Option<String>,
+    },
+    /// Label one element of a stored summary: overview.sufficiency, overview.faithfulness,
+    /// overview.representativeness, s<i>.<j>.heading|relevance|faithfulness, pool.<id>.<k>
+    Label {
+        id: i64,
+        element: String,
+        /// perfectly, partially, not, a grade from 0 to 1, or clear
+        grade: String,
+        /// Who labels (stored as person:<name>)
+        #[arg(long)]
+        by: Option<String>,
+    },
+    /// Score every stored summary of a question (default weights), optionally writing a report
+    Score {
+        #[arg(long)]
+        question: String,
+        /// Also write a report (md, html or json, by the file's extension)
+        #[arg(long, short = 'o')]
+        report: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
 enum PassagesCommand {
     /// Add a passage to a collection (created if missing)
     Add {
@@ -632,6 +674,85 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 Ok(Outcome::Success)
             }
         },
+        Command::Summaries { command } => {
+            let app = open()?;
+            match command {
+                SummariesCommand::Add { file, question, name } => {
+                    let max = app.settings().import.max_file_bytes;
+                    let bytes = std::fs::metadata(&file)
+                        .map_err(|error| anyhow::anyhow!("{}: {error}", file.display()))?;
+                    anyhow::ensure!(
+                        bytes.len() <= max,
+                        "{}: {} bytes, more than import.max_file_bytes ({max})",
+                        file.display(),
+                        bytes.len()
+                    );
+                    let text = std::fs::read_to_string(&file).map_err(|error| {
+                        anyhow::anyhow!("{}: not readable as UTF-8 text: {error}", file.display())
+                    })?;
+                    let name = if name.is_empty() {
+                        file.file_stem()
+                            .map(|s| s.to_string_lossy().into_owned())
+                            .unwrap_or_default()
+                    } else {
+                        name
+                    };
+                    let kept = app
+                        .add_summary(&question, &name, &text)
+                        .map_err(|error| anyhow::anyhow!("{}: {error}", file.display()))?;
+                    output::stored_summary(&kept, json)?;
+                }
+                SummariesCommand::List { question: None } => {
+                    output::summary_questions(&app.summary_questions()?, json)?;
+                }
+                SummariesCommand::List { question: Some(question) } => {
+                    output::question_summaries(&app.score_question(&question)?, json)?;
+                }
+                SummariesCommand::Label { id, element, grade, by } => {
+                    let grade = match grade.trim().to_ascii_lowercase().as_str() {
+                        "perfectly" => Some(1.0),
+                        "partially" => Some(0.5),
+                        "not" => Some(0.0),
+                        "clear" => None,
+                        number => Some(number.parse::<f64>().map_err(|_| {
+                            anyhow::anyhow!(
+                                "'{grade}' is no grade; use perfectly, partially, not, a number \
+                                 from 0 to 1, or clear"
+                            )
+                        })?),
+                    };
+                    let labeller =
+                        by.map_or_else(|| "person".to_owned(), |n| format!("person:{n}"));
+                    app.label_summary(id, &element, grade, &labeller)?;
+                    if json {
+                        output::print_json(
+                            &serde_json::json!({"id": id, "element": element, "grade": grade}),
+                        )?;
+                    } else {
+                        println!("Summary {id}: {element} labelled");
+                    }
+                }
+                SummariesCommand::Score { question, report } => {
+                    let scored = app.score_question(&question)?;
+                    if let Some(path) = report {
+                        let format = path
+                            .extension()
+                            .and_then(|e| e.to_str())
+                            .unwrap_or("md")
+                            .parse::<ReportFormat>()
+                            .map_err(|_| {
+                                anyhow::anyhow!(
+                                    "{}: name the report md, html or json",
+                                    path.display()
+                                )
+                            })?;
+                        app.write_score_report(&scored.scores, format, &path)?;
+                    }
+                    output::summary_scores(&scored.scores, json)?;
+                }
+            }
+            Ok(Outcome::Success)
+        }
         Command::Passages { command } => match command {
             PassagesCommand::Add { text, collection, kind, question, sources } => {
                 let sources: Vec<DocumentId> = sources.into_iter().map(DocumentId).collect();

@@ -19,11 +19,12 @@ use factdesk_core::report::Format as ReportFormat;
 use factdesk_core::revise::{ReviewedRevision, ReviseSummary, RevisionEvaluation};
 use factdesk_core::score::{FitReport, SummaryScore};
 use factdesk_core::search::SearchHit;
+use factdesk_core::summaries::{QuestionScores, SummaryQuestion, SummaryView};
 use factdesk_core::verify::BatchSummary;
 use factdesk_core::{InitReport, Settings};
 use serde::Serialize;
 
-fn print_json(value: &impl Serialize) -> anyhow::Result<()> {
+pub(crate) fn print_json(value: &impl Serialize) -> anyhow::Result<()> {
     println!("{}", serde_json::to_string_pretty(value)?);
     Ok(())
 }
@@ -995,6 +996,55 @@ pub fn fitted_weights(report: &FitReport, json: bool) -> anyhow::Result<()> {
     }
     for note in &report.notes {
         println!("note: {note}");
+    }
+    Ok(())
+}
+
+pub fn stored_summary(summary: &SummaryView, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(summary);
+    }
+    println!(
+        "Kept summary {} “{}” of “{}” ({} lines)",
+        summary.id,
+        summary.name,
+        summary.question,
+        summary.lines.len()
+    );
+    Ok(())
+}
+
+pub fn summary_questions(questions: &[SummaryQuestion], json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(&questions);
+    }
+    if questions.is_empty() {
+        println!("No summaries yet (factdesk summaries add FILE --question Q)");
+    }
+    for entry in questions {
+        println!("{} ({} summary(ies))", entry.question, entry.summaries);
+    }
+    Ok(())
+}
+
+pub fn question_summaries(scored: &QuestionScores, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(&scored.summaries);
+    }
+    for summary in &scored.summaries {
+        println!("Summary {} “{}”", summary.id, summary.name);
+        for line in &summary.lines {
+            println!("  [{}] {}", line.kind, line.text);
+            for label in &line.labels {
+                let grade = label.grade.map_or_else(|| "unlabelled".to_owned(), |g| g.to_string());
+                let by = label.labeller.as_deref().map(|b| format!(" by {b}")).unwrap_or_default();
+                println!("      {} ({}): {grade}{by}", label.element, label.criterion);
+            }
+        }
+        for label in &summary.pool {
+            let grade = label.grade.map_or_else(|| "unlabelled".to_owned(), |g| g.to_string());
+            println!("  {} ({}): {grade}", label.element, label.criterion);
+        }
     }
     Ok(())
 }

@@ -1504,3 +1504,39 @@ fn the_chat_model_labels_summaries_for_the_question_and_its_calls_are_recorded()
     assert_eq!(refused.status.code(), Some(2));
     assert!(text(&refused.stderr).contains("--question"), "{}", text(&refused.stderr));
 }
+
+#[test]
+fn stored_summaries_are_added_labelled_and_scored_by_question() {
+    let cli = Cli::new();
+    let dir = cli.data.path();
+    let file = dir.join("bridge.md");
+    std::fs::write(&file, "The bridge closed [1].\n## Why\n- Cracks were found [1].\n").unwrap();
+    let kept = cli.json(&["summaries", "add", file.to_str().unwrap(), "--question", "Why?"]);
+    assert_eq!(kept["name"], "bridge");
+    let id = kept["id"].as_i64().unwrap().to_string();
+    for element in ["overview.sufficiency", "s1.1.relevance"] {
+        cli.json(&["summaries", "label", &id, element, "perfectly", "--by", "ana"]);
+    }
+    let listed = cli.json(&["summaries", "list", "--question", "Why?"]);
+    let overview = &listed[0]["lines"][0]["labels"][0];
+    assert_eq!(
+        (overview["grade"].as_f64(), overview["labeller"].as_str()),
+        (Some(1.0), Some("person:ana"))
+    );
+    let report = dir.join("why.html");
+    let scores =
+        cli.json(&["summaries", "score", "--question", "Why?", "-o", report.to_str().unwrap()]);
+    assert!(scores[0]["xux"].as_f64().unwrap() > 0.0, "{scores:#}");
+    assert!(std::fs::read_to_string(&report).unwrap().contains("<polyline"));
+    assert_eq!(cli.json(&["summaries", "list"])[0]["summaries"], 1);
+    // Unknown elements and words are refused with what to use.
+    let refused = cli.run(&["summaries", "label", &id, "s9.9.relevance", "not"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        text(&refused.stderr).contains("has no element 's9.9.relevance'"),
+        "{}",
+        text(&refused.stderr)
+    );
+    let refused = cli.run(&["summaries", "label", &id, "s1.1.relevance", "somewhat"]);
+    assert!(text(&refused.stderr).contains("'somewhat' is no grade"), "{}", text(&refused.stderr));
+}
