@@ -472,6 +472,19 @@ enum SummariesCommand {
         #[arg(long)]
         by: Option<String>,
     },
+    /// Have models label what nobody has labelled of a question's stored summaries; each label
+    /// is stored as model:<name> with its reason, and a person's label is never replaced
+    LabelWith {
+        /// verifier (faithfulness against --documents) or llm (every criterion and Comp's
+        /// pool); repeatable
+        #[arg(value_parser = ["verifier", "llm"], required = true)]
+        labellers: Vec<String>,
+        #[arg(long)]
+        question: String,
+        /// The documents the summaries cite, in citation order
+        #[arg(long, num_args = 1..)]
+        documents: Vec<PathBuf>,
+    },
     /// Score every stored summary of a question (default weights), optionally writing a report
     Score {
         #[arg(long)]
@@ -730,6 +743,24 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                         )?;
                     } else {
                         println!("Summary {id}: {element} labelled");
+                    }
+                }
+                SummariesCommand::LabelWith { labellers, question, documents } => {
+                    let labellers: Vec<Labeller> = labellers
+                        .iter()
+                        .map(|name| if name == "llm" { Labeller::Chat } else { Labeller::Verifier })
+                        .collect();
+                    let runtime =
+                        tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+                    let done =
+                        runtime.block_on(app.label_question(&question, &labellers, &documents))?;
+                    if json {
+                        output::print_json(&done)?;
+                    } else {
+                        println!("{} label(s) stored", done.stored);
+                        if !done.unanswered.is_empty() {
+                            println!("no label given for: {}", done.unanswered.join("; "));
+                        }
                     }
                 }
                 SummariesCommand::Score { question, report } => {

@@ -1529,6 +1529,36 @@ fn stored_summaries_are_added_labelled_and_scored_by_question() {
     assert!(scores[0]["xux"].as_f64().unwrap() > 0.0, "{scores:#}");
     assert!(std::fs::read_to_string(&report).unwrap().contains("<polyline"));
     assert_eq!(cli.json(&["summaries", "list"])[0]["summaries"], 1);
+    // The verifier labels the faithfulness nobody labelled, stored as its own.
+    let models = tempfile::tempdir().unwrap();
+    let shipped =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/models/factdesk-verifier");
+    std::os::unix::fs::symlink(
+        shipped.canonicalize().unwrap(),
+        models.path().join("factdesk-verifier"),
+    )
+    .unwrap();
+    let source = dir.join("source.txt");
+    std::fs::write(&source, "The bridge closed on Monday. Cracks were found in two piers.")
+        .unwrap();
+    let output = cli
+        .command()
+        .env("FACTDESK_MODELS_DIR", models.path())
+        .args(["summaries", "label-with", "verifier", "--question", "Why?", "--documents"])
+        .arg(&source)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let done: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(done["stored"], 2, "{done:#}");
+    let listed = cli.json(&["summaries", "list", "--question", "Why?"]);
+    let faithful = &listed[0]["lines"][2]["labels"][2];
+    assert_eq!(faithful["element"], "s1.1.faithfulness");
+    assert_eq!(faithful["labeller"], "model:factdesk-verifier", "{faithful:#}");
+    assert!(faithful["why"].as_str().unwrap().contains("supported by document(s) 1"));
+    // The person's labels stay.
+    assert_eq!(listed[0]["lines"][0]["labels"][0]["labeller"], "person:ana");
     // Unknown elements and words are refused with what to use.
     let refused = cli.run(&["summaries", "label", &id, "s9.9.relevance", "not"]);
     assert_eq!(refused.status.code(), Some(2));

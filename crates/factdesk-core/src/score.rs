@@ -18,6 +18,7 @@
 
 use std::path::{Path, PathBuf};
 
+use factdesk_llm::prompts::PromptLibrary;
 use factdesk_methods::grounding::GroundingConfig;
 use factdesk_methods::sgss::label::{ChatLabeller, Labelled, ModelLabel};
 use factdesk_methods::sgss::{self, Labels, SectionLabels, StructuredSummary, Weights};
@@ -25,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 pub use factdesk_methods::sgss::fit::DEFAULT_ALPHA as DEFAULT_FIT_ALPHA;
 
-use factdesk_model::RunStatus;
+use factdesk_model::{RunId, RunStatus};
 
 use crate::verify::{NLI_VERIFIER, method_error, verifier_folder};
 use crate::{CoreError, Factdesk, Result};
@@ -314,7 +315,7 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path, max_bytes: u64, what: 
 
 /// A document a summary cites, as text: HTML and Markdown through the importer's extractors,
 /// anything else as plain text.
-fn read_document(path: &Path, max_bytes: u64) -> Result<String> {
+pub(crate) fn read_document(path: &Path, max_bytes: u64) -> Result<String> {
     let origin = path.display().to_string();
     let invalid = |message: String| CoreError::InvalidInput(format!("{origin}: {message}"));
     let bytes = crate::import::read_capped(path, max_bytes).map_err(invalid)?;
@@ -385,98 +386,31 @@ impl Factdesk {
             .iter()
             .map(|path| read_document(path, max_bytes))
             .collect::<Result<_>>()?;
-        let use_verifier = request.label_with.contains(&Labeller::Verifier);
-        let use_chat = request.label_with.contains(&Labeller::Chat);
-        if use_verifier && documents.is_empty() {
-            return Err(CoreError::InvalidInput(
-                "the verifier labels faithfulness against the documents a summary cites: name \
-                 them with --documents, in citation order"
-                    .into(),
-            ));
-        }
         let question = request.question.as_deref().map(str::trim).unwrap_or_default();
-        if use_chat && question.is_empty() {
-            return Err(CoreError::InvalidInput(
-                "the chat model labels a summary against the question it answers: give the \
-                 question with --question"
-                    .into(),
-            ));
-        }
-        let nli = if use_verifier {
-            Some(self.cross_encoder(&verifier_folder(), Some(NLI_VERIFIER))?)
-        } else {
-            None
-        };
-        // The chat model's labels are model calls: recorded under a run of their own.
-        let chat = if use_chat {
-            let store = self.store()?;
-            let parameters = serde_json::json!({
+        let labellers = self.model_labellers(
+            &request.label_with,
+            &documents,
+            question,
+            serde_json::json!({
                 "summaries": request.summaries,
                 "documents": request.documents,
                 "question": question,
-                "template": sgss::label::LABEL_TEMPLATE,
-            });
-            let model_name = self.model_choice().model_name();
-            let run = store.create_run("score", &parameters, Some(&model_name), None)?;
-            store.set_run_status(run, RunStatus::Running, None)?;
-            let model = self.language_model(Some(run), None)?;
-            Some((run, model, factdesk_methods::prompts::builtin_library()?))
-        } else {
-            None
-        };
-        let config = GroundingConfig {
-            language: self.settings().import.language.clone(),
-            ..GroundingConfig::default()
-        };
-        let samples = self.settings().verify.nli_samples.max(1);
+            }),
+        )?;
         let labelled = async {
             let mut out = Vec::new();
-            for (n, (summary, given)) in summaries.iter().zip(&file.summaries).enumerate() {
+            for (n, given) in file.summaries.iter().enumerate() {
                 let name = request.summaries[n].display().to_string();
-                let (mut labels, mut row) = convert_labels(n, &summaries, given, &name)?;
-                let mut got = Labelled::default();
-                let mut merge = |more: Labelled| {
-                    got.labels.extend(more.labels);
-                    got.unanswered.extend(more.unanswered);
-                    got.tokens.merge(&more.tokens);
-                };
-                if let Some(nli) = &nli {
-                    merge(
-                        sgss::label::faithfulness_by_verifier(
-                            nli.as_ref(),
-                            summary,
-                            &mut labels,
-                            &documents,
-                            &config,
-                        )
-                        .await
-                        .map_err(method_error)?,
-                    );
-                }
-                if let Some((_, model, prompts)) = &chat {
-                    let labeller =
-                        ChatLabeller { model: model.as_ref(), prompts, question, samples };
-                    let cited = (!documents.is_empty()).then_some(documents.as_slice());
-                    merge(labeller.label(summary, &mut labels, cited).await.map_err(method_error)?);
-                    if row.is_none() && summaries.len() >= 2 {
-                        let (pool, more) =
-                            labeller.pool(n, &summaries).await.map_err(method_error)?;
-                        row = Some(pool);
-                        merge(more);
-                    }
-                }
-                out.push((labels, row, got));
+                let (mut labels, given_row) = convert_labels(n, &summaries, given, &name)?;
+                let (got, pooled) = labellers
+                    .label(n, &summaries, &mut labels, &documents, given_row.is_none())
+                    .await?;
+                out.push((labels, given_row.or(pooled), got));
             }
             Ok::<_, CoreError>(out)
         }
         .await;
-        if let Some((run, ..)) = &chat {
-            let (status, error) = match &labelled {
-                Ok(_) => (RunStatus::Completed, None),
-                Err(error) => (RunStatus::Failed, Some(error.to_string())),
-            };
-            self.store()?.set_run_status(*run, status, error.as_deref())?;
-        }
+        labellers.finish(self, labelled.as_ref().err())?;
         let mut scored = Vec::new();
         let mut pool_rows = Vec::new();
         for (n, (summary, (labels, row, got))) in summaries.iter().zip(labelled?).enumerate() {
@@ -545,6 +479,136 @@ impl Factdesk {
                 .collect(),
         };
         self.write_atomically(path, |out| factdesk_report::render_scores(&report, format, out))
+    }
+}
+
+/// The models that label what people left out, ready for one scoring (see [`Labeller`]).
+pub(crate) struct ModelLabellers {
+    nli: Option<std::sync::Arc<dyn factdesk_llm::Nli>>,
+    /// The chat model with the run its calls are recorded under.
+    chat: Option<(RunId, std::sync::Arc<dyn factdesk_llm::LanguageModel>, PromptLibrary)>,
+    question: String,
+    config: GroundingConfig,
+    samples: u32,
+}
+
+impl Factdesk {
+    /// Loads the models `labellers` ask for; the chat model's calls go under a new run of kind
+    /// `score` with `parameters`. The verifier needs `documents`, the chat model `question`.
+    pub(crate) fn model_labellers(
+        &self,
+        labellers: &[Labeller],
+        documents: &[String],
+        question: &str,
+        parameters: serde_json::Value,
+    ) -> Result<ModelLabellers> {
+        let use_verifier = labellers.contains(&Labeller::Verifier);
+        let use_chat = labellers.contains(&Labeller::Chat);
+        if use_verifier && documents.is_empty() {
+            return Err(CoreError::InvalidInput(
+                "the verifier labels faithfulness against the documents a summary cites: name \
+                 them with --documents, in citation order"
+                    .into(),
+            ));
+        }
+        if use_chat && question.trim().is_empty() {
+            return Err(CoreError::InvalidInput(
+                "the chat model labels a summary against the question it answers: give the \
+                 question with --question"
+                    .into(),
+            ));
+        }
+        let nli = if use_verifier {
+            Some(self.cross_encoder(&verifier_folder(), Some(NLI_VERIFIER))?)
+        } else {
+            None
+        };
+        let chat = if use_chat {
+            let mut parameters = parameters;
+            parameters["template"] = sgss::label::LABEL_TEMPLATE.into();
+            let store = self.store()?;
+            let model_name = self.model_choice().model_name();
+            let run = store.create_run("score", &parameters, Some(&model_name), None)?;
+            store.set_run_status(run, RunStatus::Running, None)?;
+            drop(store);
+            let model = self.language_model(Some(run), None)?;
+            Some((run, model, factdesk_methods::prompts::builtin_library()?))
+        } else {
+            None
+        };
+        Ok(ModelLabellers {
+            nli,
+            chat,
+            question: question.trim().to_owned(),
+            config: GroundingConfig {
+                language: self.settings().import.language.clone(),
+                ..GroundingConfig::default()
+            },
+            samples: self.settings().verify.nli_samples.max(1),
+        })
+    }
+}
+
+impl ModelLabellers {
+    /// Labels what `labels` leaves out of summary `n` of `summaries` (the verifier first, then
+    /// the chat model); with `pool`, the chat model also gives its Comp pool row.
+    pub(crate) async fn label(
+        &self,
+        n: usize,
+        summaries: &[StructuredSummary],
+        labels: &mut Labels,
+        documents: &[String],
+        pool: bool,
+    ) -> Result<(Labelled, Option<Vec<f64>>)> {
+        let summary = &summaries[n];
+        let mut got = Labelled::default();
+        let mut merge = |more: Labelled| {
+            got.labels.extend(more.labels);
+            got.unanswered.extend(more.unanswered);
+            got.tokens.merge(&more.tokens);
+        };
+        if let Some(nli) = &self.nli {
+            merge(
+                sgss::label::faithfulness_by_verifier(
+                    nli.as_ref(),
+                    summary,
+                    labels,
+                    documents,
+                    &self.config,
+                )
+                .await
+                .map_err(method_error)?,
+            );
+        }
+        let mut row = None;
+        if let Some((_, model, prompts)) = &self.chat {
+            let labeller = ChatLabeller {
+                model: model.as_ref(),
+                prompts,
+                question: &self.question,
+                samples: self.samples,
+            };
+            let cited = (!documents.is_empty()).then_some(documents);
+            merge(labeller.label(summary, labels, cited).await.map_err(method_error)?);
+            if pool && summaries.len() >= 2 {
+                let (pooled, more) = labeller.pool(n, summaries).await.map_err(method_error)?;
+                row = Some(pooled);
+                merge(more);
+            }
+        }
+        Ok((got, row))
+    }
+
+    /// Closes the chat model's run: completed, or failed with `error`.
+    pub(crate) fn finish(&self, app: &Factdesk, error: Option<&CoreError>) -> Result<()> {
+        if let Some((run, ..)) = &self.chat {
+            let (status, message) = match error {
+                None => (RunStatus::Completed, None),
+                Some(error) => (RunStatus::Failed, Some(error.to_string())),
+            };
+            app.store()?.set_run_status(*run, status, message.as_deref())?;
+        }
+        Ok(())
     }
 }
 

@@ -12,7 +12,9 @@
 use factdesk_methods::sgss::{Labels, SectionLabels, StructuredSummary, Weights};
 use serde::Serialize;
 
-use crate::score::{SummaryScore, add_comp, score_of};
+use std::path::PathBuf;
+
+use crate::score::{Labeller, SummaryScore, add_comp, read_document, score_of};
 use crate::{CoreError, Factdesk, Result};
 
 /// A question with stored summaries.
@@ -64,6 +66,49 @@ pub struct QuestionScores {
     pub summaries: Vec<SummaryView>,
     /// In the order of `summaries`.
     pub scores: Vec<SummaryScore>,
+}
+
+/// What the models labelled of a question's stored summaries.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct QuestionLabelling {
+    /// Labels stored (each as `model:<name>`, with its reason).
+    pub stored: usize,
+    /// Elements the chat model gave no label for (they stay unlabelled).
+    pub unanswered: Vec<String>,
+}
+
+/// The grade `labels` holds for element `key` (see the module documentation; not pool keys).
+fn grade_at(labels: &Labels, key: &str) -> Option<f64> {
+    match key {
+        "overview.sufficiency" => return labels.overview_sufficiency,
+        "overview.faithfulness" => return labels.overview_faithfulness,
+        "overview.representativeness" => return labels.overview_representativeness,
+        _ => {}
+    }
+    let mut parts = key.strip_prefix('s')?.split('.');
+    let i: usize = parts.next()?.parse().ok()?;
+    let j: usize = parts.next()?.parse().ok()?;
+    let section = labels.sections.get(i.checked_sub(1)?)?;
+    let list = match parts.next()? {
+        "heading" => &section.heading,
+        "relevance" => &section.relevance,
+        "faithfulness" => &section.faithfulness,
+        _ => return None,
+    };
+    list.get(j.checked_sub(1)?).copied().flatten()
+}
+
+/// How `factdesk-methods`' labellers name element `key` (not pool keys).
+fn method_name(key: &str) -> String {
+    if let Some(what) = key.strip_prefix("overview.") {
+        return format!("overview {what}");
+    }
+    let parts: Vec<&str> = key.trim_start_matches('s').split('.').collect();
+    match parts.as_slice() {
+        [i, j, "heading"] => format!("section {i} heading for statement {j}"),
+        [i, j, what] => format!("section {i} statement {j} {what}"),
+        _ => key.to_owned(),
+    }
 }
 
 /// XUX's L_max and XUX_G's stopping chance for stored summaries (as `factdesk score`'s
@@ -328,6 +373,113 @@ impl Factdesk {
     }
 }
 
+impl Factdesk {
+    /// Has models label what nobody has labelled of `question`'s stored summaries (the verifier
+    /// faithfulness against `documents`, in citation order; the chat model every criterion and
+    /// the Comp pool), storing each label as `model:<name>` with its reason. A person's label is
+    /// never replaced.
+    pub async fn label_question(
+        &self,
+        question: &str,
+        labellers: &[Labeller],
+        documents: &[PathBuf],
+    ) -> Result<QuestionLabelling> {
+        let views = self.summary_views(question)?;
+        if views.is_empty() {
+            return Err(CoreError::InvalidInput(format!(
+                "no summary answers '{question}'; add one first"
+            )));
+        }
+        let parsed: Vec<StructuredSummary> = {
+            let store = self.store()?;
+            views
+                .iter()
+                .map(|view| parse_body(view.id, &store.structured_summary(view.id)?.body))
+                .collect::<Result<_>>()?
+        };
+        let max_bytes = self.settings().import.max_file_bytes;
+        let texts: Vec<String> =
+            documents.iter().map(|path| read_document(path, max_bytes)).collect::<Result<_>>()?;
+        let models = self.model_labellers(
+            labellers,
+            &texts,
+            question,
+            serde_json::json!({
+                "question": question,
+                "stored_summaries": views.iter().map(|view| view.id).collect::<Vec<_>>(),
+                "documents": documents,
+            }),
+        )?;
+        let result = async {
+            let mut outcome = QuestionLabelling { stored: 0, unanswered: Vec::new() };
+            for (n, view) in views.iter().enumerate() {
+                let mut labels = labels_of(&parsed[n], &view.lines);
+                let pool_missing = view.pool.iter().any(|label| label.grade.is_none());
+                let (got, row) =
+                    models.label(n, &parsed, &mut labels, &texts, pool_missing).await?;
+                let given = |name: &str| got.labels.iter().find(|label| label.element == name);
+                let mut store = self.store()?;
+                for label in view.lines.iter().flat_map(|line| &line.labels) {
+                    if label.grade.is_some() {
+                        continue;
+                    }
+                    let (Some(grade), Some(model)) =
+                        (grade_at(&labels, &label.element), given(&method_name(&label.element)))
+                    else {
+                        continue;
+                    };
+                    let by = format!("model:{}", model.by);
+                    store.add_summary_label(
+                        view.id,
+                        &label.element,
+                        Some(grade),
+                        &by,
+                        Some(&model.why),
+                    )?;
+                    outcome.stored += 1;
+                }
+                if let Some(row) = row {
+                    // The row runs over every summary's sections; this summary's own count 1.
+                    let mut at = 0;
+                    for (m, other) in parsed.iter().enumerate() {
+                        for k in 0..other.sections.len() {
+                            let index = at;
+                            at += 1;
+                            if m == n {
+                                continue;
+                            }
+                            let key = format!("pool.{}.{}", views[m].id, k + 1);
+                            let open =
+                                view.pool.iter().any(|l| l.element == key && l.grade.is_none());
+                            let name = format!("relevance to summary {} section {}", m + 1, k + 1);
+                            if let (true, Some(model), Some(&grade)) =
+                                (open, given(&name), row.get(index))
+                            {
+                                let by = format!("model:{}", model.by);
+                                store.add_summary_label(
+                                    view.id,
+                                    &key,
+                                    Some(grade),
+                                    &by,
+                                    Some(&model.why),
+                                )?;
+                                outcome.stored += 1;
+                            }
+                        }
+                    }
+                }
+                outcome.unanswered.extend(
+                    got.unanswered.iter().map(|element| format!("{}: {element}", view.name)),
+                );
+            }
+            Ok::<_, CoreError>(outcome)
+        }
+        .await;
+        models.finish(self, result.as_ref().err())?;
+        result
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,5 +546,27 @@ mod tests {
         assert!(app.add_summary(" ", "", "Overview.").is_err());
         assert!(app.add_summary("Q", "", "Overview.\n- no section\n").is_err());
         assert!(app.score_question("Nobody asked").is_err());
+    }
+
+    #[test]
+    fn element_keys_name_the_methods_elements() {
+        assert_eq!(method_name("overview.sufficiency"), "overview sufficiency");
+        assert_eq!(method_name("s2.3.heading"), "section 2 heading for statement 3");
+        assert_eq!(method_name("s1.4.relevance"), "section 1 statement 4 relevance");
+        let labels = Labels {
+            overview_faithfulness: Some(0.5),
+            sections: vec![SectionLabels {
+                heading: vec![None, Some(1.0)],
+                relevance: vec![Some(0.0), None],
+                faithfulness: vec![None, None],
+            }],
+            ..Labels::default()
+        };
+        assert_eq!(grade_at(&labels, "overview.faithfulness"), Some(0.5));
+        assert_eq!(grade_at(&labels, "s1.2.heading"), Some(1.0));
+        assert_eq!(grade_at(&labels, "s1.1.relevance"), Some(0.0));
+        assert_eq!(grade_at(&labels, "s1.1.faithfulness"), None);
+        assert_eq!(grade_at(&labels, "s3.1.relevance"), None);
+        assert_eq!(grade_at(&labels, "s0.1.relevance"), None);
     }
 }
