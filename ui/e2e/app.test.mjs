@@ -149,6 +149,25 @@ async function waitForText(css, pattern, timeout = UI_WAIT) {
   return last;
 }
 
+/** Waits until the element `css` has `attribute` = `value`; a view drawn again meanwhile (the
+ * element found going stale) is looked up afresh. */
+async function attributeBecomes(css, attribute, value, timeout = UI_WAIT) {
+  let last = '(missing)';
+  try {
+    await driver.wait(async () => {
+      try {
+        last = await find(css).getAttribute(attribute);
+      } catch (error) {
+        if (error.name === 'StaleElementReferenceError' || error.name === 'NoSuchElementError') return false;
+        throw error;
+      }
+      return last === value;
+    }, timeout);
+  } catch (error) {
+    throw new Error(`${css} never had ${attribute}="${value}"; last: ${JSON.stringify(last)} (${error.message})`);
+  }
+}
+
 /** Saves a screenshot; with `scrollTo`, first scrolls that element into view (its top, or with
  * `block: 'end'` its bottom, at the edge of the window). */
 async function screenshot(name, scrollTo, block = 'start') {
@@ -849,11 +868,7 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
 
     // Rejected: the revision stays as the method made it, the kept text is the original.
     await (await find('#correct-reject')).click();
-    await driver.wait(
-      async () => (await find('#correct-diff button.edit').getAttribute('data-decision')) === 'rejected',
-      UI_WAIT,
-      'the edit is not marked rejected',
-    );
+    await attributeBecomes('#correct-diff button.edit', 'data-decision', 'rejected');
     assert.equal(await find('#correct-kept').getAttribute('value'), passage);
     await (await find('#correct-export')).click();
     const saved = await waitForText('#correct-export-status', /^Saved to .*revision-\d+\.txt\.$/);
@@ -864,18 +879,7 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
 
   test('keeps structured summaries, labels them by click and key, and the scores follow', async () => {
     const question = 'Why did the bridge close?';
-    const waitForGrade = (element, grade) =>
-      driver.wait(
-        async () => {
-          try {
-            return (await find(`#scores-summaries button[data-element="${element}"]`).getAttribute('data-grade')) === grade;
-          } catch {
-            return false;
-          }
-        },
-        UI_WAIT,
-        `${element} is not labelled ${grade}`,
-      );
+    const waitForGrade = (element, grade) => attributeBecomes(`#scores-summaries button[data-element="${element}"]`, 'data-grade', grade);
     await openSection('scores');
     await waitFor('#scores-question');
     await type('#scores-question', question);

@@ -1237,6 +1237,26 @@ fn structured_summaries_are_scored_from_labels() {
         "{}",
         text(&plain.stdout)
     );
+    // Two summaries without sections have nothing to pool: no Comp, no failure.
+    let (one, two) = (dir.join("one.md"), dir.join("two.md"));
+    std::fs::write(&one, "An overview.\n").unwrap();
+    std::fs::write(&two, "Another overview.\n").unwrap();
+    let empty_pools = dir.join("empty-pools.json");
+    std::fs::write(&empty_pools, r#"{"summaries": [{"pool": []}, {"pool": []}]}"#).unwrap();
+    let both = cli.json(&[
+        "score",
+        one.to_str().unwrap(),
+        two.to_str().unwrap(),
+        "--labels",
+        empty_pools.to_str().unwrap(),
+    ]);
+    assert!(both[0]["comp"].is_null(), "{both:#}");
+    // A summary with no statements is scored for its overview, and says so.
+    let bare = dir.join("bare.md");
+    std::fs::write(&bare, "Only an overview.\n## A heading alone\n").unwrap();
+    let scored = cli.json(&["score", bare.to_str().unwrap()]);
+    assert_eq!(scored[0]["lines"], 2);
+    assert!(scored[0]["notes"][0].as_str().unwrap().contains("no statements"), "{scored:#}");
     let broken = dir.join("broken.md");
     std::fs::write(&broken, "Overview.\n- a statement before any section\n").unwrap();
     let refused = cli.run(&["score", broken.to_str().unwrap()]);
@@ -1474,7 +1494,14 @@ fn the_chat_model_labels_summaries_for_the_question_and_its_calls_are_recorded()
     // Faithfulness needs the documents; everything else is labelled, and the pool gives Comp.
     let missing: Vec<&str> =
         first["missing"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
-    assert!(missing.iter().all(|m| m.ends_with("faithfulness")), "{missing:?}");
+    assert_eq!(
+        missing,
+        [
+            "overview faithfulness",
+            "section 1 statement 1 faithfulness",
+            "section 1 statement 2 faithfulness"
+        ]
+    );
     let jazz = first["machine_labels"]
         .as_array()
         .unwrap()

@@ -7,8 +7,8 @@
 //! the NLI verifier faithfulness against the cited documents ([`Labeller::Verifier`]), the chat
 //! model every criterion and Comp's pool ([`Labeller::Chat`], its calls recorded under a run of
 //! kind `score`); each such label is reported with its model and reason beside the person's.
-//! Reports draw each summary's X(l) ([`Factdesk::write_score_report`]). Labels are read from
-//! files, not stored in the library, and the app has no Scores view yet.
+//! Reports draw each summary's X(l) ([`Factdesk::write_score_report`]). Summaries kept in the
+//! library, with stored labels, are in [`crate::summaries`].
 //!
 //! The labels file: `{"weights": {…}?, "summaries": [one entry per summary, in order]}`, each
 //! entry `{"overview": {"sufficiency", "faithfulness", "representativeness"}, "sections":
@@ -217,14 +217,19 @@ fn convert_labels(
             )));
         }
         Some(pool) => {
-            let mut other = pool.iter().map(Label::grade);
+            let mut other = pool.iter().enumerate();
             let mut row = Vec::new();
             for (m, s) in summaries.iter().enumerate() {
                 for _ in 0..s.sections.len() {
                     row.push(if m == n {
                         1.0
                     } else {
-                        other.next().transpose().map_err(bad)?.unwrap_or(0.0)
+                        match other.next() {
+                            Some((k, label)) => label
+                                .grade()
+                                .map_err(|e| bad(format!("pool label {}: {e}", k + 1)))?,
+                            None => 0.0,
+                        }
                     });
                 }
             }
@@ -265,7 +270,11 @@ pub(crate) fn score_of(
         missing: experience.missing,
         machine_labels: Vec::new(),
         tokens: factdesk_model::TokenUse::default(),
-        notes: Vec::new(),
+        notes: if summary.statement_count() == 0 {
+            vec!["the summary has no statements: only its overview and headings are read".into()]
+        } else {
+            Vec::new()
+        },
     }
 }
 
@@ -296,8 +305,9 @@ pub(crate) fn add_comp(
 }
 
 /// Comp of each summary, when there are two or more and every one has pool labels.
+/// Summaries without any section between them have nothing to pool: no Comp.
 fn comps(rows: Vec<Option<Vec<f64>>>) -> Result<Option<Vec<f64>>> {
-    if rows.len() < 2 || rows.iter().any(Option::is_none) {
+    if rows.len() < 2 || rows.iter().any(|row| row.as_ref().is_none_or(Vec::is_empty)) {
         return Ok(None);
     }
     let rows: Vec<Vec<f64>> = rows.into_iter().flatten().collect();
@@ -371,7 +381,8 @@ impl Factdesk {
         let weights = match (&request.weights, file.weights) {
             (Some(path), Some(_)) => {
                 return Err(CoreError::InvalidInput(format!(
-                    "{}: the labels file gives weights too; keep one of the two",
+                    "{} gives weights, and so does {}; keep one of the two",
+                    request.labels.as_deref().unwrap_or(Path::new("the labels file")).display(),
                     path.display()
                 )));
             }
@@ -417,6 +428,14 @@ impl Factdesk {
             let name = request.summaries[n].display().to_string();
             let mut notes = Vec::new();
             if !request.documents.is_empty() {
+                for cited in &summary.overview_citations {
+                    if *cited > documents.len() {
+                        notes.push(format!(
+                            "the overview cites document {cited}; {} given",
+                            documents.len()
+                        ));
+                    }
+                }
                 for (i, j, cited) in summary.missing_citations(documents.len()) {
                     notes.push(format!(
                         "section {i} statement {j} cites document {cited}; {} given",
@@ -436,7 +455,7 @@ impl Factdesk {
             let mut score = score_of(name, summary, &labels, &weights, request.l_max, request.stop);
             score.machine_labels = machine_labels;
             score.tokens = tokens;
-            score.notes = notes;
+            score.notes.extend(notes);
             scored.push(score);
         }
         add_comp(&mut scored, pool_rows, &weights)?;
@@ -531,8 +550,17 @@ impl Factdesk {
             let run = store.create_run("score", &parameters, Some(&model_name), None)?;
             store.set_run_status(run, RunStatus::Running, None)?;
             drop(store);
-            let model = self.language_model(Some(run), None)?;
-            Some((run, model, factdesk_methods::prompts::builtin_library()?))
+            let loaded = self
+                .language_model(Some(run), None)
+                .and_then(|model| Ok((model, factdesk_methods::prompts::builtin_library()?)));
+            match loaded {
+                Ok((model, prompts)) => Some((run, model, prompts)),
+                Err(error) => {
+                    let message = error.to_string();
+                    self.store()?.set_run_status(run, RunStatus::Failed, Some(&message))?;
+                    return Err(error);
+                }
+            }
         } else {
             None
         };
