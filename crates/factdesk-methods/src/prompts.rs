@@ -26,6 +26,9 @@ pub const BUILTIN: &[(&str, &str)] = builtin![
     "assets/prompts/rarr/edit.v1.toml",
     "assets/prompts/judge/geval.v1.toml",
     "assets/prompts/sgss/label.v1.toml",
+    "assets/prompts/tts/draft.v1.toml",
+    "assets/prompts/tts/claims.v1.toml",
+    "assets/prompts/tts/stances.v1.toml",
 ];
 
 /// The shipped templates as a library.
@@ -57,6 +60,7 @@ mod tests {
             "summary": "Okra is a vegetable.",
             "criterion": "Factuality",
             "description": "Does every statement agree with the article?",
+            "claims": ["Okra is a vegetable."],
             "context_label": "The summary",
             "context": "Okra is a flowering plant.",
             "element_label": "Statement",
@@ -77,6 +81,8 @@ mod tests {
             "rarr/edit",
             "judge/geval",
             "sgss/label",
+            "tts/claims",
+            "tts/stances",
         ] {
             let request = library.render_request(id, &context).unwrap();
             let text = &request.messages.last().unwrap().content;

@@ -1,6 +1,319 @@
-//! Truthful Text Summarization, from "Incentive-Aligned Multi-Source LLM Summaries" (see
-//! `score`): sources are scored by how their stances on claims they could not shape agree with
-//! their peers'. So far only the scoring: the leave-one-out drafts, claim decomposition, stance
-//! extraction and the filtered re-summary are not built yet.
+//! Truthful Text Summarization, from "Incentive-Aligned Multi-Source LLM Summaries": a
+//! question is answered from several sources, each scored by how its stances on claims it
+//! could not shape agree with its peers' ([`score`]), and the answer is written again from the
+//! sources that score at least τ. The steps, as [`Tts::run`] takes them:
+//!
+//! 1. Near-duplicate sources are collapsed first ([`duplicates`]): the method assumes
+//!    independent sources. Fewer than three distinct sources are refused (peer prediction
+//!    needs peers).
+//! 2. Leave-one-out: for each source i, a draft from every *other* source (`tts/draft`),
+//!    decomposed into atomic claims T_i (`tts/claims`).
+//! 3. Stances of every source on every claim of T_i (`tts/stances`, several claims per call):
+//!    supports, contradicts, or abstains; a claim a source's answer does not mention counts as
+//!    abstained.
+//! 4. Scores: correlated agreement with one seeded permutation per source, and the majority
+//!    rule beside it; a source is kept when its score is at least τ.
+//! 5. The final answer from the kept sources only (`tts/draft`).
+//!
+//! The pipeline sees the chat model through its trait only. Not built yet: the core's run,
+//! storage and CLI, reports, the app's view and the baselines.
 
+pub mod duplicates;
 pub mod score;
+
+use std::sync::Arc;
+
+use factdesk_llm::LanguageModel;
+use factdesk_llm::prompts::PromptLibrary;
+use factdesk_model::TokenUse;
+use factdesk_model::ciber::Stance;
+use serde::{Deserialize, Serialize};
+
+use crate::MethodError;
+
+/// The templates, by step.
+pub const DRAFT_TEMPLATE: &str = "tts/draft";
+pub const CLAIMS_TEMPLATE: &str = "tts/claims";
+pub const STANCES_TEMPLATE: &str = "tts/stances";
+
+/// How a run goes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TtsConfig {
+    /// Sources scoring at least this are kept.
+    pub tau: f64,
+    /// Seeds each source's permutation (source i uses `seed + i`).
+    pub seed: u64,
+    /// Sources whose word 5-gram Jaccard similarity reaches this are one source.
+    pub duplicate_threshold: f64,
+    /// Claims asked of each draft.
+    pub max_claims: usize,
+    /// Claims per stance call.
+    pub stance_batch: usize,
+    /// Words of each document quoted to the model.
+    pub document_words: usize,
+}
+
+impl Default for TtsConfig {
+    fn default() -> Self {
+        TtsConfig {
+            tau: score::DEFAULT_TAU,
+            seed: 0,
+            duplicate_threshold: duplicates::DEFAULT_THRESHOLD,
+            max_claims: 8,
+            stance_batch: 8,
+            document_words: 600,
+        }
+    }
+}
+
+/// One source: a name for reports and its text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Source {
+    pub name: String,
+    pub text: String,
+}
+
+/// What became of one distinct source.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScoredSource {
+    /// The source's index in the input, and those of its near-duplicates.
+    pub source: usize,
+    pub copies: Vec<usize>,
+    /// The leave-one-out draft (from every other distinct source) and its claims T_i.
+    pub draft: String,
+    pub claims: Vec<String>,
+    /// `stances[j][k]`: distinct source j's stance on claim k (j in the order of
+    /// [`TtsResult::sources`]).
+    pub stances: Vec<Vec<Stance>>,
+    /// The permutation the score used.
+    pub permutation: Vec<usize>,
+    pub score: f64,
+    pub majority: f64,
+    pub kept: bool,
+}
+
+/// A run's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TtsResult {
+    pub question: String,
+    pub sources: Vec<ScoredSource>,
+    /// The answer from the kept sources; `None` when none was kept.
+    pub summary: Option<String>,
+    pub tokens: TokenUse,
+    pub calls: usize,
+    pub notes: Vec<String>,
+}
+
+/// The method, over a chat model and the prompt templates.
+pub struct Tts {
+    pub model: Arc<dyn LanguageModel>,
+    pub prompts: Arc<PromptLibrary>,
+    pub config: TtsConfig,
+}
+
+/// The stance words an answer line may carry, first match wins.
+fn stance_of(word: &str) -> Option<Stance> {
+    let word = word.to_ascii_lowercase();
+    if word.contains("contradict") || word.contains("refute") {
+        Some(Stance::Refute)
+    } else if word.contains("support") {
+        Some(Stance::Support)
+    } else if word.contains("abstain") || word.contains("not address") {
+        Some(Stance::Neutral)
+    } else {
+        None
+    }
+}
+
+/// The stances of `count` claims in an answer of "number. stance" lines; a claim the answer
+/// does not give a stance for abstains. Also how many were given.
+pub fn parse_stances(text: &str, count: usize) -> (Vec<Stance>, usize) {
+    let mut stances = vec![None; count];
+    for line in text.lines() {
+        let line = line.trim();
+        let digits: String = line.chars().take_while(char::is_ascii_digit).collect();
+        let Ok(number) = digits.parse::<usize>() else { continue };
+        let Some(slot) = number.checked_sub(1).and_then(|index| stances.get_mut(index)) else {
+            continue;
+        };
+        if slot.is_none() {
+            *slot = stance_of(&line[digits.len()..]);
+        }
+    }
+    let given = stances.iter().filter(|s| s.is_some()).count();
+    (stances.into_iter().map(|s| s.unwrap_or(Stance::Neutral)).collect(), given)
+}
+
+impl Tts {
+    async fn ask(
+        &self,
+        template: &str,
+        context: serde_json::Value,
+        purpose: &str,
+        tokens: &mut TokenUse,
+        calls: &mut usize,
+    ) -> Result<String, MethodError> {
+        let mut request = self.prompts.render_request(template, &context)?;
+        request.params.seed = Some(self.config.seed);
+        let completion = self.model.complete(&request).await?;
+        tokens.add(
+            purpose,
+            u64::from(completion.usage.prompt_tokens),
+            u64::from(completion.usage.completion_tokens),
+        );
+        *calls += 1;
+        Ok(completion.text().trim().to_owned())
+    }
+
+    fn quoted(&self, texts: &[&str]) -> Vec<String> {
+        texts
+            .iter()
+            .map(|text| crate::grounding::first_words(text, self.config.document_words))
+            .collect()
+    }
+
+    /// A draft answering `question` from `documents`.
+    async fn draft(
+        &self,
+        question: &str,
+        documents: &[&str],
+        purpose: &str,
+        tokens: &mut TokenUse,
+        calls: &mut usize,
+    ) -> Result<String, MethodError> {
+        let documents = self.quoted(documents);
+        let boundary = factdesk_llm::nli::boundary(&documents.join("\n"), question);
+        self.ask(
+            DRAFT_TEMPLATE,
+            serde_json::json!({"question": question, "documents": documents, "boundary": boundary}),
+            purpose,
+            tokens,
+            calls,
+        )
+        .await
+    }
+
+    /// Runs the method on `sources` for `question` (see the module documentation).
+    pub async fn run(&self, question: &str, sources: &[Source]) -> Result<TtsResult, MethodError> {
+        let question = question.trim();
+        if question.is_empty() {
+            return Err(MethodError::Input("the question is empty".into()));
+        }
+        let empty: Vec<&str> = sources
+            .iter()
+            .filter(|source| source.text.trim().is_empty())
+            .map(|source| source.name.as_str())
+            .collect();
+        if !empty.is_empty() {
+            return Err(MethodError::Input(format!(
+                "source(s) without text: {}; leave them out",
+                empty.join(", ")
+            )));
+        }
+        let texts: Vec<&str> = sources.iter().map(|source| source.text.as_str()).collect();
+        let groups = duplicates::groups(&texts, self.config.duplicate_threshold);
+        if groups.len() < 3 {
+            return Err(MethodError::Input(format!(
+                "peer prediction needs peers: at least 3 distinct sources ({} given, {} after \
+                 collapsing near-duplicates)",
+                sources.len(),
+                groups.len()
+            )));
+        }
+        let distinct: Vec<&str> = groups.iter().map(|group| texts[group[0]]).collect();
+        let quoted = self.quoted(&distinct);
+        let mut tokens = TokenUse::default();
+        let mut calls = 0;
+        let mut notes = Vec::new();
+        let mut scored = Vec::new();
+        for (i, group) in groups.iter().enumerate() {
+            let others: Vec<&str> =
+                distinct.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, t)| *t).collect();
+            let draft = self.draft(question, &others, "draft", &mut tokens, &mut calls).await?;
+            let answer = self
+                .ask(
+                    CLAIMS_TEMPLATE,
+                    serde_json::json!({"summary": draft, "max": self.config.max_claims}),
+                    "claims",
+                    &mut tokens,
+                    &mut calls,
+                )
+                .await?;
+            let claims = crate::revise::cove::parse_questions(&answer, self.config.max_claims);
+            if claims.is_empty() {
+                notes.push(format!(
+                    "{}: its leave-one-out draft gave no claims; scored 0",
+                    sources[group[0]].name
+                ));
+            }
+            let mut stances = Vec::new();
+            for (j, document) in quoted.iter().enumerate() {
+                let mut row = Vec::new();
+                for batch in claims.chunks(self.config.stance_batch.max(1)) {
+                    let boundary = factdesk_llm::nli::boundary(document, &batch.join("\n"));
+                    let answer = self
+                        .ask(
+                            STANCES_TEMPLATE,
+                            serde_json::json!({"document": document, "claims": batch, "boundary": boundary}),
+                            "stance",
+                            &mut tokens,
+                            &mut calls,
+                        )
+                        .await?;
+                    let (given, read) = parse_stances(&answer, batch.len());
+                    if read < batch.len() {
+                        notes.push(format!(
+                            "{} on {}'s claims: {} of {} stance(s) not given, counted as abstained",
+                            sources[groups[j][0]].name,
+                            sources[group[0]].name,
+                            batch.len() - read,
+                            batch.len()
+                        ));
+                    }
+                    row.extend(given);
+                }
+                stances.push(row);
+            }
+            let permutation =
+                score::permutation(claims.len(), self.config.seed.wrapping_add(i as u64));
+            let ca = score::correlated_agreement(i, &stances, &permutation, None)
+                .map_err(MethodError::Input)?;
+            let majority = score::majority_score(i, &stances, None).map_err(MethodError::Input)?;
+            scored.push(ScoredSource {
+                source: group[0],
+                copies: group[1..].to_vec(),
+                draft,
+                claims,
+                stances,
+                permutation,
+                score: ca,
+                majority,
+                kept: ca >= self.config.tau,
+            });
+        }
+        let kept: Vec<&str> = scored
+            .iter()
+            .zip(&distinct)
+            .filter(|(source, _)| source.kept)
+            .map(|(_, text)| *text)
+            .collect();
+        let summary = if kept.is_empty() {
+            notes.push(format!("no source scored at least τ = {}: no summary", self.config.tau));
+            None
+        } else {
+            Some(self.draft(question, &kept, "summary", &mut tokens, &mut calls).await?)
+        };
+        Ok(TtsResult {
+            question: question.to_owned(),
+            sources: scored,
+            summary,
+            tokens,
+            calls,
+            notes,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

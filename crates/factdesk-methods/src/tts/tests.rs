@@ -1,0 +1,184 @@
+//! TTS with a scripted chat model that drafts by listing the documents' sentences, decomposes
+//! a draft into its sentences, and gives stances by reading the document: a claim it holds is
+//! supported, one it holds negated ("It is false that …") contradicted, anything else abstained.
+
+use std::sync::Arc;
+
+use factdesk_llm::CompletionRequest;
+use factdesk_llm::scripted::ScriptedModel;
+
+use super::score::DEFAULT_TAU;
+use super::*;
+
+const NEGATION: &str = "It is false that ";
+
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_lowercase().collect::<String>() + chars.as_str()).unwrap_or_default()
+}
+
+fn upper_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_uppercase().collect::<String>() + chars.as_str()).unwrap_or_default()
+}
+
+/// The documents quoted in a prompt (between its marker lines, in pairs).
+fn quoted(prompt: &str) -> Vec<String> {
+    let lines: Vec<&str> = prompt.lines().collect();
+    let marks: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("<<<") && lines[i].ends_with(">>>"))
+        .collect();
+    marks
+        .chunks(2)
+        .filter(|pair| pair.len() == 2)
+        .map(|pair| lines[pair[0] + 1..pair[1]].join("\n"))
+        .collect()
+}
+
+fn sentences(text: &str) -> Vec<String> {
+    text.split_inclusive('.').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect()
+}
+
+fn stance(document: &str, claim: &str) -> &'static str {
+    if document.contains(claim) {
+        return "supports";
+    }
+    let opposite = match claim.strip_prefix(NEGATION) {
+        Some(inner) => upper_first(inner),
+        None => format!("{NEGATION}{}", lower_first(claim)),
+    };
+    if document.contains(&opposite) { "contradicts" } else { "abstains" }
+}
+
+fn careful(request: &CompletionRequest) -> Result<Vec<String>, factdesk_llm::LlmError> {
+    let prompt = &request.messages.last().unwrap().content;
+    let template = request.template.as_ref().map(|t| t.id.as_str()).unwrap_or_default();
+    let answer = match template {
+        DRAFT_TEMPLATE => {
+            let mut seen: Vec<String> = Vec::new();
+            for document in quoted(prompt) {
+                for sentence in sentences(&document) {
+                    if !seen.contains(&sentence) {
+                        seen.push(sentence);
+                    }
+                }
+            }
+            seen.join(" ")
+        }
+        CLAIMS_TEMPLATE => {
+            let summary = prompt.rsplit("Summary: ").next().unwrap().lines().next().unwrap();
+            sentences(summary)
+                .iter()
+                .enumerate()
+                .map(|(i, s)| format!("{}. {s}", i + 1))
+                .collect::<Vec<_>>()
+                .join("\n")
+        }
+        STANCES_TEMPLATE => {
+            let document = quoted(prompt).remove(0);
+            let claims =
+                prompt.split("Claims:\n").nth(1).unwrap().split("\nStances:").next().unwrap();
+            claims
+                .lines()
+                .filter_map(|line| line.split_once(". "))
+                .map(|(number, claim)| format!("{number}. {}", stance(&document, claim)))
+                .collect::<Vec<_>>()
+                .join("\n")
+        }
+        other => panic!("unexpected template {other}"),
+    };
+    Ok(vec![answer])
+}
+
+fn sources() -> Vec<Source> {
+    let texts = [
+        "The bridge closed on Monday. Cracks were found in two piers.",
+        "Cracks were found in two piers. The bridge closed on Monday. Repairs take six months.",
+        "The bridge closed on Monday. Repairs take six months.",
+        "Repairs take six months. Traffic uses the old road. Cracks were found in two piers.",
+        "It is false that the bridge closed on Monday. It is false that cracks were found in two piers. It is false that repairs take six months.",
+    ];
+    texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Source { name: format!("source {}", i + 1), text: (*t).to_owned() })
+        .collect()
+}
+
+fn tts(model: Arc<ScriptedModel>) -> Tts {
+    Tts {
+        model,
+        prompts: Arc::new(crate::prompts::builtin_library().unwrap()),
+        config: TtsConfig::default(),
+    }
+}
+
+#[tokio::test]
+async fn leave_one_out_drafts_exclude_their_source_and_the_liar_is_dropped() {
+    let model = Arc::new(ScriptedModel::new(careful));
+    let given = sources();
+    let result = tts(model.clone()).run("Why did the bridge close?", &given).await.unwrap();
+    let drafts: Vec<String> = model
+        .requests()
+        .iter()
+        .filter(|r| r.template.as_ref().is_some_and(|t| t.id == DRAFT_TEMPLATE))
+        .map(|r| r.messages.last().unwrap().content.clone())
+        .collect();
+    // One leave-one-out draft per source, then the final one.
+    assert_eq!(drafts.len(), 6);
+    for (i, draft) in drafts[..5].iter().enumerate() {
+        let documents = quoted(draft);
+        assert_eq!(documents.len(), 4, "draft {i}");
+        assert!(!documents.contains(&given[i].text), "draft {i} read its own source");
+    }
+    let scores: Vec<f64> = result.sources.iter().map(|s| s.score).collect();
+    let liar = &result.sources[4];
+    assert!(liar.score < DEFAULT_TAU && !liar.kept, "{scores:?}");
+    assert!(result.sources[..4].iter().all(|s| s.score > liar.score), "{scores:?}");
+    // The final answer reads only the kept sources: never the liar.
+    let last = quoted(drafts.last().unwrap());
+    assert!(!last.contains(&given[4].text));
+    let kept = result.sources.iter().filter(|s| s.kept).count();
+    assert_eq!(last.len(), kept, "{scores:?}");
+    assert!(kept >= 1 && result.summary.is_some());
+    // Stances: every distinct source on every claim, the draft's claims from the others.
+    for scored in &result.sources {
+        assert_eq!(scored.stances.len(), 5);
+        assert!(scored.stances.iter().all(|row| row.len() == scored.claims.len()));
+        assert!(!scored.claims.is_empty());
+    }
+    // The majority rule is reported beside it; calls: 5 drafts, 5 claims, 25 stances, 1 final.
+    assert!(result.sources.iter().all(|s| s.majority.is_finite()));
+    assert_eq!(result.calls, 36);
+    // Reproducible: the same seed gives the same permutations and scores.
+    let again = tts(Arc::new(ScriptedModel::new(careful)))
+        .run("Why did the bridge close?", &given)
+        .await
+        .unwrap();
+    assert_eq!(again.sources, result.sources);
+}
+
+#[tokio::test]
+async fn too_few_distinct_sources_empty_ones_and_unread_stances_are_named() {
+    let model = Arc::new(ScriptedModel::new(careful));
+    let given = sources();
+    // Two copies of one source and one other: two distinct sources.
+    let copies = vec![
+        given[0].clone(),
+        Source { name: "copy".into(), text: given[0].text.to_uppercase() },
+        given[2].clone(),
+    ];
+    let error = tts(model.clone()).run("Q?", &copies).await.unwrap_err().to_string();
+    assert!(error.contains("at least 3 distinct sources (3 given, 2 after collapsing"), "{error}");
+    let mut blank = given.clone();
+    blank[1].text = "  ".into();
+    let error = tts(model.clone()).run("Q?", &blank).await.unwrap_err().to_string();
+    assert!(error.contains("source 2"), "{error}");
+    assert!(tts(model).run(" ", &given).await.is_err());
+    // A stance answer that names only some claims: the rest abstain, and a note says so.
+    let (stances, read) = parse_stances("1. supports\n3: contradicts\nnonsense\n9. supports", 4);
+    assert_eq!(stances, [Stance::Support, Stance::Neutral, Stance::Refute, Stance::Neutral]);
+    assert_eq!(read, 2);
+    let (stances, _) = parse_stances("2. does not address it", 2);
+    assert_eq!(stances, [Stance::Neutral, Stance::Neutral]);
+}
