@@ -19,6 +19,7 @@ use factdesk_core::llm::CacheMode;
 use factdesk_core::methods::llm_cite::UrlStrategy;
 use factdesk_core::methods::revise::evidence::Granularity;
 use factdesk_core::methods::revise::{Gate, ReviseMethod};
+use factdesk_core::methods::tts::TtsConfig;
 use factdesk_core::model::PassageId;
 use factdesk_core::model::{CheckId, ReviewDecision, RunId, Verdict};
 use factdesk_core::model::{ClaimStatus, DocumentId, PassageKind};
@@ -28,6 +29,7 @@ use factdesk_core::report::Format as ReportFormat;
 use factdesk_core::revise::{EvidenceChoice, ReviseOptions};
 use factdesk_core::score::{FitRequest, Labeller, ScoreRequest};
 use factdesk_core::search::SearchRequest;
+use factdesk_core::summarize::{SummarizeRequest, SummarySources};
 use factdesk_core::verify::{CheckSelection, Method, VerifyOptions};
 use factdesk_core::{CancelToken, Factdesk, Settings, env};
 
@@ -113,6 +115,25 @@ enum Command {
     Passages {
         #[command(subcommand)]
         command: PassagesCommand,
+    },
+    /// Answer a question from several corpus documents with Truthful Text Summarization: each
+    /// source scored by how its stances agree with its peers' on claims drafted without it, the
+    /// answer written from the sources scoring at least tau; stored with the model calls
+    Summarize {
+        #[arg(long)]
+        question: String,
+        /// Every document of this corpus (at most 40)
+        #[arg(long, required_unless_present = "documents", conflicts_with = "documents")]
+        corpus: Option<String>,
+        /// These documents (ids in `factdesk docs`), comma-separated or repeated
+        #[arg(long, num_args = 1.., value_delimiter = ',')]
+        documents: Vec<i64>,
+        /// Sources scoring at least this are kept
+        #[arg(long, default_value_t = 0.06)]
+        tau: f64,
+        /// Seeds each source's permutation
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
     },
     /// Structured summaries kept in the library for scoring with SGSS: add, list, label and
     /// score a question's summaries (as the app's Scores view does)
@@ -687,6 +708,19 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 Ok(Outcome::Success)
             }
         },
+        Command::Summarize { question, corpus, documents, tau, seed } => {
+            let sources = match corpus {
+                Some(name) => SummarySources::Corpus(name),
+                None => SummarySources::Documents(documents.into_iter().map(DocumentId).collect()),
+            };
+            let config = TtsConfig { tau, seed, ..TtsConfig::default() };
+            let request = SummarizeRequest { question, sources, config, cache: None };
+            let app = open()?;
+            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+            let stored = runtime.block_on(app.summarize(&request))?;
+            output::sourced_summary(&stored, json)?;
+            Ok(Outcome::Success)
+        }
         Command::Summaries { command } => {
             let app = open()?;
             match command {

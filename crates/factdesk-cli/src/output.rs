@@ -1048,3 +1048,67 @@ pub fn question_summaries(scored: &QuestionScores, json: bool) -> anyhow::Result
     }
     Ok(())
 }
+
+pub fn sourced_summary(
+    stored: &factdesk_core::model::StoredOutcome,
+    json: bool,
+) -> anyhow::Result<()> {
+    if json {
+        return print_json(stored);
+    }
+    let factdesk_core::model::Outcome::Summary(summary) = &stored.outcome else {
+        anyhow::bail!("outcome {} is not a summary", stored.id);
+    };
+    println!(
+        "Summary {} ({}): {}",
+        stored.id, summary.envelope.method, summary.envelope.explanation
+    );
+    if let Some(question) = &summary.question {
+        println!("Question: {question}");
+    }
+    println!();
+    println!(
+        "{}",
+        if summary.text.is_empty() { "(no summary: no source was kept)" } else { &summary.text }
+    );
+    println!();
+    println!("{:>3}  {:>7}  {:>8}  {:<7}  source", "#", "score", "majority", "kept");
+    for (index, scored) in summary.sources.iter().enumerate() {
+        let majority =
+            summary.claims.iter().find(|c| c.source == index).map_or(f64::NAN, |c| c.majority);
+        let name = scored
+            .source
+            .title
+            .clone()
+            .or_else(|| scored.source.document_id.map(|id| format!("document {id}")))
+            .unwrap_or_default();
+        println!(
+            "{:>3}  {:>7.3}  {:>8.3}  {:<7}  {name}{}",
+            index + 1,
+            scored.score,
+            majority,
+            if scored.used { "kept" } else { "dropped" },
+            scored.note.as_deref().map(|n| format!(" ({n})")).unwrap_or_default()
+        );
+    }
+    for entry in &summary.claims {
+        println!(
+            "\nClaims source {} was scored on (stances of sources 1..{}: S supports, C contradicts, . abstains):",
+            entry.source + 1,
+            summary.sources.len()
+        );
+        for (k, claim) in entry.claims.iter().enumerate() {
+            let row: String = entry
+                .stances
+                .iter()
+                .map(|stances| match stances.get(k) {
+                    Some(factdesk_core::model::ciber::Stance::Support) => 'S',
+                    Some(factdesk_core::model::ciber::Stance::Refute) => 'C',
+                    _ => '.',
+                })
+                .collect();
+            println!("  {row}  {claim}");
+        }
+    }
+    Ok(())
+}

@@ -1597,3 +1597,126 @@ fn stored_summaries_are_added_labelled_and_scored_by_question() {
     let refused = cli.run(&["summaries", "label", &id, "s1.1.relevance", "somewhat"]);
     assert!(text(&refused.stderr).contains("'somewhat' is no grade"), "{}", text(&refused.stderr));
 }
+
+/// The documents quoted in a prompt, between its marker lines taken in pairs.
+fn quoted_documents(prompt: &str) -> Vec<String> {
+    let lines: Vec<&str> = prompt.lines().collect();
+    let marks: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("<<<") && lines[i].ends_with(">>>"))
+        .collect();
+    marks
+        .chunks(2)
+        .filter(|pair| pair.len() == 2)
+        .map(|pair| lines[pair[0] + 1..pair[1]].join("\n"))
+        .collect()
+}
+
+#[test]
+fn summarize_scores_sources_and_keeps_the_truthful_ones() {
+    use factdesk_testkit::scripted::{
+        ScriptedModel, TTS_CLAIMS_TEMPLATE, TTS_DRAFT_TEMPLATE, TTS_STANCES_TEMPLATE,
+    };
+    let sentences = |text: &str| -> Vec<String> {
+        text.split_inclusive('.')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    // Drafts list the documents' sentences; claims are a draft's sentences; a document
+    // supports a claim it holds, contradicts one it holds with "never" in it, else abstains.
+    let model = ScriptedModel::new()
+        .on(TTS_DRAFT_TEMPLATE, move |asked| {
+            let mut seen: Vec<String> = Vec::new();
+            for document in quoted_documents(&asked.prompt) {
+                for sentence in document.split_inclusive('.').map(str::trim) {
+                    if !sentence.is_empty() && !seen.iter().any(|s| s == sentence) {
+                        seen.push(sentence.to_owned());
+                    }
+                }
+            }
+            seen.join(" ")
+        })
+        .on(TTS_CLAIMS_TEMPLATE, move |asked| {
+            sentences(&asked.claim)
+                .iter()
+                .enumerate()
+                .map(|(i, s)| format!("{}. {s}", i + 1))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .on(TTS_STANCES_TEMPLATE, |asked| {
+            let claims = asked.prompt.split("Claims:\n").nth(1).unwrap_or("");
+            claims
+                .split("\nStances:")
+                .next()
+                .unwrap_or("")
+                .lines()
+                .filter_map(|line| line.split_once(". "))
+                .map(|(number, claim)| {
+                    let flipped = if claim.contains(" never ") {
+                        claim.replace(" never ", " ")
+                    } else {
+                        claim.replacen(' ', " never ", 1)
+                    };
+                    let stance = if asked.document.contains(claim) {
+                        "supports"
+                    } else if asked.document.contains(&flipped) {
+                        "contradicts"
+                    } else {
+                        "abstains"
+                    };
+                    format!("{number}. {stance}")
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .serve();
+    let cli = Cli::new();
+    std::fs::write(
+        cli.data.path().join("config.toml"),
+        format!(
+            "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n",
+            model.url("/v1")
+        ),
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let texts = [
+        "The bridge closed on Monday. Cracks were found in two piers.",
+        "Cracks were found in two piers. The bridge closed on Monday. Repairs take six months.",
+        "The bridge closed on Monday. Repairs take six months.",
+        "Repairs take six months. Traffic uses the old road. Cracks were found in two piers.",
+        "The bridge never closed on Monday. Cracks never were found in two piers. Repairs never take six months.",
+    ];
+    for (i, text) in texts.iter().enumerate() {
+        std::fs::write(dir.path().join(format!("source-{}.txt", i + 1)), text).unwrap();
+    }
+    cli.json(&["import", dir.path().to_str().unwrap(), "--corpus", "bridge"]);
+    let stored =
+        cli.json(&["summarize", "--question", "Why did the bridge close?", "--corpus", "bridge"]);
+    let outcome = &stored["outcome"];
+    assert_eq!(outcome["kind"], "summary", "{stored:#}");
+    let sources = outcome["sources"].as_array().unwrap();
+    assert_eq!(sources.len(), 5);
+    let liar = sources.iter().find(|s| s["source"]["title"] == "source-5").unwrap();
+    assert_eq!(liar["used"], false, "{stored:#}");
+    assert!(sources.iter().any(|s| s["used"] == true), "{stored:#}");
+    // The answer never repeats the liar's sentences; each source's claims and stances are kept.
+    let text = outcome["text"].as_str().unwrap();
+    assert!(!text.is_empty() && !text.contains("never"), "{text}");
+    assert_eq!(outcome["claims"].as_array().unwrap().len(), 5);
+    assert!(!stored["model_calls"].as_array().unwrap().is_empty(), "{stored:#}");
+    // Too few sources is refused before any call.
+    let refused = cli.run(&["summarize", "--question", "Q?", "--documents", "1,2"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        text_of(&refused.stderr).contains("at least 3 distinct sources"),
+        "{}",
+        text_of(&refused.stderr)
+    );
+}
+
+fn text_of(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}

@@ -27,6 +27,7 @@ pub mod score;
 pub mod search;
 pub mod settings;
 pub mod summaries;
+pub mod summarize;
 pub mod verify;
 pub mod web;
 

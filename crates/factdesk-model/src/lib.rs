@@ -35,8 +35,8 @@ pub use fetch::{ArchivedPage, FetchId, FetchRecord, StoredPage};
 pub use outcome::{
     Edit, EditDecision, Envelope, EvidenceSentences, JudgeScore, NewPassage, Outcome, OutcomeKind,
     Passage, PassageId, PassageKind, RejectedChange, Revision, RevisionMetrics, ScoreRow,
-    ScoreTable, ScoredSource, SourcedSummary, StoredOutcome, SubjectId, VerificationStep,
-    apply_edits,
+    ScoreTable, ScoredSource, SourceClaims, SourcedSummary, StoredOutcome, SubjectId,
+    VerificationStep, apply_edits,
 };
 
 id_type!(

@@ -349,6 +349,25 @@ pub struct SourcedSummary {
     pub question: Option<String>,
     pub text: String,
     pub sources: Vec<ScoredSource>,
+    /// Per source, the claims it was scored on and every source's stance on each (Truthful
+    /// Text Summarization); empty for methods that score otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<SourceClaims>,
+}
+
+/// The claims one source was scored on (drafted from the other sources) and each source's
+/// stance on them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct SourceClaims {
+    /// Index into [`SourcedSummary::sources`].
+    pub source: usize,
+    pub claims: Vec<String>,
+    /// `stances[j][k]`: source j's stance on claim k (neutral: it abstained).
+    pub stances: Vec<Vec<crate::ciber::Stance>>,
+    /// The source's score by the majority rule, beside its correlated-agreement score.
+    pub majority: f64,
+    /// The permutation of the claims its score used.
+    pub permutation: Vec<usize>,
 }
 
 /// One source of a summary and its score (e.g. how far its claims agree with the others').

@@ -42,6 +42,12 @@ pub const JUDGE_TEMPLATE: &str = "judge/geval";
 /// An SGSS label of one part of a structured summary (the claim is the part's text; the
 /// document what it is judged against).
 pub const SGSS_LABEL_TEMPLATE: &str = "sgss/label";
+/// TTS: a draft from several documents (the claim is the question; `prompt` holds every
+/// quoted document), its claims (the claim is the draft), and one source's stances on several
+/// claims (the document is the source's; the claims are listed in `prompt`).
+pub const TTS_DRAFT_TEMPLATE: &str = "tts/draft";
+pub const TTS_CLAIMS_TEMPLATE: &str = "tts/claims";
+pub const TTS_STANCES_TEMPLATE: &str = "tts/stances";
 
 /// Where a template puts what a script needs.
 struct Layout {
@@ -58,7 +64,7 @@ enum DocumentAt {
     Quoted,
 }
 
-const LAYOUTS: [Layout; 14] = [
+const LAYOUTS: [Layout; 17] = [
     Layout {
         template: "llm_cite/urls_diverse",
         claim: "Sentence: ",
@@ -81,6 +87,9 @@ const LAYOUTS: [Layout; 14] = [
     Layout { template: "cove/revise", claim: "Passage: ", document: DocumentAt::Nowhere },
     Layout { template: "judge/geval", claim: "Summary: ", document: DocumentAt::Quoted },
     Layout { template: "sgss/label", claim: "Text: ", document: DocumentAt::Quoted },
+    Layout { template: "tts/draft", claim: "Question: ", document: DocumentAt::Quoted },
+    Layout { template: "tts/claims", claim: "Summary: ", document: DocumentAt::Nowhere },
+    Layout { template: "tts/stances", claim: "Claims:", document: DocumentAt::Quoted },
 ];
 
 /// One chat request to the scripted model.

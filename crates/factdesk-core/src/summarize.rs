@@ -1,0 +1,182 @@
+//! Summaries of several sources answering one question, with Truthful Text Summarization
+//! (`factdesk-methods` `tts`): the sources are corpus documents (a whole corpus or chosen
+//! ones), each scored by correlated agreement with its peers, and the answer is written from
+//! the ones scoring at least τ. The result is stored as an [`Outcome::Summary`] under a run of
+//! its own, with the model calls behind it, the per-source claims and stances, and the scores.
+//! The baselines, a view in the app and reports are not here yet.
+
+use std::sync::Arc;
+
+use factdesk_llm::{CacheMode, CallCollector};
+use factdesk_methods::tts::{Source, Tts, TtsConfig};
+use factdesk_model::{
+    DocumentId, Envelope, EvidenceSource, Outcome, RunStatus, ScoredSource, SourceClaims,
+    SourcedSummary, StoredOutcome,
+};
+
+use crate::verify::method_error;
+use crate::{CoreError, Factdesk, Result};
+
+/// Where the sources come from.
+#[derive(Debug, Clone)]
+pub enum SummarySources {
+    /// Every document of a corpus.
+    Corpus(String),
+    /// Chosen documents.
+    Documents(Vec<DocumentId>),
+}
+
+/// What to summarise and how.
+#[derive(Debug, Clone)]
+pub struct SummarizeRequest {
+    pub question: String,
+    pub sources: SummarySources,
+    pub config: TtsConfig,
+    pub cache: Option<CacheMode>,
+}
+
+/// At most this many sources: the method's calls grow as N² (N drafts, N·N stance calls).
+pub const MAX_SOURCES: usize = 40;
+
+impl Factdesk {
+    /// Summarises the sources for the question with TTS and stores the summary (see the module
+    /// documentation).
+    pub async fn summarize(&self, request: &SummarizeRequest) -> Result<StoredOutcome> {
+        let ids: Vec<DocumentId> = match &request.sources {
+            SummarySources::Documents(ids) => ids.clone(),
+            SummarySources::Corpus(name) => self
+                .documents(Some(name), Some(MAX_SOURCES as u64 + 1), 0)?
+                .into_iter()
+                .map(|document| document.id)
+                .collect(),
+        };
+        if ids.len() > MAX_SOURCES {
+            return Err(CoreError::InvalidInput(format!(
+                "{} sources: at most {MAX_SOURCES} are summarised at once (the stance calls grow \
+                 with the square of the sources); choose documents with --documents",
+                ids.len()
+            )));
+        }
+        let mut documents = Vec::new();
+        for id in &ids {
+            documents.push(self.document(*id)?);
+        }
+        let sources: Vec<Source> = documents
+            .iter()
+            .map(|document| Source {
+                name: document
+                    .summary
+                    .title
+                    .clone()
+                    .unwrap_or_else(|| format!("document {}", document.summary.id)),
+                text: document.text.clone(),
+            })
+            .collect();
+        let identity = serde_json::json!({
+            "method": "tts",
+            "config": request.config,
+            "question": request.question,
+            "documents": ids,
+        });
+        let chat = self.model_choice().model_name();
+        let run = self.store()?.create_run("tts", &identity, Some(&chat), None)?;
+        self.store()?.set_run_status(run, RunStatus::Running, None)?;
+        let stored = async {
+            let collector = CallCollector::default();
+            let model =
+                self.collecting_language_model(Some(run), request.cache, Some(collector.clone()))?;
+            let tts = Tts {
+                model,
+                prompts: Arc::new(factdesk_methods::prompts::builtin_library()?),
+                config: request.config.clone(),
+            };
+            let result = tts.run(&request.question, &sources).await.map_err(method_error)?;
+            let source_of = |index: usize| {
+                let summary = &documents[index].summary;
+                EvidenceSource {
+                    url: summary.url.clone(),
+                    title: summary.title.clone(),
+                    document_id: Some(summary.id),
+                    fetched_at: None,
+                    content_hash: Some(summary.content_hash.clone()),
+                }
+            };
+            let kept = result.sources.iter().filter(|s| s.kept).count();
+            let summary = SourcedSummary {
+                envelope: Envelope {
+                    method: "tts".into(),
+                    parameters: serde_json::to_value(&request.config)
+                        .map_err(|e| CoreError::InvalidInput(e.to_string()))?,
+                    model: chat.clone(),
+                    nli_model: None,
+                    tokens: result.tokens.clone(),
+                    explanation: format!(
+                        "{} of {} distinct source(s) scored at least τ = {} by correlated \
+                         agreement and were summarised; {} model call(s).{}",
+                        kept,
+                        result.sources.len(),
+                        request.config.tau,
+                        result.calls,
+                        if result.notes.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" Notes: {}", result.notes.join("; "))
+                        }
+                    ),
+                },
+                question: Some(result.question.clone()),
+                text: result.summary.clone().unwrap_or_default(),
+                sources: result
+                    .sources
+                    .iter()
+                    .map(|scored| ScoredSource {
+                        source: source_of(scored.source),
+                        score: scored.score,
+                        used: scored.kept,
+                        note: (!scored.copies.is_empty()).then(|| {
+                            let copies: Vec<String> = scored
+                                .copies
+                                .iter()
+                                .map(|&c| format!("document {}", documents[c].summary.id))
+                                .collect();
+                            format!("near-duplicates collapsed into it: {}", copies.join(", "))
+                        }),
+                    })
+                    .collect(),
+                claims: result
+                    .sources
+                    .iter()
+                    .enumerate()
+                    .map(|(index, scored)| SourceClaims {
+                        source: index,
+                        claims: scored.claims.clone(),
+                        stances: scored.stances.clone(),
+                        majority: scored.majority,
+                        permutation: scored.permutation.clone(),
+                    })
+                    .collect(),
+            };
+            Ok::<_, CoreError>(self.store()?.insert_outcome(
+                run,
+                None,
+                &Outcome::Summary(summary),
+                &collector.ids(),
+            )?)
+        }
+        .await;
+        match stored {
+            Ok(id) => {
+                self.store()?.set_run_status(run, RunStatus::Completed, None)?;
+                Ok(self.store()?.outcome(id)?)
+            }
+            Err(error) => {
+                if let Err(marking) = self.store().and_then(|store| {
+                    Ok(store.set_run_status(run, RunStatus::Failed, Some(&error.to_string()))?)
+                }) {
+                    tracing::warn!(%run, error = %marking, "could not mark the run failed");
+                }
+                Err(error)
+            }
+        }
+    }
+}
