@@ -1638,7 +1638,8 @@ fn summarize_scores_sources_and_keeps_the_truthful_ones() {
             seen.join(" ")
         })
         .on(TTS_CLAIMS_TEMPLATE, move |asked| {
-            sentences(&asked.claim)
+            let quoted = quoted_documents(&asked.prompt);
+            sentences(quoted.first().map_or("", String::as_str))
                 .iter()
                 .enumerate()
                 .map(|(i, s)| format!("{}. {s}", i + 1))
@@ -1646,22 +1647,27 @@ fn summarize_scores_sources_and_keeps_the_truthful_ones() {
                 .join("\n")
         })
         .on(TTS_STANCES_TEMPLATE, |asked| {
-            let claims = asked.prompt.split("Claims:\n").nth(1).unwrap_or("");
-            claims
-                .split("\nStances:")
-                .next()
-                .unwrap_or("")
+            // The source's document is quoted first, the claims after it.
+            let quoted = quoted_documents(&asked.prompt);
+            let document = quoted.first().cloned().unwrap_or_default();
+            quoted
+                .last()
+                .cloned()
+                .unwrap_or_default()
                 .lines()
                 .filter_map(|line| line.split_once(". "))
                 .map(|(number, claim)| {
+                    // The liar puts "never" after a sentence's subject (its first two words).
                     let flipped = if claim.contains(" never ") {
                         claim.replace(" never ", " ")
                     } else {
-                        claim.replacen(' ', " never ", 1)
+                        let mut words: Vec<&str> = claim.split(' ').collect();
+                        words.insert(2.min(words.len()), "never");
+                        words.join(" ")
                     };
-                    let stance = if asked.document.contains(claim) {
+                    let stance = if document.contains(claim) {
                         "supports"
-                    } else if asked.document.contains(&flipped) {
+                    } else if document.contains(&flipped) {
                         "contradicts"
                     } else {
                         "abstains"
@@ -1703,20 +1709,29 @@ fn summarize_scores_sources_and_keeps_the_truthful_ones() {
     assert_eq!(liar["used"], false, "{stored:#}");
     assert!(sources.iter().any(|s| s["used"] == true), "{stored:#}");
     // The answer never repeats the liar's sentences; each source's claims and stances are kept.
-    let text = outcome["text"].as_str().unwrap();
-    assert!(!text.is_empty() && !text.contains("never"), "{text}");
+    let answer = outcome["text"].as_str().unwrap();
+    assert!(!answer.is_empty() && !answer.contains("never"), "{answer}");
     assert_eq!(outcome["claims"].as_array().unwrap().len(), 5);
     assert!(!stored["model_calls"].as_array().unwrap().is_empty(), "{stored:#}");
-    // Too few sources is refused before any call.
+    // The liar contradicts the claims it addresses (drafted from the others' documents).
+    let liar_index = sources.iter().position(|s| s["source"]["title"] == "source-5").unwrap();
+    let claims = outcome["claims"].as_array().unwrap();
+    let truthful = claims.iter().find(|c| c["source"] != liar_index).unwrap();
+    let liar_row = truthful["stances"][liar_index].as_array().unwrap();
+    let claim_texts = truthful["claims"].as_array().unwrap();
+    for (claim, stance) in claim_texts.iter().zip(liar_row) {
+        let own = claim.as_str().unwrap().contains("never");
+        assert!(own == (stance == "support"), "{truthful:#}");
+    }
+    assert!(liar_row.iter().any(|s| s == "refute"), "{truthful:#}");
+    // Too few sources is refused before any call, and before a run is recorded.
+    let calls = model.requests().len();
     let refused = cli.run(&["summarize", "--question", "Q?", "--documents", "1,2"]);
     assert_eq!(refused.status.code(), Some(2));
     assert!(
-        text_of(&refused.stderr).contains("at least 3 distinct sources"),
+        text(&refused.stderr).contains("at least 3 distinct sources"),
         "{}",
-        text_of(&refused.stderr)
+        text(&refused.stderr)
     );
-}
-
-fn text_of(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    assert_eq!(model.requests().len(), calls);
 }

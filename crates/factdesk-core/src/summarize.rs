@@ -42,21 +42,31 @@ impl Factdesk {
     /// Summarises the sources for the question with TTS and stores the summary (see the module
     /// documentation).
     pub async fn summarize(&self, request: &SummarizeRequest) -> Result<StoredOutcome> {
-        let ids: Vec<DocumentId> = match &request.sources {
-            SummarySources::Documents(ids) => ids.clone(),
-            SummarySources::Corpus(name) => self
-                .documents(Some(name), Some(MAX_SOURCES as u64 + 1), 0)?
-                .into_iter()
-                .map(|document| document.id)
-                .collect(),
+        let too_many = |what: String| {
+            CoreError::InvalidInput(format!(
+                "{what}: at most {MAX_SOURCES} sources are summarised at once (the stance calls \
+                 grow with the square of the sources); choose documents with --documents"
+            ))
         };
-        if ids.len() > MAX_SOURCES {
-            return Err(CoreError::InvalidInput(format!(
-                "{} sources: at most {MAX_SOURCES} are summarised at once (the stance calls grow \
-                 with the square of the sources); choose documents with --documents",
-                ids.len()
-            )));
-        }
+        let ids: Vec<DocumentId> = match &request.sources {
+            SummarySources::Documents(ids) if ids.len() > MAX_SOURCES => {
+                return Err(too_many(format!("{} documents", ids.len())));
+            }
+            SummarySources::Documents(ids) => ids.clone(),
+            SummarySources::Corpus(name) => {
+                let ids: Vec<DocumentId> = self
+                    .documents(Some(name), Some(MAX_SOURCES as u64 + 1), 0)?
+                    .into_iter()
+                    .map(|document| document.id)
+                    .collect();
+                if ids.len() > MAX_SOURCES {
+                    return Err(too_many(format!(
+                        "more than {MAX_SOURCES} documents in corpus '{name}'"
+                    )));
+                }
+                ids
+            }
+        };
         let mut documents = Vec::new();
         for id in &ids {
             documents.push(self.document(*id)?);
@@ -72,6 +82,9 @@ impl Factdesk {
                 text: document.text.clone(),
             })
             .collect();
+        // Bad input is refused before a run is recorded.
+        factdesk_methods::tts::check(&request.config, &request.question, &sources)
+            .map_err(method_error)?;
         let identity = serde_json::json!({
             "method": "tts",
             "config": request.config,

@@ -43,8 +43,8 @@ pub const JUDGE_TEMPLATE: &str = "judge/geval";
 /// document what it is judged against).
 pub const SGSS_LABEL_TEMPLATE: &str = "sgss/label";
 /// TTS: a draft from several documents (the claim is the question; `prompt` holds every
-/// quoted document), its claims (the claim is the draft), and one source's stances on several
-/// claims (the document is the source's; the claims are listed in `prompt`).
+/// quoted document), its claims (the document is the draft), and one source's stances on
+/// several claims (the document is the source's; the claims are quoted after it in `prompt`).
 pub const TTS_DRAFT_TEMPLATE: &str = "tts/draft";
 pub const TTS_CLAIMS_TEMPLATE: &str = "tts/claims";
 pub const TTS_STANCES_TEMPLATE: &str = "tts/stances";
@@ -88,7 +88,7 @@ const LAYOUTS: [Layout; 17] = [
     Layout { template: "judge/geval", claim: "Summary: ", document: DocumentAt::Quoted },
     Layout { template: "sgss/label", claim: "Text: ", document: DocumentAt::Quoted },
     Layout { template: "tts/draft", claim: "Question: ", document: DocumentAt::Quoted },
-    Layout { template: "tts/claims", claim: "Summary: ", document: DocumentAt::Nowhere },
+    Layout { template: "tts/claims", claim: "Claims:", document: DocumentAt::Quoted },
     Layout { template: "tts/stances", claim: "Claims:", document: DocumentAt::Quoted },
 ];
 

@@ -42,7 +42,8 @@ pub const STANCES_TEMPLATE: &str = "tts/stances";
 pub struct TtsConfig {
     /// Sources scoring at least this are kept.
     pub tau: f64,
-    /// Seeds each source's permutation (source i uses `seed + i`).
+    /// Seeds each source's permutation (the source given at position i uses `seed + i`, so
+    /// collapsing a duplicate changes no other source's permutation).
     pub seed: u64,
     /// Sources whose word 5-gram Jaccard similarity reaches this are one source.
     pub duplicate_threshold: f64,
@@ -112,26 +113,42 @@ pub struct Tts {
     pub config: TtsConfig,
 }
 
-/// The stance words an answer line may carry, first match wins.
-fn stance_of(word: &str) -> Option<Stance> {
-    let word = word.to_ascii_lowercase();
-    if word.contains("contradict") || word.contains("refute") {
-        Some(Stance::Refute)
-    } else if word.contains("support") {
-        Some(Stance::Support)
-    } else if word.contains("abstain") || word.contains("not address") {
-        Some(Stance::Neutral)
-    } else {
-        None
+/// The stance a line gives after its number: its first stance word, read as abstaining when
+/// "not", "neither" or "no" comes before it ("does not support", "neither supports nor …").
+fn stance_of(rest: &str) -> Option<Stance> {
+    let mut negated = false;
+    for word in rest.split(|c: char| !c.is_alphabetic()).filter(|w| !w.is_empty()) {
+        let word = word.to_ascii_lowercase();
+        if word.starts_with("abstain") {
+            return Some(Stance::Neutral);
+        }
+        let stance = if word.starts_with("support") {
+            Some(Stance::Support)
+        } else if word.starts_with("contradict") || word.starts_with("refute") {
+            Some(Stance::Refute)
+        } else {
+            None
+        };
+        if let Some(stance) = stance {
+            return Some(if negated { Stance::Neutral } else { stance });
+        }
+        if matches!(word.as_str(), "not" | "neither" | "no" | "nor" | "doesn" | "don") {
+            negated = true;
+        }
     }
+    None
 }
 
-/// The stances of `count` claims in an answer of "number. stance" lines; a claim the answer
-/// does not give a stance for abstains. Also how many were given.
+/// The stances of `count` claims in an answer of "number. stance" lines ("Claim 2: supports"
+/// and Markdown emphasis around the number are read too); a claim the answer gives no stance
+/// for abstains. Also how many were given.
 pub fn parse_stances(text: &str, count: usize) -> (Vec<Stance>, usize) {
     let mut stances = vec![None; count];
     for line in text.lines() {
-        let line = line.trim();
+        let line = line.trim().trim_start_matches(['*', '_', '#', '-', ' ']);
+        let line =
+            line.strip_prefix("Claim").or_else(|| line.strip_prefix("claim")).unwrap_or(line);
+        let line = line.trim_start();
         let digits: String = line.chars().take_while(char::is_ascii_digit).collect();
         let Ok(number) = digits.parse::<usize>() else { continue };
         let Some(slot) = number.checked_sub(1).and_then(|index| stances.get_mut(index)) else {
@@ -143,6 +160,60 @@ pub fn parse_stances(text: &str, count: usize) -> (Vec<Stance>, usize) {
     }
     let given = stances.iter().filter(|s| s.is_some()).count();
     (stances.into_iter().map(|s| s.unwrap_or(Stance::Neutral)).collect(), given)
+}
+
+/// Checks the question, the settings and the sources before any call; gives the groups of
+/// near-duplicate sources (indices into `sources`, the first of each the one kept).
+pub fn check(
+    config: &TtsConfig,
+    question: &str,
+    sources: &[Source],
+) -> Result<Vec<Vec<usize>>, MethodError> {
+    if question.trim().is_empty() {
+        return Err(MethodError::Input(
+            "the question is empty: say what the summary answers".into(),
+        ));
+    }
+    if !config.tau.is_finite() || !config.duplicate_threshold.is_finite() {
+        return Err(MethodError::Input("tau and the duplicate threshold must be numbers".into()));
+    }
+    if config.max_claims == 0 || config.stance_batch == 0 || config.document_words == 0 {
+        return Err(MethodError::Input(
+            "max_claims, stance_batch and document_words must be at least 1".into(),
+        ));
+    }
+    let empty: Vec<String> = sources
+        .iter()
+        .enumerate()
+        .filter(|(_, source)| source.text.trim().is_empty())
+        .map(|(i, source)| format!("{} (source {})", source.name, i + 1))
+        .collect();
+    if !empty.is_empty() {
+        return Err(MethodError::Input(format!(
+            "source(s) without text: {}; choose other documents",
+            empty.join(", ")
+        )));
+    }
+    let texts: Vec<&str> = sources.iter().map(|source| source.text.as_str()).collect();
+    let groups = duplicates::groups(&texts, config.duplicate_threshold);
+    if groups.len() < 3 {
+        let merged: Vec<String> = groups
+            .iter()
+            .filter(|group| group.len() > 1)
+            .map(|group| {
+                let names: Vec<&str> = group.iter().map(|&i| sources[i].name.as_str()).collect();
+                names.join(" = ")
+            })
+            .collect();
+        return Err(MethodError::Input(format!(
+            "peer prediction needs peers: at least 3 distinct sources ({} given, {} after \
+             collapsing near-duplicates{}); add documents",
+            sources.len(),
+            groups.len(),
+            if merged.is_empty() { String::new() } else { format!(": {}", merged.join("; ")) }
+        )));
+    }
+    Ok(groups)
 }
 
 impl Tts {
@@ -196,31 +267,9 @@ impl Tts {
 
     /// Runs the method on `sources` for `question` (see the module documentation).
     pub async fn run(&self, question: &str, sources: &[Source]) -> Result<TtsResult, MethodError> {
+        let groups = check(&self.config, question, sources)?;
         let question = question.trim();
-        if question.is_empty() {
-            return Err(MethodError::Input("the question is empty".into()));
-        }
-        let empty: Vec<&str> = sources
-            .iter()
-            .filter(|source| source.text.trim().is_empty())
-            .map(|source| source.name.as_str())
-            .collect();
-        if !empty.is_empty() {
-            return Err(MethodError::Input(format!(
-                "source(s) without text: {}; leave them out",
-                empty.join(", ")
-            )));
-        }
         let texts: Vec<&str> = sources.iter().map(|source| source.text.as_str()).collect();
-        let groups = duplicates::groups(&texts, self.config.duplicate_threshold);
-        if groups.len() < 3 {
-            return Err(MethodError::Input(format!(
-                "peer prediction needs peers: at least 3 distinct sources ({} given, {} after \
-                 collapsing near-duplicates)",
-                sources.len(),
-                groups.len()
-            )));
-        }
         let distinct: Vec<&str> = groups.iter().map(|group| texts[group[0]]).collect();
         let quoted = self.quoted(&distinct);
         let mut tokens = TokenUse::default();
@@ -234,7 +283,11 @@ impl Tts {
             let answer = self
                 .ask(
                     CLAIMS_TEMPLATE,
-                    serde_json::json!({"summary": draft, "max": self.config.max_claims}),
+                    serde_json::json!({
+                        "summary": draft,
+                        "max": self.config.max_claims,
+                        "boundary": factdesk_llm::nli::boundary(&draft, question),
+                    }),
                     "claims",
                     &mut tokens,
                     &mut calls,

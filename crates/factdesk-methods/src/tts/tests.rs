@@ -66,8 +66,8 @@ fn careful(request: &CompletionRequest) -> Result<Vec<String>, factdesk_llm::Llm
             seen.join(" ")
         }
         CLAIMS_TEMPLATE => {
-            let summary = prompt.rsplit("Summary: ").next().unwrap().lines().next().unwrap();
-            sentences(summary)
+            let summary = quoted(prompt).remove(0);
+            sentences(&summary)
                 .iter()
                 .enumerate()
                 .map(|(i, s)| format!("{}. {s}", i + 1))
@@ -75,9 +75,9 @@ fn careful(request: &CompletionRequest) -> Result<Vec<String>, factdesk_llm::Llm
                 .join("\n")
         }
         STANCES_TEMPLATE => {
-            let document = quoted(prompt).remove(0);
-            let claims =
-                prompt.split("Claims:\n").nth(1).unwrap().split("\nStances:").next().unwrap();
+            let mut parts = quoted(prompt);
+            let claims = parts.pop().unwrap();
+            let document = parts.remove(0);
             claims
                 .lines()
                 .filter_map(|line| line.split_once(". "))
@@ -179,6 +179,15 @@ async fn too_few_distinct_sources_empty_ones_and_unread_stances_are_named() {
     let (stances, read) = parse_stances("1. supports\n3: contradicts\nnonsense\n9. supports", 4);
     assert_eq!(stances, [Stance::Support, Stance::Neutral, Stance::Refute, Stance::Neutral]);
     assert_eq!(read, 2);
-    let (stances, _) = parse_stances("2. does not address it", 2);
-    assert_eq!(stances, [Stance::Neutral, Stance::Neutral]);
+    let (stances, read) = parse_stances(
+        "1. does not support it\n**2.** abstains: neither supports nor contradicts\nClaim 3: contradicts",
+        3,
+    );
+    assert_eq!(stances, [Stance::Neutral, Stance::Neutral, Stance::Refute]);
+    assert_eq!(read, 3);
+    // Settings that would score nothing are refused before any call.
+    let nan = TtsConfig { tau: f64::NAN, ..TtsConfig::default() };
+    assert!(check(&nan, "Q?", &given).is_err());
+    let none = TtsConfig { max_claims: 0, ..TtsConfig::default() };
+    assert!(check(&none, "Q?", &given).unwrap_err().to_string().contains("at least 1"));
 }
