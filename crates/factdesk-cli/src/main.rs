@@ -134,6 +134,9 @@ enum Command {
         /// Seeds each source's permutation
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// tts, or a baseline: all-sources, majority-prompt, majority-claims
+        #[arg(long, default_value = "tts", value_parser = ["tts", "all-sources", "majority-prompt", "majority-claims"])]
+        method: String,
     },
     /// Structured summaries kept in the library for scoring with SGSS: add, list, label and
     /// score a question's summaries (as the app's Scores view does)
@@ -708,13 +711,20 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 Ok(Outcome::Success)
             }
         },
-        Command::Summarize { question, corpus, documents, tau, seed } => {
+        Command::Summarize { question, corpus, documents, tau, seed, method } => {
+            use factdesk_core::methods::tts::baselines::Baseline;
+            let baseline = match method.as_str() {
+                "all-sources" => Some(Baseline::AllSources),
+                "majority-prompt" => Some(Baseline::MajorityPrompt),
+                "majority-claims" => Some(Baseline::MajorityClaims),
+                _ => None,
+            };
             let sources = match corpus {
                 Some(name) => SummarySources::Corpus(name),
                 None => SummarySources::Documents(documents.into_iter().map(DocumentId).collect()),
             };
             let config = TtsConfig { tau, seed, ..TtsConfig::default() };
-            let request = SummarizeRequest { question, sources, config, cache: None };
+            let request = SummarizeRequest { question, sources, baseline, config, cache: None };
             let app = open()?;
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             let stored = runtime.block_on(app.summarize(&request))?;

@@ -1614,7 +1614,8 @@ fn quoted_documents(prompt: &str) -> Vec<String> {
 #[test]
 fn summarize_scores_sources_and_keeps_the_truthful_ones() {
     use factdesk_testkit::scripted::{
-        ScriptedModel, TTS_CLAIMS_TEMPLATE, TTS_DRAFT_TEMPLATE, TTS_STANCES_TEMPLATE,
+        ScriptedModel, TTS_CLAIMS_TEMPLATE, TTS_DRAFT_TEMPLATE, TTS_FROM_CLAIMS_TEMPLATE,
+        TTS_STANCES_TEMPLATE,
     };
     let sentences = |text: &str| -> Vec<String> {
         text.split_inclusive('.')
@@ -1636,6 +1637,13 @@ fn summarize_scores_sources_and_keeps_the_truthful_ones() {
                 }
             }
             seen.join(" ")
+        })
+        .on(TTS_FROM_CLAIMS_TEMPLATE, |asked| {
+            // The answer is the claims it was given, one after another.
+            let quoted = quoted_documents(&asked.prompt);
+            quoted
+                .first()
+                .map_or(String::new(), |claims| claims.replace("- ", "").replace('\n', " "))
         })
         .on(TTS_CLAIMS_TEMPLATE, move |asked| {
             let quoted = quoted_documents(&asked.prompt);
@@ -1724,6 +1732,24 @@ fn summarize_scores_sources_and_keeps_the_truthful_ones() {
         assert!(own == (stance == "support"), "{truthful:#}");
     }
     assert!(liar_row.iter().any(|s| s == "refute"), "{truthful:#}");
+    // The baselines on the same sources: every source (the liar included), or the claims
+    // most sources support (the liar's left out).
+    let ask = |method: &str| {
+        let stored = cli.json(&[
+            "summarize",
+            "--question",
+            "Why did the bridge close?",
+            "--corpus",
+            "bridge",
+            "--method",
+            method,
+        ]);
+        assert_eq!(stored["outcome"]["method"], method, "{stored:#}");
+        stored["outcome"]["text"].as_str().unwrap().to_owned()
+    };
+    assert!(ask("all-sources").contains("never"));
+    let majority = ask("majority-claims");
+    assert!(!majority.is_empty() && !majority.contains("never"), "{majority}");
     // Too few sources is refused before any call, and before a run is recorded.
     let calls = model.requests().len();
     let refused = cli.run(&["summarize", "--question", "Q?", "--documents", "1,2"]);

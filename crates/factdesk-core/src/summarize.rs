@@ -3,12 +3,15 @@
 //! ones), each scored by correlated agreement with its peers, and the answer is written from
 //! the ones scoring at least τ. The result is stored as an [`Outcome::Summary`] under a run of
 //! its own, with the model calls behind it, the per-source claims and stances, and the scores.
-//! The baselines, a view in the app and reports are not here yet.
+//! The paper's baselines (all sources, majority prompt, majority claims) run the same way on
+//! the same sources. A view in the app and reports are not here yet.
 
 use std::sync::Arc;
 
 use factdesk_llm::{CacheMode, CallCollector};
+use factdesk_methods::tts::baselines::{Baseline, BaselineResult};
 use factdesk_methods::tts::{Source, Tts, TtsConfig};
+use factdesk_model::ciber::Stance;
 use factdesk_model::{
     DocumentId, Envelope, EvidenceSource, Outcome, RunStatus, ScoredSource, SourceClaims,
     SourcedSummary, StoredOutcome,
@@ -31,6 +34,8 @@ pub enum SummarySources {
 pub struct SummarizeRequest {
     pub question: String,
     pub sources: SummarySources,
+    /// TTS, or one of its baselines (`None`).
+    pub baseline: Option<Baseline>,
     pub config: TtsConfig,
     pub cache: Option<CacheMode>,
 }
@@ -85,14 +90,15 @@ impl Factdesk {
         // Bad input is refused before a run is recorded.
         factdesk_methods::tts::check(&request.config, &request.question, &sources)
             .map_err(method_error)?;
+        let method = request.baseline.map_or("tts", Baseline::as_str);
         let identity = serde_json::json!({
-            "method": "tts",
+            "method": method,
             "config": request.config,
             "question": request.question,
             "documents": ids,
         });
         let chat = self.model_choice().model_name();
-        let run = self.store()?.create_run("tts", &identity, Some(&chat), None)?;
+        let run = self.store()?.create_run(method, &identity, Some(&chat), None)?;
         self.store()?.set_run_status(run, RunStatus::Running, None)?;
         let stored = async {
             let collector = CallCollector::default();
@@ -103,7 +109,6 @@ impl Factdesk {
                 prompts: Arc::new(factdesk_methods::prompts::builtin_library()?),
                 config: request.config.clone(),
             };
-            let result = tts.run(&request.question, &sources).await.map_err(method_error)?;
             let source_of = |index: usize| {
                 let summary = &documents[index].summary;
                 EvidenceSource {
@@ -114,6 +119,20 @@ impl Factdesk {
                     content_hash: Some(summary.content_hash.clone()),
                 }
             };
+            if let Some(baseline) = request.baseline {
+                let result = tts
+                    .baseline(baseline, &request.question, &sources)
+                    .await
+                    .map_err(method_error)?;
+                let summary = baseline_summary(&result, &request.config, &chat, source_of)?;
+                return Ok::<_, CoreError>(self.store()?.insert_outcome(
+                    run,
+                    None,
+                    &Outcome::Summary(summary),
+                    &collector.ids(),
+                )?);
+            }
+            let result = tts.run(&request.question, &sources).await.map_err(method_error)?;
             let kept = result.sources.iter().filter(|s| s.kept).count();
             let summary = SourcedSummary {
                 envelope: Envelope {
@@ -192,4 +211,70 @@ impl Factdesk {
             }
         }
     }
+}
+
+/// A baseline's answer as a stored summary: every distinct source read; with majority claims,
+/// each source's score is the share of the claims it supports.
+fn baseline_summary(
+    result: &BaselineResult,
+    config: &TtsConfig,
+    chat: &str,
+    source_of: impl Fn(usize) -> EvidenceSource,
+) -> Result<SourcedSummary> {
+    let claims = result.claims.len();
+    let kept = result.kept_claims.iter().filter(|k| **k).count();
+    let what = match result.baseline {
+        Baseline::AllSources => "one answer from every source".to_owned(),
+        Baseline::MajorityPrompt => {
+            "one answer from every source, told to keep what most agree on".to_owned()
+        }
+        Baseline::MajorityClaims => format!(
+            "the all-sources answer's {claims} claim(s), {kept} supported by more than half of \
+             the sources and written up again"
+        ),
+    };
+    Ok(SourcedSummary {
+        envelope: Envelope {
+            method: result.baseline.as_str().into(),
+            parameters: serde_json::to_value(config)
+                .map_err(|e| CoreError::InvalidInput(e.to_string()))?,
+            model: chat.to_owned(),
+            nli_model: None,
+            tokens: result.tokens.clone(),
+            explanation: format!(
+                "Baseline: {what}; {} distinct source(s); {} model call(s).{}",
+                result.groups.len(),
+                result.calls,
+                if result.notes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" Notes: {}", result.notes.join("; "))
+                }
+            ),
+        },
+        question: Some(result.question.clone()),
+        text: result.summary.clone().unwrap_or_default(),
+        sources: result
+            .groups
+            .iter()
+            .enumerate()
+            .map(|(j, group)| {
+                let supported = result
+                    .stances
+                    .get(j)
+                    .map_or(0, |row| row.iter().filter(|s| **s == Stance::Support).count());
+                ScoredSource {
+                    source: source_of(group[0]),
+                    score: if claims == 0 { 0.0 } else { supported as f64 / claims as f64 },
+                    used: true,
+                    note: Some(if claims == 0 {
+                        "not scored by this baseline".to_owned()
+                    } else {
+                        format!("supports {supported} of the {claims} claim(s)")
+                    }),
+                }
+            })
+            .collect(),
+        claims: Vec::new(),
+    })
 }

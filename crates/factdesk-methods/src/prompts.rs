@@ -29,6 +29,8 @@ pub const BUILTIN: &[(&str, &str)] = builtin![
     "assets/prompts/tts/draft.v1.toml",
     "assets/prompts/tts/claims.v1.toml",
     "assets/prompts/tts/stances.v1.toml",
+    "assets/prompts/tts/majority.v1.toml",
+    "assets/prompts/tts/from_claims.v1.toml",
 ];
 
 /// The shipped templates as a library.
@@ -83,6 +85,7 @@ mod tests {
             "sgss/label",
             "tts/claims",
             "tts/stances",
+            "tts/from_claims",
         ] {
             let request = library.render_request(id, &context).unwrap();
             let text = &request.messages.last().unwrap().content;

@@ -48,6 +48,10 @@ pub const SGSS_LABEL_TEMPLATE: &str = "sgss/label";
 pub const TTS_DRAFT_TEMPLATE: &str = "tts/draft";
 pub const TTS_CLAIMS_TEMPLATE: &str = "tts/claims";
 pub const TTS_STANCES_TEMPLATE: &str = "tts/stances";
+/// TTS's baselines: the majority prompt (every document quoted) and the answer from the
+/// majority's claims (the claims quoted).
+pub const TTS_MAJORITY_TEMPLATE: &str = "tts/majority";
+pub const TTS_FROM_CLAIMS_TEMPLATE: &str = "tts/from_claims";
 
 /// Where a template puts what a script needs.
 struct Layout {
@@ -64,7 +68,7 @@ enum DocumentAt {
     Quoted,
 }
 
-const LAYOUTS: [Layout; 17] = [
+const LAYOUTS: [Layout; 19] = [
     Layout {
         template: "llm_cite/urls_diverse",
         claim: "Sentence: ",
@@ -90,6 +94,8 @@ const LAYOUTS: [Layout; 17] = [
     Layout { template: "tts/draft", claim: "Question: ", document: DocumentAt::Quoted },
     Layout { template: "tts/claims", claim: "Claims:", document: DocumentAt::Quoted },
     Layout { template: "tts/stances", claim: "Claims:", document: DocumentAt::Quoted },
+    Layout { template: "tts/majority", claim: "Question: ", document: DocumentAt::Quoted },
+    Layout { template: "tts/from_claims", claim: "Question: ", document: DocumentAt::Quoted },
 ];
 
 /// One chat request to the scripted model.

@@ -15,9 +15,10 @@
 //!    rule beside it; a source is kept when its score is at least τ.
 //! 5. The final answer from the kept sources only (`tts/draft`).
 //!
-//! The pipeline sees the chat model through its trait only. Not built yet: the core's run,
-//! storage and CLI, reports, the app's view and the baselines.
+//! The paper's baselines are in [`baselines`]. The pipeline sees the chat model through its
+//! trait only.
 
+pub mod baselines;
 pub mod duplicates;
 pub mod score;
 
@@ -217,7 +218,7 @@ pub fn check(
 }
 
 impl Tts {
-    async fn ask(
+    pub(crate) async fn ask(
         &self,
         template: &str,
         context: serde_json::Value,
@@ -237,7 +238,7 @@ impl Tts {
         Ok(completion.text().trim().to_owned())
     }
 
-    fn quoted(&self, texts: &[&str]) -> Vec<String> {
+    pub(crate) fn quoted(&self, texts: &[&str]) -> Vec<String> {
         texts
             .iter()
             .map(|text| crate::grounding::first_words(text, self.config.document_words))
@@ -245,7 +246,7 @@ impl Tts {
     }
 
     /// A draft answering `question` from `documents`.
-    async fn draft(
+    pub(crate) async fn draft(
         &self,
         question: &str,
         documents: &[&str],
@@ -263,6 +264,49 @@ impl Tts {
             calls,
         )
         .await
+    }
+
+    /// Every source's stances on `claims` (`[source][claim]`), several claims per call; a
+    /// stance not given abstains, and a note (naming `whose` claims) says so.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) async fn stances(
+        &self,
+        claims: &[String],
+        quoted: &[String],
+        names: &[&str],
+        whose: &str,
+        tokens: &mut TokenUse,
+        calls: &mut usize,
+        notes: &mut Vec<String>,
+    ) -> Result<Vec<Vec<Stance>>, MethodError> {
+        let mut stances = Vec::new();
+        for (j, document) in quoted.iter().enumerate() {
+            let mut row = Vec::new();
+            for batch in claims.chunks(self.config.stance_batch.max(1)) {
+                let boundary = factdesk_llm::nli::boundary(document, &batch.join("\n"));
+                let answer = self
+                    .ask(
+                        STANCES_TEMPLATE,
+                        serde_json::json!({"document": document, "claims": batch, "boundary": boundary}),
+                        "stance",
+                        tokens,
+                        calls,
+                    )
+                    .await?;
+                let (given, read) = parse_stances(&answer, batch.len());
+                if read < batch.len() {
+                    notes.push(format!(
+                        "{} on {whose}: {} of {} stance(s) not given, counted as abstained",
+                        names[j],
+                        batch.len() - read,
+                        batch.len()
+                    ));
+                }
+                row.extend(given);
+            }
+            stances.push(row);
+        }
+        Ok(stances)
     }
 
     /// Runs the method on `sources` for `question` (see the module documentation).
@@ -300,36 +344,13 @@ impl Tts {
                     sources[group[0]].name
                 ));
             }
-            let mut stances = Vec::new();
-            for (j, document) in quoted.iter().enumerate() {
-                let mut row = Vec::new();
-                for batch in claims.chunks(self.config.stance_batch.max(1)) {
-                    let boundary = factdesk_llm::nli::boundary(document, &batch.join("\n"));
-                    let answer = self
-                        .ask(
-                            STANCES_TEMPLATE,
-                            serde_json::json!({"document": document, "claims": batch, "boundary": boundary}),
-                            "stance",
-                            &mut tokens,
-                            &mut calls,
-                        )
-                        .await?;
-                    let (given, read) = parse_stances(&answer, batch.len());
-                    if read < batch.len() {
-                        notes.push(format!(
-                            "{} on {}'s claims: {} of {} stance(s) not given, counted as abstained",
-                            sources[groups[j][0]].name,
-                            sources[group[0]].name,
-                            batch.len() - read,
-                            batch.len()
-                        ));
-                    }
-                    row.extend(given);
-                }
-                stances.push(row);
-            }
+            let names: Vec<&str> = groups.iter().map(|g| sources[g[0]].name.as_str()).collect();
+            let whose = format!("{}'s claims", sources[group[0]].name);
+            let stances = self
+                .stances(&claims, &quoted, &names, &whose, &mut tokens, &mut calls, &mut notes)
+                .await?;
             let permutation =
-                score::permutation(claims.len(), self.config.seed.wrapping_add(i as u64));
+                score::permutation(claims.len(), self.config.seed.wrapping_add(group[0] as u64));
             let ca = score::correlated_agreement(i, &stances, &permutation, None)
                 .map_err(MethodError::Input)?;
             let majority = score::majority_score(i, &stances, None).map_err(MethodError::Input)?;

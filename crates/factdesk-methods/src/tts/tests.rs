@@ -7,6 +7,7 @@ use std::sync::Arc;
 use factdesk_llm::CompletionRequest;
 use factdesk_llm::scripted::ScriptedModel;
 
+use super::baselines::Baseline;
 use super::score::DEFAULT_TAU;
 use super::*;
 
@@ -190,4 +191,47 @@ async fn too_few_distinct_sources_empty_ones_and_unread_stances_are_named() {
     assert!(check(&nan, "Q?", &given).is_err());
     let none = TtsConfig { max_claims: 0, ..TtsConfig::default() };
     assert!(check(&none, "Q?", &given).unwrap_err().to_string().contains("at least 1"));
+}
+
+#[tokio::test]
+async fn the_baselines_answer_from_every_source_or_from_the_majority() {
+    let given = sources();
+    let majority_prompt = |request: &CompletionRequest| {
+        let prompt = &request.messages.last().unwrap().content;
+        match request.template.as_ref().map(|t| t.id.as_str()) {
+            Some(super::baselines::MAJORITY_TEMPLATE) => {
+                Ok(vec![format!("{} documents", quoted(prompt).len())])
+            }
+            Some(super::baselines::FROM_CLAIMS_TEMPLATE) => Ok(vec![quoted(prompt).remove(0)]),
+            _ => careful(request),
+        }
+    };
+    let model = Arc::new(ScriptedModel::new(majority_prompt));
+    let method = tts(model.clone());
+    let question = "Why did the bridge close?";
+    let all = method.baseline(Baseline::AllSources, question, &given).await.unwrap();
+    // The all-sources answer reads every source, the liar's included.
+    assert!(all.summary.as_deref().unwrap().contains(NEGATION), "{all:?}");
+    assert_eq!(all.calls, 1);
+    let prompt = method.baseline(Baseline::MajorityPrompt, question, &given).await.unwrap();
+    assert_eq!(prompt.summary.as_deref(), Some("5 documents"));
+    let claims = method.baseline(Baseline::MajorityClaims, question, &given).await.unwrap();
+    // The liar's negated claims have one supporter of five; the true ones two or more, and
+    // those three or more are kept.
+    let kept: Vec<&String> = claims
+        .claims
+        .iter()
+        .zip(&claims.kept_claims)
+        .filter(|(_, k)| **k)
+        .map(|(c, _)| c)
+        .collect();
+    assert!(!kept.is_empty() && kept.iter().all(|c| !c.starts_with(NEGATION)), "{claims:?}");
+    let answer = claims.summary.as_deref().unwrap();
+    assert!(
+        !answer.contains(NEGATION) && answer.contains("Cracks were found in two piers."),
+        "{answer}"
+    );
+    assert_eq!(claims.stances.len(), 5);
+    // 1 draft, 1 claims call, 5 stance calls, 1 answer.
+    assert_eq!(claims.calls, 8);
 }
