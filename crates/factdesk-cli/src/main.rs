@@ -7,7 +7,7 @@
 mod output;
 mod progress;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -810,17 +810,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 SummariesCommand::Score { question, report } => {
                     let scored = app.score_question(&question)?;
                     if let Some(path) = report {
-                        let format = path
-                            .extension()
-                            .and_then(|e| e.to_str())
-                            .unwrap_or("md")
-                            .parse::<ReportFormat>()
-                            .map_err(|_| {
-                                anyhow::anyhow!(
-                                    "{}: name the report md, html or json",
-                                    path.display()
-                                )
-                            })?;
+                        let format = score_report_format(&path, None)?;
                         app.write_score_report(&scored.scores, format, &path)?;
                     }
                     output::summary_scores(&scored.scores, json)?;
@@ -1081,20 +1071,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             let scores = runtime.block_on(app.score_summaries(&request))?;
             if let Some(path) = report {
-                let format = match format {
-                    Some(format) => format,
-                    None => path
-                        .extension()
-                        .and_then(|e| e.to_str())
-                        .unwrap_or("md")
-                        .parse::<ReportFormat>()
-                        .map_err(|_| {
-                            anyhow::anyhow!(
-                                "{}: name the report's format with --format md, html or json",
-                                path.display()
-                            )
-                        })?,
-                };
+                let format = score_report_format(&path, format)?;
                 app.write_score_report(&scores, format, &path)?;
                 if !json {
                     println!("Report written to {} ({format})", path.display());
@@ -1200,4 +1177,19 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             Ok(Outcome::Success)
         }
     }
+}
+
+/// A score report's format: as given, else by the file's extension (md without one).
+fn score_report_format(path: &Path, given: Option<ReportFormat>) -> anyhow::Result<ReportFormat> {
+    if let Some(format) = given {
+        return Ok(format);
+    }
+    path.extension().and_then(|e| e.to_str()).unwrap_or("md").parse::<ReportFormat>().map_err(
+        |_| {
+            anyhow::anyhow!(
+                "{}: name the report's format with --format md, html or json",
+                path.display()
+            )
+        },
+    )
 }

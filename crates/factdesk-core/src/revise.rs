@@ -526,6 +526,16 @@ impl Factdesk {
             )?)
         }
         .await;
+        self.finish_outcome_run(run, stored)
+    }
+
+    /// Ends a run that stores one outcome: completed with the stored outcome, or failed with
+    /// the error (which is given back).
+    pub(crate) fn finish_outcome_run(
+        &self,
+        run: factdesk_model::RunId,
+        stored: Result<factdesk_model::CheckId>,
+    ) -> Result<StoredOutcome> {
         match stored {
             Ok(id) => {
                 self.store()?.set_run_status(run, RunStatus::Completed, None)?;

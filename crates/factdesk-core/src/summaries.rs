@@ -277,7 +277,7 @@ impl Factdesk {
             )));
         }
         let row = self.store()?.structured_summary(id)?;
-        let view = self.summary_views(&row.question)?.into_iter().find(|view| view.id == id);
+        let view = self.summary_views(&row.question)?.0.into_iter().find(|view| view.id == id);
         let known = view.is_some_and(|view| {
             view.lines
                 .iter()
@@ -295,8 +295,8 @@ impl Factdesk {
         Ok(())
     }
 
-    /// The stored summaries of `question` with their labels.
-    fn summary_views(&self, question: &str) -> Result<Vec<SummaryView>> {
+    /// The stored summaries of `question` with their labels, and each parsed.
+    fn summary_views(&self, question: &str) -> Result<(Vec<SummaryView>, Vec<StructuredSummary>)> {
         let store = self.store()?;
         let rows = store.structured_summaries(Some(question))?;
         let parsed: Vec<StructuredSummary> =
@@ -322,26 +322,19 @@ impl Factdesk {
                 pool,
             });
         }
-        Ok(views)
+        Ok((views, parsed))
     }
 
     /// Every stored summary of `question`, labelled and scored with the default weights:
     /// unlabelled elements count 0 and are named; Comp when there are two or more summaries
     /// (pool elements without a label count 0 and are named too).
     pub fn score_question(&self, question: &str) -> Result<QuestionScores> {
-        let views = self.summary_views(question)?;
+        let (views, parsed) = self.summary_views(question)?;
         if views.is_empty() {
             return Err(CoreError::InvalidInput(format!(
                 "no summary answers '{question}'; add one first"
             )));
         }
-        let parsed: Vec<StructuredSummary> = {
-            let store = self.store()?;
-            views
-                .iter()
-                .map(|view| parse_body(view.id, &store.structured_summary(view.id)?.body))
-                .collect::<Result<_>>()?
-        };
         let weights = Weights::default();
         let mut scores = Vec::new();
         let mut rows = Vec::new();
@@ -384,19 +377,12 @@ impl Factdesk {
         labellers: &[Labeller],
         documents: &[PathBuf],
     ) -> Result<QuestionLabelling> {
-        let views = self.summary_views(question)?;
+        let (views, parsed) = self.summary_views(question)?;
         if views.is_empty() {
             return Err(CoreError::InvalidInput(format!(
                 "no summary answers '{question}'; add one first"
             )));
         }
-        let parsed: Vec<StructuredSummary> = {
-            let store = self.store()?;
-            views
-                .iter()
-                .map(|view| parse_body(view.id, &store.structured_summary(view.id)?.body))
-                .collect::<Result<_>>()?
-        };
         let max_bytes = self.settings().import.max_file_bytes;
         let texts: Vec<String> =
             documents.iter().map(|path| read_document(path, max_bytes)).collect::<Result<_>>()?;

@@ -196,20 +196,7 @@ impl Factdesk {
             )?)
         }
         .await;
-        match stored {
-            Ok(id) => {
-                self.store()?.set_run_status(run, RunStatus::Completed, None)?;
-                Ok(self.store()?.outcome(id)?)
-            }
-            Err(error) => {
-                if let Err(marking) = self.store().and_then(|store| {
-                    Ok(store.set_run_status(run, RunStatus::Failed, Some(&error.to_string()))?)
-                }) {
-                    tracing::warn!(%run, error = %marking, "could not mark the run failed");
-                }
-                Err(error)
-            }
-        }
+        self.finish_outcome_run(run, stored)
     }
 }
 

@@ -12,7 +12,7 @@ use factdesk_model::TokenUse;
 use factdesk_model::ciber::Stance;
 use serde::{Deserialize, Serialize};
 
-use super::{CLAIMS_TEMPLATE, Source, Tts, check};
+use super::{Source, Tts, check};
 use crate::MethodError;
 
 /// The majority-prompt template.
@@ -108,20 +108,7 @@ impl Tts {
             Baseline::MajorityClaims => {
                 let draft =
                     self.draft(question, &distinct, "draft", &mut tokens, &mut calls).await?;
-                let answer = self
-                    .ask(
-                        CLAIMS_TEMPLATE,
-                        serde_json::json!({
-                            "summary": draft,
-                            "max": self.config.max_claims,
-                            "boundary": factdesk_llm::nli::boundary(&draft, question),
-                        }),
-                        "claims",
-                        &mut tokens,
-                        &mut calls,
-                    )
-                    .await?;
-                let claims = crate::revise::cove::parse_questions(&answer, self.config.max_claims);
+                let claims = self.claims(&draft, question, &mut tokens, &mut calls).await?;
                 let quoted = self.quoted(&distinct);
                 let stances = self
                     .stances(

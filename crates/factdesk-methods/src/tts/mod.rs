@@ -266,6 +266,30 @@ impl Tts {
         .await
     }
 
+    /// The atomic claims of `draft` (`tts/claims`), at most `max_claims`.
+    pub(crate) async fn claims(
+        &self,
+        draft: &str,
+        question: &str,
+        tokens: &mut TokenUse,
+        calls: &mut usize,
+    ) -> Result<Vec<String>, MethodError> {
+        let answer = self
+            .ask(
+                CLAIMS_TEMPLATE,
+                serde_json::json!({
+                    "summary": draft,
+                    "max": self.config.max_claims,
+                    "boundary": factdesk_llm::nli::boundary(draft, question),
+                }),
+                "claims",
+                tokens,
+                calls,
+            )
+            .await?;
+        Ok(crate::revise::cove::parse_questions(&answer, self.config.max_claims))
+    }
+
     /// Every source's stances on `claims` (`[source][claim]`), several claims per call; a
     /// stance not given abstains, and a note (naming `whose` claims) says so.
     #[allow(clippy::too_many_arguments)]
@@ -324,20 +348,7 @@ impl Tts {
             let others: Vec<&str> =
                 distinct.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, t)| *t).collect();
             let draft = self.draft(question, &others, "draft", &mut tokens, &mut calls).await?;
-            let answer = self
-                .ask(
-                    CLAIMS_TEMPLATE,
-                    serde_json::json!({
-                        "summary": draft,
-                        "max": self.config.max_claims,
-                        "boundary": factdesk_llm::nli::boundary(&draft, question),
-                    }),
-                    "claims",
-                    &mut tokens,
-                    &mut calls,
-                )
-                .await?;
-            let claims = crate::revise::cove::parse_questions(&answer, self.config.max_claims);
+            let claims = self.claims(&draft, question, &mut tokens, &mut calls).await?;
             if claims.is_empty() {
                 notes.push(format!(
                     "{}: its leave-one-out draft gave no claims; scored 0",
