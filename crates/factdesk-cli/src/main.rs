@@ -120,14 +120,21 @@ enum Command {
     /// source scored by how its stances agree with its peers' on claims drafted without it, the
     /// answer written from the sources scoring at least tau; stored with the model calls
     Summarize {
-        #[arg(long)]
-        question: String,
+        /// The question the summary answers (with --corpus, --documents or --search)
+        #[arg(long, required_unless_present_any = ["outcome", "list"])]
+        question: Option<String>,
         /// Every document of this corpus (at most 40)
-        #[arg(long, required_unless_present = "documents", conflicts_with = "documents")]
+        #[arg(long, conflicts_with_all = ["documents", "search"])]
         corpus: Option<String>,
         /// These documents (ids in `factdesk docs`), comma-separated or repeated
-        #[arg(long, num_args = 1.., value_delimiter = ',')]
+        #[arg(long, num_args = 1.., value_delimiter = ',', conflicts_with = "search")]
         documents: Vec<i64>,
+        /// The documents whose sentences best match this search of the index
+        #[arg(long, value_name = "QUERY")]
+        search: Option<String>,
+        /// With --search: at most this many documents
+        #[arg(long, default_value_t = 10, requires = "search")]
+        limit: usize,
         /// Sources scoring at least this are kept
         #[arg(long, default_value_t = 0.06)]
         tau: f64,
@@ -137,6 +144,27 @@ enum Command {
         /// tts, or a baseline: all-sources, majority-prompt, majority-claims
         #[arg(long, default_value = "tts", value_parser = ["tts", "all-sources", "majority-prompt", "majority-claims"])]
         method: String,
+        /// Start a new run even if an unfinished one (cancelled, failed) with the same sources,
+        /// question and settings would be resumed
+        #[arg(long)]
+        restart: bool,
+        /// A stored summary (`id` of summarize --json): show it, export it with -o, or write
+        /// its answer again from the sources --use names
+        #[arg(long, value_name = "ID", conflicts_with_all = ["question", "list"])]
+        outcome: Option<i64>,
+        /// With --outcome: the sources to write the answer from, by their numbers in its source
+        /// table (comma-separated); the others are dropped by hand
+        #[arg(long = "use", value_name = "N", num_args = 1.., value_delimiter = ',', requires = "outcome")]
+        use_sources: Vec<usize>,
+        /// List the stored summaries of several sources, newest first
+        #[arg(long, conflicts_with = "question")]
+        list: bool,
+        /// Also write the summary as a report to this file (md, html or json by its extension)
+        #[arg(long, short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// The report's format: md, html or json [default: by the file's extension]
+        #[arg(long, requires = "output")]
+        format: Option<ReportFormat>,
     },
     /// Structured summaries kept in the library for scoring with SGSS: add, list, label and
     /// score a question's summaries (as the app's Scores view does)
@@ -711,23 +739,79 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 Ok(Outcome::Success)
             }
         },
-        Command::Summarize { question, corpus, documents, tau, seed, method } => {
+        Command::Summarize {
+            question,
+            corpus,
+            documents,
+            search,
+            limit,
+            tau,
+            seed,
+            method,
+            restart,
+            outcome,
+            use_sources,
+            list,
+            output,
+            format,
+        } => {
             use factdesk_core::methods::tts::baselines::Baseline;
-            let baseline = match method.as_str() {
-                "all-sources" => Some(Baseline::AllSources),
-                "majority-prompt" => Some(Baseline::MajorityPrompt),
-                "majority-claims" => Some(Baseline::MajorityClaims),
-                _ => None,
-            };
-            let sources = match corpus {
-                Some(name) => SummarySources::Corpus(name),
-                None => SummarySources::Documents(documents.into_iter().map(DocumentId).collect()),
-            };
-            let config = TtsConfig { tau, seed, ..TtsConfig::default() };
-            let request = SummarizeRequest { question, sources, baseline, config, cache: None };
             let app = open()?;
+            if list {
+                output::sourced_summaries(&app.sourced_summaries()?, json)?;
+                return Ok(Outcome::Success);
+            }
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-            let stored = runtime.block_on(app.summarize(&request))?;
+            let stored = match (outcome, question) {
+                (Some(id), _) if use_sources.is_empty() => app.sourced_summary(CheckId(id))?.0,
+                (Some(id), _) => {
+                    if let Some(zero) = use_sources.iter().find(|n| **n == 0) {
+                        anyhow::bail!("--use {zero}: sources are numbered from 1, as listed");
+                    }
+                    let used: Vec<usize> = use_sources.iter().map(|n| n - 1).collect();
+                    runtime.block_on(app.resummarize(CheckId(id), &used))?
+                }
+                (None, Some(question)) => {
+                    let sources = match (corpus, search) {
+                        (Some(name), _) => SummarySources::Corpus(name),
+                        (None, Some(query)) => SummarySources::Search { query, limit },
+                        (None, None) if !documents.is_empty() => SummarySources::Documents(
+                            documents.into_iter().map(DocumentId).collect(),
+                        ),
+                        (None, None) => anyhow::bail!(
+                            "say where the sources are: --corpus NAME, --documents IDS or \
+                             --search QUERY"
+                        ),
+                    };
+                    let baseline = match method.as_str() {
+                        "all-sources" => Some(Baseline::AllSources),
+                        "majority-prompt" => Some(Baseline::MajorityPrompt),
+                        "majority-claims" => Some(Baseline::MajorityClaims),
+                        _ => None,
+                    };
+                    let config = TtsConfig { tau, seed, ..TtsConfig::default() };
+                    let request = SummarizeRequest {
+                        question,
+                        sources,
+                        baseline,
+                        config,
+                        cache: None,
+                        restart,
+                    };
+                    let reporter = Arc::new(progress::BarReporter::new(json));
+                    let cancel = cancel_on_interrupt(&runtime);
+                    let run = runtime.block_on(app.summarize(&request, reporter, cancel))?;
+                    if run.resumed && !json {
+                        eprintln!("Resumed unfinished run {}.", run.stored.run_id);
+                    }
+                    run.stored
+                }
+                (None, None) => anyhow::bail!("give --question, --outcome ID or --list"),
+            };
+            if let Some(path) = output {
+                let format = score_report_format(&path, format)?;
+                app.write_summary_report(stored.id, format, &path)?;
+            }
             output::sourced_summary(&stored, json)?;
             Ok(Outcome::Success)
         }

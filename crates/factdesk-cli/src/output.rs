@@ -1049,6 +1049,32 @@ pub fn question_summaries(scored: &QuestionScores, json: bool) -> anyhow::Result
     Ok(())
 }
 
+/// The stored summaries of several sources, newest first: id, method, sources kept, question.
+pub fn sourced_summaries(
+    summaries: &[factdesk_core::model::StoredOutcome],
+    json: bool,
+) -> anyhow::Result<()> {
+    if json {
+        return print_json(&summaries);
+    }
+    if summaries.is_empty() {
+        println!("No summaries yet: make one with `factdesk summarize --question Q --corpus C`.");
+    }
+    for stored in summaries {
+        if let factdesk_core::model::Outcome::Summary(summary) = &stored.outcome {
+            println!(
+                "{:>5}  {:<16}  {:>2}/{:<2} kept  {}",
+                stored.id,
+                summary.envelope.method,
+                summary.sources.iter().filter(|s| s.used).count(),
+                summary.sources.len(),
+                summary.question.as_deref().unwrap_or_default()
+            );
+        }
+    }
+    Ok(())
+}
+
 pub fn sourced_summary(
     stored: &factdesk_core::model::StoredOutcome,
     json: bool,

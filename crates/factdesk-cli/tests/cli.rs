@@ -1598,94 +1598,12 @@ fn stored_summaries_are_added_labelled_and_scored_by_question() {
     assert!(text(&refused.stderr).contains("'somewhat' is no grade"), "{}", text(&refused.stderr));
 }
 
-/// The documents quoted in a prompt, between its marker lines taken in pairs.
-fn quoted_documents(prompt: &str) -> Vec<String> {
-    let lines: Vec<&str> = prompt.lines().collect();
-    let marks: Vec<usize> = (0..lines.len())
-        .filter(|&i| lines[i].starts_with("<<<") && lines[i].ends_with(">>>"))
-        .collect();
-    marks
-        .chunks(2)
-        .filter(|pair| pair.len() == 2)
-        .map(|pair| lines[pair[0] + 1..pair[1]].join("\n"))
-        .collect()
-}
-
 #[test]
 fn summarize_scores_sources_and_keeps_the_truthful_ones() {
-    use factdesk_testkit::scripted::{
-        ScriptedModel, TTS_CLAIMS_TEMPLATE, TTS_DRAFT_TEMPLATE, TTS_FROM_CLAIMS_TEMPLATE,
-        TTS_STANCES_TEMPLATE,
-    };
-    let sentences = |text: &str| -> Vec<String> {
-        text.split_inclusive('.')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_owned)
-            .collect()
-    };
+    use factdesk_testkit::scripted::ScriptedModel;
     // Drafts list the documents' sentences; claims are a draft's sentences; a document
     // supports a claim it holds, contradicts one it holds with "never" in it, else abstains.
-    let model = ScriptedModel::new()
-        .on(TTS_DRAFT_TEMPLATE, move |asked| {
-            let mut seen: Vec<String> = Vec::new();
-            for document in quoted_documents(&asked.prompt) {
-                for sentence in document.split_inclusive('.').map(str::trim) {
-                    if !sentence.is_empty() && !seen.iter().any(|s| s == sentence) {
-                        seen.push(sentence.to_owned());
-                    }
-                }
-            }
-            seen.join(" ")
-        })
-        .on(TTS_FROM_CLAIMS_TEMPLATE, |asked| {
-            // The answer is the claims it was given, one after another.
-            let quoted = quoted_documents(&asked.prompt);
-            quoted
-                .first()
-                .map_or(String::new(), |claims| claims.replace("- ", "").replace('\n', " "))
-        })
-        .on(TTS_CLAIMS_TEMPLATE, move |asked| {
-            let quoted = quoted_documents(&asked.prompt);
-            sentences(quoted.first().map_or("", String::as_str))
-                .iter()
-                .enumerate()
-                .map(|(i, s)| format!("{}. {s}", i + 1))
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
-        .on(TTS_STANCES_TEMPLATE, |asked| {
-            // The source's document is quoted first, the claims after it.
-            let quoted = quoted_documents(&asked.prompt);
-            let document = quoted.first().cloned().unwrap_or_default();
-            quoted
-                .last()
-                .cloned()
-                .unwrap_or_default()
-                .lines()
-                .filter_map(|line| line.split_once(". "))
-                .map(|(number, claim)| {
-                    // The liar puts "never" after a sentence's subject (its first two words).
-                    let flipped = if claim.contains(" never ") {
-                        claim.replace(" never ", " ")
-                    } else {
-                        let mut words: Vec<&str> = claim.split(' ').collect();
-                        words.insert(2.min(words.len()), "never");
-                        words.join(" ")
-                    };
-                    let stance = if document.contains(claim) {
-                        "supports"
-                    } else if document.contains(&flipped) {
-                        "contradicts"
-                    } else {
-                        "abstains"
-                    };
-                    format!("{number}. {stance}")
-                })
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
-        .serve();
+    let model = ScriptedModel::new().serve();
     let cli = Cli::new();
     std::fs::write(
         cli.data.path().join("config.toml"),
@@ -1760,4 +1678,46 @@ fn summarize_scores_sources_and_keeps_the_truthful_ones() {
         text(&refused.stderr)
     );
     assert_eq!(model.requests().len(), calls);
+    // The same summary again is served from the record: no model call.
+    let again =
+        cli.json(&["summarize", "--question", "Why did the bridge close?", "--corpus", "bridge"]);
+    assert_eq!(again["outcome"]["text"], outcome["text"]);
+    assert_eq!(model.requests().len(), calls);
+    // A report of the stored summary: the scores, the dropped liar and its contradictions.
+    let id = stored["id"].as_i64().unwrap().to_string();
+    let html = dir.path().join("summary.html");
+    cli.json(&["summarize", "--outcome", &id, "-o", html.to_str().unwrap()]);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("Why did the bridge close?") && page.contains("class=\"bar dropped\""));
+    assert!(page.contains("title=\"contradicts\""), "{page}");
+    let refused = cli.run(&["summarize", "--outcome", &id, "-o", "summary.pdf"]);
+    assert!(text(&refused.stderr).contains("--format"), "{}", text(&refused.stderr));
+    // Restoring the liar by hand writes the answer again from every source.
+    let all: Vec<String> = (1..=5).map(|n| n.to_string()).collect();
+    let by_hand = cli.json(&["summarize", "--outcome", &id, "--use", &all.join(",")]);
+    let text_by_hand = by_hand["outcome"]["text"].as_str().unwrap();
+    assert!(text_by_hand.contains("never"), "{by_hand:#}");
+    assert!(
+        by_hand["outcome"]["explanation"].as_str().unwrap().contains("restored: source-5"),
+        "{by_hand:#}"
+    );
+    assert!(by_hand["outcome"]["sources"].as_array().unwrap().iter().all(|s| s["used"] == true));
+    let refused = cli.run(&["summarize", "--outcome", &id, "--use", "9"]);
+    assert!(text(&refused.stderr).contains("no source 9"), "{}", text(&refused.stderr));
+    // Both are listed, newest first.
+    let listed = cli.json(&["summarize", "--list"]);
+    let listed = listed.as_array().unwrap();
+    assert_eq!(listed[0]["id"], by_hand["id"]);
+    assert!(listed.iter().any(|s| s["id"] == stored["id"]));
+    // Sources found by a search of the index: the documents mentioning repairs.
+    let searched =
+        cli.json(&["summarize", "--question", "How long do repairs take?", "--search", "repairs"]);
+    let titles: Vec<&str> = searched["outcome"]["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["source"]["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles.len(), 4, "{titles:?}");
+    assert!(!titles.contains(&"source-1"), "{titles:?}");
 }

@@ -35,6 +35,9 @@ pub enum CoreError {
         #[source]
         source: std::io::Error,
     },
+    /// A long action stopped when asked to; what it did is kept, and `resume` continues it.
+    #[error("{what} was cancelled; {resume} to continue where it stopped")]
+    Cancelled { what: String, resume: String },
     #[error("{0}")]
     InvalidInput(String),
     #[error("internal error: {0}")]
@@ -44,7 +47,8 @@ pub enum CoreError {
 impl CoreError {
     /// A stable code for shells: `not_found`, `invalid_input`, `config`, `database_too_new`,
     /// `index_busy`, `fetch`, `forbidden` (a URL refused by the address policy),
-    /// `not_archived` (offline, and the page was never fetched), `model`, `io` or `internal`.
+    /// `not_archived` (offline, and the page was never fetched), `model`, `cancelled`, `io` or
+    /// `internal`.
     pub fn code(&self) -> &'static str {
         use factdesk_index::IndexError;
         use factdesk_store::StoreError;
@@ -63,6 +67,7 @@ impl CoreError {
             CoreError::Model(_) => "model",
             CoreError::Config { .. } => "config",
             CoreError::Io { .. } => "io",
+            CoreError::Cancelled { .. } => "cancelled",
             CoreError::InvalidInput(_) => "invalid_input",
             CoreError::Internal(_) => "internal",
         }

@@ -542,8 +542,12 @@ impl Factdesk {
                 Ok(self.store()?.outcome(id)?)
             }
             Err(error) => {
+                let status = match error {
+                    CoreError::Cancelled { .. } => RunStatus::Cancelled,
+                    _ => RunStatus::Failed,
+                };
                 if let Err(marking) = self.store().and_then(|store| {
-                    Ok(store.set_run_status(run, RunStatus::Failed, Some(&error.to_string()))?)
+                    Ok(store.set_run_status(run, status, Some(&error.to_string()))?)
                 }) {
                     tracing::warn!(%run, error = %marking, "could not mark the run failed");
                 }

@@ -1,24 +1,31 @@
 //! Summaries of several sources answering one question, with Truthful Text Summarization
-//! (`factdesk-methods` `tts`): the sources are corpus documents (a whole corpus or chosen
-//! ones), each scored by correlated agreement with its peers, and the answer is written from
-//! the ones scoring at least τ. The result is stored as an [`Outcome::Summary`] under a run of
-//! its own, with the model calls behind it, the per-source claims and stances, and the scores.
-//! The paper's baselines (all sources, majority prompt, majority claims) run the same way on
-//! the same sources. A view in the app and reports are not here yet.
+//! (`factdesk-methods` `tts`): the sources are corpus documents (a whole corpus, chosen ones,
+//! or those a search of the index finds), each scored by correlated agreement with its peers,
+//! and the answer is written from the ones scoring at least τ. The result is stored as an
+//! [`Outcome::Summary`] under a run of its own, with the model calls behind it, each source's
+//! leave-one-out draft, claims and stances, and the scores. The paper's baselines (all
+//! sources, majority prompt, majority claims) run the same way on the same sources.
+//!
+//! A run is resumable: a cancelled, failed or interrupted run of the same method, settings,
+//! question and documents is continued, its recorded model calls answered from the record, so
+//! only the calls it had not made are made. A person may drop or restore sources of a stored
+//! summary and have the answer written again from their choice ([`Factdesk::resummarize`]).
 
 use std::sync::Arc;
 
 use factdesk_llm::{CacheMode, CallCollector};
 use factdesk_methods::tts::baselines::{Baseline, BaselineResult};
-use factdesk_methods::tts::{Source, Tts, TtsConfig};
+use factdesk_methods::tts::{Progress, Source, Tts, TtsConfig};
 use factdesk_model::ciber::Stance;
 use factdesk_model::{
-    DocumentId, Envelope, EvidenceSource, Outcome, RunStatus, ScoredSource, SourceClaims,
-    SourcedSummary, StoredOutcome,
+    CheckId, Document, DocumentId, Envelope, EvidenceSource, Outcome, RunId, RunStatus,
+    ScoredSource, SourceClaims, SourcedSummary, StoredOutcome,
 };
+use serde::Serialize;
 
+use crate::search::SearchRequest;
 use crate::verify::method_error;
-use crate::{CoreError, Factdesk, Result};
+use crate::{CancelToken, CoreError, Factdesk, ProgressUnit, Reporter, Result};
 
 /// Where the sources come from.
 #[derive(Debug, Clone)]
@@ -27,6 +34,9 @@ pub enum SummarySources {
     Corpus(String),
     /// Chosen documents.
     Documents(Vec<DocumentId>),
+    /// The documents of the best sentence hits for a query, in the order of their best hit,
+    /// at most `limit` of them.
+    Search { query: String, limit: usize },
 }
 
 /// What to summarise and how.
@@ -38,22 +48,81 @@ pub struct SummarizeRequest {
     pub baseline: Option<Baseline>,
     pub config: TtsConfig,
     pub cache: Option<CacheMode>,
+    /// Start a new run even when an unfinished one with the same input exists.
+    pub restart: bool,
+}
+
+/// A stored summary, and whether its run continued an unfinished one.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct SummaryRun {
+    pub resumed: bool,
+    #[serde(flatten)]
+    pub stored: StoredOutcome,
 }
 
 /// At most this many sources: the method's calls grow as N² (N drafts, N·N stance calls).
 pub const MAX_SOURCES: usize = 40;
 
+/// Tells a [`Reporter`] how far a TTS run got, and stops it when the token is cancelled.
+struct RunProgress {
+    reporter: Arc<dyn Reporter>,
+    cancel: CancelToken,
+}
+
+impl Progress for RunProgress {
+    fn scoring(&self, done: usize, total: usize, next: Option<&str>) {
+        if done == 0 {
+            self.reporter.phase("scoring sources", Some(total as u64), ProgressUnit::Items);
+        } else {
+            self.reporter.advance(1);
+        }
+        if let Some(next) = next {
+            self.reporter.working_on(next);
+        }
+    }
+
+    fn answering(&self) {
+        self.reporter.phase("writing the summary", None, ProgressUnit::Items);
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+}
+
+fn source_name(document: &Document) -> String {
+    document.summary.title.clone().unwrap_or_else(|| format!("document {}", document.summary.id))
+}
+
+fn evidence_source(document: &Document) -> EvidenceSource {
+    let summary = &document.summary;
+    EvidenceSource {
+        url: summary.url.clone(),
+        title: summary.title.clone(),
+        document_id: Some(summary.id),
+        fetched_at: None,
+        content_hash: Some(summary.content_hash.clone()),
+    }
+}
+
+fn notes_suffix(notes: &[String]) -> String {
+    if notes.is_empty() { String::new() } else { format!(" Notes: {}", notes.join("; ")) }
+}
+
+fn parameters(config: &TtsConfig) -> Result<serde_json::Value> {
+    serde_json::to_value(config).map_err(|e| CoreError::InvalidInput(e.to_string()))
+}
+
 impl Factdesk {
-    /// Summarises the sources for the question with TTS and stores the summary (see the module
-    /// documentation).
-    pub async fn summarize(&self, request: &SummarizeRequest) -> Result<StoredOutcome> {
+    /// The documents `sources` names, checked against [`MAX_SOURCES`].
+    fn summary_documents(&self, sources: &SummarySources) -> Result<Vec<DocumentId>> {
         let too_many = |what: String| {
             CoreError::InvalidInput(format!(
                 "{what}: at most {MAX_SOURCES} sources are summarised at once (the stance calls \
                  grow with the square of the sources); choose documents with --documents"
             ))
         };
-        let ids: Vec<DocumentId> = match &request.sources {
+        Ok(match sources {
             SummarySources::Documents(ids) if ids.len() > MAX_SOURCES => {
                 return Err(too_many(format!("{} documents", ids.len())));
             }
@@ -71,21 +140,55 @@ impl Factdesk {
                 }
                 ids
             }
-        };
+            SummarySources::Search { query, limit } => {
+                if *limit > MAX_SOURCES {
+                    return Err(too_many(format!("{limit} search results asked for")));
+                }
+                // Enough sentence hits to reach `limit` distinct documents in most indexes.
+                let hits = self.search(&SearchRequest {
+                    query: query.clone(),
+                    limit: Some(limit.saturating_mul(20).max(100)),
+                    corpora: Vec::new(),
+                    documents: Vec::new(),
+                    plain_words: true,
+                })?;
+                let mut ids: Vec<DocumentId> = Vec::new();
+                for hit in hits {
+                    if ids.len() == *limit {
+                        break;
+                    }
+                    if !ids.contains(&hit.document_id) {
+                        ids.push(hit.document_id);
+                    }
+                }
+                if ids.is_empty() {
+                    return Err(CoreError::InvalidInput(format!(
+                        "no document of the index matches '{query}'; import sources first or \
+                         search other words"
+                    )));
+                }
+                ids
+            }
+        })
+    }
+
+    /// Summarises the sources for the question with TTS (or a baseline) and stores the
+    /// summary (see the module documentation). `reporter` hears how many sources are scored;
+    /// `cancel` stops the run before its next model call (the run is then resumable).
+    pub async fn summarize(
+        &self,
+        request: &SummarizeRequest,
+        reporter: Arc<dyn Reporter>,
+        cancel: CancelToken,
+    ) -> Result<SummaryRun> {
+        let ids = self.summary_documents(&request.sources)?;
         let mut documents = Vec::new();
         for id in &ids {
             documents.push(self.document(*id)?);
         }
         let sources: Vec<Source> = documents
             .iter()
-            .map(|document| Source {
-                name: document
-                    .summary
-                    .title
-                    .clone()
-                    .unwrap_or_else(|| format!("document {}", document.summary.id)),
-                text: document.text.clone(),
-            })
+            .map(|document| Source { name: source_name(document), text: document.text.clone() })
             .collect();
         // Bad input is refused before a run is recorded.
         factdesk_methods::tts::check(&request.config, &request.question, &sources)
@@ -98,96 +201,174 @@ impl Factdesk {
             "documents": ids,
         });
         let chat = self.model_choice().model_name();
-        let run = self.store()?.create_run(method, &identity, Some(&chat), None)?;
+        let existing = if request.restart {
+            None
+        } else {
+            self.store()?.unfinished_free_run(method, &identity)?
+        };
+        let resumed = existing.is_some();
+        let run = match existing {
+            Some(run) => run,
+            None => self.store()?.create_run(method, &identity, Some(&chat), None)?,
+        };
         self.store()?.set_run_status(run, RunStatus::Running, None)?;
+        tracing::info!(%run, method, resumed, sources = sources.len(), "summarising");
+        // A resumed run's recorded calls answer again, whatever the cache setting.
+        let cache = if resumed { Some(CacheMode::ReadWrite) } else { request.cache };
         let stored = async {
             let collector = CallCollector::default();
             let model =
-                self.collecting_language_model(Some(run), request.cache, Some(collector.clone()))?;
+                self.collecting_language_model(Some(run), cache, Some(collector.clone()))?;
             let tts = Tts {
                 model,
                 prompts: Arc::new(factdesk_methods::prompts::builtin_library()?),
                 config: request.config.clone(),
+                concurrency: self.settings().llm.max_concurrency.max(1),
+                progress: Arc::new(RunProgress { reporter: reporter.clone(), cancel }),
             };
-            let source_of = |index: usize| {
-                let summary = &documents[index].summary;
-                EvidenceSource {
-                    url: summary.url.clone(),
-                    title: summary.title.clone(),
-                    document_id: Some(summary.id),
-                    fetched_at: None,
-                    content_hash: Some(summary.content_hash.clone()),
+            let summary = match request.baseline {
+                Some(baseline) => {
+                    let result = tts
+                        .baseline(baseline, &request.question, &sources)
+                        .await
+                        .map_err(|error| run_error(error, run))?;
+                    baseline_summary(&result, &request.config, &chat, &documents)?
+                }
+                None => {
+                    let result = tts
+                        .run(&request.question, &sources)
+                        .await
+                        .map_err(|error| run_error(error, run))?;
+                    tts_summary(&result, &request.config, &chat, &documents)?
                 }
             };
-            if let Some(baseline) = request.baseline {
-                let result = tts
-                    .baseline(baseline, &request.question, &sources)
-                    .await
-                    .map_err(method_error)?;
-                let summary = baseline_summary(&result, &request.config, &chat, source_of)?;
-                return Ok::<_, CoreError>(self.store()?.insert_outcome(
-                    run,
-                    None,
-                    &Outcome::Summary(summary),
-                    &collector.ids(),
-                )?);
+            Ok::<_, CoreError>(self.store()?.insert_outcome(
+                run,
+                None,
+                &Outcome::Summary(summary),
+                &collector.ids(),
+            )?)
+        }
+        .await;
+        reporter.finish();
+        Ok(SummaryRun { resumed, stored: self.finish_outcome_run(run, stored)? })
+    }
+
+    /// The stored multi-source summaries (of TTS and its baselines), newest first.
+    pub fn sourced_summaries(&self) -> Result<Vec<StoredOutcome>> {
+        let mut all = self.store()?.outcomes_of_kind("summary")?;
+        all.retain(|stored| matches!(&stored.outcome, Outcome::Summary(s) if s.question.is_some()));
+        all.reverse();
+        Ok(all)
+    }
+
+    /// One stored multi-source summary.
+    pub fn sourced_summary(&self, id: CheckId) -> Result<(StoredOutcome, SourcedSummary)> {
+        let stored = self.store()?.outcome(id)?;
+        match &stored.outcome {
+            Outcome::Summary(summary) if summary.question.is_some() => {
+                let summary = summary.clone();
+                Ok((stored, summary))
             }
-            let result = tts.run(&request.question, &sources).await.map_err(method_error)?;
-            let kept = result.sources.iter().filter(|s| s.kept).count();
-            let summary = SourcedSummary {
-                envelope: Envelope {
-                    method: "tts".into(),
-                    parameters: serde_json::to_value(&request.config)
-                        .map_err(|e| CoreError::InvalidInput(e.to_string()))?,
-                    model: chat.clone(),
-                    nli_model: None,
-                    tokens: result.tokens.clone(),
-                    explanation: format!(
-                        "{} of {} distinct source(s) scored at least τ = {} by correlated \
-                         agreement and were summarised; {} model call(s).{}",
-                        kept,
-                        result.sources.len(),
-                        request.config.tau,
-                        result.calls,
-                        if result.notes.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" Notes: {}", result.notes.join("; "))
-                        }
-                    ),
-                },
-                question: Some(result.question.clone()),
-                text: result.summary.clone().unwrap_or_default(),
-                sources: result
-                    .sources
-                    .iter()
-                    .map(|scored| ScoredSource {
-                        source: source_of(scored.source),
-                        score: scored.score,
-                        used: scored.kept,
-                        note: (!scored.copies.is_empty()).then(|| {
-                            let copies: Vec<String> = scored
-                                .copies
-                                .iter()
-                                .map(|&c| format!("document {}", documents[c].summary.id))
-                                .collect();
-                            format!("near-duplicates collapsed into it: {}", copies.join(", "))
-                        }),
-                    })
-                    .collect(),
-                claims: result
-                    .sources
-                    .iter()
-                    .enumerate()
-                    .map(|(index, scored)| SourceClaims {
-                        source: index,
-                        claims: scored.claims.clone(),
-                        stances: scored.stances.clone(),
-                        majority: scored.majority,
-                        permutation: scored.permutation.clone(),
-                    })
-                    .collect(),
+            other => Err(CoreError::InvalidInput(format!(
+                "outcome {id} is a {}, not a summary of several sources; list them with \
+                 `factdesk summarize --list`",
+                other.kind().as_str()
+            ))),
+        }
+    }
+
+    /// Writes the answer of stored summary `id` again from the sources a person chose
+    /// (`used`, indices into its sources) and stores it as a new summary beside the first:
+    /// the same scores, claims and stances, the choice marked in each source's `used` and
+    /// named in the explanation.
+    pub async fn resummarize(&self, id: CheckId, used: &[usize]) -> Result<StoredOutcome> {
+        let (_, original) = self.sourced_summary(id)?;
+        let question = original.question.clone().unwrap_or_default();
+        if let Some(bad) = used.iter().find(|&&i| i >= original.sources.len()) {
+            return Err(CoreError::InvalidInput(format!(
+                "summary {id} has {} source(s); there is no source {}",
+                original.sources.len(),
+                bad + 1
+            )));
+        }
+        if used.is_empty() {
+            return Err(CoreError::InvalidInput(
+                "choose at least one source to write the answer from".into(),
+            ));
+        }
+        // The chosen sources' texts, as they were when the summary was made.
+        let mut texts = Vec::new();
+        for &index in used {
+            let source = &original.sources[index].source;
+            let name = source.title.clone().unwrap_or_else(|| format!("source {}", index + 1));
+            let document = source
+                .document_id
+                .ok_or_else(|| {
+                    CoreError::InvalidInput(format!("{name} is not a document of the library"))
+                })
+                .and_then(|document| self.document(document))?;
+            if source.content_hash.as_deref() != Some(document.summary.content_hash.as_str()) {
+                return Err(CoreError::InvalidInput(format!(
+                    "{name} (document {}) changed since summary {id} was made; summarise the \
+                     sources again",
+                    document.summary.id
+                )));
+            }
+            texts.push(document.text);
+        }
+        // A summary written again by hand keeps the first one's settings under "config".
+        let settings = original.envelope.parameters.get("config").cloned();
+        let settings = settings.unwrap_or_else(|| original.envelope.parameters.clone());
+        let config: TtsConfig = serde_json::from_value(settings.clone()).unwrap_or_default();
+        let identity = serde_json::json!({"from_summary": id.0, "used": used});
+        let chat = self.model_choice().model_name();
+        let run = self.store()?.create_run("tts-by-hand", &identity, Some(&chat), None)?;
+        self.store()?.set_run_status(run, RunStatus::Running, None)?;
+        let stored = async {
+            let collector = CallCollector::default();
+            let model = self.collecting_language_model(Some(run), None, Some(collector.clone()))?;
+            let tts = Tts {
+                model,
+                prompts: Arc::new(factdesk_methods::prompts::builtin_library()?),
+                config: config.clone(),
+                concurrency: 1,
+                progress: Arc::new(factdesk_methods::tts::Quiet),
             };
+            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+            let (text, tokens) = tts.answer(&question, &texts).await.map_err(method_error)?;
+            let mut summary = original.clone();
+            let names = |chosen: bool| -> Vec<String> {
+                summary_names(&original, |i, source| {
+                    used.contains(&i) == chosen && source.used != chosen
+                })
+            };
+            let (restored, dropped) = (names(true), names(false));
+            summary.text = text;
+            summary.envelope.tokens = tokens;
+            summary.envelope.parameters = serde_json::json!({
+                "from_summary": id.0,
+                "config": settings,
+            });
+            summary.envelope.explanation = format!(
+                "Written again by hand from {} of the {} source(s) of summary {id}{}{}; the \
+                 scores are that summary's.",
+                used.len(),
+                original.sources.len(),
+                if dropped.is_empty() {
+                    String::new()
+                } else {
+                    format!("; dropped: {}", dropped.join(", "))
+                },
+                if restored.is_empty() {
+                    String::new()
+                } else {
+                    format!("; restored: {}", restored.join(", "))
+                },
+            );
+            for (i, source) in summary.sources.iter_mut().enumerate() {
+                source.used = used.contains(&i);
+            }
             Ok::<_, CoreError>(self.store()?.insert_outcome(
                 run,
                 None,
@@ -200,13 +381,126 @@ impl Factdesk {
     }
 }
 
+impl Factdesk {
+    /// Writes stored summary `id` (Markdown, HTML or JSON) to `path`, all or nothing.
+    pub fn write_summary_report(
+        &self,
+        id: CheckId,
+        format: factdesk_report::Format,
+        path: &std::path::Path,
+    ) -> Result<()> {
+        let (_, summary) = self.sourced_summary(id)?;
+        let report = factdesk_report::SourcedReport {
+            title: summary.question.clone().unwrap_or_default(),
+            generated_at: factdesk_model::now_rfc3339(),
+            generator: format!("Factdesk {}", env!("CARGO_PKG_VERSION")),
+            id: id.0,
+            summary,
+        };
+        self.write_atomically(path, |out| factdesk_report::render_sourced(&report, format, out))
+    }
+}
+
+/// The names of the sources of `summary` that `pick` chooses.
+fn summary_names(
+    summary: &SourcedSummary,
+    pick: impl Fn(usize, &ScoredSource) -> bool,
+) -> Vec<String> {
+    summary
+        .sources
+        .iter()
+        .enumerate()
+        .filter(|(i, source)| pick(*i, source))
+        .map(|(i, source)| {
+            source.source.title.clone().unwrap_or_else(|| format!("source {}", i + 1))
+        })
+        .collect()
+}
+
+/// A method's error, a cancellation named as one of `run` (which a second run continues).
+fn run_error(error: factdesk_methods::MethodError, run: RunId) -> CoreError {
+    match error {
+        factdesk_methods::MethodError::Cancelled => CoreError::Cancelled {
+            what: format!("the summary (run {run})"),
+            resume: "summarise the same sources with the same settings again".into(),
+        },
+        other => method_error(other),
+    }
+}
+
+/// TTS's result as a stored summary.
+fn tts_summary(
+    result: &factdesk_methods::tts::TtsResult,
+    config: &TtsConfig,
+    chat: &str,
+    documents: &[Document],
+) -> Result<SourcedSummary> {
+    let kept = result.sources.iter().filter(|s| s.kept).count();
+    Ok(SourcedSummary {
+        envelope: Envelope {
+            method: "tts".into(),
+            parameters: parameters(config)?,
+            model: chat.to_owned(),
+            nli_model: None,
+            tokens: result.tokens.clone(),
+            explanation: format!(
+                "{} of {} distinct source(s) scored at least τ = {} by correlated agreement and \
+                 were summarised; {} model call(s).{}",
+                kept,
+                result.sources.len(),
+                config.tau,
+                result.calls,
+                notes_suffix(&result.notes)
+            ),
+        },
+        question: Some(result.question.clone()),
+        text: result.summary.clone().unwrap_or_default(),
+        sources: result
+            .sources
+            .iter()
+            .map(|scored| ScoredSource {
+                source: evidence_source(&documents[scored.source]),
+                score: scored.score,
+                used: scored.kept,
+                note: (!scored.copies.is_empty()).then(|| {
+                    let copies: Vec<String> = scored
+                        .copies
+                        .iter()
+                        .map(|&c| {
+                            format!(
+                                "{} (document {})",
+                                source_name(&documents[c]),
+                                documents[c].summary.id
+                            )
+                        })
+                        .collect();
+                    format!("near-duplicates collapsed into it: {}", copies.join(", "))
+                }),
+            })
+            .collect(),
+        claims: result
+            .sources
+            .iter()
+            .enumerate()
+            .map(|(index, scored)| SourceClaims {
+                source: index,
+                draft: scored.draft.clone(),
+                claims: scored.claims.clone(),
+                stances: scored.stances.clone(),
+                majority: scored.majority,
+                permutation: scored.permutation.clone(),
+            })
+            .collect(),
+    })
+}
+
 /// A baseline's answer as a stored summary: every distinct source read; with majority claims,
 /// each source's score is the share of the claims it supports.
 fn baseline_summary(
     result: &BaselineResult,
     config: &TtsConfig,
     chat: &str,
-    source_of: impl Fn(usize) -> EvidenceSource,
+    documents: &[Document],
 ) -> Result<SourcedSummary> {
     let claims = result.claims.len();
     let kept = result.kept_claims.iter().filter(|k| **k).count();
@@ -223,8 +517,7 @@ fn baseline_summary(
     Ok(SourcedSummary {
         envelope: Envelope {
             method: result.baseline.as_str().into(),
-            parameters: serde_json::to_value(config)
-                .map_err(|e| CoreError::InvalidInput(e.to_string()))?,
+            parameters: parameters(config)?,
             model: chat.to_owned(),
             nli_model: None,
             tokens: result.tokens.clone(),
@@ -232,11 +525,7 @@ fn baseline_summary(
                 "Baseline: {what}; {} distinct source(s); {} model call(s).{}",
                 result.groups.len(),
                 result.calls,
-                if result.notes.is_empty() {
-                    String::new()
-                } else {
-                    format!(" Notes: {}", result.notes.join("; "))
-                }
+                notes_suffix(&result.notes)
             ),
         },
         question: Some(result.question.clone()),
@@ -251,7 +540,7 @@ fn baseline_summary(
                     .get(j)
                     .map_or(0, |row| row.iter().filter(|s| **s == Stance::Support).count());
                 ScoredSource {
-                    source: source_of(group[0]),
+                    source: evidence_source(&documents[group[0]]),
                     score: if claims == 0 { 0.0 } else { supported as f64 / claims as f64 },
                     used: true,
                     note: Some(if claims == 0 {
@@ -264,4 +553,113 @@ fn baseline_summary(
             .collect(),
         claims: Vec::new(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use factdesk_testkit::scripted::ScriptedModel;
+
+    use super::*;
+    use crate::import::ImportRequest;
+    use crate::{NoProgress, Settings};
+
+    /// Cancels the run when the `at`-th source starts being scored.
+    struct CancelAt {
+        at: usize,
+        started: std::sync::Mutex<usize>,
+        cancel: CancelToken,
+    }
+
+    impl Reporter for CancelAt {
+        fn working_on(&self, _item: &str) {
+            let mut started = self.started.lock().unwrap();
+            *started += 1;
+            if *started == self.at {
+                self.cancel.cancel();
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_cancelled_summary_resumes_its_run_without_repeating_a_call() {
+        let model = ScriptedModel::new().serve();
+        let dir = tempfile::tempdir().unwrap();
+        let mut settings = Settings::default();
+        settings.llm.provider = "openai-compatible".into();
+        settings.llm.base_url = model.url("/v1");
+        settings.llm.model = "mock".into();
+        let app = Factdesk::open_with_settings(dir.path(), settings).unwrap();
+        let sources = dir.path().join("sources");
+        std::fs::create_dir(&sources).unwrap();
+        let texts = [
+            "The dam held. Water rose by a metre.",
+            "Water rose by a metre. The dam held. Roads were shut.",
+            "Roads were shut. The dam held.",
+            "The dam never held. Water never rose by a metre.",
+        ];
+        for (i, text) in texts.iter().enumerate() {
+            std::fs::write(sources.join(format!("{}.txt", i + 1)), text).unwrap();
+        }
+        let request = ImportRequest {
+            sources: vec![sources.to_string_lossy().into_owned()],
+            corpus: "dam".into(),
+            text_field: None,
+            title_field: None,
+            url_field: None,
+            date_field: None,
+        };
+        app.import(request, Arc::new(NoProgress), CancelToken::new()).await.unwrap();
+        let request = SummarizeRequest {
+            question: "Did the dam hold?".into(),
+            sources: SummarySources::Corpus("dam".into()),
+            baseline: None,
+            config: TtsConfig::default(),
+            cache: Some(CacheMode::Off),
+            restart: false,
+        };
+        // Cancelled as the third source's turn comes: two sources were scored.
+        let cancel = CancelToken::new();
+        let reporter = CancelAt { at: 3, started: Default::default(), cancel: cancel.clone() };
+        let error = app.summarize(&request, Arc::new(reporter), cancel).await.unwrap_err();
+        assert_eq!(error.code(), "cancelled", "{error}");
+        let runs = app.store().unwrap().runs(None).unwrap();
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].status, RunStatus::Cancelled);
+        let before = model.requests().len();
+        assert!(before > 0);
+        // The second run continues the first: what was asked is answered from the record.
+        let resumed = app.summarize(&request, Arc::new(NoProgress), CancelToken::new()).await;
+        let resumed = resumed.unwrap();
+        assert!(resumed.resumed);
+        assert_eq!(resumed.stored.run_id, runs[0].id);
+        let prompts: Vec<String> = model
+            .requests()
+            .iter()
+            .map(|r| String::from_utf8_lossy(&r.body).into_owned())
+            .collect();
+        let mut seen = std::collections::HashSet::new();
+        for prompt in &prompts {
+            assert!(seen.insert(prompt.clone()), "asked twice: {prompt}");
+        }
+        assert!(prompts.len() > before);
+        // The liar is dropped; a fresh run from scratch with --restart makes a new run.
+        let Outcome::Summary(summary) = &resumed.stored.outcome else { panic!() };
+        let liar = summary.sources.iter().find(|s| s.source.title.as_deref() == Some("4")).unwrap();
+        assert!(!liar.used, "{summary:#?}");
+        assert!(summary.claims.iter().all(|c| !c.draft.is_empty()));
+        let restarted = SummarizeRequest { restart: true, ..request.clone() };
+        let fresh = app.summarize(&restarted, Arc::new(NoProgress), CancelToken::new()).await;
+        let fresh = fresh.unwrap();
+        assert!(!fresh.resumed && fresh.stored.run_id != runs[0].id);
+        // Dropping the first source by hand writes the answer from the other two kept ones.
+        let kept: Vec<usize> =
+            (0..summary.sources.len()).filter(|&i| summary.sources[i].used).skip(1).collect();
+        let by_hand = app.resummarize(resumed.stored.id, &kept).await.unwrap();
+        let Outcome::Summary(by_hand) = by_hand.outcome else { panic!() };
+        assert!(by_hand.envelope.explanation.contains("dropped:"), "{by_hand:#?}");
+        assert_eq!(by_hand.sources.iter().filter(|s| s.used).count(), kept.len());
+        assert_eq!(app.sourced_summaries().unwrap().len(), 3);
+        let error = app.resummarize(resumed.stored.id, &[]).await.unwrap_err();
+        assert_eq!(error.code(), "invalid_input");
+    }
 }

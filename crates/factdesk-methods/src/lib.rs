@@ -38,4 +38,7 @@ pub enum MethodError {
     /// The input cannot be worked on (an empty or oversized passage, a missing model).
     #[error("{0}")]
     Input(String),
+    /// The caller asked the method to stop; the calls made so far are recorded.
+    #[error("cancelled")]
+    Cancelled,
 }

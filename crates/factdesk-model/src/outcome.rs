@@ -361,6 +361,9 @@ pub struct SourcedSummary {
 pub struct SourceClaims {
     /// Index into [`SourcedSummary::sources`].
     pub source: usize,
+    /// The draft the claims were taken from, written from every source but this one.
+    #[serde(default)]
+    pub draft: String,
     pub claims: Vec<String>,
     /// `stances[j][k]`: source j's stance on claim k (neutral: it abstained).
     pub stances: Vec<Vec<crate::ciber::Stance>>,

@@ -2,7 +2,9 @@
 //! or none yet) rendered as Markdown, a standalone HTML page, complete JSON, a CSV table, or
 //! schema.org `ClaimReview` JSON-LD; and of revised passages: a [`RevisionReport`] rendered as
 //! Markdown, HTML or JSON ([`render_revisions`]); and of scored structured summaries: a
-//! [`ScoreReport`] with each summary's X(l) curve, as Markdown, HTML or JSON ([`render_scores`]).
+//! [`ScoreReport`] with each summary's X(l) curve, as Markdown, HTML or JSON ([`render_scores`]);
+//! and of summaries written from several sources: a [`SourcedReport`] with each source's score
+//! and the stance matrix, as Markdown, HTML or JSON ([`render_sourced`]).
 //!
 //! This crate owns how a verdict is presented outside the application, and the escaping that
 //! keeps text taken from the web or from users (claim text, page titles, URLs, sentences,
@@ -21,6 +23,7 @@ mod html;
 mod markdown;
 mod revisions;
 mod scores;
+mod sourced;
 
 use std::fmt;
 use std::io::Write;
@@ -37,6 +40,7 @@ pub use csv_table::COLUMNS as CSV_COLUMNS;
 pub use escape::{escape_html, escape_markdown, guard_spreadsheet_cell, is_web_link};
 pub use revisions::{RevisionReport, render_revisions};
 pub use scores::{ScoreReport, ScoredSummary, render_scores};
+pub use sourced::{SourcedReport, render_sourced};
 
 /// What to export: a title, when and by what it was generated, and the claims.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -310,7 +310,12 @@ impl Store {
         run: Option<RunId>,
         collection: Option<CollectionId>,
     ) -> Result<Vec<StoredOutcome>> {
-        self.select_outcomes(run, collection, None)
+        self.select_outcomes(run, collection, None, None)
+    }
+
+    /// Every stored outcome of `kind` (`summary`, `revision`, …), oldest first.
+    pub fn outcomes_of_kind(&self, kind: &str) -> Result<Vec<StoredOutcome>> {
+        self.select_outcomes(None, None, None, Some(kind))
     }
 
     fn select_outcomes(
@@ -318,6 +323,7 @@ impl Store {
         run: Option<RunId>,
         collection: Option<CollectionId>,
         id: Option<CheckId>,
+        kind: Option<&str>,
     ) -> Result<Vec<StoredOutcome>> {
         let mut statement = self.conn.prepare(
             "SELECT c.id, c.run_id, c.claim_id, c.passage_id, c.checked_at, c.result,
@@ -328,10 +334,11 @@ impl Store {
                AND (?2 IS NULL OR c.passage_id IN (SELECT id FROM passages WHERE collection_id = ?2)
                     OR c.claim_id IN (SELECT id FROM claims WHERE collection_id = ?2))
                AND (?3 IS NULL OR c.id = ?3)
+               AND (?4 IS NULL OR c.kind = ?4)
              ORDER BY c.id",
         )?;
         let rows = statement.query_map(
-            params![run.map(|r| r.0), collection.map(|c| c.0), id.map(|i| i.0)],
+            params![run.map(|r| r.0), collection.map(|c| c.0), id.map(|i| i.0), kind],
             |row| {
                 Ok((
                     row.get::<_, i64>(0)?,
@@ -366,7 +373,7 @@ impl Store {
 
     /// One stored outcome of any kind.
     pub fn outcome(&self, id: CheckId) -> Result<StoredOutcome> {
-        self.select_outcomes(None, None, Some(id))?
+        self.select_outcomes(None, None, Some(id), None)?
             .into_iter()
             .find(|stored| stored.id == id)
             .ok_or_else(|| StoreError::NotFound { what: format!("outcome {id}") })

@@ -66,6 +66,31 @@ impl Store {
         Ok(None)
     }
 
+    /// The newest run of `method` over no collection with exactly these parameters, if it did
+    /// not complete: the run a resumed single action (a multi-source summary) continues. As
+    /// with [`Store::unfinished_run`], one behind a completed run with them is not.
+    pub fn unfinished_free_run(
+        &self,
+        method: &str,
+        parameters: &serde_json::Value,
+    ) -> Result<Option<RunId>> {
+        let mut statement = self.conn.prepare(
+            "SELECT id, parameters, status FROM runs
+             WHERE method = ?1 AND collection_id IS NULL
+             ORDER BY id DESC",
+        )?;
+        let rows = statement.query_map(params![method], |row| {
+            Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?, row.get::<_, String>(2)?))
+        })?;
+        for row in rows {
+            let (id, stored, status) = row?;
+            if same_parameters(&stored, parameters) {
+                return Ok((status != RunStatus::Completed.as_str()).then_some(RunId(id)));
+            }
+        }
+        Ok(None)
+    }
+
     /// Runs over `collection` (or every run), newest first.
     pub fn runs(&self, collection: Option<CollectionId>) -> Result<Vec<Run>> {
         let ids: Vec<i64> = {

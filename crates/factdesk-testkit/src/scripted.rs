@@ -200,13 +200,78 @@ pub fn document_supports(document: &str, claim: &str) -> bool {
     content_words(claim).iter().all(|word| document.contains(word.as_str()))
 }
 
+/// The documents quoted in a prompt, between its marker lines taken in pairs.
+pub fn quoted_documents(prompt: &str) -> Vec<String> {
+    let lines: Vec<&str> = prompt.lines().collect();
+    let marks: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("<<<") && lines[i].ends_with(">>>"))
+        .collect();
+    marks
+        .chunks(2)
+        .filter(|pair| pair.len() == 2)
+        .map(|pair| lines[pair[0] + 1..pair[1]].join("\n"))
+        .collect()
+}
+
+/// The sentences of a text (ending at each full stop).
+fn full_stop_sentences(text: &str) -> Vec<String> {
+    text.split_inclusive('.').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect()
+}
+
+/// The scripted TTS draft: every quoted document's sentences, each once, in order.
+pub fn tts_draft(asked: &Asked) -> String {
+    let mut seen: Vec<String> = Vec::new();
+    for document in quoted_documents(&asked.prompt) {
+        for sentence in full_stop_sentences(&document) {
+            if !seen.contains(&sentence) {
+                seen.push(sentence);
+            }
+        }
+    }
+    seen.join(" ")
+}
+
+/// The scripted TTS stances: the source (quoted first) supports a claim it holds word for
+/// word, contradicts one it holds with "never" put after the subject (its first two words) or
+/// taken out, and abstains on anything else.
+pub fn tts_stances(asked: &Asked) -> String {
+    let quoted = quoted_documents(&asked.prompt);
+    let document = quoted.first().cloned().unwrap_or_default();
+    quoted
+        .last()
+        .cloned()
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| line.split_once(". "))
+        .map(|(number, claim)| {
+            let flipped = if claim.contains(" never ") {
+                claim.replace(" never ", " ")
+            } else {
+                let mut words: Vec<&str> = claim.split(' ').collect();
+                words.insert(2.min(words.len()), "never");
+                words.join(" ")
+            };
+            let stance = if document.contains(claim) {
+                "supports"
+            } else if document.contains(&flipped) {
+                "contradicts"
+            } else {
+                "abstains"
+            };
+            format!("{number}. {stance}")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 type Script = Arc<dyn Fn(&Asked) -> String + Send + Sync>;
 type Delay = Arc<dyn Fn(&Asked) -> Duration + Send + Sync>;
 
 /// A chat model answering each template with its script. By default: no URLs, NLI by
 /// [`document_supports`], P(True) "False", CIBER by [`ciber_answer`], RARR and CoVe as a model
-/// that checks and never corrects (RARR's gate by [`document_supports`]), and "OK" to a prompt
-/// of no template.
+/// that checks and never corrects (RARR's gate by [`document_supports`]), TTS by
+/// [`tts_draft`] and [`tts_stances`] (claims: a draft's sentences; the majority baselines list
+/// what they were given), and "OK" to a prompt of no template.
 #[derive(Clone)]
 pub struct ScriptedModel {
     scripts: Vec<(String, Script)>,
@@ -249,6 +314,25 @@ impl ScriptedModel {
         // The judge: 5 when the article holds every content word of the summary, else 2.
         .on(JUDGE_TEMPLATE, |asked| {
             if document_supports(&asked.document, &asked.claim) { "5" } else { "2" }.to_owned()
+        })
+        .on(TTS_DRAFT_TEMPLATE, tts_draft)
+        .on(TTS_MAJORITY_TEMPLATE, tts_draft)
+        .on(TTS_CLAIMS_TEMPLATE, |asked| {
+            let quoted = quoted_documents(&asked.prompt);
+            full_stop_sentences(quoted.first().map_or("", String::as_str))
+                .iter()
+                .enumerate()
+                .map(|(i, s)| format!("{}. {s}", i + 1))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .on(TTS_STANCES_TEMPLATE, tts_stances)
+        .on(TTS_FROM_CLAIMS_TEMPLATE, |asked| {
+            // The answer is the claims it was given, one after another.
+            let quoted = quoted_documents(&asked.prompt);
+            quoted
+                .first()
+                .map_or(String::new(), |claims| claims.replace("- ", "").replace('\n', " "))
         })
     }
 
@@ -351,10 +435,10 @@ mod tests {
         assert_eq!(asked.n, 2);
         let no_template = chat(None, "Say hi");
         assert!(answer(&model, &no_template).1.contains("\"OK\""));
-        let unknown = chat(Some("tts/stances"), "?");
+        let unknown = chat(Some("sgss/label"), "?");
         let (status, body) = answer(&model, &unknown);
         assert_eq!(status, 500);
-        assert!(body.contains("tts/stances"), "{body}");
+        assert!(body.contains("sgss/label"), "{body}");
         // RARR's gate reads the statement and the quoted evidence.
         let gate = chat(
             Some(RARR_AGREEMENT_TEMPLATE),

@@ -286,6 +286,9 @@ pub(crate) fn method_error(error: MethodError) -> CoreError {
         MethodError::Model(error) => CoreError::Model(error),
         MethodError::Evidence(message) => CoreError::Internal(message),
         MethodError::Input(message) => CoreError::InvalidInput(message),
+        MethodError::Cancelled => {
+            CoreError::Cancelled { what: "the run".into(), resume: "run it again".into() }
+        }
     }
 }
 

@@ -16,7 +16,9 @@
 //! 5. The final answer from the kept sources only (`tts/draft`).
 //!
 //! The paper's baselines are in [`baselines`]. The pipeline sees the chat model through its
-//! trait only.
+//! trait only, and tells a [`Progress`] how far it got; the stance calls of different sources
+//! may run side by side ([`Tts::concurrency`]), and before every call the run stops if the
+//! [`Progress`] says it is cancelled.
 
 pub mod baselines;
 pub mod duplicates;
@@ -28,6 +30,7 @@ use factdesk_llm::LanguageModel;
 use factdesk_llm::prompts::PromptLibrary;
 use factdesk_model::TokenUse;
 use factdesk_model::ciber::Stance;
+use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 
 use crate::MethodError;
@@ -112,7 +115,29 @@ pub struct Tts {
     pub model: Arc<dyn LanguageModel>,
     pub prompts: Arc<PromptLibrary>,
     pub config: TtsConfig,
+    /// How many sources' stance calls run at once (at least 1).
+    pub concurrency: usize,
+    pub progress: Arc<dyn Progress>,
 }
+
+/// What a run reports as it goes, and how it is asked to stop.
+pub trait Progress: Send + Sync {
+    /// `done` of `total` distinct sources are scored; `next` is the one scored now (none when
+    /// all are).
+    fn scoring(&self, _done: usize, _total: usize, _next: Option<&str>) {}
+    /// The answer is being written from the kept sources.
+    fn answering(&self) {}
+    /// Asked before every model call: `true` stops the run with [`MethodError::Cancelled`].
+    fn cancelled(&self) -> bool {
+        false
+    }
+}
+
+/// A [`Progress`] that ignores everything and never cancels.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Quiet;
+
+impl Progress for Quiet {}
 
 /// The stance a line gives after its number: its first stance word, read as abstaining when
 /// "not", "neither" or "no" comes before it ("does not support", "neither supports nor …").
@@ -226,6 +251,9 @@ impl Tts {
         tokens: &mut TokenUse,
         calls: &mut usize,
     ) -> Result<String, MethodError> {
+        if self.progress.cancelled() {
+            return Err(MethodError::Cancelled);
+        }
         let mut request = self.prompts.render_request(template, &context)?;
         request.params.seed = Some(self.config.seed);
         let completion = self.model.complete(&request).await?;
@@ -256,14 +284,18 @@ impl Tts {
     ) -> Result<String, MethodError> {
         let documents = self.quoted(documents);
         let boundary = factdesk_llm::nli::boundary(&documents.join("\n"), question);
-        self.ask(
+        let answer = self.ask(
             DRAFT_TEMPLATE,
             serde_json::json!({"question": question, "documents": documents, "boundary": boundary}),
             purpose,
             tokens,
             calls,
         )
-        .await
+        .await?;
+        // A weak model may echo the data markers it was shown; they are no part of the answer.
+        let lines: Vec<&str> =
+            answer.lines().filter(|line| !line.trim_start().starts_with("<<<")).collect();
+        Ok(lines.join("\n").trim().to_owned())
     }
 
     /// The atomic claims of `draft` (`tts/claims`), at most `max_claims`.
@@ -303,9 +335,11 @@ impl Tts {
         calls: &mut usize,
         notes: &mut Vec<String>,
     ) -> Result<Vec<Vec<Stance>>, MethodError> {
-        let mut stances = Vec::new();
-        for (j, document) in quoted.iter().enumerate() {
-            let mut row = Vec::new();
+        // One source's row, with what it cost and noted; rows are merged in source order.
+        let row = |j: usize| async move {
+            let document = &quoted[j];
+            let (mut row, mut tokens, mut calls, mut notes) =
+                (Vec::new(), TokenUse::default(), 0, Vec::new());
             for batch in claims.chunks(self.config.stance_batch.max(1)) {
                 let boundary = factdesk_llm::nli::boundary(document, &batch.join("\n"));
                 let answer = self
@@ -313,8 +347,8 @@ impl Tts {
                         STANCES_TEMPLATE,
                         serde_json::json!({"document": document, "claims": batch, "boundary": boundary}),
                         "stance",
-                        tokens,
-                        calls,
+                        &mut tokens,
+                        &mut calls,
                     )
                     .await?;
                 let (given, read) = parse_stances(&answer, batch.len());
@@ -328,9 +362,40 @@ impl Tts {
                 }
                 row.extend(given);
             }
+            Ok::<_, MethodError>((row, tokens, calls, notes))
+        };
+        let rows: Vec<_> = futures_util::stream::iter(0..quoted.len())
+            .map(row)
+            .buffered(self.concurrency.max(1))
+            .collect()
+            .await;
+        let mut stances = Vec::new();
+        for result in rows {
+            let (row, used, made, noted) = result?;
+            tokens.merge(&used);
+            *calls += made;
+            notes.extend(noted);
             stances.push(row);
         }
         Ok(stances)
+    }
+
+    /// The answer to `question` from `sources` alone (what [`Tts::run`] writes from the kept
+    /// sources; also an answer from sources a person chose), with its tokens.
+    pub async fn answer(
+        &self,
+        question: &str,
+        sources: &[&str],
+    ) -> Result<(String, TokenUse), MethodError> {
+        if question.trim().is_empty() || sources.iter().all(|text| text.trim().is_empty()) {
+            return Err(MethodError::Input(
+                "an answer needs a question and at least one source with text".into(),
+            ));
+        }
+        let (mut tokens, mut calls) = (TokenUse::default(), 0);
+        self.progress.answering();
+        let text = self.draft(question.trim(), sources, "summary", &mut tokens, &mut calls).await?;
+        Ok((text, tokens))
     }
 
     /// Runs the method on `sources` for `question` (see the module documentation).
@@ -344,7 +409,9 @@ impl Tts {
         let mut calls = 0;
         let mut notes = Vec::new();
         let mut scored = Vec::new();
+        let names: Vec<&str> = groups.iter().map(|g| sources[g[0]].name.as_str()).collect();
         for (i, group) in groups.iter().enumerate() {
+            self.progress.scoring(i, groups.len(), Some(names[i]));
             let others: Vec<&str> =
                 distinct.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, t)| *t).collect();
             let draft = self.draft(question, &others, "draft", &mut tokens, &mut calls).await?;
@@ -355,7 +422,6 @@ impl Tts {
                     sources[group[0]].name
                 ));
             }
-            let names: Vec<&str> = groups.iter().map(|g| sources[g[0]].name.as_str()).collect();
             let whose = format!("{}'s claims", sources[group[0]].name);
             let stances = self
                 .stances(&claims, &quoted, &names, &whose, &mut tokens, &mut calls, &mut notes)
@@ -377,6 +443,7 @@ impl Tts {
                 kept: ca >= self.config.tau,
             });
         }
+        self.progress.scoring(groups.len(), groups.len(), None);
         let kept: Vec<&str> = scored
             .iter()
             .zip(&distinct)
@@ -387,6 +454,7 @@ impl Tts {
             notes.push(format!("no source scored at least τ = {}: no summary", self.config.tau));
             None
         } else {
+            self.progress.answering();
             Some(self.draft(question, &kept, "summary", &mut tokens, &mut calls).await?)
         };
         Ok(TtsResult {

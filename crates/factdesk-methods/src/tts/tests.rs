@@ -111,6 +111,8 @@ fn tts(model: Arc<ScriptedModel>) -> Tts {
         model,
         prompts: Arc::new(crate::prompts::builtin_library().unwrap()),
         config: TtsConfig::default(),
+        concurrency: 1,
+        progress: Arc::new(Quiet),
     }
 }
 
