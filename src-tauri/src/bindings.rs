@@ -33,7 +33,9 @@ pub fn export(dir: &Path) -> Result<(), ExportError> {
     use factdesk_core::revise::ReviewedRevision;
     use factdesk_core::summaries::{QuestionScores, SummaryQuestion, SummaryView};
 
-    use crate::commands::{AppInfo, CommandError, ReviseRequest, SettingsView};
+    use factdesk_core::summarize::SummaryRun;
+
+    use crate::commands::{AppInfo, CommandError, ReviseRequest, SettingsView, SummarizeInput};
     use crate::tasks::TaskProgress;
 
     let config = Config::new().with_large_int("number").with_out_dir(dir);
@@ -67,7 +69,9 @@ pub fn export(dir: &Path) -> Result<(), ExportError> {
         SettingsView,
         StoredCheck,
         SummaryQuestion,
+        SummaryRun,
         SummaryView,
+        SummarizeInput,
         TaskProgress,
         Undecided,
         Verdict,

@@ -34,4 +34,9 @@ pub const COMMANDS: &[&str] = &[
     "add_summary",
     "label_summary",
     "score_question",
+    "summarize_sources",
+    "list_sourced_summaries",
+    "get_sourced_summary",
+    "resummarize",
+    "export_summary_report",
 ];

@@ -17,6 +17,8 @@ use factdesk_core::eval::Evaluation;
 use factdesk_core::import::{ImportRequest, ImportSummary};
 use factdesk_core::methods::revise::evidence::Granularity;
 use factdesk_core::methods::revise::{Gate, ReviseMethod};
+use factdesk_core::methods::tts::TtsConfig;
+use factdesk_core::model::StoredOutcome;
 use factdesk_core::model::{
     CheckId, Claim, ClaimCollection, ClaimId, ClaimStatus, Corpus, Document, DocumentId,
     DocumentSummary, Review, ReviewDecision, StoredCheck, Verdict,
@@ -28,6 +30,7 @@ use factdesk_core::revise::{EvidenceChoice, ReviewedRevision, ReviseOptions};
 use factdesk_core::search::{SearchHit, SearchRequest};
 use factdesk_core::settings::SettingChange;
 use factdesk_core::summaries::{QuestionScores, SummaryQuestion, SummaryView};
+use factdesk_core::summarize::{SummarizeRequest, SummaryRun, SummarySources};
 use factdesk_core::verify::{BatchSummary, CheckSelection, ClaimWithCheck, VerifyOptions};
 use factdesk_core::{CoreError, Factdesk, Settings};
 use serde::Serialize;
@@ -495,4 +498,123 @@ pub async fn score_question(
     question: String,
 ) -> CommandResult<QuestionScores> {
     off_main_thread(&state, move |app| app.score_question(&question)).await
+}
+
+/// How the UI asks for a summary of several sources: the question, where the sources are
+/// (a corpus, chosen documents, or a search of the index), the method (`tts`, `all-sources`,
+/// `majority-prompt` or `majority-claims`) and τ.
+#[derive(Debug, Clone, serde::Deserialize, ts_rs::TS)]
+pub struct SummarizeInput {
+    pub question: String,
+    pub corpus: Option<String>,
+    #[serde(default)]
+    pub documents: Vec<i64>,
+    pub search: Option<String>,
+    pub method: String,
+    pub tau: Option<f64>,
+}
+
+impl SummarizeInput {
+    fn parse(self) -> CommandResult<SummarizeRequest> {
+        use factdesk_core::methods::tts::baselines::Baseline;
+        let baseline = match self.method.as_str() {
+            "tts" => None,
+            "all-sources" => Some(Baseline::AllSources),
+            "majority-prompt" => Some(Baseline::MajorityPrompt),
+            "majority-claims" => Some(Baseline::MajorityClaims),
+            other => {
+                return Err(invalid(format!(
+                    "'{other}' is no summary method: tts, all-sources, majority-prompt or \
+                     majority-claims"
+                )));
+            }
+        };
+        let sources = match (self.corpus, self.search) {
+            (Some(corpus), _) if !corpus.is_empty() => SummarySources::Corpus(corpus),
+            (_, Some(query)) if !query.trim().is_empty() => {
+                SummarySources::Search { query, limit: 10 }
+            }
+            _ if !self.documents.is_empty() => {
+                SummarySources::Documents(self.documents.into_iter().map(DocumentId).collect())
+            }
+            _ => {
+                return Err(invalid(
+                    "choose a corpus, documents or a search for the sources".into(),
+                ));
+            }
+        };
+        let mut config = TtsConfig::default();
+        if let Some(tau) = self.tau {
+            config.tau = tau;
+        }
+        Ok(SummarizeRequest {
+            question: self.question,
+            sources,
+            baseline,
+            config,
+            cache: None,
+            restart: false,
+        })
+    }
+}
+
+/// Summarises several sources for a question with TTS (or a baseline), sending progress over
+/// `on_progress`; an unfinished run of the same input is resumed. Cancel it with
+/// [`cancel_task`] and `task_id`.
+#[tauri::command]
+pub async fn summarize_sources(
+    state: State<'_, AppState>,
+    tasks: State<'_, RunningTasks>,
+    task_id: u32,
+    input: SummarizeInput,
+    on_progress: Channel<TaskProgress>,
+) -> CommandResult<SummaryRun> {
+    let running = tasks.start(task_id)?;
+    let request = input.parse()?;
+    let reporter = Arc::new(ChannelReporter::new(on_progress));
+    let app = state.current();
+    Ok(app.summarize(&request, reporter, running.cancel_token()).await?)
+}
+
+/// The stored summaries of several sources, newest first.
+#[tauri::command]
+pub async fn list_sourced_summaries(
+    state: State<'_, AppState>,
+) -> CommandResult<Vec<StoredOutcome>> {
+    off_main_thread(&state, move |app| app.sourced_summaries()).await
+}
+
+/// One stored summary of several sources.
+#[tauri::command]
+pub async fn get_sourced_summary(
+    state: State<'_, AppState>,
+    id: i64,
+) -> CommandResult<StoredOutcome> {
+    off_main_thread(&state, move |app| Ok(app.sourced_summary(CheckId(id))?.0)).await
+}
+
+/// Writes the answer of summary `id` again from the sources `used` (indices into its sources)
+/// and stores it as a new summary.
+#[tauri::command]
+pub async fn resummarize(
+    state: State<'_, AppState>,
+    id: i64,
+    used: Vec<usize>,
+) -> CommandResult<StoredOutcome> {
+    let app = state.current();
+    Ok(app.resummarize(CheckId(id), &used).await?)
+}
+
+/// Writes summary `id` as a report (`md`, `html` or `json`) to `path`.
+#[tauri::command]
+pub async fn export_summary_report(
+    state: State<'_, AppState>,
+    id: i64,
+    format: String,
+    path: PathBuf,
+) -> CommandResult<()> {
+    let format: Format = format.parse().map_err(|error: factdesk_core::model::UnknownValue| {
+        CommandError { code: "invalid_input", message: error.to_string() }
+    })?;
+    off_main_thread(&state, move |app| app.write_summary_report(CheckId(id), format, &path)).await
 }

@@ -63,6 +63,11 @@ pub fn build_app<R: tauri::Runtime>(
             commands::add_summary,
             commands::label_summary,
             commands::score_question,
+            commands::summarize_sources,
+            commands::list_sourced_summaries,
+            commands::get_sourced_summary,
+            commands::resummarize,
+            commands::export_summary_report,
         ])
 }
 

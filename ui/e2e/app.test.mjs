@@ -918,4 +918,44 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.equal((await findAll('#scores-pies figure.pie')).length, 2);
     await screenshot('18-scores.png', '#scores-result');
   });
+
+  test('summarises several sources with TTS, drops the liar, restores it by hand and exports', async () => {
+    await startImport('bridge', [path.join(fixtures, 'bridge')]);
+    await waitForText('#import-summary', /Done\. 4 documents imported into “bridge”/, 120_000);
+    await openSection('summaries');
+    await waitFor('#summaries-question');
+    await type('#summaries-question', 'Why did the bridge close?');
+    await waitFor('#summaries-corpus option[value="bridge"]');
+    await choose('#summaries-corpus', 'bridge');
+    await (await find('#summaries-run')).click();
+    await waitForText('#summaries-run-status', /^Done\.$/, 120_000);
+    // One bar per source; the rumour, which contradicts the others' claims, is dropped at τ
+    // (so may a truthful source be whose agreement with its peers falls short of τ).
+    assert.equal((await findAll('#summaries-chart rect.bar')).length, 4);
+    const dropped = (await findAll('#summaries-chart rect.dropped')).length;
+    const droppedNames = await Promise.all((await findAll('#summaries-sources tr.dropped td:nth-child(3)')).map((cell) => cell.getText()));
+    assert.ok(droppedNames.includes('rumour') && dropped === droppedNames.length && dropped < 4, `dropped: ${droppedNames}`);
+    const answer = await find('#summaries-answer').getText();
+    assert.match(answer, /The bridge closed on Monday\./);
+    assert.doesNotMatch(answer, /never/);
+    // The stance matrix: the rumour contradicts claims drafted without it.
+    assert.ok((await findAll('#summaries-matrix td.stance-refute')).length > 0);
+    await screenshot('19-summaries.png', '#summaries-result');
+    // Exported with its scores and stances.
+    await (await find('#summaries-export-html')).click();
+    const saved = await waitForText('#summaries-export-status', /^Saved to .*summary-\d+\.html\.$/);
+    const page = await readFile(saved.replace(/^Saved to /, '').replace(/\.$/, ''), 'utf8');
+    assert.match(page, /class="bar dropped"/);
+    assert.match(page, /title="contradicts"/);
+    // The rumour restored by hand: the answer is written again with it.
+    for (const row of await findAll('#summaries-sources tr.dropped')) {
+      if ((await row.findElement(By.css('td:nth-child(3)')).getText()) === 'rumour') await row.findElement(By.css('input.use')).click();
+    }
+    await (await find('#summaries-again')).click();
+    const used = 4 - dropped + 1;
+    await waitForText('#summaries-again-status', new RegExp(`^Written again from ${used} sources as summary #\\d+\\.$`));
+    assert.match(await find('#summaries-answer').getText(), /never/);
+    assert.equal((await findAll('#summaries-chart rect.dropped')).length, dropped - 1);
+    assert.match(await driver.executeScript('return location.hash;'), /^#\/summaries\/\d+$/);
+  });
 });

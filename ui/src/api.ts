@@ -50,6 +50,12 @@ import type { SummaryLine } from './bindings/SummaryLine';
 import type { SummaryQuestion } from './bindings/SummaryQuestion';
 import type { SummaryScore } from './bindings/SummaryScore';
 import type { SummaryView } from './bindings/SummaryView';
+import type { SummaryRun } from './bindings/SummaryRun';
+import type { SummarizeInput } from './bindings/SummarizeInput';
+import type { StoredOutcome } from './bindings/StoredOutcome';
+import type { SourcedSummary } from './bindings/SourcedSummary';
+import type { ScoredSource } from './bindings/ScoredSource';
+import type { SourceClaims } from './bindings/SourceClaims';
 import type { ReviewedRevision } from './bindings/ReviewedRevision';
 import type { Revision } from './bindings/Revision';
 import type { Edit } from './bindings/Edit';
@@ -78,6 +84,12 @@ import type { VerifyOptions } from './bindings/VerifyOptions';
 import type { VerifySettings } from './bindings/VerifySettings';
 
 export type {
+  SummaryRun,
+  SummarizeInput,
+  StoredOutcome,
+  SourcedSummary,
+  ScoredSource,
+  SourceClaims,
   ElementLabel,
   ModelLabel,
   QuestionScores,
@@ -519,4 +531,32 @@ export function labelSummary(id: number, element: string, grade: number | null):
 /** Every stored summary of `question`, labelled and scored with SGSS. */
 export function scoreQuestion(question: string): Promise<QuestionScores> {
   return call<QuestionScores>('score_question', { question });
+}
+
+/**
+ * Summarises several sources for a question with TTS (or a baseline); an unfinished run of the
+ * same input is resumed. Progress (sources scored) arrives at `onProgress`.
+ */
+export function summarizeSources(input: SummarizeInput, onProgress: (message: TaskProgress) => void): RunningTask<SummaryRun> {
+  return startTask<SummaryRun>('summarize_sources', { input }, onProgress);
+}
+
+/** The stored summaries of several sources, newest first. */
+export function listSourcedSummaries(): Promise<StoredOutcome[]> {
+  return call<StoredOutcome[]>('list_sourced_summaries');
+}
+
+/** One stored summary of several sources. */
+export function getSourcedSummary(id: number): Promise<StoredOutcome> {
+  return call<StoredOutcome>('get_sourced_summary', { id });
+}
+
+/** Writes summary `id`'s answer again from the sources `used` (indices) and stores it anew. */
+export function resummarize(id: number, used: number[]): Promise<StoredOutcome> {
+  return call<StoredOutcome>('resummarize', { id, used });
+}
+
+/** Writes summary `id` as a report (`md`, `html` or `json`) to `path`. */
+export function exportSummaryReport(id: number, format: 'md' | 'html' | 'json', path: string): Promise<void> {
+  return call<void>('export_summary_report', { id, format, path });
 }

@@ -12,6 +12,7 @@ import { renderClaim } from './views/claim';
 import { renderCollections } from './views/collections';
 import { renderCorrect } from './views/correct';
 import { renderScores } from './views/scores';
+import { renderSummaries } from './views/summaries';
 import { describeError } from './views/common';
 import { renderDocument } from './views/document';
 import { renderLibrary } from './views/library';
@@ -30,6 +31,7 @@ const SECTIONS: Section[] = [
   { id: 'search', label: 'Search', hash: '#/search' },
   { id: 'check', label: 'Check', hash: '#/check' },
   { id: 'correct', label: 'Correct', hash: '#/correct' },
+  { id: 'summaries', label: 'Summaries', hash: '#/summaries' },
   { id: 'scores', label: 'Scores', hash: '#/scores' },
   { id: 'collections', label: 'Collections', hash: '#/collections' },
   { id: 'reports', label: 'Reports', hash: '#/reports' },
@@ -43,6 +45,8 @@ const ROUTES: Route[] = [
   { pattern: /^\/search$/, section: 'search', render: renderSearch },
   { pattern: /^\/check$/, section: 'check', render: renderCheck },
   { pattern: /^\/correct$/, section: 'correct', render: renderCorrect },
+  { pattern: /^\/summaries$/, section: 'summaries', render: renderSummaries },
+  { pattern: /^\/summaries\/(\d+)$/, section: 'summaries', render: renderSummaries },
   { pattern: /^\/scores$/, section: 'scores', render: renderScores },
   { pattern: /^\/collections$/, section: 'collections', render: renderCollections },
   { pattern: /^\/collections\/([^/]+)$/, section: 'collections', render: renderCollections },

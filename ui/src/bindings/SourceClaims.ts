@@ -9,7 +9,11 @@ export type SourceClaims = {
 /**
  * Index into [`SourcedSummary::sources`].
  */
-source: number, claims: Array<string>, 
+source: number, 
+/**
+ * The draft the claims were taken from, written from every source but this one.
+ */
+draft: string, claims: Array<string>, 
 /**
  * `stances[j][k]`: source j's stance on claim k (neutral: it abstained).
  */
