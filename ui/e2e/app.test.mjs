@@ -7,8 +7,10 @@
 // template) and a MediaWiki-like API, served on loopback by factdesk-scripted-world: point the
 // model at it from Settings, split a pasted text into claims and check them, open a claim and
 // override its verdict, import labelled claims and check them from Collections, cancel and
-// resume a batch, export a report and evaluate, and save an invalid setting (refused, nothing
-// written). Screenshots go to FACTDESK_E2E_SCREENSHOTS (default: ./screenshots, ignored by git).
+// resume a batch, export a report and evaluate, save an invalid setting (refused, nothing
+// written), check with CIBER, correct a passage, score structured summaries, and summarise a
+// small corpus with TTS (the liar dropped, restored by hand, exported; a run cancelled and
+// resumed). Screenshots go to FACTDESK_E2E_SCREENSHOTS (default: ./screenshots, ignored by git).
 //
 // Run by scripts/e2e.sh, which installs what this needs, builds the app and starts a virtual
 // display. Environment: FACTDESK_APP_BINARY (required: the app to launch),
@@ -957,5 +959,21 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.match(await find('#summaries-answer').getText(), /never/);
     assert.equal((await findAll('#summaries-chart rect.dropped')).length, dropped - 1);
     assert.match(await driver.executeScript('return location.hash;'), /^#\/summaries\/\d+$/);
+  });
+
+  test('cancels a summary of several sources and resumes its run', async () => {
+    // The scripted model takes 1.5 s over each draft of a question that says "slowly".
+    await openSection('summaries');
+    await waitFor('#summaries-question');
+    await type('#summaries-question', 'How slowly will the bridge be repaired?');
+    await choose('#summaries-corpus', 'bridge');
+    await (await find('#summaries-run')).click();
+    await waitForText('#summaries-progress-phase', /^Scoring sources$/);
+    await (await find('#summaries-cancel')).click();
+    await waitForText('#summaries-run-status', /was cancelled; summarise the same sources with the same settings again to continue where it stopped/, 60_000);
+    assert.equal(await find('#summaries-run').isEnabled(), true);
+    await (await find('#summaries-run')).click();
+    await waitForText('#summaries-run-status', /^Done: resumed run \d+ where it stopped\.$/, 120_000);
+    assert.equal((await findAll('#summaries-chart rect.bar')).length, 4);
   });
 });
