@@ -19,6 +19,7 @@
 mod ciber;
 mod import_search;
 mod revise;
+mod tts;
 mod verifier;
 
 use std::io::BufRead;
@@ -115,6 +116,9 @@ enum Bench {
     /// RARR or CoVe over HaluEval's hallucinated news summaries, their articles as evidence:
     /// entailment, edit distance and similarity to the right summary, calls, tokens and time
     Revise(revise::ReviseBench),
+    /// Truthful Text Summarization on N = 5, 10, 20 made-up sources (one in five a liar):
+    /// model calls, tokens and wall time, with the stance questions batched and one per call
+    Tts(tts::TtsBench),
     /// Chat completions per second against a mock server with a fixed latency
     HttpThroughput {
         /// The mock server's latency per request, in milliseconds
@@ -158,6 +162,7 @@ fn main() -> anyhow::Result<()> {
         } => model_speed(model, prompt_tokens, decode_tokens, repetitions, threads, &build, json),
         Bench::Ciber(simulation) => ciber::run(simulation),
         Bench::Revise(bench) => revise::run(&bench),
+        Bench::Tts(bench) => tts::run(&bench),
         Bench::Sentences { file, text_field, show } => sentences(&file, &text_field, show),
         Bench::HttpThroughput { latency_ms, concurrency, waves, json } => {
             http_throughput(latency_ms, &concurrency, waves, json)
