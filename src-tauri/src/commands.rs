@@ -512,6 +512,8 @@ pub struct SummarizeInput {
     pub search: Option<String>,
     pub method: String,
     pub tau: Option<f64>,
+    /// `chat` (the default) or `verifier`.
+    pub stances: Option<String>,
 }
 
 impl SummarizeInput {
@@ -546,6 +548,9 @@ impl SummarizeInput {
         let mut config = TtsConfig::default();
         if let Some(tau) = self.tau {
             config.tau = tau;
+        }
+        if let Some(judge) = &self.stances {
+            config.stance_judge = judge.parse().map_err(invalid)?;
         }
         Ok(SummarizeRequest {
             question: self.question,

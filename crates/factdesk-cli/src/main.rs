@@ -144,6 +144,13 @@ enum Command {
         /// tts, or a baseline: all-sources, majority-prompt, majority-claims
         #[arg(long, default_value = "tts", value_parser = ["tts", "all-sources", "majority-prompt", "majority-claims"])]
         method: String,
+        /// Who judges each source's stance on a claim: chat (the chat model) or verifier (the
+        /// NLI verifier: supports or abstains, as it cannot tell a contradiction)
+        #[arg(long, default_value = "chat", value_parser = ["chat", "verifier"])]
+        stances: String,
+        /// Sources whose word 5-gram overlap (Jaccard) reaches this are one source
+        #[arg(long, default_value_t = factdesk_core::methods::tts::duplicates::DEFAULT_THRESHOLD)]
+        duplicate_threshold: f64,
         /// Start a new run even if an unfinished one (cancelled, failed) with the same sources,
         /// question and settings would be resumed
         #[arg(long)]
@@ -748,6 +755,8 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             tau,
             seed,
             method,
+            stances,
+            duplicate_threshold,
             restart,
             outcome,
             use_sources,
@@ -789,7 +798,13 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                         "majority-claims" => Some(Baseline::MajorityClaims),
                         _ => None,
                     };
-                    let config = TtsConfig { tau, seed, ..TtsConfig::default() };
+                    let config = TtsConfig {
+                        tau,
+                        seed,
+                        duplicate_threshold,
+                        stance_judge: stances.parse().map_err(anyhow::Error::msg)?,
+                        ..TtsConfig::default()
+                    };
                     let request = SummarizeRequest {
                         question,
                         sources,

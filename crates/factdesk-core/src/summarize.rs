@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use factdesk_llm::{CacheMode, CallCollector};
 use factdesk_methods::tts::baselines::{Baseline, BaselineResult};
-use factdesk_methods::tts::{Progress, Source, Tts, TtsConfig};
+use factdesk_methods::tts::{Progress, Source, StanceJudge, Tts, TtsConfig};
 use factdesk_model::ciber::Stance;
 use factdesk_model::{
     CheckId, Document, DocumentId, Envelope, EvidenceSource, Outcome, RunId, RunStatus,
@@ -24,7 +24,7 @@ use factdesk_model::{
 use serde::Serialize;
 
 use crate::search::SearchRequest;
-use crate::verify::method_error;
+use crate::verify::{NLI_VERIFIER, method_error, verifier_folder};
 use crate::{CancelToken, CoreError, Factdesk, ProgressUnit, Reporter, Result};
 
 /// Where the sources come from.
@@ -193,6 +193,14 @@ impl Factdesk {
         // Bad input is refused before a run is recorded.
         factdesk_methods::tts::check(&request.config, &request.question, &sources)
             .map_err(method_error)?;
+        // The verifier, when it judges the stances, is loaded before a run is recorded.
+        let nli = match request.config.stance_judge {
+            StanceJudge::Verifier => {
+                Some(self.cross_encoder(&verifier_folder(), Some(NLI_VERIFIER))?)
+            }
+            StanceJudge::Chat => None,
+        };
+        let nli_name = nli.as_ref().map(|nli| nli.name());
         let method = request.baseline.map_or("tts", Baseline::as_str);
         let identity = serde_json::json!({
             "method": method,
@@ -224,9 +232,10 @@ impl Factdesk {
                 prompts: Arc::new(factdesk_methods::prompts::builtin_library()?),
                 config: request.config.clone(),
                 concurrency: self.settings().llm.max_concurrency.max(1),
+                nli,
                 progress: Arc::new(RunProgress { reporter: reporter.clone(), cancel }),
             };
-            let summary = match request.baseline {
+            let mut summary = match request.baseline {
                 Some(baseline) => {
                     let result = tts
                         .baseline(baseline, &request.question, &sources)
@@ -242,6 +251,8 @@ impl Factdesk {
                     tts_summary(&result, &request.config, &chat, &documents)?
                 }
             };
+            // The NLI model that judged the stances, if one did.
+            summary.envelope.nli_model = nli_name;
             Ok::<_, CoreError>(self.store()?.insert_outcome(
                 run,
                 None,
@@ -333,6 +344,7 @@ impl Factdesk {
                 prompts: Arc::new(factdesk_methods::prompts::builtin_library()?),
                 config: config.clone(),
                 concurrency: 1,
+                nli: None,
                 progress: Arc::new(factdesk_methods::tts::Quiet),
             };
             let texts: Vec<&str> = texts.iter().map(String::as_str).collect();

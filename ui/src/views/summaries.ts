@@ -43,6 +43,12 @@ const questionBox = el('input', { id: 'summaries-question', type: 'text', placeh
 const corpusSelect = el('select', { id: 'summaries-corpus' });
 const searchBox = el('input', { id: 'summaries-search', type: 'text', placeholder: 'or: the documents matching these words' });
 const methodSelect = el('select', { id: 'summaries-method' }, ...METHODS.map(([value, label]) => el('option', { value }, label)));
+const stancesSelect = el(
+  'select',
+  { id: 'summaries-stances' },
+  el('option', { value: 'chat' }, 'the chat model'),
+  el('option', { value: 'verifier' }, 'the verifier (supports or abstains)'),
+);
 const tauBox = el('input', { id: 'summaries-tau', type: 'number', step: '0.01', value: '0.06' });
 const runButton = el('button', { type: 'submit', id: 'summaries-run', class: 'primary' }, 'Summarise');
 const cancelButton = el('button', { type: 'button', id: 'summaries-cancel', hidden: true }, 'Cancel');
@@ -221,6 +227,7 @@ function show(stored: StoredOutcome): void {
     facts([
       ['Method', summary.method],
       ['Sources used', `${kept} of ${summary.sources.length}`],
+      ['Stances by', (summary.claims?.length ?? 0) > 0 ? summary.nli_model ?? summary.model : ''],
       ['How', summary.explanation],
       ['Summary', `#${stored.id}, run ${stored.run_id}`],
     ]),
@@ -270,6 +277,7 @@ async function run(): Promise<void> {
       search: search || null,
       method: methodSelect.value,
       tau: Number.isFinite(tau) ? tau : null,
+      stances: stancesSelect.value,
     },
     progress.onProgress,
   );
@@ -329,6 +337,7 @@ function build(): HTMLElement {
     el('div', { class: 'row' }, el('label', { for: 'summaries-corpus' }, 'Sources: every document of'), corpusSelect),
     el('div', { class: 'row' }, el('label', { for: 'summaries-search' }, 'Search'), searchBox),
     el('div', { class: 'row' }, el('label', { for: 'summaries-method' }, 'Method'), methodSelect),
+    el('div', { class: 'row' }, el('label', { for: 'summaries-stances' }, 'Stances judged by'), stancesSelect),
     el('div', { class: 'row' }, el('label', { for: 'summaries-tau' }, 'Keep sources scoring at least τ'), tauBox),
     el('div', { class: 'actions' }, runButton),
     progressBox,

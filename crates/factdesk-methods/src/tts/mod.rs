@@ -8,9 +8,12 @@
 //!    needs peers).
 //! 2. Leave-one-out: for each source i, a draft from every *other* source (`tts/draft`),
 //!    decomposed into atomic claims T_i (`tts/claims`).
-//! 3. Stances of every source on every claim of T_i (`tts/stances`, several claims per call):
-//!    supports, contradicts, or abstains; a claim a source's answer does not mention counts as
-//!    abstained.
+//! 3. Stances of every source on every claim of T_i: by the chat model (`tts/stances`,
+//!    several claims per call: supports, contradicts, or abstains; a claim a source's answer
+//!    does not mention counts as abstained), or by an NLI model ([`StanceJudge::Verifier`]:
+//!    the source supports a claim its best premises entail with probability at least
+//!    [`TtsConfig::stance_threshold`], contradicts one they contradict with that probability,
+//!    and abstains otherwise; a two-way grounding classifier never contradicts).
 //! 4. Scores: correlated agreement with one seeded permutation per source, and the majority
 //!    rule beside it; a source is kept when its score is at least τ.
 //! 5. The final answer from the kept sources only (`tts/draft`).
@@ -26,8 +29,8 @@ pub mod score;
 
 use std::sync::Arc;
 
-use factdesk_llm::LanguageModel;
 use factdesk_llm::prompts::PromptLibrary;
+use factdesk_llm::{LanguageModel, Nli, NliPair};
 use factdesk_model::TokenUse;
 use factdesk_model::ciber::Stance;
 use futures_util::StreamExt;
@@ -57,6 +60,32 @@ pub struct TtsConfig {
     pub stance_batch: usize,
     /// Words of each document quoted to the model.
     pub document_words: usize,
+    /// Who gives the stances.
+    pub stance_judge: StanceJudge,
+    /// With the NLI judge: the probability a stance needs.
+    pub stance_threshold: f64,
+}
+
+/// Who judges each source's stance on a claim.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StanceJudge {
+    /// The chat model, with `tts/stances`.
+    #[default]
+    Chat,
+    /// The NLI model (Factdesk's verifier by default), premise by premise.
+    Verifier,
+}
+
+impl std::str::FromStr for StanceJudge {
+    type Err = String;
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        match value {
+            "chat" | "llm" => Ok(StanceJudge::Chat),
+            "verifier" | "nli" => Ok(StanceJudge::Verifier),
+            other => Err(format!("'{other}' judges no stances: use chat or verifier")),
+        }
+    }
 }
 
 impl Default for TtsConfig {
@@ -68,6 +97,8 @@ impl Default for TtsConfig {
             max_claims: 8,
             stance_batch: 8,
             document_words: 600,
+            stance_judge: StanceJudge::Chat,
+            stance_threshold: 0.5,
         }
     }
 }
@@ -117,6 +148,8 @@ pub struct Tts {
     pub config: TtsConfig,
     /// How many sources' stance calls run at once (at least 1).
     pub concurrency: usize,
+    /// The NLI model that judges stances with [`StanceJudge::Verifier`].
+    pub nli: Option<Arc<dyn Nli>>,
     pub progress: Arc<dyn Progress>,
 }
 
@@ -202,6 +235,11 @@ pub fn check(
     }
     if !config.tau.is_finite() || !config.duplicate_threshold.is_finite() {
         return Err(MethodError::Input("tau and the duplicate threshold must be numbers".into()));
+    }
+    if !(config.stance_threshold > 0.0 && config.stance_threshold <= 1.0) {
+        return Err(MethodError::Input(
+            "the stance threshold is a probability above 0 and at most 1".into(),
+        ));
     }
     if config.max_claims == 0 || config.stance_batch == 0 || config.document_words == 0 {
         return Err(MethodError::Input(
@@ -335,6 +373,9 @@ impl Tts {
         calls: &mut usize,
         notes: &mut Vec<String>,
     ) -> Result<Vec<Vec<Stance>>, MethodError> {
+        if self.config.stance_judge == StanceJudge::Verifier {
+            return self.verifier_stances(claims, quoted, notes).await;
+        }
         // One source's row, with what it cost and noted; rows are merged in source order.
         let row = |j: usize| async move {
             let document = &quoted[j];
@@ -378,6 +419,72 @@ impl Tts {
             stances.push(row);
         }
         Ok(stances)
+    }
+
+    /// Every source's stances on `claims` by the NLI model: each claim against its best
+    /// premises in the source (BM25-ranked sentences, as grounding cuts them), one batch per
+    /// source; the pairs judged are noted.
+    async fn verifier_stances(
+        &self,
+        claims: &[String],
+        quoted: &[String],
+        notes: &mut Vec<String>,
+    ) -> Result<Vec<Vec<Stance>>, MethodError> {
+        let nli = self.nli.as_ref().ok_or_else(|| {
+            MethodError::Input("stances by the verifier need an NLI model; none is loaded".into())
+        })?;
+        let config = crate::grounding::GroundingConfig::default();
+        let threshold = self.config.stance_threshold;
+        let mut rows = Vec::new();
+        let mut judged = 0;
+        for document in quoted {
+            if self.progress.cancelled() {
+                return Err(MethodError::Cancelled);
+            }
+            let spans = factdesk_text::segment_sentences(document, &config.language);
+            let sentences: Vec<&str> = spans
+                .iter()
+                .map(|span| span.slice(document).trim())
+                .filter(|text| !text.is_empty())
+                .collect();
+            let mut slots = Vec::new();
+            let mut pairs = Vec::new();
+            for (k, claim) in claims.iter().enumerate() {
+                for premise in crate::grounding::premises(claim, &sentences, &config) {
+                    slots.push(k);
+                    pairs.push(NliPair { premise: premise.join(" "), hypothesis: claim.clone() });
+                }
+            }
+            let judgements = crate::judge::classify_all(nli.as_ref(), &pairs).await?;
+            judged += pairs.len();
+            let (mut entail, mut contradict) =
+                (vec![0.0_f64; claims.len()], vec![0.0_f64; claims.len()]);
+            for (k, judgement) in slots.into_iter().zip(judgements) {
+                entail[k] = entail[k].max(judgement.scores.entailment);
+                contradict[k] = contradict[k].max(judgement.scores.contradiction);
+            }
+            rows.push(
+                (0..claims.len())
+                    .map(|k| {
+                        if entail[k] >= threshold && entail[k] >= contradict[k] {
+                            Stance::Support
+                        } else if contradict[k] >= threshold {
+                            Stance::Refute
+                        } else {
+                            Stance::Neutral
+                        }
+                    })
+                    .collect(),
+            );
+        }
+        if !claims.is_empty() {
+            notes.push(format!(
+                "stances on {} claim(s) by {}: {judged} premise pair(s) judged",
+                claims.len(),
+                nli.name()
+            ));
+        }
+        Ok(rows)
     }
 
     /// The answer to `question` from `sources` alone (what [`Tts::run`] writes from the kept

@@ -112,6 +112,7 @@ fn tts(model: Arc<ScriptedModel>) -> Tts {
         prompts: Arc::new(crate::prompts::builtin_library().unwrap()),
         config: TtsConfig::default(),
         concurrency: 1,
+        nli: None,
         progress: Arc::new(Quiet),
     }
 }
@@ -236,4 +237,59 @@ async fn the_baselines_answer_from_every_source_or_from_the_majority() {
     assert_eq!(claims.stances.len(), 5);
     // 1 draft, 1 claims call, 5 stance calls, 1 answer.
     assert_eq!(claims.calls, 8);
+}
+
+/// A three-way NLI model reading the premise as the scripted stances do: entailment when the
+/// premise holds the hypothesis, contradiction when it holds it negated, else neutral.
+struct ReadingNli;
+
+#[async_trait::async_trait]
+impl factdesk_llm::Nli for ReadingNli {
+    fn name(&self) -> String {
+        "reading".into()
+    }
+
+    async fn classify(
+        &self,
+        pairs: &[NliPair],
+    ) -> Result<Vec<factdesk_llm::NliJudgement>, factdesk_llm::LlmError> {
+        Ok(pairs
+            .iter()
+            .map(|pair| {
+                let scores = match stance(&pair.premise, &pair.hypothesis) {
+                    "supports" => factdesk_llm::NliScores::normalised(0.9, 0.1, 0.0),
+                    "contradicts" => factdesk_llm::NliScores::normalised(0.0, 0.1, 0.9),
+                    _ => factdesk_llm::NliScores::normalised(0.1, 0.8, 0.1),
+                };
+                factdesk_llm::NliJudgement { scores, usage: Default::default() }
+            })
+            .collect())
+    }
+}
+
+#[tokio::test]
+async fn stances_by_the_verifier_drop_the_liar_without_a_stance_call() {
+    let model = Arc::new(ScriptedModel::new(careful));
+    let mut method = tts(model.clone());
+    method.config.stance_judge = StanceJudge::Verifier;
+    method.nli = Some(Arc::new(ReadingNli));
+    let result = method.run("Why did the bridge close?", &sources()).await.unwrap();
+    let stance_calls = model
+        .requests()
+        .iter()
+        .filter(|r| r.template.as_ref().is_some_and(|t| t.id == STANCES_TEMPLATE))
+        .count();
+    assert_eq!(stance_calls, 0);
+    let liar = &result.sources[4];
+    assert!(!liar.kept && liar.score < DEFAULT_TAU, "{:?}", result.sources);
+    // The liar contradicts the others' claims it negates, by the NLI model's contradiction.
+    let truthful = &result.sources[0];
+    assert!(truthful.stances[4].contains(&Stance::Refute), "{truthful:?}");
+    assert!(result.sources.iter().filter(|s| s.kept).count() >= 3, "{:?}", result.sources);
+    assert!(result.notes.iter().any(|n| n.contains("by reading")), "{:?}", result.notes);
+    // Without a model loaded it says so.
+    let mut unloaded = tts(model);
+    unloaded.config.stance_judge = StanceJudge::Verifier;
+    let error = unloaded.run("Why?", &sources()).await.unwrap_err();
+    assert!(error.to_string().contains("need an NLI model"), "{error}");
 }
