@@ -135,6 +135,13 @@ enum Command {
         /// With --search: at most this many documents
         #[arg(long, default_value_t = 10, requires = "search")]
         limit: usize,
+        /// Pages to fetch (or read from the page archive) as the sources, imported into the
+        /// corpus --into first (repeatable)
+        #[arg(long = "url", value_name = "URL", conflicts_with_all = ["corpus", "documents", "search"])]
+        urls: Vec<String>,
+        /// With --url: the corpus the pages are imported into
+        #[arg(long, default_value = "web", value_name = "CORPUS")]
+        into: String,
         /// Sources scoring at least this are kept
         #[arg(long, default_value_t = 0.06)]
         tau: f64,
@@ -752,6 +759,8 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             documents,
             search,
             limit,
+            urls,
+            into,
             tau,
             seed,
             method,
@@ -784,12 +793,15 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                     let sources = match (corpus, search) {
                         (Some(name), _) => SummarySources::Corpus(name),
                         (None, Some(query)) => SummarySources::Search { query, limit },
+                        (None, None) if !urls.is_empty() => {
+                            SummarySources::Urls { urls, corpus: into }
+                        }
                         (None, None) if !documents.is_empty() => SummarySources::Documents(
                             documents.into_iter().map(DocumentId).collect(),
                         ),
                         (None, None) => anyhow::bail!(
-                            "say where the sources are: --corpus NAME, --documents IDS or \
-                             --search QUERY"
+                            "say where the sources are: --corpus NAME, --documents IDS, \
+                             --search QUERY or --url URL (repeated)"
                         ),
                     };
                     let baseline = match method.as_str() {

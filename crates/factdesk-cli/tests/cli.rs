@@ -1721,3 +1721,60 @@ fn summarize_scores_sources_and_keeps_the_truthful_ones() {
     assert_eq!(titles.len(), 4, "{titles:?}");
     assert!(!titles.contains(&"source-1"), "{titles:?}");
 }
+
+#[test]
+fn summarize_fetches_pages_given_by_url_and_names_one_that_fails() {
+    use factdesk_testkit::scripted::ScriptedModel;
+    use factdesk_testkit::{TestResponse, TestServer};
+    let page = |title: &str, text: &str| {
+        TestResponse::html(&format!(
+            "<html><head><title>{title}</title></head><body><p>{text}</p></body></html>"
+        ))
+    };
+    let web = TestServer::with_routes(vec![
+        ("/a", page("Gazette", "The dam held. Water rose by a metre.")),
+        ("/b", page("Herald", "Water rose by a metre. The dam held. Roads were shut.")),
+        ("/c", page("Courier", "Roads were shut. The dam held.")),
+        ("/d", page("Rumour", "The dam never held. Water never rose by a metre.")),
+    ]);
+    let model = ScriptedModel::new().serve();
+    let cli = Cli::new();
+    std::fs::write(
+        cli.data.path().join("config.toml"),
+        format!(
+            "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n\
+             [fetch]\nallow_hosts = [\"{}\"]\n",
+            model.url("/v1"),
+            web.address()
+        ),
+    )
+    .unwrap();
+    let urls: Vec<String> = ["/a", "/b", "/c", "/d"].iter().map(|p| web.url(p)).collect();
+    let mut args = vec!["summarize", "--question", "Did the dam hold?"];
+    for url in &urls {
+        args.extend(["--url", url.as_str()]);
+    }
+    let stored = cli.json(&args);
+    let sources = stored["outcome"]["sources"].as_array().unwrap();
+    assert_eq!(sources.len(), 4, "{stored:#}");
+    let rumour = sources.iter().find(|s| s["source"]["title"] == "Rumour").unwrap();
+    assert_eq!(rumour["used"], false, "{stored:#}");
+    assert_eq!(rumour["source"]["url"], urls[3].as_str());
+    // The pages are in the corpus "web" now; a missing page stops the summary, named.
+    let docs = cli.json(&["docs", "--corpus", "web"]);
+    assert_eq!(docs.as_array().unwrap().len(), 4);
+    let missing = web.url("/gone");
+    let failed = cli.run(&[
+        "summarize",
+        "--question",
+        "Did the dam hold?",
+        "--url",
+        &urls[0],
+        "--url",
+        &urls[1],
+        "--url",
+        &missing,
+    ]);
+    assert_eq!(failed.status.code(), Some(2), "{}", text(&failed.stderr));
+    assert!(text(&failed.stderr).contains("/gone"), "{}", text(&failed.stderr));
+}

@@ -37,6 +37,9 @@ pub enum SummarySources {
     /// The documents of the best sentence hits for a query, in the order of their best hit,
     /// at most `limit` of them.
     Search { query: String, limit: usize },
+    /// Pages fetched (or read from the page archive) and imported into `corpus` first, as
+    /// `factdesk import` would; a page already there is used as it is.
+    Urls { urls: Vec<String>, corpus: String },
 }
 
 /// What to summarise and how.
@@ -114,8 +117,9 @@ fn parameters(config: &TtsConfig) -> Result<serde_json::Value> {
 }
 
 impl Factdesk {
-    /// The documents `sources` names, checked against [`MAX_SOURCES`].
-    fn summary_documents(&self, sources: &SummarySources) -> Result<Vec<DocumentId>> {
+    /// The documents `sources` names, checked against [`MAX_SOURCES`]; URLs are imported
+    /// first, and a page that cannot be read stops it with the reason.
+    async fn summary_documents(&self, sources: &SummarySources) -> Result<Vec<DocumentId>> {
         let too_many = |what: String| {
             CoreError::InvalidInput(format!(
                 "{what}: at most {MAX_SOURCES} sources are summarised at once (the stance calls \
@@ -127,6 +131,39 @@ impl Factdesk {
                 return Err(too_many(format!("{} documents", ids.len())));
             }
             SummarySources::Documents(ids) => ids.clone(),
+            SummarySources::Urls { urls, .. } if urls.len() > MAX_SOURCES => {
+                return Err(too_many(format!("{} URLs", urls.len())));
+            }
+            SummarySources::Urls { urls, corpus } => {
+                let request = crate::import::ImportRequest {
+                    sources: urls.clone(),
+                    corpus: corpus.clone(),
+                    text_field: None,
+                    title_field: None,
+                    url_field: None,
+                    date_field: None,
+                };
+                let imported =
+                    self.import(request, Arc::new(crate::NoProgress), CancelToken::new()).await?;
+                if !imported.failures.is_empty() {
+                    let failed: Vec<String> = imported
+                        .failures
+                        .iter()
+                        .map(|failure| format!("{}: {}", failure.item, failure.message))
+                        .collect();
+                    return Err(CoreError::InvalidInput(format!(
+                        "could not read every page: {}; leave those URLs out or try again",
+                        failed.join("; ")
+                    )));
+                }
+                let mut ids: Vec<DocumentId> = Vec::new();
+                for document in &imported.documents {
+                    if !ids.contains(&document.id) {
+                        ids.push(document.id);
+                    }
+                }
+                ids
+            }
             SummarySources::Corpus(name) => {
                 let ids: Vec<DocumentId> = self
                     .documents(Some(name), Some(MAX_SOURCES as u64 + 1), 0)?
@@ -181,7 +218,7 @@ impl Factdesk {
         reporter: Arc<dyn Reporter>,
         cancel: CancelToken,
     ) -> Result<SummaryRun> {
-        let ids = self.summary_documents(&request.sources)?;
+        let ids = self.summary_documents(&request.sources).await?;
         let mut documents = Vec::new();
         for id in &ids {
             documents.push(self.document(*id)?);

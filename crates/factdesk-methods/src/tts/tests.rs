@@ -293,3 +293,25 @@ async fn stances_by_the_verifier_drop_the_liar_without_a_stance_call() {
     let error = unloaded.run("Why?", &sources()).await.unwrap_err();
     assert!(error.to_string().contains("need an NLI model"), "{error}");
 }
+
+#[tokio::test]
+async fn sources_in_different_languages_run_without_a_panic() {
+    let model = Arc::new(ScriptedModel::new(careful));
+    let texts = [
+        "The bridge closed on Monday. Cracks were found in two piers.",
+        "桥梁于周一关闭。两个桥墩发现了裂缝。",
+        "أُغلق الجسر يوم الاثنين. وُجدت شقوق في دعامتين.",
+        "Le pont a fermé lundi. Des fissures ont été trouvées.",
+    ];
+    let given: Vec<Source> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Source { name: format!("source {}", i + 1), text: (*t).to_owned() })
+        .collect();
+    let result = tts(model).run("Why did the bridge close?", &given).await.unwrap();
+    assert_eq!(result.sources.len(), 4);
+    for source in &result.sources {
+        assert!(source.score.is_finite(), "{source:?}");
+        assert_eq!(source.stances.len(), 4);
+    }
+}
