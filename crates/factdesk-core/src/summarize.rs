@@ -1,6 +1,6 @@
 //! Summaries of several sources answering one question, with Truthful Text Summarization
 //! (`factdesk-methods` `tts`): the sources are corpus documents (a whole corpus, chosen ones,
-//! or those a search of the index finds), each scored by correlated agreement with its peers,
+//! those a search of the index finds, or pages fetched by URL and imported first), each scored by correlated agreement with its peers,
 //! and the answer is written from the ones scoring at least τ. The result is stored as an
 //! [`Outcome::Summary`] under a run of its own, with the model calls behind it, each source's
 //! leave-one-out draft, claims and stances, and the scores. The paper's baselines (all
