@@ -1,6 +1,6 @@
 //! `factdesk-bench tts`: what Truthful Text Summarization costs as the sources grow. For each
 //! N (5, 10, 20 by default) a corpus of N sources is made up from a pool of facts: each
-//! truthful source states about two thirds of them (a different share each, with a sentence
+//! truthful source states about three in five of them (a different share each, with a sentence
 //! of its own), and one source in five is a liar that states facts negated ("X never …").
 //! `Factdesk::summarize` runs TTS on it, once with the stance questions batched (several
 //! claims per call, `--batch`) and once with one claim per call, and the model calls, prompt
@@ -271,7 +271,13 @@ pub fn run(bench: &TtsBench) -> anyhow::Result<()> {
             format!("{}/{}", f.truthful_kept, f.truthful)
         )?;
     }
-    for pair in rows.chunks(2).filter(|pair| pair.len() == 2 && pair[1].batch == 1) {
+    let compared = |pair: &&[Figures]| {
+        pair.len() == 2
+            && pair[0].sources == pair[1].sources
+            && pair[0].batch != 1
+            && pair[1].batch == 1
+    };
+    for pair in rows.chunks(2).filter(compared) {
         let (batched, single) = (&pair[0], &pair[1]);
         if batched.calls == single.calls {
             writeln!(

@@ -140,7 +140,7 @@ enum Command {
         #[arg(long = "url", value_name = "URL", conflicts_with_all = ["corpus", "documents", "search"])]
         urls: Vec<String>,
         /// With --url: the corpus the pages are imported into
-        #[arg(long, default_value = "web", value_name = "CORPUS")]
+        #[arg(long, default_value = "web", value_name = "CORPUS", requires = "urls")]
         into: String,
         /// Sources scoring at least this are kept
         #[arg(long, default_value_t = 0.06)]
@@ -152,7 +152,7 @@ enum Command {
         #[arg(long, default_value = "tts", value_parser = ["tts", "all-sources", "majority-prompt", "majority-claims"])]
         method: String,
         /// Who judges each source's stance on a claim: chat (the chat model) or verifier (the
-        /// NLI verifier: supports or abstains, as it cannot tell a contradiction)
+        /// NLI verifier; Factdesk's judges support only, so its stances support or abstain)
         #[arg(long, default_value = "chat", value_parser = ["chat", "verifier"])]
         stances: String,
         /// Sources whose word 5-gram overlap (Jaccard) reaches this are one source
@@ -164,14 +164,14 @@ enum Command {
         restart: bool,
         /// A stored summary (`id` of summarize --json): show it, export it with -o, or write
         /// its answer again from the sources --use names
-        #[arg(long, value_name = "ID", conflicts_with_all = ["question", "list"])]
+        #[arg(long, value_name = "ID", conflicts_with_all = ["question", "list", "corpus", "documents", "search", "urls", "tau", "seed", "method", "stances", "duplicate_threshold", "restart"])]
         outcome: Option<i64>,
         /// With --outcome: the sources to write the answer from, by their numbers in its source
         /// table (comma-separated); the others are dropped by hand
         #[arg(long = "use", value_name = "N", num_args = 1.., value_delimiter = ',', requires = "outcome")]
         use_sources: Vec<usize>,
         /// List the stored summaries of several sources, newest first
-        #[arg(long, conflicts_with = "question")]
+        #[arg(long, conflicts_with_all = ["question", "output"])]
         list: bool,
         /// Also write the summary as a report to this file (md, html or json by its extension)
         #[arg(long, short = 'o', value_name = "FILE")]

@@ -529,8 +529,8 @@ impl Factdesk {
         self.finish_outcome_run(run, stored)
     }
 
-    /// Ends a run that stores one outcome: completed with the stored outcome, or failed with
-    /// the error (which is given back).
+    /// Ends a run that stores one outcome: completed with the stored outcome, or cancelled or
+    /// failed with the error (which is given back).
     pub(crate) fn finish_outcome_run(
         &self,
         run: factdesk_model::RunId,
@@ -549,7 +549,7 @@ impl Factdesk {
                 if let Err(marking) = self.store().and_then(|store| {
                     Ok(store.set_run_status(run, status, Some(&error.to_string()))?)
                 }) {
-                    tracing::warn!(%run, error = %marking, "could not mark the run failed");
+                    tracing::warn!(%run, error = %marking, "could not mark the run as ended");
                 }
                 Err(error)
             }

@@ -119,20 +119,24 @@ fn parameters(config: &TtsConfig) -> Result<serde_json::Value> {
 impl Factdesk {
     /// The documents `sources` names, checked against [`MAX_SOURCES`]; URLs are imported
     /// first, and a page that cannot be read stops it with the reason.
-    async fn summary_documents(&self, sources: &SummarySources) -> Result<Vec<DocumentId>> {
-        let too_many = |what: String| {
+    async fn summary_documents(
+        &self,
+        sources: &SummarySources,
+        cancel: &CancelToken,
+    ) -> Result<Vec<DocumentId>> {
+        let too_many = |what: String, hint: &str| {
             CoreError::InvalidInput(format!(
                 "{what}: at most {MAX_SOURCES} sources are summarised at once (the stance calls \
-                 grow with the square of the sources); choose documents with --documents"
+                 grow with the square of the sources); {hint}"
             ))
         };
         Ok(match sources {
             SummarySources::Documents(ids) if ids.len() > MAX_SOURCES => {
-                return Err(too_many(format!("{} documents", ids.len())));
+                return Err(too_many(format!("{} documents", ids.len()), "choose fewer"));
             }
             SummarySources::Documents(ids) => ids.clone(),
             SummarySources::Urls { urls, .. } if urls.len() > MAX_SOURCES => {
-                return Err(too_many(format!("{} URLs", urls.len())));
+                return Err(too_many(format!("{} URLs", urls.len()), "give fewer"));
             }
             SummarySources::Urls { urls, corpus } => {
                 let request = crate::import::ImportRequest {
@@ -144,7 +148,13 @@ impl Factdesk {
                     date_field: None,
                 };
                 let imported =
-                    self.import(request, Arc::new(crate::NoProgress), CancelToken::new()).await?;
+                    self.import(request, Arc::new(crate::NoProgress), cancel.clone()).await?;
+                if imported.cancelled {
+                    return Err(CoreError::Cancelled {
+                        what: "fetching the pages".into(),
+                        resume: "summarise them again (the pages read are kept)".into(),
+                    });
+                }
                 if !imported.failures.is_empty() {
                     let failed: Vec<String> = imported
                         .failures
@@ -171,15 +181,25 @@ impl Factdesk {
                     .map(|document| document.id)
                     .collect();
                 if ids.len() > MAX_SOURCES {
-                    return Err(too_many(format!(
-                        "more than {MAX_SOURCES} documents in corpus '{name}'"
-                    )));
+                    return Err(too_many(
+                        format!("more than {MAX_SOURCES} documents in corpus '{name}'"),
+                        "choose documents of it, or search it",
+                    ));
                 }
                 ids
             }
             SummarySources::Search { query, limit } => {
                 if *limit > MAX_SOURCES {
-                    return Err(too_many(format!("{limit} search results asked for")));
+                    return Err(too_many(
+                        format!("{limit} search results asked for"),
+                        "ask for fewer",
+                    ));
+                }
+                if *limit < 3 {
+                    return Err(CoreError::InvalidInput(format!(
+                        "{limit} search result(s) asked for: peer prediction needs at least 3 \
+                         sources"
+                    )));
                 }
                 // Enough sentence hits to reach `limit` distinct documents in most indexes.
                 let hits = self.search(&SearchRequest {
@@ -218,7 +238,7 @@ impl Factdesk {
         reporter: Arc<dyn Reporter>,
         cancel: CancelToken,
     ) -> Result<SummaryRun> {
-        let ids = self.summary_documents(&request.sources).await?;
+        let ids = self.summary_documents(&request.sources, &cancel).await?;
         let mut documents = Vec::new();
         for id in &ids {
             documents.push(self.document(*id)?);
@@ -231,21 +251,24 @@ impl Factdesk {
         factdesk_methods::tts::check(&request.config, &request.question, &sources)
             .map_err(method_error)?;
         // The verifier, when it judges the stances, is loaded before a run is recorded.
+        // (Only TTS and the majority-claims baseline ask for stances.)
+        let asks_stances = matches!(request.baseline, None | Some(Baseline::MajorityClaims));
         let nli = match request.config.stance_judge {
-            StanceJudge::Verifier => {
+            StanceJudge::Verifier if asks_stances => {
                 Some(self.cross_encoder(&verifier_folder(), Some(NLI_VERIFIER))?)
             }
-            StanceJudge::Chat => None,
+            _ => None,
         };
         let nli_name = nli.as_ref().map(|nli| nli.name());
         let method = request.baseline.map_or("tts", Baseline::as_str);
+        let chat = self.model_choice().model_name();
         let identity = serde_json::json!({
             "method": method,
             "config": request.config,
             "question": request.question,
             "documents": ids,
+            "model": chat,
         });
-        let chat = self.model_choice().model_name();
         let existing = if request.restart {
             None
         } else {
@@ -319,8 +342,7 @@ impl Factdesk {
                 Ok((stored, summary))
             }
             other => Err(CoreError::InvalidInput(format!(
-                "outcome {id} is a {}, not a summary of several sources; list them with \
-                 `factdesk summarize --list`",
+                "outcome {id} is a {}, not a summary of several sources",
                 other.kind().as_str()
             ))),
         }
@@ -331,6 +353,10 @@ impl Factdesk {
     /// the same scores, claims and stances, the choice marked in each source's `used` and
     /// named in the explanation.
     pub async fn resummarize(&self, id: CheckId, used: &[usize]) -> Result<StoredOutcome> {
+        let mut used = used.to_vec();
+        used.sort_unstable();
+        used.dedup();
+        let used = used.as_slice();
         let (_, original) = self.sourced_summary(id)?;
         let question = original.question.clone().unwrap_or_default();
         if let Some(bad) = used.iter().find(|&&i| i >= original.sources.len()) {
@@ -395,6 +421,7 @@ impl Factdesk {
             let (restored, dropped) = (names(true), names(false));
             summary.text = text;
             summary.envelope.tokens = tokens;
+            summary.envelope.model = chat.clone();
             summary.envelope.parameters = serde_json::json!({
                 "from_summary": id.0,
                 "config": settings,

@@ -67,8 +67,9 @@ impl Store {
     }
 
     /// The newest run of `method` over no collection with exactly these parameters, if it did
-    /// not complete: the run a resumed single action (a multi-source summary) continues. As
-    /// with [`Store::unfinished_run`], one behind a completed run with them is not.
+    /// not complete (pending, running — its process may have been killed — failed or
+    /// cancelled): the run a resumed single action (a multi-source summary) continues. As with
+    /// [`Store::unfinished_run`], one behind a completed run with them is not.
     pub fn unfinished_free_run(
         &self,
         method: &str,

@@ -47,7 +47,7 @@ const stancesSelect = el(
   'select',
   { id: 'summaries-stances' },
   el('option', { value: 'chat' }, 'the chat model'),
-  el('option', { value: 'verifier' }, 'the verifier (supports or abstains)'),
+  el('option', { value: 'verifier' }, 'the verifier (it judges support only)'),
 );
 const tauBox = el('input', { id: 'summaries-tau', type: 'number', step: '0.01', value: '0.06' });
 const runButton = el('button', { type: 'submit', id: 'summaries-run', class: 'primary' }, 'Summarise');

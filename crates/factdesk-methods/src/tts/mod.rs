@@ -33,7 +33,7 @@ use factdesk_llm::prompts::PromptLibrary;
 use factdesk_llm::{LanguageModel, Nli, NliPair};
 use factdesk_model::TokenUse;
 use factdesk_model::ciber::Stance;
-use futures_util::StreamExt;
+use futures_util::{StreamExt, TryStreamExt};
 use serde::{Deserialize, Serialize};
 
 use crate::MethodError;
@@ -330,9 +330,16 @@ impl Tts {
             calls,
         )
         .await?;
-        // A weak model may echo the data markers it was shown; they are no part of the answer.
-        let lines: Vec<&str> =
-            answer.lines().filter(|line| !line.trim_start().starts_with("<<<")).collect();
+        // A weak model may echo the data markers it was shown (their case garbled); they are no
+        // part of the answer.
+        let hex = boundary.trim_start_matches("DATA-").to_ascii_lowercase();
+        let lines: Vec<&str> = answer
+            .lines()
+            .filter(|line| {
+                let line = line.trim().to_ascii_lowercase();
+                !(line.starts_with("<<<") && line.contains(&hex))
+            })
+            .collect();
         Ok(lines.join("\n").trim().to_owned())
     }
 
@@ -405,14 +412,14 @@ impl Tts {
             }
             Ok::<_, MethodError>((row, tokens, calls, notes))
         };
+        // The first error stops the rows still in flight.
         let rows: Vec<_> = futures_util::stream::iter(0..quoted.len())
             .map(row)
             .buffered(self.concurrency.max(1))
-            .collect()
-            .await;
+            .try_collect()
+            .await?;
         let mut stances = Vec::new();
-        for result in rows {
-            let (row, used, made, noted) = result?;
+        for (row, used, made, noted) in rows {
             tokens.merge(&used);
             *calls += made;
             notes.extend(noted);
