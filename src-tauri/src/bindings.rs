@@ -33,6 +33,7 @@ pub fn export(dir: &Path) -> Result<(), ExportError> {
     use factdesk_core::revise::ReviewedRevision;
     use factdesk_core::summaries::{QuestionScores, SummaryQuestion, SummaryView};
 
+    use factdesk_core::similar::SimilarClaim;
     use factdesk_core::summarize::SummaryRun;
 
     use crate::commands::{AppInfo, CommandError, ReviseRequest, SettingsView, SummarizeInput};
@@ -70,6 +71,7 @@ pub fn export(dir: &Path) -> Result<(), ExportError> {
         StoredCheck,
         SummaryQuestion,
         SummaryRun,
+        SimilarClaim,
         SummaryView,
         SummarizeInput,
         TaskProgress,

@@ -39,4 +39,5 @@ pub const COMMANDS: &[&str] = &[
     "get_sourced_summary",
     "resummarize",
     "export_summary_report",
+    "similar_claims",
 ];

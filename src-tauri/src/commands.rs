@@ -29,6 +29,7 @@ use factdesk_core::report::Format;
 use factdesk_core::revise::{EvidenceChoice, ReviewedRevision, ReviseOptions};
 use factdesk_core::search::{SearchHit, SearchRequest};
 use factdesk_core::settings::SettingChange;
+use factdesk_core::similar::SimilarClaim;
 use factdesk_core::summaries::{QuestionScores, SummaryQuestion, SummaryView};
 use factdesk_core::summarize::{SummarizeRequest, SummaryRun, SummarySources};
 use factdesk_core::verify::{BatchSummary, CheckSelection, ClaimWithCheck, VerifyOptions};
@@ -622,4 +623,16 @@ pub async fn export_summary_report(
         CommandError { code: "invalid_input", message: error.to_string() }
     })?;
     off_main_thread(&state, move |app| app.write_summary_report(CheckId(id), format, &path)).await
+}
+
+/// Earlier claims of the library like `text` (checked before), most alike first, each with
+/// its newest check; at most `limit`, at least the setting `search.similar_claims` alike.
+#[tauri::command]
+pub async fn similar_claims(
+    state: State<'_, AppState>,
+    text: String,
+    limit: Option<usize>,
+) -> CommandResult<Vec<SimilarClaim>> {
+    let app = state.current();
+    Ok(app.similar_claims(&text, limit.unwrap_or(3), None).await?)
 }

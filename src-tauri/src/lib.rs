@@ -68,6 +68,7 @@ pub fn build_app<R: tauri::Runtime>(
             commands::get_sourced_summary,
             commands::resummarize,
             commands::export_summary_report,
+            commands::similar_claims,
         ])
 }
 

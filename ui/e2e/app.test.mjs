@@ -976,4 +976,19 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     await waitForText('#summaries-run-status', /^Done: resumed run \d+ where it stopped\.$/, 120_000);
     assert.equal((await findAll('#summaries-chart rect.bar')).length, 4);
   });
+
+  test('shows a claim checked before under one being written, with its verdict', async () => {
+    await openSection('check');
+    await waitFor('#check-text');
+    await type('#check-text', 'Alexander Fleming discovered penicillin in 1928.');
+    await (await find('#check-split')).click();
+    const link = await waitForText('#check-claims .checked-before .similar .claim-link', new RegExp(`^${PENICILLIN_CLAIM.replace(/\./g, '\\.')}$`), 60_000);
+    assert.equal(link, PENICILLIN_CLAIM);
+    const verdict = await find('#check-claims .checked-before .similar').getAttribute('data-verdict');
+    assert.notEqual(verdict, 'unchecked');
+    await screenshot('20-checked-before.png');
+    // An edit looks again: a claim about something else has nothing checked before.
+    await type('#check-claims textarea.claim-input', 'Interest rates rose in March.');
+    await driver.wait(async () => (await findAll('#check-claims .checked-before .similar')).length === 0, UI_WAIT);
+  });
 });

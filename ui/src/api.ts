@@ -51,6 +51,7 @@ import type { SummaryQuestion } from './bindings/SummaryQuestion';
 import type { SummaryScore } from './bindings/SummaryScore';
 import type { SummaryView } from './bindings/SummaryView';
 import type { SummaryRun } from './bindings/SummaryRun';
+import type { SimilarClaim } from './bindings/SimilarClaim';
 import type { SummarizeInput } from './bindings/SummarizeInput';
 import type { StoredOutcome } from './bindings/StoredOutcome';
 import type { SourcedSummary } from './bindings/SourcedSummary';
@@ -84,6 +85,7 @@ import type { VerifyOptions } from './bindings/VerifyOptions';
 import type { VerifySettings } from './bindings/VerifySettings';
 
 export type {
+  SimilarClaim,
   SummaryRun,
   SummarizeInput,
   StoredOutcome,
@@ -559,4 +561,9 @@ export function resummarize(id: number, used: number[]): Promise<StoredOutcome> 
 /** Writes summary `id` as a report (`md`, `html` or `json`) to `path`. */
 export function exportSummaryReport(id: number, format: 'md' | 'html' | 'json', path: string): Promise<void> {
   return call<void>('export_summary_report', { id, format, path });
+}
+
+/** Earlier claims of the library like `text` (checked before), most alike first, each with its newest check. */
+export function similarClaims(text: string, limit = 3): Promise<SimilarClaim[]> {
+  return call<SimilarClaim[]>('similar_claims', { text, limit });
 }

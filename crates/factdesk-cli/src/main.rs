@@ -510,6 +510,16 @@ enum ClaimsCommand {
     },
     /// List claim collections
     Collections,
+    /// Earlier claims of the library that say the same thing as a text (checked before), with
+    /// their newest verdict and review; claims added since the last search are embedded first
+    Similar {
+        text: String,
+        #[arg(long, default_value_t = 5)]
+        limit: usize,
+        /// Least cosine similarity shown [default: search.similar_claims]
+        #[arg(long)]
+        threshold: Option<f64>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -750,6 +760,13 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             }
             ClaimsCommand::Collections => {
                 output::collections(&open()?.collections()?, json)?;
+                Ok(Outcome::Success)
+            }
+            ClaimsCommand::Similar { text, limit, threshold } => {
+                let app = open()?;
+                let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+                let similar = runtime.block_on(app.similar_claims(&text, limit, threshold))?;
+                output::similar_claims(&similar, json)?;
                 Ok(Outcome::Success)
             }
         },

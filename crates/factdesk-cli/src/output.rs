@@ -268,6 +268,36 @@ pub fn claims(claims: &[Claim], json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Earlier claims like a text: similarity, claim, and its newest verdict and review.
+pub fn similar_claims(
+    similar: &[factdesk_core::similar::SimilarClaim],
+    json: bool,
+) -> anyhow::Result<()> {
+    if json {
+        return print_json(&similar);
+    }
+    if similar.is_empty() {
+        println!("No earlier claim says the same thing.");
+    }
+    for entry in similar {
+        let verdict = entry.check.as_ref().map_or_else(
+            || "unchecked".to_owned(),
+            |stored| {
+                let machine = stored.check.verdict.as_str();
+                match &stored.review {
+                    Some(review) => format!("{machine}, reviewed {}", review.verdict.as_str()),
+                    None => machine.to_owned(),
+                }
+            },
+        );
+        println!(
+            "{:.2}  {:>6}  {:<10}  {:<28}  {}",
+            entry.similarity, entry.claim.id, entry.claim.collection, verdict, entry.claim.text
+        );
+    }
+    Ok(())
+}
+
 pub fn collections(collections: &[ClaimCollection], json: bool) -> anyhow::Result<()> {
     if json {
         return print_json(&collections);

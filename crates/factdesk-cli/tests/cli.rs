@@ -1778,3 +1778,68 @@ fn summarize_fetches_pages_given_by_url_and_names_one_that_fails() {
     assert_eq!(failed.status.code(), Some(2), "{}", text(&failed.stderr));
     assert!(text(&failed.stderr).contains("/gone"), "{}", text(&failed.stderr));
 }
+
+#[test]
+fn claims_similar_finds_a_claim_checked_before_with_its_verdict() {
+    use factdesk_testkit::scripted::ScriptedModel;
+    let model = ScriptedModel::new().serve();
+    let cli = Cli::new();
+    std::fs::write(
+        cli.data.path().join("config.toml"),
+        format!(
+            "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n\
+             [verify]\nmethod = \"p-true\"\n",
+            model.url("/v1")
+        ),
+    )
+    .unwrap();
+    let claims = demo_corpus().join("claims.csv");
+    cli.json(&["claims", "import", claims.to_str().unwrap(), "--collection", "demo"]);
+    cli.json(&["verify", "--collection", "demo"]);
+    // A paraphrase finds the claim, with the verdict of its newest check, before any call.
+    let calls = model.requests().len();
+    let similar =
+        cli.json(&["claims", "similar", "The construction of the Eiffel Tower ended in 1889."]);
+    let found = similar.as_array().unwrap();
+    assert!(!found.is_empty(), "{similar:#}");
+    assert_eq!(found[0]["claim"]["text"], "The Eiffel Tower was completed in 1889.");
+    let similarity = found[0]["similarity"].as_f64().unwrap();
+    assert!(similarity > 0.75 && similarity <= 1.0, "{similarity}");
+    // Its newest check, the one the batch made, comes with it.
+    assert_eq!(found[0]["check"]["claim_id"], found[0]["claim"]["id"], "{similar:#}");
+    assert!(found[0]["check"]["check"]["verdict"].is_string(), "{similar:#}");
+    assert_eq!(model.requests().len(), calls, "a search makes no model call");
+    // Something unrelated finds nothing; the threshold decides.
+    let unrelated = cli.json(&["claims", "similar", "Interest rates rose in March."]);
+    assert!(unrelated.as_array().unwrap().is_empty(), "{unrelated:#}");
+    let loose =
+        cli.json(&["claims", "similar", "Interest rates rose in March.", "--threshold", "0.01"]);
+    let loose = loose.as_array().unwrap();
+    assert!(!loose.is_empty() && loose.len() <= 5, "{loose:#?}");
+    let scores: Vec<f64> = loose.iter().map(|s| s["similarity"].as_f64().unwrap()).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "most alike first: {scores:?}");
+    // A claim added later is found too (embedded on the next search).
+    let added = dir_with_file("more.txt", "Bananas are berries in botany.\n");
+    cli.json(&[
+        "claims",
+        "import",
+        added.path().join("more.txt").to_str().unwrap(),
+        "--collection",
+        "more",
+    ]);
+    let berry = cli.json(&["claims", "similar", "In botany, a banana is a berry."]);
+    assert_eq!(berry[0]["claim"]["collection"], "more", "{berry:#}");
+    assert!(berry[0]["check"].is_null());
+    // Bad input is named.
+    let empty = cli.run(&["claims", "similar", "  "]);
+    assert_eq!(empty.status.code(), Some(2));
+    assert!(text(&empty.stderr).contains("the text is empty"), "{}", text(&empty.stderr));
+    let bad = cli.run(&["claims", "similar", "x", "--threshold", "1.5"]);
+    assert!(text(&bad.stderr).contains("at most 1"), "{}", text(&bad.stderr));
+}
+
+fn dir_with_file(name: &str, text: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(name), text).unwrap();
+    dir
+}

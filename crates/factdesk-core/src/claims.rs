@@ -136,6 +136,7 @@ impl Factdesk {
             status: query.status,
             tag: query.tag.clone(),
             limit: query.limit,
+            id: None,
         })?)
     }
 

@@ -26,6 +26,7 @@ pub mod revise;
 pub mod score;
 pub mod search;
 pub mod settings;
+pub mod similar;
 pub mod summaries;
 pub mod summarize;
 pub mod verify;
@@ -75,6 +76,8 @@ struct Inner {
     cross_encoder: LoadedOnce<dyn factdesk_llm::Nli>,
     /// The sentence embedding model (revision metrics and chunk ranking), loaded on first use.
     embedder: LoadedOnce<dyn factdesk_llm::Embedder>,
+    /// Claims' embeddings read so far, for "checked before" (`similar.rs`).
+    claim_vectors: similar::SharedClaimVectors,
 }
 
 /// A model loaded from a file or folder on first use and kept, with the path it came from.
@@ -157,6 +160,7 @@ impl Factdesk {
                 server: LoadedOnce::new(),
                 cross_encoder: LoadedOnce::new(),
                 embedder: LoadedOnce::new(),
+                claim_vectors: Default::default(),
             }),
         };
         if rebuild {

@@ -85,6 +85,9 @@ pub struct IndexSettings {
 pub struct SearchSettings {
     pub limit: usize,
     pub snippet_chars: usize,
+    /// Earlier claims at least this similar (cosine of their MiniLM embeddings) to a new one
+    /// are shown as checked before.
+    pub similar_claims: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
@@ -210,6 +213,11 @@ impl Settings {
             if value == 0 {
                 return Err(format!("`{key}` must be greater than 0"));
             }
+        }
+        if !(self.search.similar_claims > 0.0 && self.search.similar_claims <= 1.0) {
+            return Err(
+                "`search.similar_claims` is a cosine similarity above 0 and at most 1".into()
+            );
         }
         if !matches!(self.llm.provider.as_str(), "auto" | "embedded" | "openai-compatible") {
             return Err(format!(

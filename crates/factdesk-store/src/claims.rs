@@ -22,6 +22,8 @@ pub struct ClaimFilter {
     pub status: Option<ClaimStatus>,
     pub tag: Option<String>,
     pub limit: Option<u64>,
+    /// Only the claim with this id.
+    pub id: Option<ClaimId>,
 }
 
 impl Store {
@@ -114,6 +116,77 @@ impl Store {
         Ok(outcomes)
     }
 
+    /// Up to `limit` claims (id and text) with no embedding by `model` yet, oldest first.
+    pub fn claims_without_embedding(
+        &self,
+        model: &str,
+        limit: usize,
+    ) -> Result<Vec<(ClaimId, String)>> {
+        let mut statement = self.conn.prepare_cached(
+            "SELECT c.id, c.text FROM claims c
+             WHERE NOT EXISTS (SELECT 1 FROM claim_embeddings e
+                               WHERE e.claim_id = c.id AND e.model = ?1)
+             ORDER BY c.id LIMIT ?2",
+        )?;
+        let rows = statement.query_map(params![model, limit as i64], |row| {
+            Ok((ClaimId(row.get(0)?), row.get(1)?))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Stores claims' embeddings by `model` in one transaction (a claim's earlier one by the
+    /// same model is replaced); a claim deleted meanwhile is passed over.
+    pub fn save_claim_embeddings(
+        &mut self,
+        model: &str,
+        vectors: &[(ClaimId, Vec<f32>)],
+    ) -> Result<()> {
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT OR REPLACE INTO claim_embeddings (claim_id, model, vector)
+                 SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM claims WHERE id = ?1)",
+            )?;
+            for (claim, vector) in vectors {
+                let bytes: Vec<u8> = vector.iter().flat_map(|value| value.to_le_bytes()).collect();
+                insert.execute(params![claim.0, model, bytes])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Every claim's embedding by `model` with an id above `after` (0: all), by claim id.
+    pub fn claim_embeddings(&self, model: &str, after: i64) -> Result<Vec<(ClaimId, Vec<f32>)>> {
+        let mut statement = self.conn.prepare_cached(
+            "SELECT claim_id, vector FROM claim_embeddings
+             WHERE model = ?1 AND claim_id > ?2 ORDER BY claim_id",
+        )?;
+        let rows = statement.query_map(params![model, after], |row| {
+            let bytes: Vec<u8> = row.get(1)?;
+            Ok((ClaimId(row.get(0)?), bytes))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (claim, bytes) = row?;
+            if bytes.len() % 4 != 0 {
+                return Err(crate::StoreError::Corrupt {
+                    column: "claim_embeddings.vector",
+                    message: format!(
+                        "claim {claim}: {} bytes is no whole number of floats",
+                        bytes.len()
+                    ),
+                });
+            }
+            let vector = bytes
+                .chunks_exact(4)
+                .map(|chunk| f32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]))
+                .collect();
+            out.push((claim, vector));
+        }
+        Ok(out)
+    }
+
     /// Lists claims, oldest first.
     pub fn claims(&self, filter: &ClaimFilter) -> Result<Vec<Claim>> {
         let mut statement = self.conn.prepare(
@@ -126,6 +199,7 @@ impl Store {
                AND (?2 IS NULL OR c.status = ?2)
                AND (?3 IS NULL OR EXISTS (SELECT 1 FROM claim_tags t
                                           WHERE t.claim_id = c.id AND t.tag = ?3))
+               AND (?5 IS NULL OR c.id = ?5)
              ORDER BY c.id LIMIT ?4",
         )?;
         let rows = statement.query_map(
@@ -134,6 +208,7 @@ impl Store {
                 filter.status.map(ClaimStatus::as_str),
                 filter.tag,
                 filter.limit.map_or(-1, |limit| limit as i64),
+                filter.id.map(|id| id.0),
             ],
             |row| {
                 Ok((

@@ -75,6 +75,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "structured_summaries",
         sql: include_str!("../../../migrations/0012_structured_summaries.sql"),
     },
+    Migration {
+        version: 13,
+        name: "claim_embeddings",
+        sql: include_str!("../../../migrations/0013_claim_embeddings.sql"),
+    },
 ];
 
 /// The schema version this binary writes.

@@ -1,7 +1,9 @@
 // Check: paste a text (a summary, a paragraph), split it into claims, edit them, then check
 // them as a collection — the claims are added to it (created if new) and every claim of it
 // without a check made with the chosen method and options is checked, with progress and
-// Cancel. The results link to each claim's detail. Route: `#/check`. The view is built once
+// Cancel. The results link to each claim's detail. Under each claim, earlier claims of the
+// library that say the same thing are shown with their verdicts ("checked before"), before any
+// model call is spent on it. Route: `#/check`. The view is built once
 // and kept, so the text, the claims and a running check are still there when the user comes
 // back.
 
@@ -11,6 +13,7 @@ import {
   getSettings,
   listCollections,
   listCorpora,
+  similarClaims,
   splitClaims,
   type ClaimCollection,
   type ClaimWithCheck,
@@ -85,11 +88,48 @@ function renumber(): void {
       : `${count(items.length, 'claim')}. Edit them as you like; empty ones are left out.`;
 }
 
+/** Shows under a claim the earlier claims like it, with their verdicts (nothing when none). */
+async function showCheckedBefore(box: HTMLTextAreaElement, slot: HTMLElement): Promise<void> {
+  const text = box.value.trim();
+  if (text === '') {
+    replace(slot);
+    return;
+  }
+  try {
+    const found = await similarClaims(text, 3);
+    if (box.value.trim() !== text) return; // edited meanwhile: a newer look-up follows
+    replace(
+      slot,
+      found.length === 0 ? null : el('span', { class: 'hint' }, 'Checked before:'),
+      ...found.map((entry) => {
+        const check = entry.check;
+        return el(
+          'div',
+          { class: 'similar', 'data-claim-id': entry.claim.id, 'data-verdict': check?.check.verdict ?? 'unchecked' },
+          check ? verdictBadge(check.check.verdict, '', check.check.undecided) : el('span', { class: 'badge status-unchecked' }, 'not checked'),
+          check?.review ? el('span', { class: 'badge review' }, reviewSummary(check.review)) : null,
+          linkButton(entry.claim.text, claimHash(entry.claim), { class: 'link claim-link' }),
+          el('span', { class: 'hint' }, `in “${entry.claim.collection}”, ${Math.round(entry.similarity * 100)}% alike`),
+        );
+      }),
+    );
+  } catch (error) {
+    replace(slot, el('span', { class: 'hint error' }, `Checked before is not available: ${describeError(error)}`));
+  }
+}
+
 function claimEditor(text: string): HTMLLIElement {
   const box = el('textarea', { class: 'claim-input', rows: 2, spellcheck: 'true' });
   box.value = text;
   const remove = el('button', { type: 'button', class: 'remove-claim' }, 'Remove');
-  const item = el('li', {}, box, remove);
+  const before = el('div', { class: 'checked-before', 'aria-live': 'polite' });
+  const item = el('li', {}, box, remove, before);
+  let timer: number | undefined;
+  box.addEventListener('input', () => {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(() => void showCheckedBefore(box, before), 600);
+  });
+  if (text.trim() !== '') void showCheckedBefore(box, before);
   remove.addEventListener('click', () => {
     const next = (item.nextElementSibling ?? item.previousElementSibling)?.querySelector('textarea');
     item.remove();

@@ -275,6 +275,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::print_stdout)] // the simulation's figures, read with --nocapture
     fn a_coordinated_bloc_gets_zero_from_correlated_agreement_but_tops_the_majority_rule() {
         // Ten sources: six truthful ones that speak on a third of the claims, and a bloc of
         // four that refutes every claim (the shape of the paper's Table 5).

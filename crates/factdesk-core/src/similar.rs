@@ -1,0 +1,206 @@
+//! "Checked before": the earlier claims of the library that say the same thing as a text,
+//! with their newest check and its review, found before any model call is spent on the text.
+//! Claims are compared by the cosine of their all-MiniLM-L6-v2 embeddings; each claim's
+//! embedding is computed once, stored in SQLite (`claim_embeddings`, migration 0013) and kept
+//! in memory after the first search, so a search embeds only the text and the claims added
+//! since the last one, then scores every claim by one dot product.
+
+use std::sync::Mutex;
+
+use factdesk_model::{Claim, ClaimId, StoredCheck};
+use factdesk_store::{CheckFilter, ClaimFilter};
+use serde::Serialize;
+
+use crate::{CoreError, Factdesk, Result};
+
+/// The embedding model claims are compared by (its name in `claim_embeddings`).
+pub const EMBEDDING_MODEL: &str = "all-MiniLM-L6-v2";
+
+/// Claims embedded per model call when catching up.
+const EMBED_BATCH: usize = 256;
+
+/// An earlier claim like the text, how alike, and what its newest check said.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct SimilarClaim {
+    /// Cosine similarity of the two embeddings (1: the same meaning as far as the model tells).
+    pub similarity: f64,
+    pub claim: Claim,
+    /// Its newest check (with that check's latest review), if it was checked.
+    pub check: Option<StoredCheck>,
+}
+
+/// Every claim's normalised embedding, in claim id order, as read from the store so far.
+#[derive(Default)]
+pub(crate) struct ClaimVectors {
+    ids: Vec<ClaimId>,
+    /// `ids.len()` vectors of `dim` floats, one after another.
+    data: Vec<f32>,
+    dim: usize,
+}
+
+impl ClaimVectors {
+    fn last(&self) -> i64 {
+        self.ids.last().map_or(0, |id| id.0)
+    }
+}
+
+/// `vector` scaled to length 1 (a zero vector is left as it is).
+fn normalised(mut vector: Vec<f32>) -> Vec<f32> {
+    let norm = vector.iter().map(|v| v * v).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        vector.iter_mut().for_each(|v| *v /= norm);
+    }
+    vector
+}
+
+/// The `limit` rows of `data` (vectors of `query.len()` floats) with the highest dot product
+/// with `query` of at least `threshold`, best first: (row, similarity).
+pub fn nearest(data: &[f32], query: &[f32], limit: usize, threshold: f32) -> Vec<(usize, f32)> {
+    let dim = query.len();
+    if dim == 0 || limit == 0 {
+        return Vec::new();
+    }
+    let mut best: Vec<(usize, f32)> = Vec::with_capacity(limit + 1);
+    for (row, vector) in data.chunks_exact(dim).enumerate() {
+        let score: f32 = vector.iter().zip(query).map(|(a, b)| a * b).sum();
+        if score < threshold || (best.len() == limit && score <= best[limit - 1].1) {
+            continue;
+        }
+        let at = best.partition_point(|(_, other)| *other >= score);
+        best.insert(at, (row, score));
+        best.truncate(limit);
+    }
+    best
+}
+
+impl Factdesk {
+    /// Embeds the claims that have no embedding yet and stores them, a batch at a time.
+    async fn embed_new_claims(&self) -> Result<()> {
+        loop {
+            let pending = self.store()?.claims_without_embedding(EMBEDDING_MODEL, EMBED_BATCH)?;
+            if pending.is_empty() {
+                return Ok(());
+            }
+            let embedder = self.embedder()?;
+            let texts: Vec<String> = pending.iter().map(|(_, text)| text.clone()).collect();
+            let vectors = embedder.embed(&texts).await?;
+            if vectors.len() != pending.len() {
+                return Err(CoreError::Internal(format!(
+                    "the embedding model gave {} vectors for {} claims",
+                    vectors.len(),
+                    pending.len()
+                )));
+            }
+            let rows: Vec<(ClaimId, Vec<f32>)> = pending
+                .iter()
+                .zip(vectors)
+                .map(|((id, _), vector)| (*id, normalised(vector)))
+                .collect();
+            self.store()?.save_claim_embeddings(EMBEDDING_MODEL, &rows)?;
+        }
+    }
+
+    /// Brings the vectors kept in memory up to the store.
+    fn refresh_claim_vectors(&self, vectors: &mut ClaimVectors) -> Result<()> {
+        let rows = self.store()?.claim_embeddings(EMBEDDING_MODEL, vectors.last())?;
+        for (id, vector) in rows {
+            if vectors.dim == 0 {
+                vectors.dim = vector.len();
+            }
+            if vector.len() != vectors.dim {
+                return Err(CoreError::Internal(format!(
+                    "claim {id}'s stored embedding has {} dimensions, not {}",
+                    vector.len(),
+                    vectors.dim
+                )));
+            }
+            vectors.ids.push(id);
+            vectors.data.extend(vector);
+        }
+        Ok(())
+    }
+
+    /// The earlier claims most like `text` (at most `limit`, at least `threshold` similar, the
+    /// setting `search.similar_claims` when `None`), most alike first, each with its newest
+    /// check. Claims added since the last search are embedded first.
+    pub async fn similar_claims(
+        &self,
+        text: &str,
+        limit: usize,
+        threshold: Option<f64>,
+    ) -> Result<Vec<SimilarClaim>> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(CoreError::InvalidInput("the text is empty: type a claim".into()));
+        }
+        let threshold = threshold.unwrap_or(self.settings().search.similar_claims);
+        if !(threshold > 0.0 && threshold <= 1.0) {
+            return Err(CoreError::InvalidInput(format!(
+                "a similarity threshold is above 0 and at most 1, not {threshold}"
+            )));
+        }
+        self.embed_new_claims().await?;
+        let query = self.embedder()?.embed(&[text.to_owned()]).await?;
+        let query = normalised(query.into_iter().next().unwrap_or_default());
+        let found: Vec<(ClaimId, f64)> = {
+            let mut vectors =
+                self.inner.claim_vectors.lock().map_err(|_| {
+                    CoreError::Internal("the claim vectors' lock is poisoned".into())
+                })?;
+            self.refresh_claim_vectors(&mut vectors)?;
+            if vectors.dim != 0 && vectors.dim != query.len() {
+                return Err(CoreError::Internal(format!(
+                    "the stored claim embeddings have {} dimensions and the model gives {}",
+                    vectors.dim,
+                    query.len()
+                )));
+            }
+            // A few more than asked for: claims deleted since they were read are passed over.
+            nearest(&vectors.data, &query, limit + 8, threshold as f32)
+                .into_iter()
+                .map(|(row, score)| (vectors.ids[row], f64::from(score)))
+                .collect()
+        };
+        let store = self.store()?;
+        let mut similar = Vec::new();
+        for (id, similarity) in found {
+            if similar.len() == limit {
+                break;
+            }
+            let Some(claim) =
+                store.claims(&ClaimFilter { id: Some(id), ..ClaimFilter::default() })?.pop()
+            else {
+                continue;
+            };
+            let check =
+                store.checks(&CheckFilter { claim: Some(id), ..CheckFilter::default() })?.pop();
+            similar.push(SimilarClaim { similarity: similarity.min(1.0), claim, check });
+        }
+        Ok(similar)
+    }
+}
+
+/// The lock type kept in the application's state.
+pub(crate) type SharedClaimVectors = Mutex<ClaimVectors>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_keeps_the_best_above_the_threshold_in_order() {
+        let data = [1.0, 0.0, 0.6, 0.8, 0.0, 1.0, 0.8, 0.6];
+        assert_eq!(nearest(&data, &[1.0, 0.0], 2, 0.5), [(0, 1.0), (3, 0.8)]);
+        assert_eq!(nearest(&data, &[1.0, 0.0], 10, 0.7), [(0, 1.0), (3, 0.8)]);
+        assert_eq!(nearest(&data, &[0.0, 1.0], 1, 0.0), [(2, 1.0)]);
+        assert!(nearest(&data, &[1.0, 0.0], 0, 0.0).is_empty());
+        assert!(nearest(&[], &[1.0, 0.0], 3, 0.0).is_empty());
+    }
+
+    #[test]
+    fn vectors_are_normalised() {
+        let v = normalised(vec![3.0, 4.0]);
+        assert!((v[0] - 0.6).abs() < 1e-6 && (v[1] - 0.8).abs() < 1e-6);
+        assert_eq!(normalised(vec![0.0, 0.0]), [0.0, 0.0]);
+    }
+}
