@@ -19,6 +19,7 @@
 mod ciber;
 mod import_search;
 mod revise;
+mod similar;
 mod tts;
 mod verifier;
 
@@ -119,6 +120,9 @@ enum Bench {
     /// Truthful Text Summarization on N = 5, 10, 20 made-up sources (one in five a liar):
     /// model calls, tokens and wall time, with the stance questions batched and one per call
     Tts(tts::TtsBench),
+    /// "Checked before" on a library of 100,000 claims: a fresh process's first search, then
+    /// search latency p50 / p95 and the scoring alone
+    SimilarClaims(similar::SimilarBench),
     /// Chat completions per second against a mock server with a fixed latency
     HttpThroughput {
         /// The mock server's latency per request, in milliseconds
@@ -163,6 +167,7 @@ fn main() -> anyhow::Result<()> {
         Bench::Ciber(simulation) => ciber::run(simulation),
         Bench::Revise(bench) => revise::run(&bench),
         Bench::Tts(bench) => tts::run(&bench),
+        Bench::SimilarClaims(bench) => similar::run(&bench),
         Bench::Sentences { file, text_field, show } => sentences(&file, &text_field, show),
         Bench::HttpThroughput { latency_ms, concurrency, waves, json } => {
             http_throughput(latency_ms, &concurrency, waves, json)
