@@ -36,6 +36,9 @@ pub(crate) struct ClaimVectors {
     /// `ids.len()` vectors of `dim` floats, one after another.
     data: Vec<f32>,
     dim: usize,
+    /// Every claim up to this id had an embedding when last looked (claims are only ever
+    /// added with higher ids), so the next search looks for missing ones above it only.
+    embedded_through: i64,
 }
 
 impl ClaimVectors {
@@ -53,6 +56,20 @@ fn normalised(mut vector: Vec<f32>) -> Vec<f32> {
     vector
 }
 
+/// The dot product of two vectors of the same length, in eight lanes the compiler can keep in
+/// vector registers (a plain sum is one long chain of dependent additions).
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    let (a8, b8) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f32 = a8.remainder().iter().zip(b8.remainder()).map(|(x, y)| x * y).sum();
+    for (x, y) in a8.zip(b8) {
+        for lane in 0..8 {
+            lanes[lane] += x[lane] * y[lane];
+        }
+    }
+    lanes.iter().sum::<f32>() + tail
+}
+
 /// The `limit` rows of `data` (vectors of `query.len()` floats) with the highest dot product
 /// with `query` of at least `threshold`, best first: (row, similarity).
 pub fn nearest(data: &[f32], query: &[f32], limit: usize, threshold: f32) -> Vec<(usize, f32)> {
@@ -62,7 +79,7 @@ pub fn nearest(data: &[f32], query: &[f32], limit: usize, threshold: f32) -> Vec
     }
     let mut best: Vec<(usize, f32)> = Vec::with_capacity(limit + 1);
     for (row, vector) in data.chunks_exact(dim).enumerate() {
-        let score: f32 = vector.iter().zip(query).map(|(a, b)| a * b).sum();
+        let score = dot(vector, query);
         if score < threshold || (best.len() == limit && score <= best[limit - 1].1) {
             continue;
         }
@@ -74,12 +91,16 @@ pub fn nearest(data: &[f32], query: &[f32], limit: usize, threshold: f32) -> Vec
 }
 
 impl Factdesk {
-    /// Embeds the claims that have no embedding yet and stores them, a batch at a time.
-    async fn embed_new_claims(&self) -> Result<()> {
+    /// Embeds the claims above id `after` that have no embedding yet and stores them, a batch
+    /// at a time; gives the highest claim id there was when it started (all up to it are
+    /// embedded then).
+    async fn embed_new_claims(&self, after: i64) -> Result<i64> {
+        let last = self.store()?.last_claim_id()?;
         loop {
-            let pending = self.store()?.claims_without_embedding(EMBEDDING_MODEL, EMBED_BATCH)?;
+            let pending =
+                self.store()?.claims_without_embedding(EMBEDDING_MODEL, after, EMBED_BATCH)?;
             if pending.is_empty() {
-                return Ok(());
+                return Ok(last);
             }
             let embedder = self.embedder()?;
             let texts: Vec<String> = pending.iter().map(|(_, text)| text.clone()).collect();
@@ -100,9 +121,18 @@ impl Factdesk {
         }
     }
 
-    /// Brings the vectors kept in memory up to the store.
+    /// Brings the vectors kept in memory up to the store: the rows above the last id read, or
+    /// all of them again when the store holds more than that gives (another process embedded
+    /// claims out of order) or fewer (claims were deleted).
     fn refresh_claim_vectors(&self, vectors: &mut ClaimVectors) -> Result<()> {
-        let rows = self.store()?.claim_embeddings(EMBEDDING_MODEL, vectors.last())?;
+        let store = self.store()?;
+        let mut rows = store.claim_embeddings(EMBEDDING_MODEL, vectors.last())?;
+        if store.claim_embedding_count(EMBEDDING_MODEL)? != vectors.ids.len() + rows.len() {
+            *vectors =
+                ClaimVectors { embedded_through: vectors.embedded_through, ..Default::default() };
+            rows = store.claim_embeddings(EMBEDDING_MODEL, 0)?;
+        }
+        drop(store);
         for (id, vector) in rows {
             if vectors.dim == 0 {
                 vectors.dim = vector.len();
@@ -139,7 +169,13 @@ impl Factdesk {
                 "a similarity threshold is above 0 and at most 1, not {threshold}"
             )));
         }
-        self.embed_new_claims().await?;
+        let after = self
+            .inner
+            .claim_vectors
+            .lock()
+            .map_err(|_| CoreError::Internal("the claim vectors' lock is poisoned".into()))?
+            .embedded_through;
+        let embedded_through = self.embed_new_claims(after).await?;
         let query = self.embedder()?.embed(&[text.to_owned()]).await?;
         let query = normalised(query.into_iter().next().unwrap_or_default());
         let found: Vec<(ClaimId, f64)> = {
@@ -148,6 +184,7 @@ impl Factdesk {
                     CoreError::Internal("the claim vectors' lock is poisoned".into())
                 })?;
             self.refresh_claim_vectors(&mut vectors)?;
+            vectors.embedded_through = vectors.embedded_through.max(embedded_through);
             if vectors.dim != 0 && vectors.dim != query.len() {
                 return Err(CoreError::Internal(format!(
                     "the stored claim embeddings have {} dimensions and the model gives {}",

@@ -116,22 +116,40 @@ impl Store {
         Ok(outcomes)
     }
 
-    /// Up to `limit` claims (id and text) with no embedding by `model` yet, oldest first.
+    /// Up to `limit` claims (id and text) with an id above `after` and no embedding by
+    /// `model` yet, oldest first.
     pub fn claims_without_embedding(
         &self,
         model: &str,
+        after: i64,
         limit: usize,
     ) -> Result<Vec<(ClaimId, String)>> {
         let mut statement = self.conn.prepare_cached(
             "SELECT c.id, c.text FROM claims c
-             WHERE NOT EXISTS (SELECT 1 FROM claim_embeddings e
+             WHERE c.id > ?3
+               AND NOT EXISTS (SELECT 1 FROM claim_embeddings e
                                WHERE e.claim_id = c.id AND e.model = ?1)
              ORDER BY c.id LIMIT ?2",
         )?;
-        let rows = statement.query_map(params![model, limit as i64], |row| {
+        let rows = statement.query_map(params![model, limit as i64, after], |row| {
             Ok((ClaimId(row.get(0)?), row.get(1)?))
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// How many claims have an embedding by `model`.
+    pub fn claim_embedding_count(&self, model: &str) -> Result<usize> {
+        let count: i64 = self.conn.query_row(
+            "SELECT COUNT(*) FROM claim_embeddings WHERE model = ?1",
+            [model],
+            |row| row.get(0),
+        )?;
+        Ok(count as usize)
+    }
+
+    /// The highest claim id there is (0 with no claims).
+    pub fn last_claim_id(&self) -> Result<i64> {
+        Ok(self.conn.query_row("SELECT COALESCE(MAX(id), 0) FROM claims", [], |row| row.get(0))?)
     }
 
     /// Stores claims' embeddings by `model` in one transaction (a claim's earlier one by the
