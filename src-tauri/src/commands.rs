@@ -511,6 +511,9 @@ pub struct SummarizeInput {
     #[serde(default)]
     pub documents: Vec<i64>,
     pub search: Option<String>,
+    /// Web pages, fetched (or read from the archive) into the corpus `web` first.
+    #[serde(default)]
+    pub urls: Vec<String>,
     pub method: String,
     pub tau: Option<f64>,
     /// `chat` (the default) or `verifier`.
@@ -537,12 +540,15 @@ impl SummarizeInput {
             (_, Some(query)) if !query.trim().is_empty() => {
                 SummarySources::Search { query, limit: 10 }
             }
+            _ if !self.urls.is_empty() => {
+                SummarySources::Urls { urls: self.urls, corpus: "web".into() }
+            }
             _ if !self.documents.is_empty() => {
                 SummarySources::Documents(self.documents.into_iter().map(DocumentId).collect())
             }
             _ => {
                 return Err(invalid(
-                    "choose a corpus, documents or a search for the sources".into(),
+                    "choose a corpus, a search, pages or documents for the sources".into(),
                 ));
             }
         };

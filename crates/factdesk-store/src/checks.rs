@@ -453,12 +453,14 @@ impl Store {
 
     /// Checks, oldest first.
     pub fn checks(&self, filter: &CheckFilter) -> Result<Vec<StoredCheck>> {
+        // One claim's checks are looked up by its index (an `?3 IS NULL OR …` test scans them).
+        let by_claim = if filter.claim.is_some() { "c.claim_id = ?3" } else { "?3 IS NULL" };
         let sql = format!(
             "{SELECT}
              WHERE c.kind = 'verdict'
                AND (?1 IS NULL OR c.run_id = ?1)
                AND (?2 IS NULL OR c.claim_id IN (SELECT id FROM claims WHERE collection_id = ?2))
-               AND (?3 IS NULL OR c.claim_id = ?3)
+               AND {by_claim}
                AND (?6 IS NULL OR c.run_id IN (SELECT id FROM runs WHERE method = ?6))
                AND (?4 = 0 OR c.claim_id IS NULL
                     OR c.id = (SELECT max(n.id) FROM checks n

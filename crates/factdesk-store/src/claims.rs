@@ -207,7 +207,9 @@ impl Store {
 
     /// Lists claims, oldest first.
     pub fn claims(&self, filter: &ClaimFilter) -> Result<Vec<Claim>> {
-        let mut statement = self.conn.prepare(
+        // One claim by id is looked up by its key (an `?5 IS NULL OR …` test would scan them all).
+        let by_id = if filter.id.is_some() { "c.id = ?5" } else { "?5 IS NULL" };
+        let mut statement = self.conn.prepare(&format!(
             "SELECT c.id, k.name, c.text, c.origin, c.notes, c.status, c.gold_label,
                     c.created_at, c.updated_at,
                     (SELECT json_group_array(tag) FROM (SELECT tag FROM claim_tags t
@@ -217,9 +219,9 @@ impl Store {
                AND (?2 IS NULL OR c.status = ?2)
                AND (?3 IS NULL OR EXISTS (SELECT 1 FROM claim_tags t
                                           WHERE t.claim_id = c.id AND t.tag = ?3))
-               AND (?5 IS NULL OR c.id = ?5)
-             ORDER BY c.id LIMIT ?4",
-        )?;
+               AND {by_id}
+             ORDER BY c.id LIMIT ?4"
+        ))?;
         let rows = statement.query_map(
             params![
                 filter.collection.map(|c| c.0),

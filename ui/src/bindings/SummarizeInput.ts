@@ -5,7 +5,11 @@
  * (a corpus, chosen documents, or a search of the index), the method (`tts`, `all-sources`,
  * `majority-prompt` or `majority-claims`) and τ.
  */
-export type SummarizeInput = { question: string, corpus: string | null, documents: Array<number>, search: string | null, method: string, tau: number | null, 
+export type SummarizeInput = { question: string, corpus: string | null, documents: Array<number>, search: string | null, 
+/**
+ * Web pages, fetched (or read from the archive) into the corpus `web` first.
+ */
+urls: Array<string>, method: string, tau: number | null, 
 /**
  * `chat` (the default) or `verifier`.
  */

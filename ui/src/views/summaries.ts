@@ -42,6 +42,8 @@ let exportDir: string | null = null;
 const questionBox = el('input', { id: 'summaries-question', type: 'text', placeholder: 'What should the summary answer?' });
 const corpusSelect = el('select', { id: 'summaries-corpus' });
 const searchBox = el('input', { id: 'summaries-search', type: 'text', placeholder: 'or: the documents matching these words' });
+const documentsBox = el('input', { id: 'summaries-documents', type: 'text', placeholder: 'or: document numbers, e.g. 3, 7, 12' });
+const urlsBox = el('textarea', { id: 'summaries-urls', rows: 3, placeholder: 'or: web pages, one URL per line (fetched and kept in the corpus “web”)' });
 const methodSelect = el('select', { id: 'summaries-method' }, ...METHODS.map(([value, label]) => el('option', { value }, label)));
 const stancesSelect = el(
   'select',
@@ -266,15 +268,24 @@ async function run(): Promise<void> {
   runStatus.classList.remove('error');
   runStatus.textContent = '';
   const search = searchBox.value.trim();
+  const urls = urlsBox.value.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const documents = documentsBox.value.split(/[\s,]+/).filter((part) => part !== '').map(Number);
+  if (documents.some((id) => !Number.isInteger(id) || id < 1)) {
+    showError(runStatus, { code: 'invalid_input', message: 'Document numbers are whole numbers, as the Library lists them' });
+    return;
+  }
   const tau = Number.parseFloat(tauBox.value);
+  // One kind of source: the first filled in of search, URLs, documents, else the corpus.
+  const corpus = search || urls.length > 0 || documents.length > 0 ? null : corpusSelect.value || null;
   progress.start();
   setRunning(true);
   running = summarizeSources(
     {
       question: questionBox.value,
-      corpus: search ? null : corpusSelect.value || null,
-      documents: [],
+      corpus,
+      documents: search || urls.length > 0 ? [] : documents,
       search: search || null,
+      urls: search ? [] : urls,
       method: methodSelect.value,
       tau: Number.isFinite(tau) ? tau : null,
       stances: stancesSelect.value,
@@ -336,6 +347,8 @@ function build(): HTMLElement {
     el('div', { class: 'row' }, el('label', { for: 'summaries-question' }, 'Question'), questionBox),
     el('div', { class: 'row' }, el('label', { for: 'summaries-corpus' }, 'Sources: every document of'), corpusSelect),
     el('div', { class: 'row' }, el('label', { for: 'summaries-search' }, 'Search'), searchBox),
+    el('div', { class: 'row' }, el('label', { for: 'summaries-urls' }, 'Pages'), urlsBox),
+    el('div', { class: 'row' }, el('label', { for: 'summaries-documents' }, 'Documents'), documentsBox),
     el('div', { class: 'row' }, el('label', { for: 'summaries-method' }, 'Method'), methodSelect),
     el('div', { class: 'row' }, el('label', { for: 'summaries-stances' }, 'Stances judged by'), stancesSelect),
     el('div', { class: 'row' }, el('label', { for: 'summaries-tau' }, 'Keep sources scoring at least τ'), tauBox),
