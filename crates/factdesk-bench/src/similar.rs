@@ -8,8 +8,9 @@
 
 use std::time::Instant;
 
-use factdesk_core::similar::{EMBEDDING_MODEL, nearest};
+use factdesk_core::similar::nearest;
 use factdesk_core::{Factdesk, Settings};
+use factdesk_llm::Embedder;
 use factdesk_model::ClaimId;
 
 #[derive(Debug, clap::Args)]
@@ -93,7 +94,11 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 pub fn run(bench: &SimilarBench) -> anyhow::Result<()> {
-    anyhow::ensure!(bench.real <= bench.claims, "--real is at most --claims");
+    anyhow::ensure!(
+        bench.real >= 2 && bench.real <= bench.claims,
+        "--real is at least 2 and at most --claims"
+    );
+    let model = factdesk_llm::embeddings::MiniLmEmbedder::load_default()?.name();
     let dir = tempfile::tempdir()?;
     Factdesk::init(dir.path())?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
@@ -119,7 +124,7 @@ pub fn run(bench: &SimilarBench) -> anyhow::Result<()> {
             })
             .collect();
         for chunk in rows.chunks(10_000) {
-            store.save_claim_embeddings(EMBEDDING_MODEL, chunk)?;
+            store.save_claim_embeddings(&model, chunk)?;
         }
     }
     let setup = started.elapsed().as_secs_f64();

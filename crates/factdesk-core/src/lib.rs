@@ -78,6 +78,8 @@ struct Inner {
     embedder: LoadedOnce<dyn factdesk_llm::Embedder>,
     /// Claims' embeddings read so far, for "checked before" (`similar.rs`).
     claim_vectors: similar::SharedClaimVectors,
+    /// Held by the one search that embeds the claims still without an embedding.
+    embedding_claims: tokio::sync::Mutex<()>,
 }
 
 /// A model loaded from a file or folder on first use and kept, with the path it came from.
@@ -161,6 +163,7 @@ impl Factdesk {
                 cross_encoder: LoadedOnce::new(),
                 embedder: LoadedOnce::new(),
                 claim_vectors: Default::default(),
+                embedding_claims: Default::default(),
             }),
         };
         if rebuild {

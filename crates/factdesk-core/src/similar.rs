@@ -1,9 +1,11 @@
 //! "Checked before": the earlier claims of the library that say the same thing as a text,
 //! with their newest check and its review, found before any model call is spent on the text.
 //! Claims are compared by the cosine of their all-MiniLM-L6-v2 embeddings; each claim's
-//! embedding is computed once, stored in SQLite (`claim_embeddings`, migration 0013) and kept
-//! in memory after the first search, so a search embeds only the text and the claims added
-//! since the last one, then scores every claim by one dot product.
+//! embedding is computed once, stored in SQLite (`claim_embeddings`, migration 0013, under the
+//! embedding model's name, so another model's vectors are never mixed in) and kept in memory
+//! after the first search, so a search embeds only the text and the claims added since the
+//! last one (one search at a time catches up; the others wait for it), then scores every
+//! claim by one dot product.
 
 use std::sync::Mutex;
 
@@ -12,9 +14,6 @@ use factdesk_store::{CheckFilter, ClaimFilter};
 use serde::Serialize;
 
 use crate::{CoreError, Factdesk, Result};
-
-/// The embedding model claims are compared by (its name in `claim_embeddings`).
-pub const EMBEDDING_MODEL: &str = "all-MiniLM-L6-v2";
 
 /// Claims embedded per model call when catching up.
 const EMBED_BATCH: usize = 256;
@@ -36,6 +35,8 @@ pub(crate) struct ClaimVectors {
     /// `ids.len()` vectors of `dim` floats, one after another.
     data: Vec<f32>,
     dim: usize,
+    /// The embedding model the vectors are of (its `Embedder::name`).
+    model: String,
     /// Every claim up to this id had an embedding when last looked (claims are only ever
     /// added with higher ids), so the next search looks for missing ones above it only.
     embedded_through: i64,
@@ -94,17 +95,24 @@ impl Factdesk {
     /// Embeds the claims above id `after` that have no embedding yet and stores them, a batch
     /// at a time; gives the highest claim id there was when it started (all up to it are
     /// embedded then).
-    async fn embed_new_claims(&self, after: i64) -> Result<i64> {
+    async fn embed_new_claims(&self, model: &str, after: i64) -> Result<i64> {
         let last = self.store()?.last_claim_id()?;
+        let embedder = self.embedder()?;
         loop {
-            let pending =
-                self.store()?.claims_without_embedding(EMBEDDING_MODEL, after, EMBED_BATCH)?;
+            let pending = self.store()?.claims_without_embedding(model, after, EMBED_BATCH)?;
             if pending.is_empty() {
                 return Ok(last);
             }
-            let embedder = self.embedder()?;
             let texts: Vec<String> = pending.iter().map(|(_, text)| text.clone()).collect();
             let vectors = embedder.embed(&texts).await?;
+            if let Some(odd) = vectors.iter().find(|v| v.len() != embedder.dimensions()) {
+                return Err(CoreError::Internal(format!(
+                    "the embedding model {model} gave a vector of {} dimensions, not the {} it \
+                     declares; nothing was stored",
+                    odd.len(),
+                    embedder.dimensions()
+                )));
+            }
             if vectors.len() != pending.len() {
                 return Err(CoreError::Internal(format!(
                     "the embedding model gave {} vectors for {} claims",
@@ -117,20 +125,26 @@ impl Factdesk {
                 .zip(vectors)
                 .map(|((id, _), vector)| (*id, normalised(vector)))
                 .collect();
-            self.store()?.save_claim_embeddings(EMBEDDING_MODEL, &rows)?;
+            self.store()?.save_claim_embeddings(model, &rows)?;
         }
     }
 
     /// Brings the vectors kept in memory up to the store: the rows above the last id read, or
     /// all of them again when the store holds more than that gives (another process embedded
     /// claims out of order) or fewer (claims were deleted).
-    fn refresh_claim_vectors(&self, vectors: &mut ClaimVectors) -> Result<()> {
+    fn refresh_claim_vectors(&self, vectors: &mut ClaimVectors, model: &str) -> Result<()> {
+        if vectors.model != model {
+            *vectors = ClaimVectors { model: model.to_owned(), ..Default::default() };
+        }
         let store = self.store()?;
-        let mut rows = store.claim_embeddings(EMBEDDING_MODEL, vectors.last())?;
-        if store.claim_embedding_count(EMBEDDING_MODEL)? != vectors.ids.len() + rows.len() {
-            *vectors =
-                ClaimVectors { embedded_through: vectors.embedded_through, ..Default::default() };
-            rows = store.claim_embeddings(EMBEDDING_MODEL, 0)?;
+        let mut rows = store.claim_embeddings(model, vectors.last())?;
+        if store.claim_embedding_count(model)? != vectors.ids.len() + rows.len() {
+            *vectors = ClaimVectors {
+                model: model.to_owned(),
+                embedded_through: vectors.embedded_through,
+                ..Default::default()
+            };
+            rows = store.claim_embeddings(model, 0)?;
         }
         drop(store);
         for (id, vector) in rows {
@@ -169,21 +183,37 @@ impl Factdesk {
                 "a similarity threshold is above 0 and at most 1, not {threshold}"
             )));
         }
-        let after = self
-            .inner
-            .claim_vectors
-            .lock()
-            .map_err(|_| CoreError::Internal("the claim vectors' lock is poisoned".into()))?
-            .embedded_through;
-        let embedded_through = self.embed_new_claims(after).await?;
-        let query = self.embedder()?.embed(&[text.to_owned()]).await?;
+        // Far more than anyone reads; also keeps the arithmetic below from overflowing.
+        let limit = limit.min(1_000);
+        let embedder = self.embedder()?;
+        let model = embedder.name();
+        let embedded_through = {
+            // One search at a time catches up; the next one finds the work done.
+            let _catching_up = self.inner.embedding_claims.lock().await;
+            let after = {
+                let vectors = self.inner.claim_vectors.lock().map_err(|_| {
+                    CoreError::Internal("the claim vectors' lock is poisoned".into())
+                })?;
+                if vectors.model == model { vectors.embedded_through } else { 0 }
+            };
+            let through = self.embed_new_claims(&model, after).await?;
+            let mut vectors =
+                self.inner.claim_vectors.lock().map_err(|_| {
+                    CoreError::Internal("the claim vectors' lock is poisoned".into())
+                })?;
+            if vectors.model == model {
+                vectors.embedded_through = vectors.embedded_through.max(through);
+            }
+            through
+        };
+        let query = embedder.embed(&[text.to_owned()]).await?;
         let query = normalised(query.into_iter().next().unwrap_or_default());
         let found: Vec<(ClaimId, f64)> = {
             let mut vectors =
                 self.inner.claim_vectors.lock().map_err(|_| {
                     CoreError::Internal("the claim vectors' lock is poisoned".into())
                 })?;
-            self.refresh_claim_vectors(&mut vectors)?;
+            self.refresh_claim_vectors(&mut vectors, &model)?;
             vectors.embedded_through = vectors.embedded_through.max(embedded_through);
             if vectors.dim != 0 && vectors.dim != query.len() {
                 return Err(CoreError::Internal(format!(
@@ -193,7 +223,8 @@ impl Factdesk {
                 )));
             }
             // A few more than asked for: claims deleted since they were read are passed over.
-            nearest(&vectors.data, &query, limit + 8, threshold as f32)
+            // (An identical text scores a hair under 1 in f32: a threshold of 1 still finds it.)
+            nearest(&vectors.data, &query, limit + 8, threshold as f32 - 1e-6)
                 .into_iter()
                 .map(|(row, score)| (vectors.ids[row], f64::from(score)))
                 .collect()
@@ -232,6 +263,29 @@ mod tests {
         assert_eq!(nearest(&data, &[0.0, 1.0], 1, 0.0), [(2, 1.0)]);
         assert!(nearest(&data, &[1.0, 0.0], 0, 0.0).is_empty());
         assert!(nearest(&[], &[1.0, 0.0], 3, 0.0).is_empty());
+    }
+
+    /// One handle searches, another adds claims, the first finds them: the claims added since
+    /// its last search are embedded and its kept vectors brought up to the store.
+    #[tokio::test]
+    async fn a_search_finds_claims_another_handle_added_since_the_last_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = Factdesk::open_with_settings(dir.path(), crate::Settings::default()).unwrap();
+        let texts = ["The bridge closed on Monday.".to_owned(), "Bananas are berries.".to_owned()];
+        first.add_claims("news", &texts).unwrap();
+        let found = first.similar_claims("On Monday the bridge was closed.", 3, None).await;
+        let found = found.unwrap();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].claim.text, texts[0]);
+        let second = Factdesk::open_with_settings(dir.path(), crate::Settings::default()).unwrap();
+        second.add_claims("more", &["The dam held after the storm.".to_owned()]).unwrap();
+        let found = first.similar_claims("After the storm, the dam held.", 3, None).await;
+        let found = found.unwrap();
+        assert_eq!(found[0].claim.collection, "more", "{found:?}");
+        // The same text at threshold 1 finds itself; a huge limit is no harm.
+        let exact = first.similar_claims(&texts[1], usize::MAX, Some(1.0)).await.unwrap();
+        assert_eq!(exact.len(), 1, "{exact:?}");
+        assert_eq!(exact[0].claim.text, texts[1]);
     }
 
     #[test]

@@ -88,9 +88,14 @@ function renumber(): void {
       : `${count(items.length, 'claim')}. Edit them as you like; empty ones are left out.`;
 }
 
+/** Why checked before is off (no embedding model, say): shown once, and no more look-ups. */
+let checkedBeforeOff: string | null = null;
+const checkedBeforeStatus = statusLine('check-before-status');
+
 /** Shows under a claim the earlier claims like it, with their verdicts (nothing when none). */
 async function showCheckedBefore(box: HTMLTextAreaElement, slot: HTMLElement): Promise<void> {
   const text = box.value.trim();
+  if (checkedBeforeOff !== null) return;
   if (text === '') {
     replace(slot);
     return;
@@ -114,7 +119,10 @@ async function showCheckedBefore(box: HTMLTextAreaElement, slot: HTMLElement): P
       }),
     );
   } catch (error) {
-    replace(slot, el('span', { class: 'hint error' }, `Checked before is not available: ${describeError(error)}`));
+    if (box.value.trim() !== text || checkedBeforeOff !== null) return;
+    checkedBeforeOff = describeError(error);
+    checkedBeforeStatus.classList.add('error');
+    checkedBeforeStatus.textContent = `Earlier claims like these cannot be shown: ${checkedBeforeOff}`;
   }
 }
 
@@ -316,6 +324,7 @@ function build(): HTMLElement {
       el('h2', { id: 'check-claims-heading' }, '2. Claims'),
       claimsHint,
       claimList,
+      checkedBeforeStatus,
       el('div', { class: 'buttons' }, addClaimButton),
     ),
     el(

@@ -274,8 +274,13 @@ async function run(): Promise<void> {
     showError(runStatus, { code: 'invalid_input', message: 'Document numbers are whole numbers, as the Library lists them' });
     return;
   }
+  const kinds = [search !== '', urls.length > 0, documents.length > 0].filter(Boolean).length;
+  if (kinds > 1) {
+    showError(runStatus, { code: 'invalid_input', message: 'Fill in one kind of source: a search, pages or document numbers (or none, for the corpus)' });
+    return;
+  }
   const tau = Number.parseFloat(tauBox.value);
-  // One kind of source: the first filled in of search, URLs, documents, else the corpus.
+  // One kind of source: the one filled in of search, pages, documents, else the corpus.
   const corpus = search || urls.length > 0 || documents.length > 0 ? null : corpusSelect.value || null;
   progress.start();
   setRunning(true);
