@@ -2,7 +2,7 @@
 
 /**
  * How the UI asks for a summary of several sources: the question, where the sources are
- * (a corpus, chosen documents, or a search of the index), the method (`tts`, `all-sources`,
+ * (a corpus, a search of the index, web pages, or chosen documents), the method (`tts`, `all-sources`,
  * `majority-prompt` or `majority-claims`) and τ.
  */
 export type SummarizeInput = { question: string, corpus: string | null, documents: Array<number>, search: string | null, 
