@@ -30,6 +30,16 @@ impl Cli {
         self.command().args(args).output().expect("run factdesk")
     }
 
+    /// Points the chat model at `model` (an OpenAI-compatible test server), followed by the
+    /// settings `more` in TOML.
+    fn use_model(&self, model: &factdesk_testkit::TestServer, more: &str) {
+        let settings = format!(
+            "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n{more}",
+            model.url("/v1")
+        );
+        std::fs::write(self.data.path().join("config.toml"), settings).unwrap();
+    }
+
     fn json(&self, args: &[&str]) -> serde_json::Value {
         let output = self.run(&[args, &["--json"]].concat());
         assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
@@ -316,15 +326,7 @@ fn kill_run_once_checked(
 fn a_killed_batch_run_resumes_without_checking_a_claim_twice() {
     let cli = Cli::new();
     let model = slow_true_model(std::time::Duration::from_millis(250));
-    std::fs::write(
-        cli.data.path().join("config.toml"),
-        format!(
-            "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n\
-             [verify]\nmethod = \"p-true\"\nconcurrency = 1\n",
-            model.url("/v1")
-        ),
-    )
-    .unwrap();
+    cli.use_model(&model, "[verify]\nmethod = \"p-true\"\nconcurrency = 1\n");
     let claims = demo_corpus().join("claims.csv");
     cli.json(&["claims", "import", claims.to_str().unwrap(), "--collection", "demo"]);
 
@@ -564,15 +566,7 @@ fn the_kill_campaign_loses_nothing_and_repeats_nothing() {
     let (mut tries, mut held) = (0usize, 0usize);
     let cli = Cli::new();
     let model = slow_true_model(std::time::Duration::from_millis(60));
-    std::fs::write(
-        cli.data.path().join("config.toml"),
-        format!(
-            "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n\
-             [verify]\nmethod = \"p-true\"\nconcurrency = 2\n",
-            model.url("/v1")
-        ),
-    )
-    .unwrap();
+    cli.use_model(&model, "[verify]\nmethod = \"p-true\"\nconcurrency = 2\n");
     let claims: String = (0..40).map(|i| format!("Claim number {i} is checked.\n")).collect();
     let claims_file = cli.data.path().join("claims.txt");
     std::fs::write(&claims_file, claims).unwrap();
@@ -653,15 +647,10 @@ fn ciber_checks_claims_against_corpus_documents_resumes_and_compares_its_rules()
     use factdesk_testkit::scripted::ScriptedModel;
     let cli = Cli::new();
     let model = ScriptedModel::new().delay(|_| std::time::Duration::from_millis(20)).serve();
-    std::fs::write(
-        cli.data.path().join("config.toml"),
-        format!(
-            "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n\
-             [verify]\nmethod = \"ciber\"\nconcurrency = 1\n[methods.ciber]\nsamples = 3\n",
-            model.url("/v1")
-        ),
-    )
-    .unwrap();
+    cli.use_model(
+        &model,
+        "[verify]\nmethod = \"ciber\"\nconcurrency = 1\n[methods.ciber]\nsamples = 3\n",
+    );
     let corpus = demo_corpus().join("corpus");
     cli.json(&["import", corpus.to_str().unwrap(), "--corpus", "demo"]);
 
@@ -965,14 +954,7 @@ fn serve_year_correcting_model(cli: &Cli) -> factdesk_testkit::TestServer {
             asked.claim.replace("1899", year)
         })
         .serve();
-    std::fs::write(
-        cli.data.path().join("config.toml"),
-        format!(
-            "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n",
-            model.url("/v1")
-        ),
-    )
-    .unwrap();
+    cli.use_model(&model, "");
     model
 }
 
@@ -1463,14 +1445,7 @@ fn the_chat_model_labels_summaries_for_the_question_and_its_calls_are_recorded()
                 if asked.claim.contains("jazz") { "0".into() } else { "2".into() }
             })
             .serve();
-    std::fs::write(
-        cli.data.path().join("config.toml"),
-        format!(
-            "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n",
-            model.url("/v1")
-        ),
-    )
-    .unwrap();
+    cli.use_model(&model, "");
     let dir = cli.data.path();
     let a = dir.join("a.md");
     let b = dir.join("b.md");
@@ -1605,14 +1580,7 @@ fn summarize_scores_sources_and_keeps_the_truthful_ones() {
     // supports a claim it holds, contradicts one it holds with "never" in it, else abstains.
     let model = ScriptedModel::new().serve();
     let cli = Cli::new();
-    std::fs::write(
-        cli.data.path().join("config.toml"),
-        format!(
-            "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n",
-            model.url("/v1")
-        ),
-    )
-    .unwrap();
+    cli.use_model(&model, "");
     let dir = tempfile::tempdir().unwrap();
     let texts = [
         "The bridge closed on Monday. Cracks were found in two piers.",
@@ -1784,15 +1752,7 @@ fn claims_similar_finds_a_claim_checked_before_with_its_verdict() {
     use factdesk_testkit::scripted::ScriptedModel;
     let model = ScriptedModel::new().serve();
     let cli = Cli::new();
-    std::fs::write(
-        cli.data.path().join("config.toml"),
-        format!(
-            "[llm]\nprovider = \"openai-compatible\"\nbase_url = \"{}\"\nmodel = \"mock\"\n\
-             [verify]\nmethod = \"p-true\"\n",
-            model.url("/v1")
-        ),
-    )
-    .unwrap();
+    cli.use_model(&model, "[verify]\nmethod = \"p-true\"\n");
     let claims = demo_corpus().join("claims.csv");
     cli.json(&["claims", "import", claims.to_str().unwrap(), "--collection", "demo"]);
     cli.json(&["verify", "--collection", "demo"]);

@@ -112,8 +112,23 @@ fn notes_suffix(notes: &[String]) -> String {
     if notes.is_empty() { String::new() } else { format!(" Notes: {}", notes.join("; ")) }
 }
 
-fn parameters(config: &TtsConfig) -> Result<serde_json::Value> {
-    serde_json::to_value(config).map_err(|e| CoreError::InvalidInput(e.to_string()))
+/// A summary's envelope: its method, the settings it ran with, the chat model and tokens.
+fn envelope(
+    method: &str,
+    config: &TtsConfig,
+    chat: &str,
+    tokens: &factdesk_model::TokenUse,
+    explanation: String,
+) -> Result<Envelope> {
+    Ok(Envelope {
+        method: method.to_owned(),
+        parameters: serde_json::to_value(config)
+            .map_err(|e| CoreError::InvalidInput(e.to_string()))?,
+        model: chat.to_owned(),
+        nli_model: None,
+        tokens: tokens.clone(),
+        explanation,
+    })
 }
 
 impl Factdesk {
@@ -513,13 +528,12 @@ fn tts_summary(
 ) -> Result<SourcedSummary> {
     let kept = result.sources.iter().filter(|s| s.kept).count();
     Ok(SourcedSummary {
-        envelope: Envelope {
-            method: "tts".into(),
-            parameters: parameters(config)?,
-            model: chat.to_owned(),
-            nli_model: None,
-            tokens: result.tokens.clone(),
-            explanation: format!(
+        envelope: envelope(
+            "tts",
+            config,
+            chat,
+            &result.tokens,
+            format!(
                 "{} of {} distinct source(s) scored at least τ = {} by correlated agreement and \
                  were summarised; {} model call(s).{}",
                 kept,
@@ -528,7 +542,7 @@ fn tts_summary(
                 result.calls,
                 notes_suffix(&result.notes)
             ),
-        },
+        )?,
         question: Some(result.question.clone()),
         text: result.summary.clone().unwrap_or_default(),
         sources: result
@@ -591,19 +605,18 @@ fn baseline_summary(
         ),
     };
     Ok(SourcedSummary {
-        envelope: Envelope {
-            method: result.baseline.as_str().into(),
-            parameters: parameters(config)?,
-            model: chat.to_owned(),
-            nli_model: None,
-            tokens: result.tokens.clone(),
-            explanation: format!(
+        envelope: envelope(
+            result.baseline.as_str(),
+            config,
+            chat,
+            &result.tokens,
+            format!(
                 "Baseline: {what}; {} distinct source(s); {} model call(s).{}",
                 result.groups.len(),
                 result.calls,
                 notes_suffix(&result.notes)
             ),
-        },
+        )?,
         question: Some(result.question.clone()),
         text: result.summary.clone().unwrap_or_default(),
         sources: result

@@ -7,10 +7,7 @@ use std::io::{self, Write};
 
 use factdesk_model::ClaimCheck;
 use factdesk_model::ciber::{CiberDetail, FusionRule, RuleVerdict, Stance};
-use minijinja::{AutoEscape, Environment};
 use serde::Serialize;
-
-use crate::escape::escape_markdown;
 
 const HTML: &str = include_str!("../templates/ciber.html");
 const MARKDOWN: &str = include_str!("../templates/ciber.md");
@@ -101,15 +98,7 @@ fn render(
     check: &ClaimCheck,
     detail: &CiberDetail,
 ) -> io::Result<String> {
-    let mut env = Environment::new();
-    env.set_auto_escape_callback(move |_| if html { AutoEscape::Html } else { AutoEscape::None });
-    env.add_filter("md", |text: String| escape_markdown(&text));
-    env.add_template("ciber", template).map_err(io::Error::other)?;
-    let rendered = env
-        .get_template("ciber")
-        .and_then(|template| template.render(context(check, detail)))
-        .map_err(io::Error::other)?;
-    Ok(rendered)
+    crate::templates::render("ciber", template, html, false, context(check, detail))
 }
 
 /// The CIBER section of a check in an HTML report (nothing for other methods).

@@ -24,6 +24,7 @@ mod markdown;
 mod revisions;
 mod scores;
 mod sourced;
+mod templates;
 
 use std::fmt;
 use std::io::Write;

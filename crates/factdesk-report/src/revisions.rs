@@ -7,10 +7,9 @@
 use std::io::Write;
 
 use factdesk_model::{EvidenceSentences, Outcome, Revision, RevisionMetrics, StoredOutcome};
-use minijinja::{AutoEscape, Environment};
 use serde::{Deserialize, Serialize};
 
-use crate::escape::{escape_markdown, is_web_link};
+use crate::escape::is_web_link;
 use crate::{Format, ReportError};
 
 const HTML: &str = include_str!("../templates/revisions.html");
@@ -266,15 +265,7 @@ pub fn render_revisions(
         generator: &report.generator,
         items: revisions.iter().map(|(stored, revision)| item(stored, revision)).collect(),
     };
-    let mut env = Environment::new();
-    env.set_trim_blocks(true);
-    env.set_auto_escape_callback(move |_| if html { AutoEscape::Html } else { AutoEscape::None });
-    env.add_filter("md", |text: String| escape_markdown(&text));
-    env.add_template("revisions", template).map_err(std::io::Error::other)?;
-    let rendered = env
-        .get_template("revisions")
-        .and_then(|template| template.render(context))
-        .map_err(std::io::Error::other)?;
+    let rendered = crate::templates::render("revisions", template, html, true, context)?;
     out.write_all(rendered.as_bytes())?;
     Ok(())
 }

@@ -6,10 +6,8 @@
 
 use std::io::Write;
 
-use minijinja::{AutoEscape, Environment};
 use serde::{Deserialize, Serialize};
 
-use crate::escape::escape_markdown;
 use crate::{Format, ReportError};
 
 const HTML: &str = include_str!("../templates/scores.html");
@@ -132,18 +130,7 @@ pub fn render_scores(
         chart: chart(&report.summaries),
         curve,
     };
-    let mut env = Environment::new();
-    env.set_trim_blocks(true);
-    env.set_auto_escape_callback(move |_| if html { AutoEscape::Html } else { AutoEscape::None });
-    env.add_filter("md", |text: String| escape_markdown(&text));
-    env.add_filter("figure", |value: Option<f64>| {
-        value.map_or_else(|| "n/a".to_owned(), |v| format!("{v:.3}"))
-    });
-    env.add_template("scores", template).map_err(std::io::Error::other)?;
-    let page = env
-        .get_template("scores")
-        .and_then(|t| t.render(&context))
-        .map_err(std::io::Error::other)?;
+    let page = crate::templates::render("scores", template, html, true, context)?;
     out.write_all(page.as_bytes())?;
     Ok(())
 }

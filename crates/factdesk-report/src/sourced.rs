@@ -10,10 +10,9 @@ use std::io::Write;
 
 use factdesk_model::SourcedSummary;
 use factdesk_model::ciber::Stance;
-use minijinja::{AutoEscape, Environment};
 use serde::{Deserialize, Serialize};
 
-use crate::escape::{escape_markdown, is_web_link};
+use crate::escape::is_web_link;
 use crate::{Format, ReportError};
 
 const HTML: &str = include_str!("../templates/sourced.html");
@@ -210,15 +209,7 @@ pub fn render_sourced(
         matrices,
         chart: chart(summary, tau.unwrap_or(0.0)),
     };
-    let mut env = Environment::new();
-    env.set_trim_blocks(true);
-    env.set_auto_escape_callback(move |_| if html { AutoEscape::Html } else { AutoEscape::None });
-    env.add_filter("md", |text: String| escape_markdown(&text));
-    env.add_template("sourced", template).map_err(std::io::Error::other)?;
-    let page = env
-        .get_template("sourced")
-        .and_then(|t| t.render(&context))
-        .map_err(std::io::Error::other)?;
+    let page = crate::templates::render("sourced", template, html, true, context)?;
     out.write_all(page.as_bytes())?;
     Ok(())
 }

@@ -23,18 +23,8 @@ fn upper_first(text: &str) -> String {
     chars.next().map(|c| c.to_uppercase().collect::<String>() + chars.as_str()).unwrap_or_default()
 }
 
-/// The documents quoted in a prompt (between its marker lines, in pairs).
-fn quoted(prompt: &str) -> Vec<String> {
-    let lines: Vec<&str> = prompt.lines().collect();
-    let marks: Vec<usize> = (0..lines.len())
-        .filter(|&i| lines[i].starts_with("<<<") && lines[i].ends_with(">>>"))
-        .collect();
-    marks
-        .chunks(2)
-        .filter(|pair| pair.len() == 2)
-        .map(|pair| lines[pair[0] + 1..pair[1]].join("\n"))
-        .collect()
-}
+// The documents quoted in a prompt (between its marker lines, in pairs).
+use factdesk_testkit::scripted::quoted_documents as quoted;
 
 fn sentences(text: &str) -> Vec<String> {
     text.split_inclusive('.').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect()
