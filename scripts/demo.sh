@@ -3,8 +3,9 @@
 # scripts/fetch-models.sh): builds the factdesk CLI, imports the demo corpus (one file in each
 # format) and the demo claims, checks every claim end to end against the corpus (corpus-NLI:
 # retrieval + NLI with Factdesk's trained verifier, fully offline), writes reports (Markdown, HTML, ClaimReview), scores the
-# verdicts against the claims' labels, and checks one claim with LLM-Cite (the model proposes
-# Wikipedia URLs; without network access they end as "fetch failed").
+# verdicts against the claims' labels, and checks one claim with LLM-Cite offline (the model
+# proposes Wikipedia URLs, read from the demo's tiny Wikipedia, assets/demo/wikipedia.zim,
+# made of the demo corpus by scripts/make-demo-zim.py; no network).
 # Data goes to .factdesk/demo in the repository (or FACTDESK_DATA_DIR); run it again at will:
 # a finished run is answered from the model-call record, an interrupted one continues.
 source "$(dirname "$0")/lib.sh"
@@ -43,8 +44,16 @@ sed -n '1,40p' "$reports/demo.md"
 say "scoring the verdicts against the claims' labels"
 "$factdesk" eval --collection demo
 
-say "one claim with LLM-Cite (URLs proposed by the model, fetched on the fly)"
-"$factdesk" verify "Penicillin was discovered by Alexander Fleming." --method llm-cite
+say "one claim with LLM-Cite, offline: the model's Wikipedia URLs read from assets/demo/wikipedia.zim"
+config="$("$factdesk" config --path)"
+if ! grep -q '^wikipedia_zim' "$config"; then
+  if grep -q '^\[fetch\]' "$config"; then
+    say "note: $config has its own [fetch] section; add wikipedia_zim = \"$FACTDESK_ROOT/assets/demo/wikipedia.zim\" to it"
+  else
+    printf '\n[fetch]\nwikipedia_zim = "%s"\n' "$FACTDESK_ROOT/assets/demo/wikipedia.zim" >>"$config"
+  fi
+fi
+FACTDESK_OFFLINE=1 "$factdesk" verify "Mount Everest was first climbed in 1953." --method llm-cite
 
 say "checking that the search index matches the database"
 "$factdesk" reindex --check

@@ -16,7 +16,8 @@ pub enum CoreError {
     Model(#[from] factdesk_llm::LlmError),
     #[error(
         "{url} is not in the page archive, and offline mode is on (fetch.offline or \
-         FACTDESK_OFFLINE), so it was not fetched; fetch it once with offline mode off"
+         FACTDESK_OFFLINE), so it was not fetched; fetch it once with offline mode off (for \
+         Wikipedia, or read it from a Wikipedia ZIM file set in fetch.wikipedia_zim)"
     )]
     NotArchived { url: String },
     #[error("{url} is not a text page Factdesk can read: {reason}")]

@@ -150,7 +150,7 @@ impl Factdesk {
             }
             Err(error) => return Err(error.into()),
         };
-        let fetcher = Fetcher::new(settings.fetch.to_fetcher_settings())?;
+        let fetcher = Fetcher::new(settings.fetch.to_fetcher_settings(data_dir))?;
         let app = Factdesk {
             inner: Arc::new(Inner {
                 data_dir: data_dir.to_path_buf(),

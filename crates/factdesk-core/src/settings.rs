@@ -2,6 +2,7 @@
 //! overlaid by the user's config file, which holds overrides only. Unknown keys and wrong types
 //! in the user's file are errors that name the file and the key.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -107,10 +108,51 @@ pub struct FetchSettings {
     pub allow_hosts: Vec<String>,
     /// The MediaWiki API for Wikipedia articles; `{lang}` is the language edition.
     pub wikipedia_api: String,
+    /// Wikipedia ZIM files (as Kiwix distributes them), read instead of the MediaWiki API for
+    /// the editions they hold, with no network: language edition → path, or `"*"` → path for a
+    /// file whose metadata names its edition (`wikipedia_zim = "<path>"` is short for that).
+    /// A relative path is read from the data directory.
+    #[serde(deserialize_with = "zim_files")]
+    pub wikipedia_zim: BTreeMap<String, String>,
+}
+
+/// The key of a ZIM file whose own metadata names its Wikipedia edition.
+pub const ZIM_EDITION_FROM_FILE: &str = "*";
+
+/// `fetch.wikipedia_zim`: one path (its edition read from the file) or a table of them.
+fn zim_files<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<BTreeMap<String, String>, D::Error> {
+    let wrong = || {
+        serde::de::Error::custom(
+            "`fetch.wikipedia_zim` must be a path (\"wiki.zim\") or a table of edition = path \
+             ({ en = \"wiki_en.zim\" })",
+        )
+    };
+    match toml::Value::deserialize(deserializer)? {
+        toml::Value::String(path) => Ok(BTreeMap::from([(ZIM_EDITION_FROM_FILE.to_owned(), path)])),
+        toml::Value::Table(files) => files
+            .into_iter()
+            .map(|(language, path)| match path {
+                toml::Value::String(path) => Ok((language, path)),
+                _ => Err(wrong()),
+            })
+            .collect(),
+        _ => Err(wrong()),
+    }
 }
 
 impl FetchSettings {
-    pub(crate) fn to_fetcher_settings(&self) -> factdesk_fetch::FetchSettings {
+    /// The fetcher's settings; relative ZIM paths are read from `data_dir`.
+    pub(crate) fn to_fetcher_settings(&self, data_dir: &Path) -> factdesk_fetch::FetchSettings {
+        let wikipedia_zims = self
+            .wikipedia_zim
+            .iter()
+            .map(|(language, path)| factdesk_fetch::ZimSource {
+                language: (language != ZIM_EDITION_FROM_FILE).then(|| language.clone()),
+                path: data_dir.join(path),
+            })
+            .collect();
         factdesk_fetch::FetchSettings {
             connect_timeout: Duration::from_secs(self.connect_timeout_secs),
             read_timeout: Duration::from_secs(self.read_timeout_secs),
@@ -119,6 +161,7 @@ impl FetchSettings {
             max_redirects: self.max_redirects,
             allow_hosts: self.allow_hosts.clone(),
             wikipedia_api: self.wikipedia_api.clone(),
+            wikipedia_zims,
             ..factdesk_fetch::FetchSettings::default()
         }
     }
@@ -241,6 +284,25 @@ impl Settings {
                 factdesk_fetch::DEFAULT_WIKIPEDIA_API
             ));
         }
+        for (language, path) in &self.fetch.wikipedia_zim {
+            let edition = language.len() <= 20
+                && !language.is_empty()
+                && language
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+            if language != ZIM_EDITION_FROM_FILE && !edition {
+                return Err(format!(
+                    "`fetch.wikipedia_zim` names the edition '{language}'; use a Wikipedia \
+                     language code such as en, de or simple, or \"*\" for a file whose \
+                     metadata names its edition"
+                ));
+            }
+            if path.trim().is_empty() {
+                return Err(format!(
+                    "`fetch.wikipedia_zim` gives edition '{language}' an empty path"
+                ));
+            }
+        }
         if self.import.fields.text.is_empty() {
             return Err("`import.fields.text` must name at least one field".into());
         }
@@ -254,7 +316,7 @@ impl Settings {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct SettingChange {
     pub key: String,
-    #[ts(type = "string | number | boolean | Array<string> | null")]
+    #[ts(type = "string | number | boolean | Array<string> | Record<string, string> | null")]
     pub value: Option<toml::Value>,
 }
 
@@ -422,10 +484,18 @@ fn moved_setting(path: &str) -> Option<&'static str> {
     })
 }
 
+/// Settings whose value the user's file replaces whole rather than key by key.
+const WHOLE_VALUES: &[&str] = &["fetch.wikipedia_zim"];
+
 /// Writes `user` over `base`, refusing keys that `base` does not have.
 fn overlay(base: &mut toml::Table, user: toml::Table, prefix: &str) -> Result<(), String> {
     for (key, value) in user {
         let path = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
+        if WHOLE_VALUES.contains(&path.as_str()) {
+            // Its keys are the user's own (edition names), so the value replaces the default.
+            base.insert(key, value);
+            continue;
+        }
         match (base.get_mut(&key), value) {
             (None, _) => {
                 if let Some(moved) = moved_setting(&path) {
@@ -535,7 +605,36 @@ mod tests {
         settings.apply_environment(environment).unwrap();
         assert_eq!(settings.fetch.allow_hosts, ["localhost", "10.0.0.5:8080", "[::1]"]);
         assert!(settings.fetch.offline);
-        assert_eq!(settings.fetch.to_fetcher_settings().allow_hosts, settings.fetch.allow_hosts);
+        assert_eq!(
+            settings.fetch.to_fetcher_settings(Path::new("/data")).allow_hosts,
+            settings.fetch.allow_hosts
+        );
+
+        // Wikipedia ZIM files: none by default; one path (edition from the file) or a table.
+        assert!(defaults.fetch.wikipedia_zim.is_empty());
+        let one = Settings::from_overrides("[fetch]\nwikipedia_zim = \"wiki.zim\"\n", "t").unwrap();
+        let sources = one.fetch.to_fetcher_settings(Path::new("/data")).wikipedia_zims;
+        let expected = factdesk_fetch::ZimSource { language: None, path: "/data/wiki.zim".into() };
+        assert_eq!(sources, [expected]);
+        let each = "[fetch]\nwikipedia_zim = { en = \"/z/en.zim\", simple = \"s.zim\" }\n";
+        let each = Settings::from_overrides(each, "t").unwrap();
+        let sources = each.fetch.to_fetcher_settings(Path::new("/data")).wikipedia_zims;
+        let named: Vec<_> =
+            sources.iter().map(|s| (s.language.as_deref(), s.path.clone())).collect();
+        assert_eq!(
+            named,
+            [(Some("en"), "/z/en.zim".into()), (Some("simple"), PathBuf::from("/data/s.zim"))]
+        );
+        for (bad, says) in [
+            ("wikipedia_zim = { English = \"en.zim\" }", "'English'"),
+            ("wikipedia_zim = { en = \" \" }", "empty path"),
+            ("wikipedia_zim = 3", "wikipedia_zim"),
+        ] {
+            let error =
+                Settings::from_overrides(&format!("[fetch]\n{bad}\n"), "my.toml").unwrap_err();
+            let message = error.to_string();
+            assert!(message.contains("wikipedia_zim") && message.contains(says), "{message}");
+        }
 
         let error = Settings::default()
             .apply_environment(|name| (name == crate::env::OFFLINE).then(|| "maybe".into()))
@@ -590,6 +689,28 @@ mod tests {
         let written: toml::Table = std::fs::read_to_string(&path).unwrap().parse().unwrap();
         assert!(written["llm"].get("threads").is_none(), "{written}");
 
+        // Wikipedia ZIM files are saved as the window's box gives them: a table, whole.
+        let zims = toml::Table::from_iter([
+            ("en".to_owned(), toml::Value::from("wiki_en.zim")),
+            ("*".to_owned(), toml::Value::from("/data/other.zim")),
+        ]);
+        let saved = Settings::save_user_overrides(
+            dir.path(),
+            &[change("fetch.wikipedia_zim", Some(toml::Value::Table(zims)))],
+        )
+        .unwrap();
+        let expected = [("*", "/data/other.zim"), ("en", "wiki_en.zim")];
+        let expected = expected.map(|(edition, path)| (edition.to_owned(), path.to_owned()));
+        assert_eq!(saved.fetch.wikipedia_zim, BTreeMap::from(expected));
+        let one = toml::Table::from_iter([("en".to_owned(), toml::Value::from("x.zim"))]);
+        let saved = Settings::save_user_overrides(
+            dir.path(),
+            &[change("fetch.wikipedia_zim", Some(toml::Value::Table(one)))],
+        )
+        .unwrap();
+        assert_eq!(saved.fetch.wikipedia_zim.len(), 1, "the table is replaced, not merged");
+        Settings::save_user_overrides(dir.path(), &[change("fetch.wikipedia_zim", None)]).unwrap();
+
         // Removing the last key of a section drops the section.
         Settings::save_user_overrides(dir.path(), &[change("search.limit", None)]).unwrap();
         let written: toml::Table = std::fs::read_to_string(&path).unwrap().parse().unwrap();
@@ -606,6 +727,7 @@ mod tests {
             (change("llm.modle", Some("x".into())), "llm.modle"),
             (change("fetch.allow_hosts", Some("a/b".into())), "fetch.allow_hosts"),
             (change("offline", Some(true.into())), "offline"),
+            (change("fetch.wikipedia_zim", Some(3.into())), "fetch.wikipedia_zim"),
         ];
         for (bad, key) in refused {
             let changes = [change("search.snippet_chars", Some(120.into())), bad];

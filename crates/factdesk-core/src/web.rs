@@ -1,7 +1,8 @@
 //! Web pages for the methods that check cited URLs: [`Factdesk::fetch_page`] gets a page's
-//! text, from the page archive when it was fetched before (or always, offline) and else from
-//! the network through `factdesk-fetch` (Wikipedia through the MediaWiki API, every URL under
-//! the address policy). A fetched page is turned into text the way an imported file of its
+//! text, from the page archive when it was fetched before (or always, offline) and else
+//! through `factdesk-fetch`: Wikipedia from a local ZIM file when one holds the edition (also
+//! offline), else from the network (Wikipedia through the MediaWiki API, every URL under the
+//! address policy). A fetched page is turned into text the way an imported file of its
 //! format is, archived by content hash, and its fetch recorded, in one transaction. Every
 //! attempt is recorded, failures included, with the run it belongs to.
 //!
@@ -70,10 +71,11 @@ impl Factdesk {
     /// The text of the web page at `url`, recorded as an attempt of `run`.
     ///
     /// Offline (`fetch.offline`, `FACTDESK_OFFLINE`) the page is served from the archive or
-    /// not at all ([`CoreError::NotArchived`]). Otherwise an archived page is served when
-    /// `fetch.reuse_archive` is on, and else the page is fetched: Wikipedia articles through
-    /// the MediaWiki API, other URLs with a GET, both refused for local and private addresses
-    /// unless allow-listed. A page that is not text is [`CoreError::NotTextPage`]; one whose
+    /// from a Wikipedia ZIM file (`fetch.wikipedia_zim`) or not at all
+    /// ([`CoreError::NotArchived`]). Otherwise an archived page is served when
+    /// `fetch.reuse_archive` is on, and else the page is fetched: Wikipedia articles from the
+    /// ZIM file of their edition or through the MediaWiki API, other URLs with a GET, both
+    /// refused for local and private addresses unless allow-listed. A page that is not text is [`CoreError::NotTextPage`]; one whose
     /// download and text extraction together take longer than `fetch.total_timeout_secs` is
     /// [`CoreError::PageDeadline`]. Every
     /// failure is recorded with its kind and message before it is returned.
@@ -91,13 +93,22 @@ impl Factdesk {
             if let Some(archived) = archived {
                 return self.serve_archived(&attempt, archived);
             }
-            if settings.offline {
-                let error = CoreError::NotArchived { url: attempt.url.clone() };
-                return Err(self.record_failure(&attempt, None, "not_archived", error));
-            }
         }
         let budget = Duration::from_secs(settings.total_timeout_secs);
-        let answer = match self.fetcher().fetch_page(&attempt.url).await {
+        // Offline, only a local file (a Wikipedia ZIM) may still serve the page.
+        let fetched = if settings.offline {
+            match self.fetcher().local_page(&attempt.url).await {
+                Ok(Some(answer)) => Ok(answer),
+                Ok(None) => {
+                    let error = CoreError::NotArchived { url: attempt.url.clone() };
+                    return Err(self.record_failure(&attempt, None, "not_archived", error));
+                }
+                Err(error) => Err(error),
+            }
+        } else {
+            self.fetcher().fetch_page(&attempt.url).await
+        };
+        let answer = match fetched {
             Ok(answer) => answer,
             Err(error) => return Err(self.record_failure(&attempt, None, error.kind(), error)),
         };
@@ -299,6 +310,7 @@ mod tests {
             body,
             fetched_at: "2026-11-25T00:00:00Z".into(),
             via_api: false,
+            from_file: None,
         }
     }
 
@@ -402,6 +414,55 @@ mod tests {
         assert_eq!(server.requests().len(), 1, "offline, nothing was fetched");
         let recorded = attempts(&offline, &server.url("/other"));
         assert_eq!(recorded[0].error_kind.as_deref(), Some("not_archived"));
+    }
+
+    #[tokio::test]
+    async fn offline_wikipedia_is_read_from_a_zim_file_and_archived() {
+        let dir = tempfile::tempdir().unwrap();
+        let zim = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/demo/wikipedia.zim");
+        std::fs::copy(&zim, dir.path().join("wiki.zim")).unwrap();
+        let offline = app(dir.path(), |fetch| {
+            fetch.offline = true;
+            // A relative path is read from the data directory.
+            fetch.wikipedia_zim.insert("*".into(), "wiki.zim".into());
+        });
+        let url = "https://en.wikipedia.org/wiki/Abelmoschus_esculentus";
+        let page = offline.fetch_page(url, None).await.unwrap();
+        assert_eq!(page.final_url, "https://en.wikipedia.org/wiki/Okra");
+        assert_eq!(page.title.as_deref(), Some("Okra"));
+        assert!(!page.from_archive && !page.via_api);
+        // The article's HTML became text as any page's does: its paragraphs, not its markup.
+        assert!(page.text.contains("is a flowering plant in the mallow family"), "{}", page.text);
+        assert!(!page.text.contains("<p>") && !page.text.contains("firstHeading"), "{}", page.text);
+        // Archived like a fetched page, so reports and later runs read the same text.
+        let again = offline.fetch_page("https://en.wikipedia.org/wiki/Okra", None).await.unwrap();
+        assert!(again.from_archive);
+        assert_eq!(again.content_hash, page.content_hash);
+
+        let missing = "https://en.wikipedia.org/wiki/Louis_Pasteur";
+        let error = offline.fetch_page(missing, None).await.unwrap_err();
+        assert!(matches!(error, CoreError::Fetch(FetchError::NotInFile { .. })), "{error}");
+        assert_eq!(attempts(&offline, missing)[0].error_kind.as_deref(), Some("not_found"));
+        // Other sites and editions stay out of reach offline.
+        let error = offline.fetch_page("https://de.wikipedia.org/wiki/Okra", None).await;
+        assert_eq!(error.unwrap_err().code(), "not_archived");
+    }
+
+    #[tokio::test]
+    async fn a_broken_zim_file_fails_its_articles_with_its_name() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("wiki.zim"), "not a zim").unwrap();
+        let app = app(dir.path(), |fetch| {
+            fetch.wikipedia_zim.insert("en".into(), "wiki.zim".into());
+        });
+        let url = "https://en.wikipedia.org/wiki/Okra";
+        let error = app.fetch_page(url, None).await.unwrap_err();
+        let message = error.to_string();
+        assert!(
+            message.contains("wiki.zim") && message.contains("fetch.wikipedia_zim"),
+            "{message}"
+        );
+        assert_eq!(attempts(&app, url)[0].error_kind.as_deref(), Some("zim"));
     }
 
     #[tokio::test]

@@ -7,11 +7,13 @@
 //! [`policy`]: only http and https, and only public addresses unless a host is allow-listed,
 //! checked before the request, on every redirect hop, and at connect time. Proxy settings of
 //! the environment are ignored, since a proxy would resolve names where the policy cannot see
-//! them. [`Fetcher::fetch_page`] reads Wikipedia articles through the MediaWiki API
-//! ([`wikipedia`]) and everything else with a plain GET ([`Fetcher::fetch`]).
+//! them. [`Fetcher::fetch_page`] reads Wikipedia articles from a local ZIM file when one holds
+//! their edition ([`zim`], no network), else through the MediaWiki API ([`wikipedia`]), and
+//! everything else with a plain GET ([`Fetcher::fetch`]).
 
 pub mod policy;
 pub mod wikipedia;
+pub mod zim;
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -23,6 +25,7 @@ use reqwest::header::{CONTENT_LENGTH, CONTENT_TYPE};
 
 pub use policy::{AddressClass, HostPolicy, Refusal, address_class};
 pub use wikipedia::{WikipediaArticle, wikipedia_article};
+pub use zim::ZimSource;
 
 /// The default MediaWiki API address; `{lang}` is replaced by the article's language edition.
 pub const DEFAULT_WIKIPEDIA_API: &str = "https://{lang}.wikipedia.org/w/api.php";
@@ -44,6 +47,8 @@ pub struct FetchSettings {
     /// The MediaWiki API address for Wikipedia articles; `{lang}` becomes the language
     /// edition (`en`, `de`, …).
     pub wikipedia_api: String,
+    /// ZIM files of Wikipedia editions, read instead of the API for the editions they hold.
+    pub wikipedia_zims: Vec<ZimSource>,
     /// Fixed addresses for host names, used instead of DNS (as curl's `--resolve`). The
     /// addresses are still checked by the policy.
     pub resolve: Vec<(String, IpAddr)>,
@@ -60,6 +65,7 @@ impl Default for FetchSettings {
             user_agent: format!("Factdesk/{} (fact-checking workbench)", env!("CARGO_PKG_VERSION")),
             allow_hosts: Vec::new(),
             wikipedia_api: DEFAULT_WIKIPEDIA_API.to_owned(),
+            wikipedia_zims: Vec::new(),
             resolve: Vec::new(),
         }
     }
@@ -85,6 +91,9 @@ pub struct FetchedPage {
     pub fetched_at: String,
     /// True when the page came through the MediaWiki API rather than a plain GET.
     pub via_api: bool,
+    /// The local file the page was read from (a Wikipedia ZIM file), when it was not fetched
+    /// over the network.
+    pub from_file: Option<String>,
 }
 
 /// Why a URL could not be fetched. Every message names the URL.
@@ -109,6 +118,9 @@ pub enum FetchError {
     },
     #[error("{url} does not exist: the site reports no such page")]
     NotFound { url: String },
+    /// A Wikipedia article absent from the ZIM file that holds its edition.
+    #[error("{url} does not exist in the ZIM file {file}: it has no such article")]
+    NotInFile { url: String, file: String },
     #[error("could not connect to {url}: {message}")]
     Connect { url: String, message: String },
     /// The whole fetch took longer than the total timeout.
@@ -134,6 +146,12 @@ pub enum FetchError {
     /// The answer's body ended early (the connection closed before its promised length).
     #[error("{url} was cut off: the connection ended before the whole page arrived ({message})")]
     CutOff { url: String, message: String },
+    /// A local ZIM file that should hold the article could not be read.
+    #[error(
+        "{url} could not be read from the ZIM file {file}: {message}. The file is set in \
+         fetch.wikipedia_zim; point it at a Wikipedia ZIM file (from Kiwix) or remove it"
+    )]
+    Zim { url: String, file: String, message: String },
     #[error("fetching {url} failed: {message}")]
     Other { url: String, message: String },
 }
@@ -150,14 +168,14 @@ fn seconds_text(millis: u64) -> String {
 impl FetchError {
     /// A stable code for the kind of failure, as fetch records keep it: `invalid_url`,
     /// `unsupported_scheme`, `forbidden`, `not_found`, `connect`, `timeout`,
-    /// `too_many_redirects`, `redirect_scheme`, `too_large`, `status`, `cut_off`, `settings` or
-    /// `other`.
+    /// `too_many_redirects`, `redirect_scheme`, `too_large`, `status`, `cut_off`, `settings`,
+    /// `zim` or `other`.
     pub fn kind(&self) -> &'static str {
         match self {
             FetchError::InvalidUrl { .. } => "invalid_url",
             FetchError::UnsupportedScheme { .. } => "unsupported_scheme",
             FetchError::Forbidden { .. } => "forbidden",
-            FetchError::NotFound { .. } => "not_found",
+            FetchError::NotFound { .. } | FetchError::NotInFile { .. } => "not_found",
             FetchError::Connect { .. } => "connect",
             FetchError::Timeout { .. } | FetchError::Stalled { .. } => "timeout",
             FetchError::TooManyRedirects { .. } => "too_many_redirects",
@@ -166,6 +184,7 @@ impl FetchError {
             FetchError::Status { .. } => "status",
             FetchError::Settings { .. } => "settings",
             FetchError::CutOff { .. } => "cut_off",
+            FetchError::Zim { .. } => "zim",
             FetchError::Other { .. } => "other",
         }
     }
@@ -210,6 +229,7 @@ pub struct Fetcher {
     client: reqwest::Client,
     settings: FetchSettings,
     policy: Arc<HostPolicy>,
+    zims: Arc<zim::ZimShelf>,
 }
 
 impl Fetcher {
@@ -258,7 +278,8 @@ impl Fetcher {
             .user_agent(settings.user_agent.clone())
             .build()
             .map_err(|error| FetchError::Settings { message: error.to_string() })?;
-        Ok(Fetcher { client, settings, policy })
+        let zims = Arc::new(zim::ZimShelf::new(settings.wikipedia_zims.clone()));
+        Ok(Fetcher { client, settings, policy, zims })
     }
 
     pub fn settings(&self) -> &FetchSettings {
@@ -270,15 +291,44 @@ impl Fetcher {
         &self.policy
     }
 
-    /// Fetches a page the way callers want it: a Wikipedia article through the MediaWiki
-    /// API (plain text of the current revision, redirects followed, a missing article
-    /// reported as [`FetchError::NotFound`]), any other URL with [`Fetcher::fetch`].
+    /// Fetches a page the way callers want it: a Wikipedia article from the ZIM file that
+    /// holds its edition ([`Fetcher::local_page`]) or else through the MediaWiki API (plain text
+    /// of the current revision, redirects followed, a missing article reported as
+    /// [`FetchError::NotFound`]), any other URL with [`Fetcher::fetch`].
     pub async fn fetch_page(&self, url: &str) -> Result<FetchedPage, FetchError> {
+        if let Some(page) = self.local_page(url).await? {
+            return Ok(page);
+        }
         let parsed = parse_http_url(url)?;
         match wikipedia_article(&parsed) {
             Some(article) => self.fetch_wikipedia_article(url, &article).await,
             None => self.fetch(url).await,
         }
+    }
+
+    /// The page at `url` from a local file, with no network: a Wikipedia article from the
+    /// ZIM file set for its edition (HTML, redirects followed, the canonical URL as final URL;
+    /// [`FetchError::NotInFile`] when the file lacks it). `Ok(None)` when no local file holds
+    /// the URL.
+    pub async fn local_page(&self, url: &str) -> Result<Option<FetchedPage>, FetchError> {
+        if self.zims.is_empty() {
+            return Ok(None);
+        }
+        let Some(article) = wikipedia_article(&parse_http_url(url)?) else {
+            return Ok(None);
+        };
+        let zims = Arc::clone(&self.zims);
+        let (owned_url, limit) = (url.to_owned(), self.settings.max_body_bytes);
+        tokio::task::spawn_blocking(move || zims.read(&owned_url, &article, limit))
+            .await
+            .unwrap_or_else(|failure| {
+                let message = if failure.is_panic() {
+                    "reading the ZIM file failed (it may be damaged)".to_owned()
+                } else {
+                    failure.to_string()
+                };
+                Err(FetchError::Other { url: url.to_owned(), message })
+            })
     }
 
     /// Fetches `url` with GET. A status outside 2xx is an error; the body is read up to the
@@ -343,6 +393,7 @@ impl Fetcher {
             body,
             fetched_at: now_rfc3339(),
             via_api: false,
+            from_file: None,
         })
     }
 

@@ -178,6 +178,7 @@ impl Fetcher {
             body: text.into_bytes(),
             fetched_at: answer.fetched_at,
             via_api: true,
+            from_file: None,
         })
     }
 }

@@ -5,4 +5,4 @@
  * `import.fields.text`); `value` is what to write, or `None` to take the key out of the file
  * (so that its default applies again).
  */
-export type SettingChange = { key: string, value: string | number | boolean | Array<string> | null, };
+export type SettingChange = { key: string, value: string | number | boolean | Array<string> | Record<string, string> | null, };

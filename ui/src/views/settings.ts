@@ -138,6 +138,28 @@ function sameList(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((item, index) => item === b[index]);
 }
 
+/** The key of a ZIM file whose metadata names its Wikipedia edition (Rust's ZIM_EDITION_FROM_FILE). */
+const ZIM_FROM_FILE = '*';
+
+/** `fetch.wikipedia_zim` as lines: `path` for a file naming its own edition, else `en = path`. */
+function zimLines(files: Partial<Record<string, string>>): string[] {
+  return Object.entries(files)
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([edition, path]) => (edition === ZIM_FROM_FILE ? path : `${edition} = ${path}`));
+}
+
+/** The lines of the ZIM box as the setting's table; a line without `=` is a path alone. */
+function zimTable(text: string): Record<string, string> {
+  const table: Record<string, string> = {};
+  for (const line of lines(text)) {
+    const [, edition, path] = line.match(/^([a-z0-9-]{2,20})\s*=\s*(.+)$/) ?? [];
+    if (edition !== undefined && path !== undefined) table[edition] = path.trim();
+    else table[ZIM_FROM_FILE] = line;
+  }
+  return table;
+}
+
 /**
  * The settings form. `saved` is called with the settings in effect after a successful save;
  * after a refused one the form keeps what the user typed and shows why next to it.
@@ -175,6 +197,14 @@ function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): 
   const allowHosts = el('textarea', { id: 'settings-allow-hosts', name: 'allow_hosts', rows: 3, spellcheck: 'false', placeholder: 'One per line, e.g. localhost or 10.0.0.5:8080' });
   // The default value (not just the value), so that "Undo changes" puts the saved list back.
   allowHosts.defaultValue = fetch.allow_hosts.join('\n');
+  const wikipediaZim = el('textarea', {
+    id: 'settings-wikipedia-zim',
+    name: 'wikipedia_zim',
+    rows: 2,
+    spellcheck: 'false',
+    placeholder: 'e.g. /data/wikipedia_en_all_nopic.zim, or one per edition: de = /data/wikipedia_de.zim',
+  });
+  wikipediaZim.defaultValue = zimLines(fetch.wikipedia_zim).join('\n');
   const save = el('button', { type: 'submit', id: 'settings-save', class: 'primary' }, 'Save');
   const reset = el('button', { type: 'reset', id: 'settings-reset' }, 'Undo changes');
   const status = el('p', { class: 'status', id: 'settings-form-status', role: 'status', 'aria-live': 'polite' });
@@ -190,6 +220,8 @@ function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): 
     if (offline.checked !== fetch.offline) list.push({ key: 'fetch.offline', value: offline.checked });
     const hosts = lines(allowHosts.value);
     if (!sameList(hosts, fetch.allow_hosts)) list.push({ key: 'fetch.allow_hosts', value: hosts });
+    const zims = zimTable(wikipediaZim.value);
+    if (!sameList(zimLines(zims), zimLines(fetch.wikipedia_zim))) list.push({ key: 'fetch.wikipedia_zim', value: zims });
     return list;
   };
 
@@ -230,6 +262,12 @@ function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): 
         'settings-allow-hosts',
         allowHosts,
         'Pages on this computer or private networks are refused unless their host is listed here (host or address, optionally :port).',
+      ),
+      row(
+        'Wikipedia ZIM files',
+        'settings-wikipedia-zim',
+        wikipediaZim,
+        'Wikipedia articles are read from these files (Kiwix’s offline Wikipedia) instead of the network, also offline. A path alone: its edition is read from the file. A relative path is read from the data folder.',
       ),
     ),
     el('div', { class: 'buttons' }, save, reset),

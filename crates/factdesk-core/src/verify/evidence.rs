@@ -83,7 +83,9 @@ impl PageSource for WebPages {
 fn url_status(error: &CoreError) -> UrlStatus {
     use factdesk_fetch::FetchError;
     match error {
-        CoreError::Fetch(FetchError::NotFound { .. }) => UrlStatus::NotFound,
+        CoreError::Fetch(FetchError::NotFound { .. } | FetchError::NotInFile { .. }) => {
+            UrlStatus::NotFound
+        }
         CoreError::Fetch(FetchError::Status { status: 404 | 410, .. }) => UrlStatus::NotFound,
         CoreError::Fetch(FetchError::InvalidUrl { .. } | FetchError::UnsupportedScheme { .. }) => {
             UrlStatus::Invalid
