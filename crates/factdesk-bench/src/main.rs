@@ -11,7 +11,7 @@
 //! claim-only control) on HaluEval's evaluation range (see `verifier.rs`). `ciber` compares
 //! CIBER's fusion rules with plain RAG on a simulated model of known accuracy (`ciber.rs`).
 //! `revise` runs RARR or CoVe over HaluEval's hallucinated summaries through the core
-//! (`revise.rs`). `sentences` reports how segmentation cuts a JSONL corpus: the share of long sentences and
+//! (`revise.rs`). `zim` times Wikipedia lookups in a ZIM file (`zim.rs`). `sentences` reports how segmentation cuts a JSONL corpus: the share of long sentences and
 //! the longest ones.
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
@@ -22,6 +22,7 @@ mod revise;
 mod similar;
 mod tts;
 mod verifier;
+mod zim;
 
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -123,6 +124,8 @@ enum Bench {
     /// "Checked before" on a library of 100,000 claims: a fresh process's first search, then
     /// search latency p50 / p95 and the scoring alone
     SimilarClaims(similar::SimilarBench),
+    /// Wikipedia URLs read from a ZIM file: lookup latency, the product's path, memory
+    Zim(zim::ZimBench),
     /// Chat completions per second against a mock server with a fixed latency
     HttpThroughput {
         /// The mock server's latency per request, in milliseconds
@@ -168,6 +171,7 @@ fn main() -> anyhow::Result<()> {
         Bench::Revise(bench) => revise::run(&bench),
         Bench::Tts(bench) => tts::run(&bench),
         Bench::SimilarClaims(bench) => similar::run(&bench),
+        Bench::Zim(bench) => zim::run(&bench),
         Bench::Sentences { file, text_field, show } => sentences(&file, &text_field, show),
         Bench::HttpThroughput { latency_ms, concurrency, waves, json } => {
             http_throughput(latency_ms, &concurrency, waves, json)
