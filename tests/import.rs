@@ -101,7 +101,7 @@ fn bad_inputs_fail_alone_with_their_names_and_leave_nothing_behind() {
         b"{\"text\": \"Good line one.\"}\n{\"text\": broken}\n\n{\"title\": \"no text\"}\n{\"text\": \"Good line two.\"}\n",
     );
     let csv = harness.write("mixed.csv", b"title,text\nA,Good row.\nB,Bad,row,extra\nC\n");
-    let unsupported = harness.write("scan.pdf", b"%PDF-1.4");
+    let unsupported = harness.write("scan.docx", b"PK\x03\x04");
     let missing = harness.path("does-not-exist.txt");
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let unreachable = format!("http://127.0.0.1:{port}/page");
@@ -135,7 +135,7 @@ fn bad_inputs_fail_alone_with_their_names_and_leave_nothing_behind() {
     assert!(failure_for(&summary, "mixed.jsonl:4").contains("--text-field"));
     assert!(failure_for(&summary, "mixed.csv:3").contains("fields"));
     assert!(failure_for(&summary, "mixed.csv:4").contains("1 fields but the header has 2"));
-    assert!(failure_for(&summary, "scan.pdf").contains("unsupported file type '.pdf'"));
+    assert!(failure_for(&summary, "scan.docx").contains("unsupported file type '.docx'"));
     assert!(failure_for(&summary, "does-not-exist.txt").contains("no such file"));
     assert!(failure_for(&summary, "/page").contains("could not connect"));
     assert!(failure_for(&summary, "/meta-data/").contains("a link-local address"));
@@ -217,6 +217,62 @@ fn urls_are_fetched_from_a_loopback_server() {
 }
 
 #[test]
+fn pdfs_keep_their_pages_and_unreadable_ones_fail_alone() {
+    let fixtures = factdesk_tests::repo_root().join("tests/fixtures/pdf");
+    let report = std::fs::read(fixtures.join("report.pdf")).unwrap();
+    let server = TestServer::with_routes(vec![
+        ("/filing", TestResponse::new(200, "application/pdf", &report[..])),
+        ("/filing.pdf", TestResponse::new(200, "application/octet-stream", &report[..])),
+    ]);
+    let mut settings = Settings::default();
+    settings.fetch.allow_hosts = vec!["127.0.0.1".into()];
+    let harness = Harness::with_settings(settings);
+    let cut = harness.write("cut/report-cut.pdf", &report[..report.len() / 3]);
+    let summary = harness.import(&[&fixtures.display().to_string(), &cut], "pdfs");
+    assert_eq!(summary.imported, 3, "{summary:#?}");
+    assert!(failure_for(&summary, "encrypted.pdf").contains("protected by a password"));
+    assert!(failure_for(&summary, "scanned.pdf").contains("no text layer"));
+    assert!(failure_for(&summary, "report-cut.pdf").contains("not a readable PDF"));
+
+    let documents = harness.app.documents(Some("pdfs"), None, 0).unwrap();
+    assert!(documents.iter().all(|d| d.format == DocumentFormat::Pdf));
+    let summary_of = |suffix: &str| documents.iter().find(|d| d.origin.ends_with(suffix)).unwrap();
+    let report_summary = summary_of("report.pdf");
+    assert_eq!(report_summary.title.as_deref(), Some("Harbour Authority Annual Report 2023"));
+    assert_eq!(report_summary.published_at.as_deref(), Some("2024-03-05"));
+    let document = harness.app.document(report_summary.id).unwrap();
+    let page_of = |start: &str| {
+        let sentence = document.sentences.iter().find(|s| s.text.starts_with(start));
+        sentence.unwrap_or_else(|| panic!("{start}: {:#?}", document.sentences)).page
+    };
+    assert_eq!(page_of("The harbour handled 4.2 million tonnes"), Some(1));
+    assert_eq!(page_of("Revenue reached 61 million euros"), Some(2));
+    assert_eq!(page_of("Passenger ferries will move"), Some(3));
+
+    // Search hits say the page; the same search over other formats says none.
+    let search = |query: &str| {
+        let request = SearchRequest { query: query.into(), ..SearchRequest::default() };
+        harness.app.search(&request).unwrap()
+    };
+    let hits = search("north quay cost");
+    assert_eq!(hits[0].document_id, report_summary.id);
+    assert_eq!(hits[0].page, Some(2));
+    let hits = search("Москва столица");
+    assert_eq!(hits[0].page, Some(1), "{hits:#?}");
+    harness.write("plain/notes.txt", b"The north quay is a plain text note.");
+    harness.import(&[&harness.path("input/plain")], "notes");
+    let hits = search("plain text note");
+    assert_eq!((hits[0].corpus.as_str(), hits[0].page), ("notes", None));
+
+    // PDFs by URL, known by their media type or their first bytes.
+    let summary = harness.import(&[&server.url("/filing"), &server.url("/filing.pdf")], "web");
+    assert_eq!((summary.imported, summary.duplicates), (1, 1), "{summary:#?}");
+    let web = harness.app.documents(Some("web"), None, 0).unwrap();
+    assert_eq!(web[0].format, DocumentFormat::Pdf);
+    assert_eq!(web[0].title.as_deref(), Some("Harbour Authority Annual Report 2023"));
+}
+
+#[test]
 fn field_names_can_be_chosen_per_import() {
     let harness = Harness::new();
     let file = harness.write("halu.jsonl", b"{\"document\": \"Body here. And more.\", \"headline\": \"H\", \"story\": \"Other field text.\"}\n");
@@ -279,6 +335,7 @@ fn documents_left_pending_by_a_crash_are_indexed_by_the_next_import() {
                     charset: Some("UTF-8".into()),
                     text: text.into(),
                     sentences: spans,
+                    page_starts: Vec::new(),
                 }],
             )
             .unwrap();

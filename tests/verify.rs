@@ -496,6 +496,53 @@ fn p_true_and_corpus_nli_run_without_urls() {
 }
 
 #[test]
+fn evidence_from_a_pdf_keeps_its_pages_in_the_check_and_the_report() {
+    let world = world(false, Duration::ZERO);
+    let app = &world.harness.app;
+    let report = factdesk_tests::repo_root().join("tests/fixtures/pdf/report.pdf");
+    world.harness.import(&[report.to_str().unwrap()], "filings");
+    world.harness.import(&[factdesk_tests::demo_corpus().to_str().unwrap()], "demo");
+    let options = VerifyOptions {
+        method: Some(Method::CorpusNli),
+        corpora: vec!["filings".into()],
+        ..VerifyOptions::default()
+    };
+    let claim = "The new north quay cost 12 million euros.";
+    let check = runtime().block_on(app.verify_claim(claim, &options)).unwrap().check;
+    assert!(!check.premises.is_empty());
+    for premise in &check.premises {
+        assert_eq!(premise.pages.len(), premise.sentences.len(), "{premise:#?}");
+        for (sentence, page) in premise.sentences.iter().zip(&premise.pages) {
+            let expected = if sentence.contains("Revenue") || sentence.contains("north quay") {
+                Some(2)
+            } else if sentence.contains("harbour handled") || sentence.contains("Container") {
+                Some(1)
+            } else {
+                *page
+            };
+            assert_eq!(*page, expected, "{sentence}");
+            assert!(page.is_some(), "{sentence}: every sentence of the PDF has a page");
+        }
+    }
+    let quay = check.premises.iter().flat_map(|p| p.sentences.iter().zip(&p.pages));
+    let quay: Vec<_> = quay.filter(|(sentence, _)| sentence.contains("north quay")).collect();
+    assert!(quay.iter().all(|(_, page)| **page == Some(2)) && !quay.is_empty());
+
+    // The same claim against a corpus without pages has none.
+    let demo = VerifyOptions { corpora: vec!["demo".into()], ..options.clone() };
+    let check = runtime().block_on(app.verify_claim("Okra belongs to the mallow family.", &demo));
+    assert!(check.unwrap().check.premises.iter().all(|premise| premise.pages.is_empty()));
+
+    assert_eq!(factdesk_core::model::page_label(&[Some(2)]).as_deref(), Some("p. 2"));
+    assert_eq!(
+        factdesk_core::model::page_label(&[Some(3), None, Some(2)]).as_deref(),
+        Some("pp. 2–3")
+    );
+    assert_eq!(factdesk_core::model::page_label(&[Some(7), Some(2)]).as_deref(), Some("pp. 2, 7"));
+    assert_eq!(factdesk_core::model::page_label(&[None]), None);
+}
+
+#[test]
 fn a_pasted_summary_splits_into_claims_that_can_be_added() {
     let harness = Harness::new();
     let claims = harness.app.split_into_claims(

@@ -434,6 +434,27 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     await waitForText('#search-status', /^[2-5] sentences$/);
   });
 
+  test('imports a PDF and opens a hit on its page', async () => {
+    // A three-page report written by scripts/make-test-pdfs.py (reportlab).
+    const report = path.resolve(fixtures, '../../../tests/fixtures/pdf/report.pdf');
+    await startImport('filings', [report]);
+    await waitForText('#import-summary', /Done\. 1 documents? imported into “filings”/, 120_000);
+    await openSection('search');
+    await type('#search-query', 'north quay cost');
+    await (await find('#search-submit')).click();
+    await waitForText('#search-status', /sentences?$/);
+    const hit = await find('#hit-list .hit');
+    assert.equal(await (await hit.findElement(By.css('.page'))).getText(), 'p. 2');
+    await (await hit.findElement(By.css('.title'))).click();
+    await waitForText('#document-title', /^Harbour Authority Annual Report 2023$/);
+    await waitForText('.sentence.focused', /north quay cost 12 million euros/);
+    const page = await driver.executeScript("return document.querySelector('.sentence.focused').closest('section.page').dataset.page;");
+    assert.equal(page, '2', 'the hit is shown under its page');
+    assert.match(await find('#page-2-heading').getText(), /^page 2$/i);
+    assert.equal((await findAll('#sentence-list section.page')).length, 3);
+    await screenshot('04b-pdf-page.png');
+  });
+
   test('shows hostile markup from imported pages as text and runs none of it', async () => {
     assert.deepEqual(await hostileTraces(), { global: null, title: 'Factdesk' });
     await startImport('hostile', [path.join(fixtures, 'hostile')]);

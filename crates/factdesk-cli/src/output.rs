@@ -111,8 +111,9 @@ pub fn search(hits: &[SearchHit], json: bool) -> anyhow::Result<()> {
         println!("No sentence matches.");
     }
     for (rank, hit) in hits.iter().enumerate() {
+        let page = hit.page.map(|page| format!(" · p. {page}")).unwrap_or_default();
         println!(
-            "{:>2}. {}  ({} · doc {} · sentence {} · score {:.2})",
+            "{:>2}. {}  ({} · doc {} · sentence {}{page} · score {:.2})",
             rank + 1,
             hit.document_title.as_deref().unwrap_or("(untitled)"),
             hit.corpus,
@@ -170,8 +171,14 @@ pub fn document(document: &Document, json: bool) -> anyhow::Result<()> {
         summary.acquired_at,
         &summary.content_hash[..16.min(summary.content_hash.len())]
     );
-    println!();
+    let mut page = None;
     for sentence in &document.sentences {
+        if sentence.page.is_some() && sentence.page != page {
+            page = sentence.page;
+            println!("\n  — page {} —", page.unwrap_or_default());
+        } else if sentence.ordinal == 0 {
+            println!();
+        }
         println!("{:>4}  {}", sentence.ordinal + 1, sentence.text);
     }
     Ok(())

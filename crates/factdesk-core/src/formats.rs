@@ -67,6 +67,23 @@ pub(crate) fn parse_source(
     sink: &mut dyn FnMut(Vec<Parsed>) -> ControlFlow<()>,
 ) {
     let whole_failure = |message: String| Parsed::Failed { item: source.origin.clone(), message };
+    if source.format == DocumentFormat::Pdf {
+        let parsed = extract_pdf_bounded(source.bytes.clone(), options.deadline)
+            .and_then(|pdf| {
+                let extracted = ExtractedText {
+                    title: pdf.title,
+                    published: pdf.published,
+                    canonical_url: None,
+                    text: pdf.text,
+                };
+                let raw = source.bytes.clone();
+                let origin = source.origin.clone();
+                build(source, origin, raw, None, extracted, pdf.page_starts, options.language)
+            })
+            .map_or_else(&whole_failure, |d| Parsed::Document(Box::new(d)));
+        let _ = sink(vec![parsed]);
+        return;
+    }
     let decoded =
         match decode_source(&source.bytes, source.format, source.declared_charset.as_deref()) {
             Ok(decoded) => decoded,
@@ -82,8 +99,9 @@ pub(crate) fn parse_source(
                     source,
                     source.origin.clone(),
                     source.bytes.clone(),
-                    decoded.charset,
+                    Some(decoded.charset),
                     extracted,
+                    Vec::new(),
                     options.language,
                 )
                 .map_or_else(&whole_failure, |d| Parsed::Document(Box::new(d))),
@@ -93,6 +111,33 @@ pub(crate) fn parse_source(
         }
         DocumentFormat::Jsonl => parse_jsonl(source, &decoded.text, decoded.charset, options, sink),
         DocumentFormat::Csv => parse_csv(source, &decoded.text, decoded.charset, options, sink),
+        DocumentFormat::Pdf => unreachable!("PDFs are read above, not decoded as text"),
+    }
+}
+
+/// A PDF's text layer within `deadline`, read on a thread of its own (a PDF's pages can take
+/// long to lay out, and the reader is not linear in the file's size).
+fn extract_pdf_bounded(
+    bytes: Vec<u8>,
+    deadline: Duration,
+) -> Result<factdesk_text::ExtractedPdf, String> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let spawned = std::thread::Builder::new().name("factdesk-pdf".into()).spawn(move || {
+        let _ = sender.send(factdesk_text::extract_pdf(&bytes));
+    });
+    if let Err(error) = spawned {
+        return Err(format!("could not start reading the PDF: {error}"));
+    }
+    match receiver.recv_timeout(deadline) {
+        Ok(extracted) => extracted.map_err(|error| error.to_string()),
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(format!(
+            "its text could not be read within {} s (import.file_timeout_secs); the file is \
+             left out — raise the setting if it is a genuine document",
+            deadline.as_secs()
+        )),
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+            Err("reading the PDF failed unexpectedly".into())
+        }
     }
 }
 
@@ -160,6 +205,16 @@ pub(crate) fn page_text(
     format: DocumentFormat,
     declared_charset: Option<&str>,
 ) -> Result<(&'static str, ExtractedText), TextError> {
+    if format == DocumentFormat::Pdf {
+        let pdf = factdesk_text::extract_pdf(bytes)?;
+        let text = ExtractedText {
+            title: pdf.title,
+            published: pdf.published,
+            canonical_url: None,
+            text: pdf.text,
+        };
+        return Ok(("binary", text));
+    }
     let decoded = decode_source(bytes, format, declared_charset)?;
     Ok((decoded.charset, extract_single(format, &decoded.text)?))
 }
@@ -168,9 +223,10 @@ fn text_error_message(error: &TextError) -> String {
     match error {
         TextError::Empty => "the file is empty; nothing to import".into(),
         TextError::Binary(_) => {
-            format!("{error}; Factdesk imports .txt, .md, .html, .jsonl and .csv text files")
+            format!("{error}; Factdesk imports .txt, .md, .html, .jsonl, .csv and .pdf files")
         }
         TextError::NoText => format!("{error}; check that the file holds prose"),
+        TextError::Pdf(error) => error.to_string(),
     }
 }
 
@@ -179,8 +235,9 @@ fn build(
     source: &SourceBytes,
     origin: String,
     raw: Vec<u8>,
-    charset: &str,
+    charset: Option<&str>,
     extracted: ExtractedText,
+    page_starts: Vec<u32>,
     language: &str,
 ) -> Result<NewDocument, String> {
     let sentences = factdesk_text::segment_sentences(&extracted.text, language);
@@ -197,9 +254,10 @@ fn build(
         acquired_at: source.acquired_at.clone(),
         content_hash: factdesk_text::content_hash(extracted.text.as_bytes()),
         raw,
-        charset: Some(charset.to_owned()),
+        charset: charset.map(str::to_owned),
         text: extracted.text,
         sentences,
+        page_starts,
     })
 }
 
@@ -274,7 +332,8 @@ fn record_to_document(
         canonical_url: first_present(record, &fields.url)?.map(|u| u.trim().to_owned()),
         text,
     };
-    build(source, item.to_owned(), raw.as_bytes().to_vec(), charset, extracted, options.language)
+    let raw = raw.as_bytes().to_vec();
+    build(source, item.to_owned(), raw, Some(charset), extracted, Vec::new(), options.language)
 }
 
 fn parse_jsonl(

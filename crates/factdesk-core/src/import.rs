@@ -69,7 +69,7 @@ pub struct ImportSummary {
     pub skipped: Vec<String>,
 }
 
-const SUPPORTED: &str = ".txt, .md, .html, .htm, .jsonl and .csv";
+const SUPPORTED: &str = ".txt, .md, .html, .htm, .jsonl, .csv and .pdf";
 
 /// One thing to read: a file, or a page already fetched.
 enum Unit {
@@ -535,6 +535,8 @@ pub(crate) fn format_of_page(
         Some("text/html" | "application/xhtml+xml") => Some(DocumentFormat::Html),
         Some("text/plain") => Some(DocumentFormat::Text),
         Some("text/markdown" | "text/x-markdown") => Some(DocumentFormat::Markdown),
+        Some("application/pdf") => Some(DocumentFormat::Pdf),
+        Some(_) if body.starts_with(b"%PDF-") => Some(DocumentFormat::Pdf),
         Some(_) => None,
         None => {
             let path = url.split(['?', '#']).next().unwrap_or(url);
@@ -542,14 +544,19 @@ pub(crate) fn format_of_page(
                 DocumentFormat::from_extension(&e.to_string_lossy()).filter(|f| {
                     matches!(
                         f,
-                        DocumentFormat::Html | DocumentFormat::Text | DocumentFormat::Markdown
+                        DocumentFormat::Html
+                            | DocumentFormat::Text
+                            | DocumentFormat::Markdown
+                            | DocumentFormat::Pdf
                     )
                 })
             });
             from_extension.or_else(|| {
                 let head =
                     String::from_utf8_lossy(&body[..body.len().min(512)]).to_ascii_lowercase();
-                Some(if head.trim_start().starts_with('<') {
+                Some(if body.starts_with(b"%PDF-") {
+                    DocumentFormat::Pdf
+                } else if head.trim_start().starts_with('<') {
                     DocumentFormat::Html
                 } else {
                     DocumentFormat::Text

@@ -33,6 +33,8 @@ pub struct SearchHit {
     pub ordinal: u32,
     pub start_char: u32,
     pub end_char: u32,
+    /// The page it starts on, in a paged document (a PDF); `None` in others.
+    pub page: Option<u32>,
     /// The snippet shown for the hit, and byte ranges of the matched words within it.
     pub snippet: String,
     pub highlights: Vec<[usize; 2]>,
@@ -83,6 +85,7 @@ impl Factdesk {
                 ordinal: sentence.ordinal,
                 start_char: sentence.span.start_char,
                 end_char: sentence.span.end_char,
+                page: sentence.page,
                 snippet: snippet.text,
                 highlights: snippet
                     .highlights

@@ -194,6 +194,7 @@ pub async fn judge(
                     sentences: sentences.clone(),
                     entailment: scores.entailment,
                     claim_part: None,
+                    pages: Vec::new(),
                 });
             }
         }
@@ -206,6 +207,7 @@ pub async fn judge(
             contradiction: scores.contradiction,
             entails,
             claim_part: None,
+            pages: Vec::new(),
         });
     }
     judged.attributions.sort_by(|a, b| b.entailment.total_cmp(&a.entailment));

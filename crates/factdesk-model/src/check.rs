@@ -145,6 +145,10 @@ pub struct PremiseCheck {
     /// (a summary is judged sentence by sentence); `None` when the whole claim was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub claim_part: Option<String>,
+    /// For a paged document (a PDF), the page of each of `sentences`, in order (`None` where
+    /// it was not found); set by Factdesk when it stores the check, empty for other sources.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pages: Vec<Option<u32>>,
 }
 
 /// Evidence that backs a verified claim: a source and its entailing sentences.
@@ -156,6 +160,29 @@ pub struct Attribution {
     /// The sentence of the claim these sentences back, when the claim has several.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub claim_part: Option<String>,
+    /// For a paged document (a PDF), the page of each of `sentences`, in order (`None` where
+    /// it was not found); set by Factdesk when it stores the check, empty for other sources.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pages: Vec<Option<u32>>,
+}
+
+/// The pages a set of sentences is on, for people: `p. 4`, `pp. 4–5`, `pp. 2, 7`; `None`
+/// when no page is known.
+pub fn page_label(pages: &[Option<u32>]) -> Option<String> {
+    let mut known: Vec<u32> = pages.iter().flatten().copied().collect();
+    known.sort_unstable();
+    known.dedup();
+    match known.as_slice() {
+        [] => None,
+        [one] => Some(format!("p. {one}")),
+        [first, .., last] if (last - first) as usize == known.len() - 1 => {
+            Some(format!("pp. {first}–{last}"))
+        }
+        many => {
+            let list: Vec<String> = many.iter().map(u32::to_string).collect();
+            Some(format!("pp. {}", list.join(", ")))
+        }
+    }
 }
 
 /// Tokens one purpose of a method cost: read (the prompt) and written (the completion).

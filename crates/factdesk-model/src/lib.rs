@@ -27,7 +27,7 @@ pub mod check;
 pub mod ciber;
 pub use check::{
     Attribution, CheckId, ClaimCheck, EvidenceSource, LeftOut, PremiseCheck, ProposedUrl, Review,
-    ReviewDecision, ReviewId, StoredCheck, TokenCount, TokenUse, Undecided, UrlStatus,
+    ReviewDecision, ReviewId, StoredCheck, TokenCount, TokenUse, Undecided, UrlStatus, page_label,
 };
 pub mod fetch;
 pub mod outcome;
@@ -126,6 +126,8 @@ pub enum DocumentFormat {
     Html,
     Jsonl,
     Csv,
+    /// The text layer of a PDF, page by page (its sentences keep their page).
+    Pdf,
 }
 
 impl DocumentFormat {
@@ -136,6 +138,7 @@ impl DocumentFormat {
             DocumentFormat::Html => "html",
             DocumentFormat::Jsonl => "jsonl",
             DocumentFormat::Csv => "csv",
+            DocumentFormat::Pdf => "pdf",
         }
     }
 
@@ -147,6 +150,7 @@ impl DocumentFormat {
             "html" | "htm" | "xhtml" => Some(DocumentFormat::Html),
             "jsonl" | "ndjson" => Some(DocumentFormat::Jsonl),
             "csv" => Some(DocumentFormat::Csv),
+            "pdf" => Some(DocumentFormat::Pdf),
             _ => None,
         }
     }
@@ -161,10 +165,11 @@ impl FromStr for DocumentFormat {
             "html" => Ok(DocumentFormat::Html),
             "jsonl" => Ok(DocumentFormat::Jsonl),
             "csv" => Ok(DocumentFormat::Csv),
+            "pdf" => Ok(DocumentFormat::Pdf),
             _ => Err(UnknownValue {
                 kind: "document format",
                 value: s.to_owned(),
-                expected: "text, markdown, html, jsonl, csv",
+                expected: "text, markdown, html, jsonl, csv, pdf",
             }),
         }
     }
@@ -214,6 +219,35 @@ pub struct Sentence {
     pub ordinal: u32,
     pub span: SentenceSpan,
     pub text: String,
+    /// The page it starts on (1-based), for a paged document (a PDF).
+    pub page: Option<u32>,
+}
+
+/// The page (1-based) of the character at `offset` of a paged document's text, given the
+/// character offset where each page starts (`page_starts[0]` for page 1, …; a page without
+/// text starts where the next one does). `None` for a document without pages.
+pub fn page_at(page_starts: &[u32], offset: u32) -> Option<u32> {
+    if page_starts.is_empty() {
+        return None;
+    }
+    let after = page_starts.partition_point(|&start| start <= offset);
+    Some(after.max(1) as u32)
+}
+
+#[cfg(test)]
+mod page_tests {
+    use super::page_at;
+
+    #[test]
+    fn pages_are_found_by_offset() {
+        let starts = [0, 10, 10, 25];
+        assert_eq!(page_at(&starts, 0), Some(1));
+        assert_eq!(page_at(&starts, 9), Some(1));
+        // Page 2 has no text: offset 10 is on page 3.
+        assert_eq!(page_at(&starts, 10), Some(3));
+        assert_eq!(page_at(&starts, 400), Some(4));
+        assert_eq!(page_at(&[], 3), None);
+    }
 }
 
 /// A whole document with its text and sentences (the bytes as imported stay in the store).
@@ -468,11 +502,13 @@ mod tests {
             DocumentFormat::Html,
             DocumentFormat::Jsonl,
             DocumentFormat::Csv,
+            DocumentFormat::Pdf,
         ] {
             assert_eq!(format.as_str().parse::<DocumentFormat>(), Ok(format));
         }
         assert_eq!(DocumentFormat::from_extension("HTM"), Some(DocumentFormat::Html));
-        assert_eq!(DocumentFormat::from_extension("pdf"), None);
+        assert_eq!(DocumentFormat::from_extension("PDF"), Some(DocumentFormat::Pdf));
+        assert_eq!(DocumentFormat::from_extension("docx"), None);
     }
 
     #[test]

@@ -229,15 +229,25 @@ fn write_attribution(attribution: &Attribution, out: &mut dyn Write) -> io::Resu
         Some(title) => writeln!(out, "<p class=\"source\">{}: {shown_location}</p>", h(title))?,
         None => writeln!(out, "<p class=\"source\">{shown_location}</p>")?,
     }
+    let pages = factdesk_model::page_label(&attribution.pages)
+        .map(|label| format!(" · {}", h(&label)))
+        .unwrap_or_default();
     writeln!(
         out,
-        "<p class=\"provenance\">fetched at {} · content hash {} · entailment {}</p>",
+        "<p class=\"provenance\">fetched at {} · content hash {} · entailment {}{pages}</p>",
         h(source.fetched_at.as_deref().unwrap_or("unknown")),
         h(source.content_hash.as_deref().unwrap_or("unknown")),
         format_probability(attribution.entailment)
     )?;
-    for sentence in &attribution.sentences {
-        writeln!(out, "<blockquote>{}</blockquote>", h(sentence))?;
+    for (index, sentence) in attribution.sentences.iter().enumerate() {
+        match attribution.pages.get(index).copied().flatten() {
+            Some(page) => writeln!(
+                out,
+                "<blockquote>{} <span class=\"page\">(p. {page})</span></blockquote>",
+                h(sentence)
+            )?,
+            None => writeln!(out, "<blockquote>{}</blockquote>", h(sentence))?,
+        }
     }
     writeln!(out, "</li>")
 }

@@ -168,15 +168,20 @@ fn write_attribution(
         Some(title) => writeln!(out, "{number}. {}: {shown_location}", escape_markdown(title))?,
         None => writeln!(out, "{number}. {shown_location}")?,
     }
+    let pages = factdesk_model::page_label(&attribution.pages)
+        .map(|label| format!(" · {label}"))
+        .unwrap_or_default();
     writeln!(
         out,
-        "   - fetched at {} · content hash {} · entailment {}",
+        "   - fetched at {} · content hash {} · entailment {}{pages}",
         escape_markdown(source.fetched_at.as_deref().unwrap_or("unknown")),
         escape_markdown(source.content_hash.as_deref().unwrap_or("unknown")),
         format_probability(attribution.entailment)
     )?;
-    for sentence in &attribution.sentences {
-        writeln!(out, "   - “{}”", escape_markdown(sentence))?;
+    for (index, sentence) in attribution.sentences.iter().enumerate() {
+        let page = attribution.pages.get(index).copied().flatten();
+        let page = page.map(|page| format!(" (p. {page})")).unwrap_or_default();
+        writeln!(out, "   - “{}”{page}", escape_markdown(sentence))?;
     }
     Ok(())
 }

@@ -57,6 +57,7 @@ fn check(claim: &str, verdict: Verdict, attributions: Vec<Attribution>) -> Claim
             contradiction: 0.5 * (1.0 - attribution.entailment),
             entails: attribution.entailment > 0.5,
             claim_part: None,
+            pages: Vec::new(),
         })
         .collect();
     ClaimCheck {
@@ -128,12 +129,14 @@ fn fixture() -> Report {
                 ],
                 entailment: 0.97,
                 claim_part: None,
+                pages: Vec::new(),
             },
             Attribution {
                 source: source(EIFFEL_OFFICIAL_URL, "The monument", "blake3:bbb222"),
                 sentences: vec!["The tower stands on the Champ de Mars in Paris.".to_owned()],
                 entailment: 0.91,
                 claim_part: None,
+                pages: Vec::new(),
             },
         ],
     );
@@ -206,12 +209,14 @@ fn hostile_fixture() -> Report {
                 sentences: vec!["</blockquote><script>alert(2)</script>".to_owned()],
                 entailment: 0.9,
                 claim_part: None,
+                pages: Vec::new(),
             },
             Attribution {
                 source: quoting_source,
                 sentences: vec!["<a href=\"javascript:alert(3)\">x</a>".to_owned()],
                 entailment: 0.8,
                 claim_part: None,
+                pages: Vec::new(),
             },
         ],
     );
@@ -850,4 +855,23 @@ fn csv_names_every_source_read_and_cibers_strongest_documents_and_rule_verdicts(
     let rows = csv_rows(&fixture());
     assert_eq!(rows[0]["rule_verdicts"], "");
     assert_eq!(rows[0]["supporting_source"], "");
+}
+
+#[test]
+fn evidence_from_a_paged_document_names_its_pages() {
+    let mut report = fixture();
+    let stored = report.items[0].check.as_mut().expect("the first claim is checked");
+    stored.check.attributions[0].pages = vec![Some(4), Some(5)];
+    let markdown = render_to_string(&report, Format::Markdown).unwrap();
+    assert!(markdown.contains(" · entailment 0.970 · pp. 4–5\n"), "{markdown}");
+    assert!(markdown.contains("lattice tower in Paris, France.” (p. 4)\n"), "{markdown}");
+    assert!(markdown.contains("engineer Gustave Eiffel.” (p. 5)\n"), "{markdown}");
+    let html = render_to_string(&report, Format::Html).unwrap();
+    assert!(html.contains(" · pp. 4–5</p>"), "{html}");
+    assert!(
+        html.contains("Gustave Eiffel. <span class=\"page\">(p. 5)</span></blockquote>"),
+        "{html}"
+    );
+    // Sources without pages say none.
+    assert_eq!(markdown.matches("(p. ").count(), 2, "{markdown}");
 }

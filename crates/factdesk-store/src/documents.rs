@@ -26,6 +26,9 @@ pub struct NewDocument {
     pub charset: Option<String>,
     pub text: String,
     pub sentences: Vec<SentenceSpan>,
+    /// Where each page starts in `text` (character offsets, see [`factdesk_model::page_at`]);
+    /// empty for a document without pages. Each sentence is stored with the page it starts on.
+    pub page_starts: Vec<u32>,
 }
 
 /// What became of one document of a batch.
@@ -94,8 +97,8 @@ impl Store {
             let mut insert_pending =
                 tx.prepare_cached("INSERT INTO documents_pending_index (document_id) VALUES (?1)")?;
             let mut insert_sentence = tx.prepare_cached(
-                "INSERT INTO sentences (document_id, ordinal, start_char, end_char, start_byte, end_byte)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                "INSERT INTO sentences (document_id, ordinal, start_char, end_char, start_byte, end_byte, page)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )?;
             for document in documents {
                 let existing: Option<i64> = find
@@ -130,6 +133,7 @@ impl Store {
                         span.end_char,
                         span.start_byte,
                         span.end_byte,
+                        factdesk_model::page_at(&document.page_starts, span.start_char),
                     ])?;
                     sentence_ids.push(SentenceId(tx.last_insert_rowid()));
                 }
@@ -284,7 +288,7 @@ impl Store {
         };
         let summary = finish_summary(summary)?;
         let mut statement = self.conn.prepare_cached(
-            "SELECT id, ordinal, start_char, end_char, start_byte, end_byte
+            "SELECT id, ordinal, start_char, end_char, start_byte, end_byte, page
              FROM sentences WHERE document_id = ?1 ORDER BY ordinal",
         )?;
         let sentences = statement
@@ -295,10 +299,10 @@ impl Store {
                     start_byte: row.get(4)?,
                     end_byte: row.get(5)?,
                 };
-                Ok((SentenceId(row.get(0)?), row.get::<_, u32>(1)?, span))
+                Ok((SentenceId(row.get(0)?), row.get::<_, u32>(1)?, span, row.get(6)?))
             })?
             .map(|row| {
-                let (sentence_id, ordinal, span) = row?;
+                let (sentence_id, ordinal, span, page) = row?;
                 let sentence_text = text
                     .get(span.start_byte as usize..span.end_byte as usize)
                     .ok_or_else(|| StoreError::Corrupt {
@@ -312,6 +316,7 @@ impl Store {
                     ordinal,
                     span,
                     text: sentence_text,
+                    page,
                 })
             })
             .collect::<Result<Vec<_>>>()?;
@@ -334,7 +339,7 @@ impl Store {
         }
         let placeholders = vec!["?"; ids.len()].join(",");
         let sql = format!(
-            "SELECT s.id, s.ordinal, s.start_char, s.end_char, s.start_byte, s.end_byte,
+            "SELECT s.id, s.ordinal, s.start_char, s.end_char, s.start_byte, s.end_byte, s.page,
                     substr(CAST(d.text AS BLOB), s.start_byte + 1, s.end_byte - s.start_byte), {SUMMARY_COLUMNS}
              FROM sentences s JOIN documents d ON d.id = s.document_id
              JOIN corpora c ON c.id = d.corpus_id WHERE s.id IN ({placeholders})"
@@ -348,19 +353,20 @@ impl Store {
                 start_byte: row.get(4)?,
                 end_byte: row.get(5)?,
             };
-            let bytes: Vec<u8> = row.get(6)?;
-            let summary = summary_from_row_at(row, 7)?;
-            Ok((SentenceId(row.get(0)?), row.get::<_, u32>(1)?, span, bytes, summary))
+            let page: Option<u32> = row.get(6)?;
+            let bytes: Vec<u8> = row.get(7)?;
+            let summary = summary_from_row_at(row, 8)?;
+            Ok((SentenceId(row.get(0)?), row.get::<_, u32>(1)?, span, page, bytes, summary))
         })?;
         let mut found = std::collections::HashMap::with_capacity(ids.len());
         for row in rows {
-            let (id, ordinal, span, bytes, summary) = row?;
+            let (id, ordinal, span, page, bytes, summary) = row?;
             let summary = finish_summary(summary)?;
             let text = String::from_utf8(bytes).map_err(|_| StoreError::Corrupt {
                 column: "sentences.start_byte",
                 message: format!("sentence {id} does not fall on character boundaries"),
             })?;
-            let sentence = Sentence { id, document_id: summary.id, ordinal, span, text };
+            let sentence = Sentence { id, document_id: summary.id, ordinal, span, text, page };
             found.insert(id, (sentence, summary));
         }
         Ok(ids.iter().filter_map(|id| found.remove(id)).collect())
@@ -421,6 +427,7 @@ mod tests {
                     end_byte: end,
                 })
                 .collect(),
+            page_starts: Vec::new(),
         }
     }
 

@@ -80,6 +80,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "claim_embeddings",
         sql: include_str!("../../../migrations/0013_claim_embeddings.sql"),
     },
+    Migration {
+        version: 14,
+        name: "pdf_pages",
+        sql: include_str!("../../../migrations/0014_pdf_pages.sql"),
+    },
 ];
 
 /// The schema version this binary writes.

@@ -1,5 +1,6 @@
 //! Text extraction shared by corpus import and page fetching: charset detection and decoding,
-//! HTML main-text extraction, Markdown and plain-text normalisation, sentence segmentation with
+//! HTML main-text extraction, Markdown and plain-text normalisation, the text layer of PDFs
+//! page by page, sentence segmentation with
 //! character and byte offsets, and content hashing.
 //!
 //! Everything here is a pure function of its input bytes: this crate does no I/O, keeps no
@@ -9,12 +10,14 @@ mod decode;
 mod depth;
 mod html;
 mod markdown;
+mod pdf;
 mod plain;
 mod segment;
 
 pub use decode::{DecodedText, decode_bytes, sniff_html_charset};
 pub use html::{ExtractedHtml, extract_html};
 pub use markdown::extract_markdown;
+pub use pdf::{ExtractedPdf, PdfError, extract_pdf};
 pub use plain::{extract_plain_text, normalise_text};
 pub use segment::{MAX_SENTENCE_CHARS, segment_sentences};
 
@@ -30,6 +33,9 @@ pub enum TextError {
     /// The format parsed, but no readable text was left after extraction.
     #[error("no readable text was left after extraction")]
     NoText,
+    /// A PDF whose text layer could not be read.
+    #[error(transparent)]
+    Pdf(#[from] PdfError),
 }
 
 /// A document's text with the title and date found in it, ready to be segmented.

@@ -8,4 +8,9 @@ export type Attribution = { source: EvidenceSource, sentences: Array<string>, en
 /**
  * The sentence of the claim these sentences back, when the claim has several.
  */
-claim_part?: string | null, };
+claim_part?: string | null, 
+/**
+ * For a paged document (a PDF), the page of each of `sentences`, in order (`None` where
+ * it was not found); set by Factdesk when it stores the check, empty for other sources.
+ */
+pages?: Array<number | null>, };

@@ -3,4 +3,4 @@
 /**
  * The format a document was imported from.
  */
-export type DocumentFormat = "text" | "markdown" | "html" | "jsonl" | "csv";
+export type DocumentFormat = "text" | "markdown" | "html" | "jsonl" | "csv" | "pdf";

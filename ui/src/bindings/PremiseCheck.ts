@@ -20,4 +20,9 @@ premise: string, entailment: number, neutral: number, contradiction: number, ent
  * The sentence of the claim this premise was judged against, when the claim has several
  * (a summary is judged sentence by sentence); `None` when the whole claim was.
  */
-claim_part?: string | null, };
+claim_part?: string | null, 
+/**
+ * For a paged document (a PDF), the page of each of `sentences`, in order (`None` where
+ * it was not found); set by Factdesk when it stores the check, empty for other sources.
+ */
+pages?: Array<number | null>, };

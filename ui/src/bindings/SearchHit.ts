@@ -15,6 +15,10 @@ sentence: string,
  */
 ordinal: number, start_char: number, end_char: number, 
 /**
+ * The page it starts on, in a paged document (a PDF); `None` in others.
+ */
+page: number | null, 
+/**
  * The snippet shown for the hit, and byte ranges of the matched words within it.
  */
 snippet: string, highlights: Array<[number, number]>, document_title: string | null, document_origin: string, document_url: string | null, published_at: string | null, };

@@ -6,4 +6,8 @@ import type { SentenceSpan } from "./SentenceSpan";
 /**
  * A stored sentence with its text.
  */
-export type Sentence = { id: SentenceId, document_id: DocumentId, ordinal: number, span: SentenceSpan, text: string, };
+export type Sentence = { id: SentenceId, document_id: DocumentId, ordinal: number, span: SentenceSpan, text: string, 
+/**
+ * The page it starts on (1-based), for a paged document (a PDF).
+ */
+page: number | null, };

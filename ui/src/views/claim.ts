@@ -91,6 +91,16 @@ function humanReview(review: Review | null): HTMLElement {
   );
 }
 
+/** The pages a set of sentences is on: "p. 4", "pp. 4–5", "pp. 2, 7" (as reports write it). */
+function pageLabel(pages: (number | null)[]): string | null {
+  const known = [...new Set(pages.filter((page): page is number => page !== null))].sort((a, b) => a - b);
+  const first = known[0];
+  const last = known[known.length - 1];
+  if (first === undefined || last === undefined) return null;
+  if (known.length === 1) return `p. ${first}`;
+  return last - first === known.length - 1 ? `pp. ${first}–${last}` : `pp. ${known.join(', ')}`;
+}
+
 function attributionPanel(check: ClaimCheck): HTMLElement | null {
   if (check.attributions.length === 0) return null;
   return el(
@@ -102,7 +112,12 @@ function attributionPanel(check: ClaimCheck): HTMLElement | null {
         'div',
         { class: 'attribution' },
         sourceFacts(attribution.source),
-        el('p', { class: 'hint' }, `P(entailment) ${probability(attribution.entailment)}`),
+        el(
+          'p',
+          { class: 'hint' },
+          `P(entailment) ${probability(attribution.entailment)}`,
+          ...[pageLabel(attribution.pages ?? [])].filter((label) => label !== null).map((label) => ` · ${label}`),
+        ),
         el('blockquote', { class: 'backing' }, ...attribution.sentences.map((sentence) => el('mark', {}, sentence, ' '))),
       ),
     ),
@@ -120,10 +135,21 @@ function evidencePanel(check: ClaimCheck): HTMLElement | null {
     el('p', { class: 'hint' }, backing.size > 0 ? 'Sentences read from each source, best first; marked sentences back the verdict.' : 'Sentences read from each source, best first; none backs the claim.'),
     ...check.sources.map((source, index) => {
       const seen = new Set<string>();
-      const sentences = check.premises
-        .filter((premise) => premise.source === index)
+      const pageOf = new Map<string, number>();
+      const premises = check.premises.filter((premise) => premise.source === index);
+      for (const premise of premises) {
+        premise.sentences.forEach((sentence, at) => {
+          const page = (premise.pages ?? [])[at];
+          if (page !== undefined && page !== null) pageOf.set(sentence, page);
+        });
+      }
+      const sentences = premises
         .flatMap((premise) => premise.sentences)
         .filter((sentence) => (seen.has(sentence) ? false : (seen.add(sentence), true)));
+      const page = (sentence: string) => {
+        const number = pageOf.get(sentence);
+        return number === undefined ? null : el('span', { class: 'page' }, ` p. ${number}`);
+      };
       const leftOut = (check.left_out ?? []).filter((left) => left.source === index).map((left) => left.sentence);
       return el(
         'div',
@@ -145,8 +171,8 @@ function evidencePanel(check: ClaimCheck): HTMLElement | null {
               { class: 'evidence-sentences' },
               ...sentences.map((sentence) =>
                 backing.has(sentence)
-                  ? el('li', { class: 'backing' }, el('mark', {}, sentence))
-                  : el('li', {}, sentence),
+                  ? el('li', { class: 'backing' }, el('mark', {}, sentence), page(sentence))
+                  : el('li', {}, sentence, page(sentence)),
               ),
             ),
       );

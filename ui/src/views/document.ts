@@ -1,29 +1,60 @@
-// One document: where it came from and its sentences, numbered as the index knows them. A
-// search hit opens it at its sentence (`#/documents/<id>?sentence=<sentence id>`), which is
-// marked and scrolled into view. Every piece of it is set as text.
+// One document: where it came from and its sentences, numbered as the index knows them; a PDF's
+// under a heading per page. A search hit opens it at its sentence
+// (`#/documents/<id>?sentence=<sentence id>`), which is marked and scrolled into view. Every
+// piece of it is set as text.
 
-import { getDocument, type Document } from '../api';
+import { getDocument, type Document, type Sentence } from '../api';
 import { count, el, replace, shortTime } from '../dom';
 import { href, type RouteContext } from '../router';
 import { facts, linkButton, showError, statusLine } from './common';
 
-function sentenceList(document: Document, focused: number | null): HTMLOListElement {
+function sentenceItems(sentences: Sentence[], focused: number | null): HTMLLIElement[] {
+  return sentences.map((sentence) =>
+    el(
+      'li',
+      {
+        class: sentence.id === focused ? 'sentence focused' : 'sentence',
+        id: `sentence-${sentence.id}`,
+        'data-sentence-id': sentence.id,
+        value: sentence.ordinal + 1,
+      },
+      sentence.text,
+    ),
+  );
+}
+
+function sentenceList(document: Document, focused: number | null): HTMLElement {
+  if (!document.sentences.some((sentence) => sentence.page !== null)) {
+    return el('ol', { class: 'sentences', id: 'sentence-list' }, ...sentenceItems(document.sentences, focused));
+  }
+  // A paged document (a PDF): the sentences of each page under its number.
+  const pages: { page: number; sentences: Sentence[] }[] = [];
+  for (const sentence of document.sentences) {
+    const page = sentence.page ?? 1;
+    const last = pages[pages.length - 1];
+    if (last !== undefined && last.page === page) last.sentences.push(sentence);
+    else pages.push({ page, sentences: [sentence] });
+  }
   return el(
-    'ol',
-    { class: 'sentences', id: 'sentence-list' },
-    ...document.sentences.map((sentence) =>
+    'div',
+    { class: 'pages', id: 'sentence-list' },
+    ...pages.map(({ page, sentences }) =>
       el(
-        'li',
-        {
-          class: sentence.id === focused ? 'sentence focused' : 'sentence',
-          id: `sentence-${sentence.id}`,
-          'data-sentence-id': sentence.id,
-          value: sentence.ordinal + 1,
-        },
-        sentence.text,
+        'section',
+        { class: 'page', id: `page-${page}`, 'data-page': page, 'aria-labelledby': `page-${page}-heading` },
+        el('h2', { class: 'page-number', id: `page-${page}-heading` }, `Page ${page}`),
+        el('ol', { class: 'sentences' }, ...sentenceItems(sentences, focused)),
       ),
     ),
   );
+}
+
+/** "3 of 12" for the focused sentence of a paged document; null otherwise. */
+function pageOf(document: Document, focused: number | null): string | null {
+  const page = document.sentences.find((sentence) => sentence.id === focused)?.page;
+  if (page === undefined || page === null) return null;
+  const last = Math.max(...document.sentences.map((sentence) => sentence.page ?? 0));
+  return `${page} of ${last}`;
 }
 
 export async function renderDocument({ outlet, params, query, signal }: RouteContext): Promise<void> {
@@ -63,6 +94,7 @@ export async function renderDocument({ outlet, params, query, signal }: RouteCon
       ['Format', summary.format],
       ['Charset', document.charset],
       ['Size', `${count(summary.sentence_count, 'sentence')}, ${count(summary.text_chars, 'character')}`],
+      ['Page', pageOf(document, focused)],
     ]),
     document.sentences.length === 0 ? el('p', { class: 'status' }, 'This document has no sentences.') : sentenceList(document, focused),
   );

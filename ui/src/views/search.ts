@@ -21,6 +21,7 @@ function hitItem(hit: SearchHit, back: string): HTMLLIElement {
       'p',
       { class: 'source' },
       linkButton(hit.document_title ?? hit.document_origin, open, { class: 'link title' }),
+      hit.page !== null ? el('span', { class: 'page' }, `p. ${hit.page}`) : null,
       el('span', { class: 'corpus' }, hit.corpus),
       hit.published_at ? el('span', { class: 'date' }, shortTime(hit.published_at)) : null,
       // Shown as text, not a link: following it would take the app window away.

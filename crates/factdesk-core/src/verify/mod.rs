@@ -32,8 +32,8 @@ use factdesk_methods::llm_cite::{self, LlmCite, UrlStrategy, model_name};
 use factdesk_methods::p_true::PTrue;
 use factdesk_methods::{MethodError, prompts};
 use factdesk_model::{
-    CheckId, Claim, ClaimCheck, ClaimId, Review, ReviewDecision, RunStatus, StoredCheck, Undecided,
-    Verdict,
+    CheckId, Claim, ClaimCheck, ClaimId, DocumentId, Review, ReviewDecision, RunStatus,
+    StoredCheck, Undecided, Verdict,
 };
 use factdesk_store::{CheckFilter, ClaimFilter};
 use serde::{Deserialize, Serialize};
@@ -637,7 +637,67 @@ impl Factdesk {
             }
         }
         .map_err(method_error)?;
+        let mut check = check;
+        self.mark_pages(&mut check)?;
         Ok((check, collector.ids()))
+    }
+
+    /// Notes the page of each evidence sentence that comes from a paged local document (a
+    /// PDF), on its premises and attributions, from the stored sentences: methods see the
+    /// sentences' text only.
+    fn mark_pages(&self, check: &mut ClaimCheck) -> Result<()> {
+        let mut paged: std::collections::HashMap<DocumentId, Vec<(String, u32)>> =
+            std::collections::HashMap::new();
+        let documents = check.sources.iter().chain(check.attributions.iter().map(|a| &a.source));
+        for id in documents.filter_map(|source| source.document_id) {
+            if paged.contains_key(&id) {
+                continue;
+            }
+            let document = match self.store()?.document(id) {
+                Ok(document) => document,
+                // A document deleted since it was read has no pages to show.
+                Err(factdesk_store::StoreError::NotFound { .. }) => continue,
+                Err(error) => return Err(error.into()),
+            };
+            let pages: Vec<(String, u32)> = document
+                .sentences
+                .into_iter()
+                .filter_map(|sentence| Some((sentence.text, sentence.page?)))
+                .collect();
+            paged.insert(id, pages);
+        }
+        let pages_of = |document: Option<DocumentId>, sentences: &[String]| -> Vec<Option<u32>> {
+            let Some(stored) = document.and_then(|id| paged.get(&id)).filter(|p| !p.is_empty())
+            else {
+                return Vec::new();
+            };
+            sentences
+                .iter()
+                .map(|sentence| {
+                    let sentence = sentence.trim();
+                    let exact = stored.iter().find(|(text, _)| text == sentence);
+                    // A method may have trimmed or joined a sentence; a long enough part of
+                    // one still places it.
+                    let within = || {
+                        stored.iter().find(|(text, _)| {
+                            (sentence.len() >= 20 && text.contains(sentence))
+                                || (text.len() >= 20 && sentence.contains(text.as_str()))
+                        })
+                    };
+                    exact.or_else(within).map(|(_, page)| *page)
+                })
+                .collect()
+        };
+        for index in 0..check.premises.len() {
+            let source =
+                check.sources.get(check.premises[index].source).and_then(|s| s.document_id);
+            let pages = pages_of(source, &check.premises[index].sentences);
+            check.premises[index].pages = pages;
+        }
+        for attribution in &mut check.attributions {
+            attribution.pages = pages_of(attribution.source.document_id, &attribution.sentences);
+        }
+        Ok(())
     }
 
     pub(crate) fn fetch_permits(&self) -> Arc<Semaphore> {

@@ -319,6 +319,7 @@ impl Ciber {
                     sentences: document.best.iter().cloned().collect(),
                     entailment: chosen.confidence,
                     claim_part: None,
+                    pages: Vec::new(),
                 }]
             }
             _ => Vec::new(),
