@@ -496,7 +496,7 @@ fn p_true_and_corpus_nli_run_without_urls() {
 }
 
 #[test]
-fn evidence_from_a_pdf_keeps_its_pages_in_the_check_and_the_report() {
+fn evidence_from_a_pdf_keeps_its_pages_in_the_check() {
     let world = world(false, Duration::ZERO);
     let app = &world.harness.app;
     let report = factdesk_tests::repo_root().join("tests/fixtures/pdf/report.pdf");

@@ -65,6 +65,7 @@ fn sample(lines: &[(String, String)], count: usize) -> Vec<(&'static str, String
 }
 
 pub fn run(bench: &ZimBench) -> anyhow::Result<()> {
+    anyhow::ensure!(bench.lookups >= 1 && bench.pages >= 1, "--lookups and --pages are at least 1");
     let titles = bench.titles.clone().unwrap_or_else(|| {
         let mut name = bench.file.clone().into_os_string();
         name.push(".titles");

@@ -16,8 +16,9 @@ pub enum CoreError {
     Model(#[from] factdesk_llm::LlmError),
     #[error(
         "{url} is not in the page archive, and offline mode is on (fetch.offline or \
-         FACTDESK_OFFLINE), so it was not fetched; fetch it once with offline mode off (for \
-         Wikipedia, or read it from a Wikipedia ZIM file set in fetch.wikipedia_zim)"
+         FACTDESK_OFFLINE), so it was not fetched; fetch it once with offline mode off (a \
+         Wikipedia article can also be read offline from a Wikipedia ZIM file: \
+         fetch.wikipedia_zim)"
     )]
     NotArchived { url: String },
     #[error("{url} is not a text page Factdesk can read: {reason}")]

@@ -116,7 +116,8 @@ pub(crate) fn parse_source(
 }
 
 /// A PDF's text layer within `deadline`, read on a thread of its own (a PDF's pages can take
-/// long to lay out, and the reader is not linear in the file's size).
+/// long to lay out, and the reader is not linear in the file's size). Past the deadline the
+/// file fails; its thread cannot be stopped and is left to finish, its result dropped.
 fn extract_pdf_bounded(
     bytes: Vec<u8>,
     deadline: Duration,

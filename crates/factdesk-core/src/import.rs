@@ -177,7 +177,7 @@ impl Factdesk {
                 .ok_or_else(|| ImportFailure {
                     item: url.clone(),
                     message: format!(
-                        "{url} is {}, not a page Factdesk can read (HTML, plain text or Markdown)",
+                        "{url} is {}, not a page Factdesk can read (HTML, plain text, Markdown or PDF)",
                         page.media_type.as_deref().unwrap_or("of unknown type")
                     ),
                 })?;

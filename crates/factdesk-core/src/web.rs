@@ -220,8 +220,8 @@ struct Unread {
 
 /// [`page_text`] off the async threads, in what is left of `budget` after the download took
 /// `downloaded`: past it the check goes on with a [`CoreError::PageDeadline`] (the extraction,
-/// linear in the body's size and bounded by `fetch.max_body_bytes`, ends on its own and its
-/// result is dropped).
+/// bounded by `fetch.max_body_bytes`, is left to end on its own and its result is dropped; for
+/// HTML and text that is linear in the body's size, a PDF's pages can take longer).
 async fn extract_within(
     url: &str,
     answer: FetchedPage,
@@ -261,7 +261,7 @@ fn page_text(url: &str, answer: &FetchedPage) -> Result<(String, Option<String>)
     )
     .ok_or_else(|| {
         not_text(format!(
-            "it is {}; pages are read when they are HTML, plain text or Markdown",
+            "it is {}; pages are read when they are HTML, plain text, Markdown or PDF",
             answer.media_type.as_deref().unwrap_or("of unknown type")
         ))
     })?;

@@ -294,10 +294,13 @@ impl Fetcher {
     /// Fetches a page the way callers want it: a Wikipedia article from the ZIM file that
     /// holds its edition ([`Fetcher::local_page`]) or else through the MediaWiki API (plain text
     /// of the current revision, redirects followed, a missing article reported as
-    /// [`FetchError::NotFound`]), any other URL with [`Fetcher::fetch`].
+    /// [`FetchError::NotFound`]), any other URL with [`Fetcher::fetch`]. An article the ZIM
+    /// file lacks is asked of the API (a file may hold a part of Wikipedia, or an old one).
     pub async fn fetch_page(&self, url: &str) -> Result<FetchedPage, FetchError> {
-        if let Some(page) = self.local_page(url).await? {
-            return Ok(page);
+        match self.local_page(url).await {
+            Ok(Some(page)) => return Ok(page),
+            Ok(None) | Err(FetchError::NotInFile { .. }) => {}
+            Err(error) => return Err(error),
         }
         let parsed = parse_http_url(url)?;
         match wikipedia_article(&parsed) {

@@ -323,6 +323,30 @@ impl Store {
         Ok(Document { summary, charset, text, sentences })
     }
 
+    /// The sentences of a paged document (a PDF) with the page each starts on; empty for a
+    /// document without pages.
+    pub fn paged_sentences(&self, id: DocumentId) -> Result<Vec<(String, u32)>> {
+        let mut statement = self.conn.prepare_cached(
+            "SELECT substr(CAST(d.text AS BLOB), s.start_byte + 1, s.end_byte - s.start_byte), s.page
+             FROM sentences s JOIN documents d ON d.id = s.document_id
+             WHERE s.document_id = ?1 AND s.page IS NOT NULL ORDER BY s.ordinal",
+        )?;
+        let rows = statement
+            .query_map([id.0], |row| Ok((row.get::<_, Vec<u8>>(0)?, row.get::<_, u32>(1)?)))?;
+        let mut sentences = Vec::new();
+        for row in rows {
+            let (bytes, page) = row?;
+            let text = String::from_utf8(bytes).map_err(|_| StoreError::Corrupt {
+                column: "sentences.start_byte",
+                message: format!(
+                    "a sentence of document {id} does not fall on character boundaries"
+                ),
+            })?;
+            sentences.push((text, page));
+        }
+        Ok(sentences)
+    }
+
     /// The bytes of a document as they were imported.
     pub fn document_raw(&self, id: DocumentId) -> Result<Vec<u8>> {
         self.conn

@@ -20,7 +20,9 @@ pub struct ExtractedPdf {
     /// The pages' text in order, paragraphs separated by blank lines, pages too.
     pub text: String,
     /// For page n (1-based), `page_starts[n - 1]` is the character offset in `text` where it
-    /// begins; a page without text begins where the next one does.
+    /// begins; a page without text has the offset where the text so far ends, so no sentence
+    /// starts on it. A sentence running on over a break is one sentence, of the page it starts
+    /// on.
     pub page_starts: Vec<u32>,
 }
 
@@ -75,8 +77,16 @@ fn read(bytes: &[u8]) -> Result<ExtractedPdf, PdfError> {
             .map_err(|error| PdfError::Broken(format!("page {number}: {error}")))?;
         let page = paragraphs(&raw);
         if !page.is_empty() && !text.is_empty() {
-            text.push_str("\n\n");
-            chars += 2;
+            // A sentence that runs on over the page break stays one sentence: the pages join
+            // as lines of one paragraph unless the page ended a sentence.
+            let joiner = page_joiner(&text, &page);
+            if joiner == "-" {
+                text.pop();
+                chars -= 1;
+            } else {
+                text.push_str(joiner);
+                chars += joiner.chars().count() as u32;
+            }
         }
         page_starts.push(chars);
         chars += page.chars().count() as u32;
@@ -96,6 +106,20 @@ fn read(bytes: &[u8]) -> Result<ExtractedPdf, PdfError> {
         text,
         page_starts,
     })
+}
+
+/// How the text so far and the next page's text join: `"\n\n"` (a new paragraph) after a
+/// sentence's end, `"-"` for a word broken by a hyphen (the hyphen goes), else `" "`.
+fn page_joiner(before: &str, page: &str) -> &'static str {
+    let ended = before.trim_end().ends_with(['.', '!', '?', ':', '"', '\u{201d}', '\u{2019}', ')']);
+    let next_lower = page.chars().next().is_some_and(char::is_lowercase);
+    let hyphen = before.ends_with('-')
+        && before[..before.len() - 1].chars().last().is_some_and(char::is_alphabetic);
+    match (ended, next_lower, hyphen) {
+        (_, true, true) => "-",
+        (false, true, false) => " ",
+        _ => "\n\n",
+    }
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
@@ -183,6 +207,15 @@ fn pdf_date(raw: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sentence_running_over_a_page_break_stays_whole() {
+        assert_eq!(page_joiner("The quay was finished in", "May after delays."), " ");
+        assert_eq!(page_joiner("It was meas-", "ured twice."), "-");
+        assert_eq!(page_joiner("It ended here.", "next page starts lower-case"), "\n\n");
+        assert_eq!(page_joiner("A heading", "Another heading"), "\n\n");
+        assert_eq!(page_joiner("He said: \u{201c}yes.\u{201d}", "Then"), "\n\n");
+    }
 
     #[test]
     fn lines_become_paragraphs_and_broken_words_are_joined() {

@@ -53,7 +53,7 @@ function sentenceList(document: Document, focused: number | null): HTMLElement {
 function pageOf(document: Document, focused: number | null): string | null {
   const page = document.sentences.find((sentence) => sentence.id === focused)?.page;
   if (page === undefined || page === null) return null;
-  const last = Math.max(...document.sentences.map((sentence) => sentence.page ?? 0));
+  const last = document.sentences.reduce((most, sentence) => Math.max(most, sentence.page ?? 0), 0);
   return `${page} of ${last}`;
 }
 

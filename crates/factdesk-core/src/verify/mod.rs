@@ -638,7 +638,10 @@ impl Factdesk {
         }
         .map_err(method_error)?;
         let mut check = check;
-        self.mark_pages(&mut check)?;
+        // The check is made: pages are a note on it, and a failure to read them loses none of it.
+        if let Err(error) = self.mark_pages(&mut check) {
+            tracing::warn!(%error, "could not note the pages of the evidence");
+        }
         Ok((check, collector.ids()))
     }
 
@@ -650,21 +653,9 @@ impl Factdesk {
             std::collections::HashMap::new();
         let documents = check.sources.iter().chain(check.attributions.iter().map(|a| &a.source));
         for id in documents.filter_map(|source| source.document_id) {
-            if paged.contains_key(&id) {
-                continue;
+            if let std::collections::hash_map::Entry::Vacant(entry) = paged.entry(id) {
+                entry.insert(self.store()?.paged_sentences(id)?);
             }
-            let document = match self.store()?.document(id) {
-                Ok(document) => document,
-                // A document deleted since it was read has no pages to show.
-                Err(factdesk_store::StoreError::NotFound { .. }) => continue,
-                Err(error) => return Err(error.into()),
-            };
-            let pages: Vec<(String, u32)> = document
-                .sentences
-                .into_iter()
-                .filter_map(|sentence| Some((sentence.text, sentence.page?)))
-                .collect();
-            paged.insert(id, pages);
         }
         let pages_of = |document: Option<DocumentId>, sentences: &[String]| -> Vec<Option<u32>> {
             let Some(stored) = document.and_then(|id| paged.get(&id)).filter(|p| !p.is_empty())
