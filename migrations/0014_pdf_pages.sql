@@ -1,8 +1,11 @@
 -- 0014: PDF documents, and the page each sentence is on.
 --
--- `documents.format` gains 'pdf'. SQLite cannot change a CHECK constraint, so the table is
--- rebuilt (create, copy, drop, rename; the migration runner turns foreign keys off around this
--- and checks every reference before commit). A sentence of a paged document (a PDF) records the
+-- `documents.format` gains 'pdf', and its list of allowed words leaves the schema (the
+-- application writes formats from its own list and refuses an unknown one when it reads), so
+-- that the next format needs no rebuild. SQLite cannot drop a CHECK constraint, so the table is
+-- rebuilt once more (create, copy, drop, rename; the migration runner turns foreign keys off
+-- around this and checks every reference before commit). On a large library this copies every
+-- document once. A sentence of a paged document (a PDF) records the
 -- page it starts on, 1-based; other documents' sentences have none.
 -- Forward-only: never edit this file once it has landed.
 
@@ -12,7 +15,7 @@ CREATE TABLE documents_0014 (
     origin       TEXT NOT NULL,                 -- path (with #line=N for JSONL/CSV) or URL
     origin_kind  TEXT NOT NULL CHECK (origin_kind IN ('file', 'url')),
     url          TEXT,                          -- the document's own URL when known
-    format       TEXT NOT NULL CHECK (format IN ('text', 'markdown', 'html', 'jsonl', 'csv', 'pdf')),
+    format       TEXT NOT NULL,                 -- text, markdown, html, jsonl, csv, pdf (checked in Rust)
     title        TEXT,
     published_at TEXT,                          -- calendar date (YYYY-MM-DD) when known
     acquired_at  TEXT NOT NULL,                 -- when it was imported or fetched

@@ -109,14 +109,16 @@ pub struct FetchSettings {
     /// The MediaWiki API for Wikipedia articles; `{lang}` is the language edition.
     pub wikipedia_api: String,
     /// Wikipedia ZIM files (as Kiwix distributes them), read instead of the MediaWiki API for
-    /// the editions they hold, with no network: language edition → path, or `"*"` → path for a
-    /// file whose metadata names its edition (`wikipedia_zim = "<path>"` is short for that).
-    /// A relative path is read from the data directory.
+    /// the editions they hold, with no network: language edition → path, or a key starting
+    /// with `*` (`"*"`, `"*2"`, …) → path for a file whose metadata names its edition
+    /// (`wikipedia_zim = "<path>"` is short for `{ "*" = "<path>" }`). A relative path is read
+    /// from the data directory.
     #[serde(deserialize_with = "zim_files")]
     pub wikipedia_zim: BTreeMap<String, String>,
 }
 
-/// The key of a ZIM file whose own metadata names its Wikipedia edition.
+/// The key (or the start of the key) of a ZIM file whose own metadata names its Wikipedia
+/// edition.
 pub const ZIM_EDITION_FROM_FILE: &str = "*";
 
 /// `fetch.wikipedia_zim`: one path (its edition read from the file) or a table of them.
@@ -149,7 +151,7 @@ impl FetchSettings {
             .wikipedia_zim
             .iter()
             .map(|(language, path)| factdesk_fetch::ZimSource {
-                language: (language != ZIM_EDITION_FROM_FILE).then(|| language.clone()),
+                language: (!language.starts_with(ZIM_EDITION_FROM_FILE)).then(|| language.clone()),
                 path: data_dir.join(path),
             })
             .collect();
@@ -290,11 +292,11 @@ impl Settings {
                 && language
                     .bytes()
                     .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
-            if language != ZIM_EDITION_FROM_FILE && !edition {
+            if !language.starts_with(ZIM_EDITION_FROM_FILE) && !edition {
                 return Err(format!(
                     "`fetch.wikipedia_zim` names the edition '{language}'; use a Wikipedia \
-                     language code such as en, de or simple, or \"*\" for a file whose \
-                     metadata names its edition"
+                     language code such as en, de or simple, or \"*\" (\"*2\", …) for a file \
+                     whose metadata names its edition"
                 ));
             }
             if path.trim().is_empty() {
@@ -616,14 +618,18 @@ mod tests {
         let sources = one.fetch.to_fetcher_settings(Path::new("/data")).wikipedia_zims;
         let expected = factdesk_fetch::ZimSource { language: None, path: "/data/wiki.zim".into() };
         assert_eq!(sources, [expected]);
-        let each = "[fetch]\nwikipedia_zim = { en = \"/z/en.zim\", simple = \"s.zim\" }\n";
+        let each = "[fetch]\nwikipedia_zim = { en = \"/z/en.zim\", simple = \"s.zim\", \"*2\" = \"b.zim\" }\n";
         let each = Settings::from_overrides(each, "t").unwrap();
         let sources = each.fetch.to_fetcher_settings(Path::new("/data")).wikipedia_zims;
         let named: Vec<_> =
             sources.iter().map(|s| (s.language.as_deref(), s.path.clone())).collect();
         assert_eq!(
             named,
-            [(Some("en"), "/z/en.zim".into()), (Some("simple"), PathBuf::from("/data/s.zim"))]
+            [
+                (None, PathBuf::from("/data/b.zim")),
+                (Some("en"), "/z/en.zim".into()),
+                (Some("simple"), PathBuf::from("/data/s.zim"))
+            ]
         );
         for (bad, says) in [
             ("wikipedia_zim = { English = \"en.zim\" }", "'English'"),

@@ -108,17 +108,22 @@ fn read(bytes: &[u8]) -> Result<ExtractedPdf, PdfError> {
     })
 }
 
-/// How the text so far and the next page's text join: `"\n\n"` (a new paragraph) after a
-/// sentence's end, `"-"` for a word broken by a hyphen (the hyphen goes), else `" "`.
+/// How the text so far and the next page's text join: `"-"` for a word broken by a hyphen
+/// (the hyphen goes), `" "` when the page stopped mid-sentence (no sentence end, and either the
+/// next page goes on in lower case or the last paragraph is prose, not a heading or a page
+/// number), else `"\n\n"`, a new paragraph.
 fn page_joiner(before: &str, page: &str) -> &'static str {
     let ended = before.trim_end().ends_with(['.', '!', '?', ':', '"', '\u{201d}', '\u{2019}', ')']);
     let next_lower = page.chars().next().is_some_and(char::is_lowercase);
     let hyphen = before.ends_with('-')
         && before[..before.len() - 1].chars().last().is_some_and(char::is_alphabetic);
-    match (ended, next_lower, hyphen) {
-        (_, true, true) => "-",
-        (false, true, false) => " ",
-        _ => "\n\n",
+    let prose = before.rsplit("\n\n").next().is_some_and(|last| last.chars().count() > 60);
+    if hyphen && next_lower {
+        "-"
+    } else if !ended && (next_lower || prose) {
+        " "
+    } else {
+        "\n\n"
     }
 }
 
@@ -210,10 +215,14 @@ mod tests {
 
     #[test]
     fn a_sentence_running_over_a_page_break_stays_whole() {
-        assert_eq!(page_joiner("The quay was finished in", "May after delays."), " ");
+        let prose = "The authority said on Monday that the new north quay was finished in";
+        assert_eq!(page_joiner(prose, "May after two years of delays."), " ");
+        assert_eq!(page_joiner("Short line and", "then more of it."), " ");
         assert_eq!(page_joiner("It was meas-", "ured twice."), "-");
         assert_eq!(page_joiner("It ended here.", "next page starts lower-case"), "\n\n");
-        assert_eq!(page_joiner("A heading", "Another heading"), "\n\n");
+        // A heading or a page number at the foot of a page is not continued.
+        assert_eq!(page_joiner("Finances", "Revenue reached 61 million euros."), "\n\n");
+        assert_eq!(page_joiner("Text.\n\n3", "Outlook"), "\n\n");
         assert_eq!(page_joiner("He said: \u{201c}yes.\u{201d}", "Then"), "\n\n");
     }
 

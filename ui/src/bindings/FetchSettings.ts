@@ -19,8 +19,9 @@ allow_hosts: Array<string>,
 wikipedia_api: string, 
 /**
  * Wikipedia ZIM files (as Kiwix distributes them), read instead of the MediaWiki API for
- * the editions they hold, with no network: language edition → path, or `"*"` → path for a
- * file whose metadata names its edition (`wikipedia_zim = "<path>"` is short for that).
- * A relative path is read from the data directory.
+ * the editions they hold, with no network: language edition → path, or a key starting
+ * with `*` (`"*"`, `"*2"`, …) → path for a file whose metadata names its edition
+ * (`wikipedia_zim = "<path>"` is short for `{ "*" = "<path>" }`). A relative path is read
+ * from the data directory.
  */
 wikipedia_zim: { [key in string]: string }, };

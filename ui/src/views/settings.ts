@@ -146,16 +146,23 @@ function zimLines(files: Partial<Record<string, string>>): string[] {
   return Object.entries(files)
     .filter((entry): entry is [string, string] => entry[1] !== undefined)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([edition, path]) => (edition === ZIM_FROM_FILE ? path : `${edition} = ${path}`));
+    .map(([edition, path]) => (edition.startsWith(ZIM_FROM_FILE) ? path : `${edition} = ${path}`));
 }
 
-/** The lines of the ZIM box as the setting's table; a line without `=` is a path alone. */
+/**
+ * The lines of the ZIM box as the setting's table: `en = path` names the edition; a path alone
+ * is a file whose metadata names it (keys `*`, `*2`, … as the setting takes several).
+ */
 function zimTable(text: string): Record<string, string> {
   const table: Record<string, string> = {};
+  let unnamed = 0;
   for (const line of lines(text)) {
-    const [, edition, path] = line.match(/^([a-z0-9-]{2,20})\s*=\s*(.+)$/) ?? [];
-    if (edition !== undefined && path !== undefined) table[edition] = path.trim();
-    else table[ZIM_FROM_FILE] = line;
+    const [, edition, path] = line.match(/^([a-z0-9-]{2,20})\s*=\s*(.+)$/i) ?? [];
+    if (edition !== undefined && path !== undefined) table[edition.toLowerCase()] = path.trim();
+    else {
+      unnamed += 1;
+      table[unnamed === 1 ? ZIM_FROM_FILE : `${ZIM_FROM_FILE}${unnamed}`] = line;
+    }
   }
   return table;
 }
