@@ -11,17 +11,12 @@ count="${1:-1000}"
 ensure_rust
 ensure_apt_packages "${CORE_PACKAGES[@]}" python3-venv
 file="$(ensure_halueval)/dataset_halueval_summarization.jsonl"
-venv="$HOME/.cache/factdesk/pdf-venv"
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import reportlab" 2>/dev/null; then
-  say "installing reportlab into $venv"
-  python3 -m venv "$venv"
-  "$venv/bin/python" -m pip install --quiet reportlab==5.1.0
-fi
+python="$(ensure_venv pdf-venv reportlab reportlab==5.1.0)"
 pdfs="$HOME/.cache/factdesk/bench-pdf/$count"
 if [ ! -d "$pdfs" ] || [ "$(ls "$pdfs" | wc -l)" -ne "$count" ]; then
   rm -rf "$pdfs"
   say "writing $count PDFs to $pdfs"
-  "$venv/bin/python" scripts/make-bench-pdfs.py "$file" "$count" "$pdfs"
+  "$python" scripts/make-bench-pdfs.py "$file" "$count" "$pdfs"
 fi
 
 say "building the CLI (release)"

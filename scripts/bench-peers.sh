@@ -11,13 +11,8 @@ ensure_rust
 ensure_apt_packages "${CORE_PACKAGES[@]}" python3-venv
 file="$(ensure_halueval)/dataset_halueval_summarization.jsonl"
 
-venv="$HOME/.cache/factdesk/peers-venv"
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import bm25s, Stemmer, sklearn" 2>/dev/null; then
-  say "installing the peers' packages into $venv"
-  python3 -m venv "$venv"
-  "$venv/bin/python" -m pip install --quiet bm25s==0.3.16 PyStemmer==3.1.0 scikit-learn==1.9.1 \
-    numpy==2.4.6 scipy==1.17.1
-fi
+python="$(ensure_venv peers-venv "bm25s, Stemmer, sklearn" bm25s==0.3.16 PyStemmer==3.1.0 \
+  scikit-learn==1.9.1 numpy==2.4.6 scipy==1.17.1)"
 
 say "building the benchmark (release)"
 cargo build --quiet --release -p factdesk-bench
@@ -31,5 +26,5 @@ for run in 1 2; do
     --export-queries "$work/queries.jsonl" --json >"$work/factdesk-$run.json"
   cat "$work/factdesk-$run.json" >&2
 done
-"$venv/bin/python" scripts/bench-peers.py "$work/data/factdesk.sqlite3" "$work/queries.jsonl" \
+"$python" scripts/bench-peers.py "$work/data/factdesk.sqlite3" "$work/queries.jsonl" \
   "$work/factdesk-1.json" "$work/factdesk-2.json"

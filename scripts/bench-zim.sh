@@ -12,18 +12,13 @@ articles="${1:-100000}"
 ensure_rust
 ensure_apt_packages "${CORE_PACKAGES[@]}" python3-venv kiwix-tools
 
-venv="$HOME/.cache/factdesk/zim-venv"
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import libzim" 2>/dev/null; then
-  say "installing libzim into $venv"
-  python3 -m venv "$venv"
-  "$venv/bin/python" -m pip install --quiet libzim==3.13.1
-fi
+python="$(ensure_venv zim-venv libzim libzim==3.13.1)"
 dir="$HOME/.cache/factdesk/bench-zim"
 zim="$dir/bench-$articles.zim"
 mkdir -p "$dir"
 if [ ! -f "$zim" ] || [ ! -f "$zim.titles" ]; then
   say "writing $zim"
-  "$venv/bin/python" scripts/make-bench-zim.py "$articles" "$zim"
+  "$python" scripts/make-bench-zim.py "$articles" "$zim"
 fi
 
 say "building the benchmark (release)"

