@@ -115,31 +115,15 @@ pub(crate) fn parse_source(
     }
 }
 
-/// A PDF's text layer within `deadline`, read on a thread of its own (a PDF's pages can take
-/// long to lay out, and the reader is not linear in the file's size). Past the deadline the
-/// file fails; its thread cannot be stopped and is left to finish, its result dropped.
+/// A PDF's text layer within `deadline`, always on a thread of its own: a PDF's pages can
+/// take long to lay out, and the reader is not linear in the file's size.
 fn extract_pdf_bounded(
     bytes: Vec<u8>,
     deadline: Duration,
 ) -> Result<factdesk_text::ExtractedPdf, String> {
-    let (sender, receiver) = std::sync::mpsc::channel();
-    let spawned = std::thread::Builder::new().name("factdesk-pdf".into()).spawn(move || {
-        let _ = sender.send(factdesk_text::extract_pdf(&bytes));
-    });
-    if let Err(error) = spawned {
-        return Err(format!("could not start reading the PDF: {error}"));
-    }
-    match receiver.recv_timeout(deadline) {
-        Ok(extracted) => extracted.map_err(|error| error.to_string()),
-        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(format!(
-            "its text could not be read within {} s (import.file_timeout_secs); the file is \
-             left out — raise the setting if it is a genuine document",
-            deadline.as_secs()
-        )),
-        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-            Err("reading the PDF failed unexpectedly".into())
-        }
-    }
+    within_deadline(deadline, move || {
+        factdesk_text::extract_pdf(&bytes).map_err(|error| error.to_string())
+    })
 }
 
 /// Decodes the bytes of a source: with the charset declared outside them (an HTTP header),
@@ -179,15 +163,26 @@ fn extract_bounded(
     if text.len() < EXTRACT_IN_PLACE_BYTES {
         return extract_single(format, &text).map_err(|error| text_error_message(&error));
     }
+    within_deadline(deadline, move || {
+        extract_single(format, &text).map_err(|error| text_error_message(&error))
+    })
+}
+
+/// `extract` on a thread of its own, waited for up to `deadline`: past it the file fails, and
+/// the thread, which cannot be stopped, is left to finish with its result dropped.
+fn within_deadline<T: Send + 'static>(
+    deadline: Duration,
+    extract: impl FnOnce() -> Result<T, String> + Send + 'static,
+) -> Result<T, String> {
     let (sender, receiver) = std::sync::mpsc::channel();
     let spawned = std::thread::Builder::new().name("factdesk-extract".into()).spawn(move || {
-        let _ = sender.send(extract_single(format, &text));
+        let _ = sender.send(extract());
     });
     if let Err(error) = spawned {
         return Err(format!("could not start extracting the text: {error}"));
     }
     match receiver.recv_timeout(deadline) {
-        Ok(extracted) => extracted.map_err(|error| text_error_message(&error)),
+        Ok(extracted) => extracted,
         Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(format!(
             "its text could not be extracted within {} s (import.file_timeout_secs); the file \
              is left out — raise the setting if it is a genuine document",
