@@ -30,6 +30,8 @@ fn model_server(web: &str, delay: Duration) -> TestServer {
                 "1. https://en.wikipedia.org/wiki/Abelmoschus_esculentus\n2. https://en.wikipedia.org/wiki/Nonexistent_vegetable".to_owned()
             } else if claim.contains("Eiffel") {
                 "https://en.wikipedia.org/wiki/Eiffel_Tower".to_owned()
+            } else if claim.contains("harbour") {
+                format!("{web}/harbour-2015")
             } else if claim.contains("local files") {
                 "1. file:///etc/passwd\n2. http://[::1]:9/secret".to_owned()
             } else if claim.contains("internal") {
@@ -75,6 +77,11 @@ fn web_server(internal: &str) -> TestServer {
             return TestResponse::json(200, &body.to_string());
         }
         match path {
+            "/harbour-2015" => TestResponse::html(
+                "<html><head><title>Harbour figures</title>\
+                 <meta property=\"article:published_time\" content=\"2015-06-01T09:00:00Z\"></head>\
+                 <body><article><p>The harbour handled two million containers.</p></article></body></html>",
+            ),
             "/to-internal" => TestResponse::redirect(302, &format!("{internal}/secret")),
             "/slow" => TestResponse::html("<p>late</p>").with_delay(Duration::from_secs(5)),
             "/huge" => TestResponse::html("x").with_repeat(80 << 20),
@@ -389,7 +396,7 @@ fn a_collection_is_checked_reported_reviewed_and_evaluated() {
     let mismatch = CheckSelection { method: Some(Method::LlmCite), run: Some(p_true.run_id) };
     assert!(app.collection_checks("demo", &mismatch).unwrap().iter().all(|e| e.check.is_none()));
     // A run over another collection is refused.
-    app.add_claims("other", &["The Moon is made of cheese.".to_owned()]).unwrap();
+    app.add_claims("other", &["The Moon is made of cheese.".to_owned()], None).unwrap();
     let error = app.evaluate("other", &of_run).unwrap_err();
     assert!(error.to_string().contains("not a run over the collection 'other'"), "{error}");
 }
@@ -403,7 +410,7 @@ fn a_cross_encoder_that_cannot_load_stops_the_batch_before_it_starts() {
     settings.verify.nli = format!("cross-encoder:{}", missing.display());
     world.harness = Harness::with_settings(settings);
     let app = &world.harness.app;
-    app.add_claims("desk", &["Okra has edible green seed pods.".to_owned()]).unwrap();
+    app.add_claims("desk", &["Okra has edible green seed pods.".to_owned()], None).unwrap();
     let error = run_batch(&runtime(), app, "desk", &VerifyOptions::default()).unwrap_err();
     assert!(error.to_string().contains("no-such-model"), "{error}");
     // No run was started, so nothing is left to resume and the claim is still unchecked.
@@ -422,13 +429,14 @@ fn skip_checked_leaves_out_claims_checked_the_same_way_before() {
     let runtime = runtime();
     let batch = |options: &VerifyOptions| run_batch(&runtime, app, "desk", options).unwrap();
     let texts = |claims: &[&str]| claims.iter().map(|claim| claim.to_string()).collect::<Vec<_>>();
-    app.add_claims("desk", &texts(&["Okra has edible green seed pods.", "Zorblax won."])).unwrap();
+    app.add_claims("desk", &texts(&["Okra has edible green seed pods.", "Zorblax won."]), None)
+        .unwrap();
     let skip = VerifyOptions { skip_checked: true, ..VerifyOptions::default() };
     let first = batch(&skip);
     assert_eq!((first.claims, first.already_checked, first.checked), (2, 0, 2));
 
     // A pasted summary adds one new claim: only that one is checked, in a new run.
-    app.add_claims("desk", &texts(&["The Eiffel Tower was completed in 1889."])).unwrap();
+    app.add_claims("desk", &texts(&["The Eiffel Tower was completed in 1889."]), None).unwrap();
     let second = batch(&skip);
     assert_ne!(second.run_id, first.run_id);
     assert_eq!((second.claims, second.already_checked, second.checked), (3, 2, 1));
@@ -556,10 +564,105 @@ fn a_pasted_summary_splits_into_claims_that_can_be_added() {
             "Dr. Smith said the tower is 330 m tall."
         ]
     );
-    let summary = harness.app.add_claims("pasted", &claims).unwrap();
+    let summary = harness.app.add_claims("pasted", &claims, None).unwrap();
     assert_eq!(summary.imported, 3);
-    assert_eq!(harness.app.add_claims("pasted", &claims[..1]).unwrap().duplicates, 1);
-    assert!(harness.app.add_claims("pasted", &["  ".to_owned()]).is_err());
+    assert_eq!(harness.app.add_claims("pasted", &claims[..1], None).unwrap().duplicates, 1);
+    assert!(harness.app.add_claims("pasted", &["  ".to_owned()], None).is_err());
+    let error = harness.app.add_claims("pasted", &claims, Some("next Tuesday")).unwrap_err();
+    assert!(error.to_string().contains("\"next Tuesday\" is not a date"), "{error}");
+}
+
+/// Evidence published long before a claim's date is flagged when the claim's checks are read
+/// (the claim view's and the reports' path): a corpus document's stored date and a fetched
+/// page's own date are noted on the check's sources; a claim without a date, or evidence
+/// within the window, is not flagged; the window is a setting.
+#[test]
+fn evidence_older_than_the_window_before_a_claims_date_is_flagged() {
+    let world = world(false, Duration::ZERO);
+    let app = &world.harness.app;
+    let corpus = world.harness.path("dated.jsonl");
+    std::fs::write(
+        &corpus,
+        "{\"title\": \"Quay report\", \"date\": \"2016-02-01\", \"text\": \"The new north quay cost 12 million euros. It opened in 2016.\"}\n\
+         {\"title\": \"Rail note\", \"date\": \"2023-09-01\", \"text\": \"The rail link to the port opened in 2023. Trains run hourly.\"}\n",
+    )
+    .unwrap();
+    world.harness.import(&[corpus.as_str()], "dated");
+    let dated = [
+        "The north quay cost 12 million euros.".to_owned(),
+        "The rail link to the port opened in 2023.".to_owned(),
+    ];
+    app.add_claims("news", &dated, Some("2024-03-01")).unwrap();
+    app.add_claims("news", &["The north quay opened in 2016.".to_owned()], None).unwrap();
+    let options = VerifyOptions {
+        method: Some(Method::CorpusNli),
+        corpora: vec!["dated".into()],
+        ..VerifyOptions::default()
+    };
+    let runtime = runtime();
+    run_batch(&runtime, app, "news", &options).unwrap();
+    let checks = app.collection_checks("news", &CheckSelection::default()).unwrap();
+    let by_text = |text: &str| checks.iter().find(|entry| entry.claim.text == text).unwrap();
+    let quay = by_text("The north quay cost 12 million euros.");
+    assert_eq!(quay.claim.claimed_on.as_deref(), Some("2024-03-01"));
+    let stored = quay.check.as_ref().unwrap();
+    let source = &stored.check.sources[0];
+    assert_eq!(source.published_at.as_deref(), Some("2016-02-01"), "the document's date is noted");
+    assert_eq!(stored.stale.len(), 1, "{:#?}", stored.stale);
+    assert_eq!(stored.stale[0].title.as_deref(), Some("Quay report"));
+    assert_eq!((stored.stale[0].days_before, stored.stale[0].window_days), (2951, 365));
+    assert!(stored.stale[0].is_of(source));
+    // Recent evidence, or a claim without a date: nothing flagged.
+    let rail = by_text("The rail link to the port opened in 2023.").check.as_ref().unwrap();
+    assert_eq!(rail.check.sources[0].published_at.as_deref(), Some("2023-09-01"));
+    assert!(rail.stale.is_empty());
+    let undated = by_text("The north quay opened in 2016.");
+    assert!(undated.check.as_ref().unwrap().stale.is_empty());
+    // The claim's own check list and one check read the same way.
+    let of_claim = app.checks_of_claim(quay.claim.id).unwrap();
+    assert_eq!(of_claim[0].stale, stored.stale);
+    assert_eq!(app.check(stored.id).unwrap().stale, stored.stale);
+    // The report says so.
+    let mut markdown = Vec::new();
+    app.write_report("news", &CheckSelection::default(), Format::Markdown, &mut markdown).unwrap();
+    let markdown = String::from_utf8(markdown).unwrap();
+    assert!(
+        markdown.contains("**Old evidence**") && markdown.contains("8 years before"),
+        "{markdown}"
+    );
+
+    // A fetched page's date comes from its own metadata.
+    app.add_claims(
+        "web",
+        &["The harbour handled two million containers.".to_owned()],
+        Some("2024-03-01"),
+    )
+    .unwrap();
+    run_batch(
+        &runtime,
+        app,
+        "web",
+        &VerifyOptions { method: Some(Method::LlmCite), ..VerifyOptions::default() },
+    )
+    .unwrap();
+    let web = app.collection_checks("web", &CheckSelection::default()).unwrap();
+    let stored = web[0].check.as_ref().unwrap();
+    assert_eq!(
+        stored.check.sources[0].published_at.as_deref(),
+        Some("2015-06-01"),
+        "{:#?}",
+        stored.check.sources
+    );
+    assert_eq!(stored.stale.len(), 1);
+    assert!(stored.stale[0].url.as_deref().unwrap().ends_with("/harbour-2015"));
+
+    // A window of 0 flags nothing.
+    let mut settings = app.settings().clone();
+    settings.verify.stale_after_days = 0;
+    let other =
+        factdesk_core::Factdesk::open_with_settings(world.harness.dir.path(), settings).unwrap();
+    let checks = other.collection_checks("news", &CheckSelection::default()).unwrap();
+    assert!(checks.iter().all(|entry| entry.check.as_ref().unwrap().stale.is_empty()));
 }
 
 /// `llm.max_concurrency` bounds the calls in flight to the server for the whole application,
@@ -578,7 +681,7 @@ fn the_server_concurrency_bound_holds_across_claims_checked_at_once() {
     let harness = Harness::with_settings(settings);
     let app = &harness.app;
     let claims: Vec<String> = (1..=4).map(|n| format!("Claim number {n} is in Paris.")).collect();
-    app.add_claims("desk", &claims).unwrap();
+    app.add_claims("desk", &claims, None).unwrap();
     let runtime = runtime();
     let options = VerifyOptions { method: Some(Method::PTrue), ..VerifyOptions::default() };
     let started = std::time::Instant::now();

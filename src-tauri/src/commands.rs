@@ -236,14 +236,17 @@ pub fn split_claims(state: State<'_, AppState>, text: String) -> Vec<String> {
     state.current().split_into_claims(&text)
 }
 
-/// Adds claims (typed, or split from a text) to a collection, created if missing.
+/// Adds claims (typed, or split from a text) to a collection, created if missing; `claimed_on`
+/// is when they were made (YYYY-MM-DD), if known.
 #[tauri::command]
 pub async fn add_claims(
     state: State<'_, AppState>,
     collection: String,
     claims: Vec<String>,
+    claimed_on: Option<String>,
 ) -> CommandResult<ClaimImportSummary> {
-    off_main_thread(&state, move |app| app.add_claims(&collection, &claims)).await
+    off_main_thread(&state, move |app| app.add_claims(&collection, &claims, claimed_on.as_deref()))
+        .await
 }
 
 /// Imports a claims file (CSV, JSONL, or one claim per line) into a collection.

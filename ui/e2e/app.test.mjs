@@ -865,6 +865,29 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.equal(await cited.getAttribute('data-undecided'), 'no_evidence');
   });
 
+  test('flags evidence published long before the claim’s date', async () => {
+    const claim = 'Brazil grows more coffee than any other country.';
+    await openSection('check');
+    await waitFor('#check-text');
+    await type('#check-text', claim);
+    await (await find('#check-split')).click();
+    await waitForText('#check-split-status', /^Split into 1 claim\.$/);
+    await type('#check-collection', 'dated');
+    // The date input takes the date as the user's locale types it; the value is ISO.
+    await driver.executeScript("const input = document.querySelector('#check-claim-date'); input.value = '2026-06-01'; input.dispatchEvent(new Event('input'));");
+    await choose('#check-method', 'corpus-nli');
+    await (await find('#check-start')).click();
+    await waitForText('#check-results-status', /^1 claim of 1 checked in “dated”/, 120_000);
+    await (await find('#check-results .result .claim-link')).click();
+    await waitForText('#claim-text', /^Brazil grows more coffee/);
+    assert.match(await find('.facts').getText(), /Claimed on\s*2026-06-01/);
+    const coffee = await driver.findElement(By.xpath('//div[contains(@class, "evidence-source")][.//h3[contains(., "Where coffee comes from")]]'));
+    assert.match(await coffee.getText(), /Published\s*2024-03-02/);
+    const flag = await coffee.findElement(By.css('.flag.old-evidence')).getText();
+    assert.match(flag, /^Possibly out of date: published 2024-03-02, 2 years before the claim's date \(2026-06-01\); the window is 365 days/);
+    await screenshot('16b-claim-old-evidence.png', '#evidence');
+  });
+
   test('corrects a passage, shows an edit’s evidence, rejects the edit and exports the kept text', async () => {
     // Evidence from the web: the model proposes the Penicillin article for the search.
     // Accents before the edit: the window turns the edits' byte offsets into characters.

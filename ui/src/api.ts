@@ -73,6 +73,7 @@ import type { Sentence } from './bindings/Sentence';
 import type { SettingChange } from './bindings/SettingChange';
 import type { Settings } from './bindings/Settings';
 import type { SettingsView } from './bindings/SettingsView';
+import type { StaleEvidence } from './bindings/StaleEvidence';
 import type { StoredCheck } from './bindings/StoredCheck';
 import type { SubjectFailure as ClaimFailure } from './bindings/SubjectFailure';
 import type { TaskProgress } from './bindings/TaskProgress';
@@ -149,6 +150,7 @@ export type {
   SettingChange,
   Settings,
   SettingsView,
+  StaleEvidence,
   StoredCheck,
   TaskProgress,
   TokensPerClaim,
@@ -330,8 +332,8 @@ export function splitClaims(text: string): Promise<string[]> {
 }
 
 /** Adds claims to `collection` (created if missing); ones it holds already count as duplicates. */
-export function addClaims(collection: string, claims: string[]): Promise<ClaimImportSummary> {
-  return call<ClaimImportSummary>('add_claims', { collection, claims });
+export function addClaims(collection: string, claims: string[], claimedOn: string | null = null): Promise<ClaimImportSummary> {
+  return call<ClaimImportSummary>('add_claims', { collection, claims, claimedOn });
 }
 
 /** Imports a claims file (CSV, JSONL, or one claim per line) into `collection`. */

@@ -107,7 +107,7 @@ pub fn run(bench: &SimilarBench) -> anyhow::Result<()> {
         let app = Factdesk::open_with_settings(dir.path(), Settings::default())?;
         let texts: Vec<String> = (0..bench.claims).map(claim).collect();
         for chunk in texts.chunks(10_000) {
-            app.add_claims("bench", chunk)?;
+            app.add_claims("bench", chunk, None)?;
         }
     }
     // Random unit vectors for the claims past `real`, written before the model sees them.

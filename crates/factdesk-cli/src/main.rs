@@ -489,7 +489,20 @@ enum ModelsCommand {
 
 #[derive(Debug, Subcommand)]
 enum ClaimsCommand {
-    /// Import claims from CSV, JSONL, or a text file with one claim per line
+    /// Add claims typed on the command line (each argument one claim)
+    Add {
+        #[arg(required = true)]
+        texts: Vec<String>,
+        /// Collection to add the claims to (created if missing)
+        #[arg(long)]
+        collection: String,
+        /// When the claims were made (YYYY-MM-DD): evidence published more than
+        /// verify.stale_after_days before it is flagged as old
+        #[arg(long)]
+        date: Option<String>,
+    },
+    /// Import claims from CSV, JSONL, or a text file with one claim per line (a `date` column
+    /// or field gives each claim's date)
     Import {
         file: PathBuf,
         /// Collection to add the claims to (created if missing)
@@ -748,6 +761,11 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             Ok(Outcome::Success)
         }
         Command::Claims { command } => match command {
+            ClaimsCommand::Add { texts, collection, date } => {
+                let summary = open()?.add_claims(&collection, &texts, date.as_deref())?;
+                output::claim_import(&summary, json)?;
+                Ok(Outcome::Success)
+            }
             ClaimsCommand::Import { file, collection } => {
                 let summary = open()?.import_claims(&file, &collection)?;
                 output::claim_import(&summary, json)?;

@@ -262,13 +262,16 @@ pub fn claims(claims: &[Claim], json: bool) -> anyhow::Result<()> {
         } else {
             format!("  #{}", claim.tags.join(" #"))
         };
+        let date =
+            claim.claimed_on.as_deref().map(|date| format!("  ({date})")).unwrap_or_default();
         println!(
-            "{:>6}  {:<10} {:<10} gold {:<16} {}{}",
+            "{:>6}  {:<10} {:<10} gold {:<16} {}{}{}",
             claim.id,
             claim.collection,
             claim.status.as_str(),
             label,
             claim.text,
+            date,
             tags
         );
     }
@@ -488,12 +491,20 @@ pub fn check(stored: &StoredCheck, json: bool) -> anyhow::Result<()> {
             source.url.as_deref().or(source.title.as_deref()).unwrap_or("(document)"),
             attribution.entailment
         );
+        if let Some(date) = &source.published_at {
+            println!("            published {date}");
+        }
         if let (Some(at), Some(hash)) = (&source.fetched_at, &source.content_hash) {
             println!("            fetched {at}, content {}", &hash[..hash.len().min(16)]);
         }
         for sentence in &attribution.sentences {
             println!("            “{sentence}”");
         }
+    }
+    for stale in &stored.stale {
+        let source = stale.source();
+        let name = source.url.as_deref().or(source.title.as_deref()).unwrap_or("(document)");
+        println!("Old:        {name}: {}", stale.note);
     }
     if let Some(detail) = &check.ciber {
         ciber(check, detail);

@@ -55,7 +55,7 @@ fn text(bytes: &[u8]) -> String {
 fn init_import_search_docs_and_check() {
     let cli = Cli::new();
     let init = cli.json(&["init"]);
-    assert_eq!(init["schema_version"], 14);
+    assert_eq!(init["schema_version"], 15);
     assert!(cli.data.path().join("config.toml").exists());
 
     let corpus = demo_corpus().join("corpus");
@@ -239,6 +239,27 @@ fn claims_import_and_list() {
     assert_eq!(tagged.as_array().unwrap().len(), 2);
     let collections = cli.json(&["claims", "collections"]);
     assert_eq!(collections[0]["claim_count"], 10);
+
+    // Claims typed on the command line, with the date they were made.
+    let added = cli.json(&[
+        "claims",
+        "add",
+        "Rates rose in May.",
+        "Rates fell in June.",
+        "--collection",
+        "typed",
+        "--date",
+        "2024-06-30",
+    ]);
+    assert_eq!(added["imported"], 2);
+    let typed = cli.json(&["claims", "list", "--collection", "typed"]);
+    assert_eq!(typed[1]["claimed_on"], "2024-06-30");
+    let shown = text(&cli.run(&["claims", "list", "--collection", "typed"]).stdout);
+    assert!(shown.contains("Rates fell in June.  (2024-06-30)"), "{shown}");
+    let refused =
+        cli.run(&["claims", "add", "Rates held.", "--collection", "typed", "--date", "soon"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(text(&refused.stderr).contains("\"soon\" is not a date"), "{}", text(&refused.stderr));
 }
 
 #[test]
@@ -438,7 +459,7 @@ fn a_data_directory_of_version_5_upgrades_and_its_killed_runs_resume() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     copy_dir(&root.join("tests/fixtures/data-dir-v5"), cli.data.path());
     let init = cli.json(&["init"]);
-    assert_eq!(init["schema_version"], 14);
+    assert_eq!(init["schema_version"], 15);
 
     // What version 5 stored is there (the store's migration test checks every row).
     let report = cli.json(&["report", "--collection", "demo", "--format", "json"]);

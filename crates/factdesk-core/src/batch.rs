@@ -362,6 +362,7 @@ mod tests {
                     tags: Vec::new(),
                     notes: None,
                     gold_label: None,
+                    claimed_on: None,
                 })
                 .collect();
             store.insert_claims(collection, &claims).unwrap();
@@ -602,6 +603,7 @@ mod passage_tests {
                 tags: Vec::new(),
                 notes: None,
                 gold_label: None,
+                claimed_on: None,
             };
             store.insert_claims(collection, &[claim]).unwrap();
         }

@@ -17,6 +17,7 @@ const LABEL_COLUMNS: &[&str] = &["label", "gold_label", "gold", "verdict", "trut
 const TAG_COLUMNS: &[&str] = &["tags", "tag"];
 const NOTE_COLUMNS: &[&str] = &["notes", "note", "comment"];
 const ORIGIN_COLUMNS: &[&str] = &["origin", "source", "url"];
+const DATE_COLUMNS: &[&str] = &["date", "claimed_on", "claim_date"];
 
 /// The outcome of a claims import.
 #[derive(Debug, Clone, Default, Serialize, ts_rs::TS)]
@@ -81,12 +82,21 @@ impl Factdesk {
     }
 
     /// Adds claims written by hand (or split from a summary) to a collection, created if
-    /// missing; a claim the collection already holds is counted as a duplicate.
-    pub fn add_claims(&self, collection: &str, texts: &[String]) -> Result<ClaimImportSummary> {
+    /// missing; a claim the collection already holds is counted as a duplicate (and keeps its
+    /// date). `claimed_on` is when the claims were made (a date; `YYYY-MM-DD` is stored), if
+    /// known.
+    pub fn add_claims(
+        &self,
+        collection: &str,
+        texts: &[String],
+        claimed_on: Option<&str>,
+    ) -> Result<ClaimImportSummary> {
         let collection = collection.trim();
         if collection.is_empty() {
             return Err(CoreError::InvalidInput("the collection name is empty".into()));
         }
+        let claimed_on =
+            claim_date(claimed_on.map(str::to_owned)).map_err(CoreError::InvalidInput)?;
         let claims: Vec<NewClaim> = texts
             .iter()
             .map(|text| text.trim())
@@ -97,6 +107,7 @@ impl Factdesk {
                 tags: Vec::new(),
                 notes: None,
                 gold_label: None,
+                claimed_on: claimed_on.clone(),
             })
             .collect();
         if claims.is_empty() {
@@ -158,12 +169,22 @@ fn non_empty(value: Option<&str>) -> Option<String> {
     value.map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned)
 }
 
+/// A claim's date as stored (`YYYY-MM-DD`) from a date as written (a date, a timestamp or an
+/// RFC 2822 date), or what is wrong with it.
+fn claim_date(raw: Option<String>) -> std::result::Result<Option<String>, String> {
+    let Some(raw) = raw.filter(|raw| !raw.trim().is_empty()) else { return Ok(None) };
+    factdesk_text::normalise_date(&raw).map(Some).ok_or_else(|| {
+        format!("the claim's date {:?} is not a date: write it as YYYY-MM-DD", raw.trim())
+    })
+}
+
 /// Builds a claim from its parts, or says what is wrong with them.
 fn make_claim(
     text: Option<String>,
     label: Option<String>,
     tags: Vec<String>,
     notes: Option<String>,
+    date: Option<String>,
     origin: String,
 ) -> std::result::Result<NewClaim, String> {
     let text =
@@ -173,7 +194,8 @@ fn make_claim(
         .map(|label| ClaimLabel::parse_lenient(&label))
         .transpose()
         .map_err(|e| e.to_string())?;
-    Ok(NewClaim { text, origin: Some(origin), tags, notes, gold_label })
+    let claimed_on = claim_date(date)?;
+    Ok(NewClaim { text, origin: Some(origin), tags, notes, gold_label, claimed_on })
 }
 
 fn parse_line_claims(text: &str, origin: &str) -> (Vec<NewClaim>, Vec<ImportFailure>) {
@@ -186,6 +208,7 @@ fn parse_line_claims(text: &str, origin: &str) -> (Vec<NewClaim>, Vec<ImportFail
                 Some(line.to_owned()),
                 None,
                 Vec::new(),
+                None,
                 None,
                 format!("{origin}:{}", index + 1),
             )
@@ -236,6 +259,7 @@ fn parse_jsonl_claims(text: &str, origin: &str) -> (Vec<NewClaim>, Vec<ImportFai
                         get(LABEL_COLUMNS),
                         tags,
                         get(NOTE_COLUMNS),
+                        get(DATE_COLUMNS),
                         origin,
                     )
                 }
@@ -269,8 +293,13 @@ fn parse_csv_claims(text: &str, origin: &str) -> Result<(Vec<NewClaim>, Vec<Impo
             headers.join(", ")
         )));
     };
-    let (label, tags, notes, source) =
-        (column(LABEL_COLUMNS), column(TAG_COLUMNS), column(NOTE_COLUMNS), column(ORIGIN_COLUMNS));
+    let (label, tags, notes, date, source) = (
+        column(LABEL_COLUMNS),
+        column(TAG_COLUMNS),
+        column(NOTE_COLUMNS),
+        column(DATE_COLUMNS),
+        column(ORIGIN_COLUMNS),
+    );
     let mut claims = Vec::new();
     let mut failures = Vec::new();
     let records: Vec<_> = reader.into_records().collect();
@@ -313,6 +342,7 @@ fn parse_csv_claims(text: &str, origin: &str) -> Result<(Vec<NewClaim>, Vec<Impo
             get(label),
             get(tags).map(|t| split_tags(&t)).unwrap_or_default(),
             get(notes),
+            get(date),
             get(source).unwrap_or_else(|| item.clone()),
         );
         match result {
@@ -339,6 +369,26 @@ mod tests {
         let items: Vec<_> = failures.iter().map(|f| f.item.as_str()).collect();
         assert_eq!(items, ["c.csv:4", "c.csv:5", "c.csv:6"]);
         assert!(failures[1].message.contains("perhaps"));
+    }
+
+    #[test]
+    fn claims_carry_their_dates_and_a_bad_date_fails_its_line() {
+        let csv_text = "claim,date\nRates rose.,2023-04-05\nRates fell.,2023-04-05T10:00:00Z\nRates held.,\nRates?,last week\n";
+        let (claims, failures) = parse_csv_claims(csv_text, "c.csv").unwrap();
+        let dates: Vec<_> = claims.iter().map(|c| c.claimed_on.as_deref()).collect();
+        assert_eq!(dates, [Some("2023-04-05"), Some("2023-04-05"), None]);
+        assert_eq!(failures.len(), 1);
+        assert_eq!(failures[0].item, "c.csv:5");
+        assert!(
+            failures[0].message.contains("\"last week\" is not a date"),
+            "{}",
+            failures[0].message
+        );
+
+        let jsonl = "{\"claim\": \"Rates rose.\", \"claimed_on\": \"Tue, 05 Mar 2024 10:00:00 +0000\"}\n{\"claim\": \"Rates fell.\", \"date\": \"2024-02-30\"}\n";
+        let (claims, failures) = parse_jsonl_claims(jsonl, "c.jsonl");
+        assert_eq!(claims[0].claimed_on.as_deref(), Some("2024-03-05"));
+        assert_eq!(failures[0].item, "c.jsonl:2");
     }
 
     #[test]

@@ -272,13 +272,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let first = Factdesk::open_with_settings(dir.path(), crate::Settings::default()).unwrap();
         let texts = ["The bridge closed on Monday.".to_owned(), "Bananas are berries.".to_owned()];
-        first.add_claims("news", &texts).unwrap();
+        first.add_claims("news", &texts, None).unwrap();
         let found = first.similar_claims("On Monday the bridge was closed.", 3, None).await;
         let found = found.unwrap();
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].claim.text, texts[0]);
         let second = Factdesk::open_with_settings(dir.path(), crate::Settings::default()).unwrap();
-        second.add_claims("more", &["The dam held after the storm.".to_owned()]).unwrap();
+        second.add_claims("more", &["The dam held after the storm.".to_owned()], None).unwrap();
         let found = first.similar_claims("After the storm, the dam held.", 3, None).await;
         let found = found.unwrap();
         assert_eq!(found[0].claim.collection, "more", "{found:?}");

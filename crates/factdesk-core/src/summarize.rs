@@ -105,6 +105,7 @@ fn evidence_source(document: &Document) -> EvidenceSource {
         document_id: Some(summary.id),
         fetched_at: None,
         content_hash: Some(summary.content_hash.clone()),
+        published_at: None,
     }
 }
 

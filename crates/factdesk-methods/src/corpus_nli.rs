@@ -101,6 +101,7 @@ impl CorpusNli {
                             document_id: Some(hit.document_id),
                             fetched_at: None,
                             content_hash: None,
+                            published_at: None,
                         },
                         sentences: vec![text],
                     });

@@ -126,6 +126,10 @@ pub struct EvidenceSource {
     pub document_id: Option<DocumentId>,
     pub fetched_at: Option<String>,
     pub content_hash: Option<String>,
+    /// The calendar date (YYYY-MM-DD) the document or page says it was published, when it
+    /// says; set by Factdesk when it stores the check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub published_at: Option<String>,
 }
 
 /// One premise checked against the claim, with the NLI probabilities.
@@ -320,6 +324,115 @@ pub struct StoredCheck {
     pub check: ClaimCheck,
     /// The latest human review, if any.
     pub review: Option<Review>,
+    /// Evidence published longer before the claim's date than the freshness window allows,
+    /// worked out when the check is read (from the claim's date and the setting
+    /// `verify.stale_after_days`); empty when the claim has no date or no evidence is that old.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stale: Vec<StaleEvidence>,
+}
+
+/// A source of a check published long before the claim was made: evidence that may be out of
+/// date for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+pub struct StaleEvidence {
+    pub title: Option<String>,
+    pub url: Option<String>,
+    pub document_id: Option<DocumentId>,
+    /// The source's publication date (YYYY-MM-DD).
+    pub published_at: String,
+    /// The claim's date it is compared with (YYYY-MM-DD).
+    pub claimed_on: String,
+    /// Whole days from the publication to the claim's date, more than the window.
+    pub days_before: u32,
+    /// The window, in days.
+    pub window_days: u32,
+    /// For people: "published 2019-03-01, 3 years before the claim's date (2022-05-10)".
+    pub note: String,
+}
+
+impl StaleEvidence {
+    /// The source it is about, as far as this entry names it (title, URL, document).
+    pub fn source(&self) -> EvidenceSource {
+        EvidenceSource {
+            url: self.url.clone(),
+            title: self.title.clone(),
+            document_id: self.document_id,
+            fetched_at: None,
+            content_hash: None,
+            published_at: Some(self.published_at.clone()),
+        }
+    }
+
+    /// Whether this is the entry of `source` (the same document, or the same page).
+    pub fn is_of(&self, source: &EvidenceSource) -> bool {
+        match (self.document_id, source.document_id) {
+            (Some(own), Some(other)) => own == other,
+            (None, None) => self.url.is_some() && self.url == source.url,
+            _ => false,
+        }
+    }
+}
+
+/// A number of days for people: "40 days", "5 months", "3 years".
+fn span_of_days(days: u32) -> String {
+    let plural =
+        |n: u32, unit: &str| if n == 1 { format!("1 {unit}") } else { format!("{n} {unit}s") };
+    match days {
+        0..=59 => plural(days, "day"),
+        60..=729 => plural(days / 30, "month"),
+        _ => plural(days / 365, "year"),
+    }
+}
+
+/// A calendar date (`YYYY-MM-DD`, or the date part of a longer timestamp).
+fn calendar_date(text: &str) -> Option<time::Date> {
+    let format = time::macros::format_description!("[year]-[month]-[day]");
+    time::Date::parse(text.trim().get(..10)?, &format).ok()
+}
+
+/// Whether `text` is a calendar date (`YYYY-MM-DD`), as claims' dates are stored.
+pub fn is_calendar_date(text: &str) -> bool {
+    text.len() == 10 && calendar_date(text).is_some()
+}
+
+/// The sources of `check` (those it read and those it cites) published more than
+/// `window_days` days before `claimed_on`, each once, in the order they appear. None when the
+/// window is 0 (freshness is not checked), the claim's date cannot be read, or no source has a
+/// date. A source dated after the claim is never stale.
+pub fn stale_evidence(
+    check: &ClaimCheck,
+    claimed_on: &str,
+    window_days: u32,
+) -> Vec<StaleEvidence> {
+    let Some(claim_date) = calendar_date(claimed_on).filter(|_| window_days > 0) else {
+        return Vec::new();
+    };
+    let mut stale: Vec<StaleEvidence> = Vec::new();
+    let sources = check.sources.iter().chain(check.attributions.iter().map(|a| &a.source));
+    for source in sources {
+        let Some(published) = source.published_at.as_deref().and_then(calendar_date) else {
+            continue;
+        };
+        let days = (claim_date - published).whole_days();
+        if days <= i64::from(window_days) || stale.iter().any(|entry| entry.is_of(source)) {
+            continue;
+        }
+        let days_before = u32::try_from(days).unwrap_or(u32::MAX);
+        stale.push(StaleEvidence {
+            title: source.title.clone(),
+            url: source.url.clone(),
+            document_id: source.document_id,
+            published_at: published.to_string(),
+            claimed_on: claim_date.to_string(),
+            days_before,
+            window_days,
+            note: format!(
+                "published {published}, {} before the claim's date ({claim_date})",
+                span_of_days(days_before)
+            ),
+        });
+    }
+    stale
 }
 
 /// What a person decided about a machine verdict.
@@ -399,5 +512,83 @@ mod tests {
         {
             assert!(!status.is_valid());
         }
+    }
+
+    fn dated(url: &str, document: Option<i64>, published: Option<&str>) -> EvidenceSource {
+        EvidenceSource {
+            url: Some(url.into()),
+            title: Some(format!("Title of {url}")),
+            document_id: document.map(DocumentId),
+            fetched_at: None,
+            content_hash: None,
+            published_at: published.map(str::to_owned),
+        }
+    }
+
+    fn check_with(sources: Vec<EvidenceSource>, cited: Vec<EvidenceSource>) -> ClaimCheck {
+        ClaimCheck {
+            envelope: Envelope {
+                method: "corpus-nli".into(),
+                parameters: serde_json::Value::Null,
+                model: "scripted".into(),
+                nli_model: None,
+                tokens: TokenUse::default(),
+                explanation: String::new(),
+            },
+            claim: "Unemployment is 4%.".into(),
+            verdict: Verdict::Supported,
+            undecided: None,
+            confidence: Some(0.9),
+            attributions: cited
+                .into_iter()
+                .map(|source| Attribution {
+                    source,
+                    sentences: vec!["Unemployment was 4%.".into()],
+                    entailment: 0.9,
+                    claim_part: None,
+                    pages: Vec::new(),
+                })
+                .collect(),
+            urls: Vec::new(),
+            sources,
+            premises: Vec::new(),
+            left_out: Vec::new(),
+            ciber: None,
+        }
+    }
+
+    #[test]
+    fn evidence_older_than_the_window_before_the_claim_is_stale() {
+        let old = dated("https://a.example/old", Some(1), Some("2019-03-01"));
+        let recent = dated("https://a.example/recent", Some(2), Some("2022-01-10"));
+        let undated = dated("https://a.example/undated", Some(3), None);
+        let later = dated("https://a.example/later", Some(4), Some("2024-01-01"));
+        let old_page = dated("https://b.example/page", None, Some("2020-05-10T08:00:00Z"));
+        let check = check_with(
+            vec![old.clone(), recent, undated, later, old_page.clone()],
+            vec![old.clone(), old_page.clone()],
+        );
+        let stale = stale_evidence(&check, "2022-05-10", 365);
+        // Each old source once, though it is both read and cited; the rest are not stale.
+        assert_eq!(stale.len(), 2, "{stale:?}");
+        assert!(stale[0].is_of(&old) && !stale[0].is_of(&old_page));
+        assert_eq!(stale[0].published_at, "2019-03-01");
+        assert_eq!(stale[0].days_before, 1166);
+        assert_eq!(
+            stale[0].note,
+            "published 2019-03-01, 3 years before the claim's date (2022-05-10)"
+        );
+        assert!(stale[1].is_of(&old_page));
+        assert_eq!(stale[1].published_at, "2020-05-10");
+        assert_eq!(stale[1].days_before, 730);
+        // A wider window lets the page through; exactly the window is not stale.
+        assert_eq!(stale_evidence(&check, "2022-05-10", 730).len(), 1);
+        // No window, or a claim date that is no date: nothing is flagged.
+        assert!(stale_evidence(&check, "2022-05-10", 0).is_empty());
+        assert!(stale_evidence(&check, "last spring", 365).is_empty());
+        assert!(stale_evidence(&check, "", 365).is_empty());
+        assert!(is_calendar_date("2022-05-10"));
+        assert!(!is_calendar_date("2022-05-10T00:00:00Z"));
+        assert!(!is_calendar_date("2022-02-30"));
     }
 }

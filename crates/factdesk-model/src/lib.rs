@@ -27,7 +27,8 @@ pub mod check;
 pub mod ciber;
 pub use check::{
     Attribution, CheckId, ClaimCheck, EvidenceSource, LeftOut, PremiseCheck, ProposedUrl, Review,
-    ReviewDecision, ReviewId, StoredCheck, TokenCount, TokenUse, Undecided, UrlStatus, page_label,
+    ReviewDecision, ReviewId, StaleEvidence, StoredCheck, TokenCount, TokenUse, Undecided,
+    UrlStatus, is_calendar_date, page_label, stale_evidence,
 };
 pub mod fetch;
 pub mod outcome;
@@ -392,6 +393,9 @@ pub struct Claim {
     pub notes: Option<String>,
     pub status: ClaimStatus,
     pub gold_label: Option<ClaimLabel>,
+    /// When the claim was made (YYYY-MM-DD), if known: evidence published long before it is
+    /// flagged as possibly out of date.
+    pub claimed_on: Option<String>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -404,6 +408,8 @@ pub struct NewClaim {
     pub tags: Vec<String>,
     pub notes: Option<String>,
     pub gold_label: Option<ClaimLabel>,
+    /// When the claim was made (YYYY-MM-DD), if known.
+    pub claimed_on: Option<String>,
 }
 
 /// The life of a run.

@@ -6,7 +6,8 @@
 //! The columns are [`COLUMNS`]; the first seventeen are the agreed export, the next four (NLI
 //! model, reviewer, review time, explanation) complete what every format must show, and the rest
 //! came later: why a method could not decide, flagged sources, every source a check read, and
-//! CIBER's strongest supporting and refuting documents and its verdict under each rule.
+//! CIBER's strongest supporting and refuting documents and its verdict under each rule, the
+//! claim's date and the evidence published long before it.
 
 use std::io::Write;
 
@@ -17,7 +18,7 @@ use crate::escape::guard_spreadsheet_cell;
 use crate::{Report, ReportItem, UNCHECKED, format_probability};
 
 /// The header row, in order.
-pub const COLUMNS: [&str; 27] = [
+pub const COLUMNS: [&str; 29] = [
     "claim_id",
     "claim",
     "tags",
@@ -51,6 +52,11 @@ pub const COLUMNS: [&str; 27] = [
     // CIBER: the claim's verdict under each fusion rule and by the RAG baseline
     // ("wp:supported wig:… wbu:… meta:… rag:…").
     "rule_verdicts",
+    // When the claim was made (YYYY-MM-DD), if known.
+    "claimed_on",
+    // Sources published more than verify.stale_after_days before the claim's date:
+    // "<source> published <date>", "; "-joined.
+    "old_evidence",
 ];
 
 /// Stands in for a missing fetch time or hash, so the space-joined lists stay aligned.
@@ -78,9 +84,10 @@ fn row_for(item: &ReportItem) -> [String; COLUMNS.len()] {
         row[2] = tags;
         row[3] = gold_label;
         row[6] = UNCHECKED.to_owned();
+        row[27] = item.claimed_on.clone().unwrap_or_default();
         return row;
     };
-    let StoredCheck { check, review, checked_at, .. } = stored;
+    let StoredCheck { check, review, checked_at, stale, .. } = stored;
     let attributions = &check.attributions;
     [
         claim_id,
@@ -119,6 +126,14 @@ fn row_for(item: &ReportItem) -> [String; COLUMNS.len()] {
         ciber_source(check, |detail| detail.strongest_support),
         ciber_source(check, |detail| detail.strongest_refute),
         check.ciber.as_deref().map(rule_verdicts).unwrap_or_default(),
+        item.claimed_on.clone().unwrap_or_default(),
+        stale
+            .iter()
+            .map(|stale| {
+                format!("{} published {}", source_reference(&stale.source()), stale.published_at)
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
     ]
 }
 

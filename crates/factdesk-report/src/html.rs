@@ -120,6 +120,9 @@ fn write_item(number: usize, item: &ReportItem, out: &mut dyn Write) -> io::Resu
     if let Some(label) = item.gold_label {
         writeln!(out, "<dt>Gold label</dt><dd>{}</dd>", label.as_str())?;
     }
+    if let Some(date) = &item.claimed_on {
+        writeln!(out, "<dt>Claimed on</dt><dd>{}</dd>", h(date))?;
+    }
     match &item.check {
         None => {
             writeln!(
@@ -182,6 +185,13 @@ fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
             h(&flagged.join("; "))
         )?;
     }
+    if let Some(window) = stored.stale.first().map(|stale| stale.window_days) {
+        writeln!(
+            out,
+            "<dt>Old evidence</dt><dd class=\"flagged\">Published more than {window} days before the claim's date: {}</dd>",
+            h(&crate::stale_sources(stored).join("; "))
+        )?;
+    }
     writeln!(out, "</dl>")?;
     crate::ciber::write_html(check, out)?;
     if !check.attributions.is_empty() {
@@ -232,9 +242,14 @@ fn write_attribution(attribution: &Attribution, out: &mut dyn Write) -> io::Resu
     let pages = factdesk_model::page_label(&attribution.pages)
         .map(|label| format!(" · {}", h(&label)))
         .unwrap_or_default();
+    let published = source
+        .published_at
+        .as_deref()
+        .map(|date| format!("published {} · ", h(date)))
+        .unwrap_or_default();
     writeln!(
         out,
-        "<p class=\"provenance\">fetched at {} · content hash {} · entailment {}{pages}</p>",
+        "<p class=\"provenance\">{published}fetched at {} · content hash {} · entailment {}{pages}</p>",
         h(source.fetched_at.as_deref().unwrap_or("unknown")),
         h(source.content_hash.as_deref().unwrap_or("unknown")),
         format_probability(attribution.entailment)

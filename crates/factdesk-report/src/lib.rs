@@ -68,6 +68,9 @@ pub struct ReportItem {
     pub claim_text: String,
     pub tags: Vec<String>,
     pub gold_label: Option<ClaimLabel>,
+    /// When the claim was made (YYYY-MM-DD), if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claimed_on: Option<String>,
     /// The check, as stored, with its review; none when the claim was not checked yet.
     pub check: Option<StoredCheck>,
 }
@@ -80,6 +83,7 @@ impl ReportItem {
             claim_text: claim.text.clone(),
             tags: claim.tags.clone(),
             gold_label: claim.gold_label,
+            claimed_on: claim.claimed_on.clone(),
             check,
         }
     }
@@ -91,6 +95,7 @@ impl ReportItem {
             claim_text: check.check.claim.clone(),
             tags: Vec::new(),
             gold_label: None,
+            claimed_on: None,
             check: Some(check),
         }
     }
@@ -315,6 +320,23 @@ pub(crate) fn flagged_sources(check: &factdesk_model::ClaimCheck) -> Vec<String>
                 .get(source)
                 .map_or_else(|| format!("source {}", source + 1), source_location);
             format!("{name} ({count} sentence{})", if count == 1 { "" } else { "s" })
+        })
+        .collect()
+}
+
+/// The check's evidence that is old for its claim, for people: "Title: location (published
+/// 2019-03-01, 3 years before the claim's date (2022-05-10))".
+pub(crate) fn stale_sources(stored: &StoredCheck) -> Vec<String> {
+    stored
+        .stale
+        .iter()
+        .map(|stale| {
+            let location = source_location(&stale.source());
+            let name = match &stale.title {
+                Some(title) if !title.trim().is_empty() => format!("{title}: {location}"),
+                _ => location,
+            };
+            format!("{name} ({})", stale.note)
         })
         .collect()
 }

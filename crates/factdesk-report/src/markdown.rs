@@ -66,6 +66,9 @@ fn write_item(number: usize, item: &ReportItem, out: &mut dyn Write) -> io::Resu
     if let Some(label) = item.gold_label {
         writeln!(out, "- **Gold label:** {}", label.as_str())?;
     }
+    if let Some(date) = &item.claimed_on {
+        writeln!(out, "- **Claimed on:** {}", escape_markdown(date))?;
+    }
     match &item.check {
         None => writeln!(out, "- **Verdict:** {UNCHECKED}"),
         Some(stored) => write_check(stored, out),
@@ -123,6 +126,14 @@ fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
             escape_markdown(&flagged.join("; "))
         )?;
     }
+    let stale = crate::stale_sources(stored);
+    if let Some(window) = stored.stale.first().map(|stale| stale.window_days) {
+        writeln!(
+            out,
+            "- **Old evidence** (published more than {window} days before the claim's date): {}",
+            escape_markdown(&stale.join("; "))
+        )?;
+    }
     crate::ciber::write_markdown(check, out)?;
     if !check.attributions.is_empty() {
         writeln!(out)?;
@@ -171,6 +182,9 @@ fn write_attribution(
     let pages = factdesk_model::page_label(&attribution.pages)
         .map(|label| format!(" · {label}"))
         .unwrap_or_default();
+    if let Some(date) = &source.published_at {
+        writeln!(out, "   - published {}", escape_markdown(date))?;
+    }
     writeln!(
         out,
         "   - fetched at {} · content hash {} · entailment {}{pages}",

@@ -286,6 +286,7 @@ mod tests {
             document_id: None,
             fetched_at: None,
             content_hash: None,
+            published_at: None,
         }
     }
 

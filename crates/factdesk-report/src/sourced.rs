@@ -228,6 +228,7 @@ mod tests {
                 document_id: Some(factdesk_model::DocumentId(1)),
                 fetched_at: None,
                 content_hash: None,
+                published_at: None,
             },
             score,
             used,

@@ -103,6 +103,7 @@ fn decode((check, review): (StoredCheckRow, Option<ReviewRow>)) -> Result<Stored
         model_calls,
         check: result,
         review,
+        stale: Vec::new(),
     })
 }
 
@@ -595,6 +596,7 @@ mod tests {
             tags: Vec::new(),
             notes: None,
             gold_label: None,
+            claimed_on: None,
         }
     }
 
@@ -703,6 +705,7 @@ mod tests {
                     document_id: None,
                     fetched_at: None,
                     content_hash: Some("aa".into()),
+                    published_at: None,
                 });
             }
             check

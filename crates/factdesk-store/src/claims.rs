@@ -83,8 +83,9 @@ impl Store {
             let mut find =
                 tx.prepare_cached("SELECT id FROM claims WHERE collection_id = ?1 AND text = ?2")?;
             let mut insert = tx.prepare_cached(
-                "INSERT INTO claims (collection_id, text, origin, notes, gold_label, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+                "INSERT INTO claims (collection_id, text, origin, notes, gold_label, claimed_on,
+                                     created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?7, ?6, ?6)",
             )?;
             let mut tag = tx.prepare_cached(
                 "INSERT INTO claim_tags (claim_id, tag) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
@@ -104,6 +105,7 @@ impl Store {
                     claim.notes,
                     claim.gold_label.map(ClaimLabel::as_str),
                     now,
+                    claim.claimed_on,
                 ])?;
                 let id = tx.last_insert_rowid();
                 for name in &claim.tags {
@@ -213,7 +215,8 @@ impl Store {
             "SELECT c.id, k.name, c.text, c.origin, c.notes, c.status, c.gold_label,
                     c.created_at, c.updated_at,
                     (SELECT json_group_array(tag) FROM (SELECT tag FROM claim_tags t
-                                                        WHERE t.claim_id = c.id ORDER BY tag))
+                                                        WHERE t.claim_id = c.id ORDER BY tag)),
+                    c.claimed_on
              FROM claims c JOIN claim_collections k ON k.id = c.collection_id
              WHERE (?1 IS NULL OR c.collection_id = ?1)
                AND (?2 IS NULL OR c.status = ?2)
@@ -242,13 +245,26 @@ impl Store {
                     row.get::<_, String>(7)?,
                     row.get::<_, String>(8)?,
                     row.get::<_, String>(9)?,
+                    row.get::<_, Option<String>>(10)?,
                 ))
             },
         )?;
         rows.map(|row| {
-            let (id, collection, text, origin, notes, status, label, created_at, updated_at, tags) =
-                row?;
+            let (
+                id,
+                collection,
+                text,
+                origin,
+                notes,
+                status,
+                label,
+                created_at,
+                updated_at,
+                tags,
+                claimed_on,
+            ) = row?;
             Ok(Claim {
+                claimed_on,
                 id,
                 collection,
                 text,
@@ -281,6 +297,7 @@ mod tests {
             tags: tags.iter().map(|t| t.to_string()).collect(),
             notes: None,
             gold_label: label,
+            claimed_on: None,
         }
     }
 
@@ -297,7 +314,10 @@ mod tests {
                         Some(ClaimLabel::Supported),
                         &["botany", "food"],
                     ),
-                    claim("The Moon is made of cheese.", Some(ClaimLabel::Refuted), &[]),
+                    NewClaim {
+                        claimed_on: Some("2023-04-01".into()),
+                        ..claim("The Moon is made of cheese.", Some(ClaimLabel::Refuted), &[])
+                    },
                     claim("Okra is a flowering plant.", None, &[]),
                 ],
             )
@@ -312,6 +332,15 @@ mod tests {
         assert_eq!(claims[0].gold_label, Some(ClaimLabel::Supported));
         assert_eq!(claims[0].status, ClaimStatus::Unchecked);
         assert_eq!(claims[1].tags, Vec::<String>::new());
+        assert_eq!(
+            (claims[0].claimed_on.as_deref(), claims[1].claimed_on.as_deref()),
+            (None, Some("2023-04-01"))
+        );
+        // The schema keeps calendar dates only.
+        for bad in ["2023-02-30", "2023-4-1", "yesterday", "2023-04-01T10:00:00Z"] {
+            let odd = NewClaim { claimed_on: Some(bad.into()), ..claim(bad, None, &[]) };
+            assert!(store.insert_claims(collection, &[odd]).is_err(), "{bad}");
+        }
 
         let tagged = store
             .claims(&ClaimFilter { tag: Some("food".into()), ..ClaimFilter::default() })

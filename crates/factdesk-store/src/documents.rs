@@ -323,6 +323,14 @@ impl Store {
         Ok(Document { summary, charset, text, sentences })
     }
 
+    /// The date a document says it was published (YYYY-MM-DD), if it says; `None` also for a
+    /// document that is gone.
+    pub fn published_at(&self, id: DocumentId) -> Result<Option<String>> {
+        let mut statement =
+            self.conn.prepare_cached("SELECT published_at FROM documents WHERE id = ?1")?;
+        Ok(statement.query_row([id.0], |row| row.get(0)).optional()?.flatten())
+    }
+
     /// The sentences of a paged document (a PDF) with the page each starts on; empty for a
     /// document without pages.
     pub fn paged_sentences(&self, id: DocumentId) -> Result<Vec<(String, u32)>> {

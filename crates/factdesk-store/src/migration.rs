@@ -85,6 +85,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "pdf_pages",
         sql: include_str!("../../../migrations/0014_pdf_pages.sql"),
     },
+    Migration {
+        version: 15,
+        name: "claim_dates",
+        sql: include_str!("../../../migrations/0015_claim_dates.sql"),
+    },
 ];
 
 /// The schema version this binary writes.

@@ -6,4 +6,9 @@ import type { Verdict } from "./Verdict";
 /**
  * A claim to be checked.
  */
-export type Claim = { id: ClaimId, collection: string, text: string, origin: string | null, tags: Array<string>, notes: string | null, status: ClaimStatus, gold_label: Verdict | null, created_at: string, updated_at: string, };
+export type Claim = { id: ClaimId, collection: string, text: string, origin: string | null, tags: Array<string>, notes: string | null, status: ClaimStatus, gold_label: Verdict | null, 
+/**
+ * When the claim was made (YYYY-MM-DD), if known: evidence published long before it is
+ * flagged as possibly out of date.
+ */
+claimed_on: string | null, created_at: string, updated_at: string, };

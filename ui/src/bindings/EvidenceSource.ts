@@ -12,4 +12,9 @@ url: string | null, title: string | null,
 /**
  * A local corpus document, for corpus evidence.
  */
-document_id: DocumentId | null, fetched_at: string | null, content_hash: string | null, };
+document_id: DocumentId | null, fetched_at: string | null, content_hash: string | null, 
+/**
+ * The calendar date (YYYY-MM-DD) the document or page says it was published, when it
+ * says; set by Factdesk when it stores the check.
+ */
+published_at?: string | null, };

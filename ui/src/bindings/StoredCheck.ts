@@ -4,6 +4,7 @@ import type { ClaimCheck } from "./ClaimCheck";
 import type { ClaimId } from "./ClaimId";
 import type { Review } from "./Review";
 import type { RunId } from "./RunId";
+import type { StaleEvidence } from "./StaleEvidence";
 
 /**
  * A stored check: the result plus where it belongs.
@@ -16,4 +17,10 @@ model_calls: Array<number>, check: ClaimCheck,
 /**
  * The latest human review, if any.
  */
-review: Review | null, };
+review: Review | null, 
+/**
+ * Evidence published longer before the claim's date than the freshness window allows,
+ * worked out when the check is read (from the claim's date and the setting
+ * `verify.stale_after_days`); empty when the claim has no date or no evidence is that old.
+ */
+stale?: Array<StaleEvidence>, };

@@ -10,4 +10,9 @@ export type VerifySettings = { method: string, nli: string,
  * Samples per question when the chat model judges (`nli = "llm"`) and gives no
  * probabilities.
  */
-nli_samples: number, concurrency: number, seed: number, };
+nli_samples: number, concurrency: number, seed: number, 
+/**
+ * Evidence published more than this many days before a claim's date is flagged as
+ * possibly out of date for it (0: never flagged); claims without a date are not compared.
+ */
+stale_after_days: number, };

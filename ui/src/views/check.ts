@@ -51,6 +51,8 @@ const collectionInput = el('input', {
   placeholder: 'e.g. morning-briefing',
 });
 const collectionNames = el('datalist', { id: 'check-collection-names' });
+/** When the claims were made: evidence published long before it is flagged as old. */
+const claimDateInput = el('input', { id: 'check-claim-date', type: 'date', autocomplete: 'off' });
 const collectionHint = el('p', { class: 'hint', id: 'check-collection-hint' });
 const options = verifyOptionsForm('check');
 const checkButton = el('button', { type: 'submit', id: 'check-start', class: 'primary' }, 'Check');
@@ -252,7 +254,7 @@ async function startCheck(): Promise<void> {
   checkButton.disabled = true;
   try {
     checkStatus.textContent = `Adding ${count(claims.length, 'claim')} to “${collection}”…`;
-    const added = await addClaims(collection, claims);
+    const added = await addClaims(collection, claims, claimDateInput.value === '' ? null : claimDateInput.value);
     checkStatus.textContent =
       `${count(added.imported, 'claim')} added to “${collection}”` +
       (added.duplicates > 0 ? ` (${added.duplicates.toLocaleString()} already there)` : '') +
@@ -296,7 +298,22 @@ function build(): HTMLElement {
     // The fields are checked by startCheck with messages; the browser's own check would stop
     // the form silently on a field inside the closed evidence options.
     { class: 'check-form', id: 'check-form', novalidate: true },
-    el('div', { class: 'options-grid' }, el('div', { class: 'option-row' }, el('label', { for: 'check-collection' }, 'Collection'), el('div', { class: 'option-control' }, collectionInput, collectionNames, collectionHint))),
+    el(
+      'div',
+      { class: 'options-grid' },
+      el('div', { class: 'option-row' }, el('label', { for: 'check-collection' }, 'Collection'), el('div', { class: 'option-control' }, collectionInput, collectionNames, collectionHint)),
+      el(
+        'div',
+        { class: 'option-row' },
+        el('label', { for: 'check-claim-date' }, 'Claimed on'),
+        el(
+          'div',
+          { class: 'option-control' },
+          claimDateInput,
+          el('p', { class: 'hint' }, 'When the claims were made, if known: evidence published long before it is flagged as old (Settings: Old evidence). A claim already in the collection keeps its date.'),
+        ),
+      ),
+    ),
     options.element,
     el('div', { class: 'buttons' }, checkButton),
   );

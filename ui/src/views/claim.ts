@@ -19,6 +19,7 @@ import {
   type RuleVerdict,
   type Stance,
   type Review,
+  type StaleEvidence,
   type StoredCheck,
   type Verdict,
 } from '../api';
@@ -50,6 +51,7 @@ function sourceFacts(source: EvidenceSource): HTMLDListElement {
     // Shown, never followed: a link would take the app window away.
     ['URL', source.url ? el('span', { class: 'url' }, source.url) : null],
     ['Document', source.document_id !== null ? linkButton(`Document ${source.document_id}`, `#/documents/${source.document_id}`) : null],
+    ['Published', source.published_at ?? null],
     ['Fetched', shortTime(source.fetched_at)],
     ['Content hash', source.content_hash ? el('code', { class: 'hash' }, source.content_hash) : null],
   ]);
@@ -101,7 +103,24 @@ function pageLabel(pages: (number | null)[]): string | null {
   return last - first === known.length - 1 ? `pp. ${first}–${last}` : `pp. ${known.join(', ')}`;
 }
 
-function attributionPanel(check: ClaimCheck): HTMLElement | null {
+/** Whether `stale` is the entry of `source` (the same document, or the same page). */
+function isStaleEntryOf(stale: StaleEvidence, source: EvidenceSource): boolean {
+  if (stale.document_id !== null || source.document_id !== null) return stale.document_id === source.document_id;
+  return stale.url !== null && stale.url === source.url;
+}
+
+/** A note on a source published long before the claim's date, if it was. */
+function oldEvidenceFlag(stale: StaleEvidence[], source: EvidenceSource): HTMLElement | null {
+  const entry = stale.find((candidate) => isStaleEntryOf(candidate, source));
+  if (entry === undefined) return null;
+  return el(
+    'div',
+    { class: 'flag old-evidence', role: 'note' },
+    el('p', {}, `Possibly out of date: ${entry.note}; the window is ${entry.window_days.toLocaleString()} days (Settings: Old evidence).`),
+  );
+}
+
+function attributionPanel(check: ClaimCheck, stale: StaleEvidence[]): HTMLElement | null {
   if (check.attributions.length === 0) return null;
   return el(
     'section',
@@ -112,6 +131,7 @@ function attributionPanel(check: ClaimCheck): HTMLElement | null {
         'div',
         { class: 'attribution' },
         sourceFacts(attribution.source),
+        oldEvidenceFlag(stale, attribution.source),
         el(
           'p',
           { class: 'hint' },
@@ -125,7 +145,7 @@ function attributionPanel(check: ClaimCheck): HTMLElement | null {
 }
 
 /** The sentences judged for each source, the ones backing the verdict marked. */
-function evidencePanel(check: ClaimCheck): HTMLElement | null {
+function evidencePanel(check: ClaimCheck, stale: StaleEvidence[]): HTMLElement | null {
   if (check.sources.length === 0) return null;
   const backing = new Set(check.attributions.flatMap((attribution) => attribution.sentences));
   return el(
@@ -156,6 +176,7 @@ function evidencePanel(check: ClaimCheck): HTMLElement | null {
         { class: 'evidence-source', 'data-source': index },
         el('h3', { class: 'source-name' }, `${index + 1}. ${sourceName(source)}`),
         sourceFacts(source),
+        oldEvidenceFlag(stale, source),
         leftOut.length > 0
           ? el(
               'div',
@@ -509,6 +530,7 @@ export async function renderClaim({ outlet, params, query, signal }: RouteContex
       ? facts([
           ['Collection', claim.collection],
           ['Status', el('span', { class: `badge status-${claim.status}`, id: 'claim-status-badge' }, claim.status)],
+          ['Claimed on', claim.claimed_on],
           ['Gold label', claim.gold_label ? el('span', { class: `badge label-${claim.gold_label}` }, VERDICT_NAMES[claim.gold_label] ?? claim.gold_label) : null],
           ['Tags', claim.tags.length > 0 ? el('span', {}, ...claim.tags.map((tag) => el('span', { class: 'tag' }, tag))) : null],
           ['Notes', claim.notes],
@@ -528,8 +550,8 @@ export async function renderClaim({ outlet, params, query, signal }: RouteContex
       : null,
     el('div', { class: 'verdict-pair' }, machineVerdict(shown), humanReview(shown.review)),
     reviewForm(shown),
-    attributionPanel(shown.check),
-    shown.check.ciber ? ciberPanel(shown.check, shown.check.ciber) : evidencePanel(shown.check),
+    attributionPanel(shown.check, shown.stale ?? []),
+    shown.check.ciber ? ciberPanel(shown.check, shown.check.ciber) : evidencePanel(shown.check, shown.stale ?? []),
     premiseTable(shown.check),
     urlTable(shown.check),
     costPanel(shown),

@@ -212,6 +212,7 @@ function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): 
     placeholder: 'e.g. /data/wikipedia_en_all_nopic.zim, or one per edition: de = /data/wikipedia_de.zim',
   });
   wikipediaZim.defaultValue = zimLines(fetch.wikipedia_zim).join('\n');
+  const staleAfter = el('input', { id: 'settings-stale-after', name: 'stale_after_days', type: 'number', min: '0', step: '1', value: String(verify.stale_after_days) });
   const save = el('button', { type: 'submit', id: 'settings-save', class: 'primary' }, 'Save');
   const reset = el('button', { type: 'reset', id: 'settings-reset' }, 'Undo changes');
   const status = el('p', { class: 'status', id: 'settings-form-status', role: 'status', 'aria-live': 'polite' });
@@ -229,6 +230,8 @@ function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): 
     if (!sameList(hosts, fetch.allow_hosts)) list.push({ key: 'fetch.allow_hosts', value: hosts });
     const zims = zimTable(wikipediaZim.value);
     if (!sameList(zimLines(zims), zimLines(fetch.wikipedia_zim))) list.push({ key: 'fetch.wikipedia_zim', value: zims });
+    const staleDays = staleAfter.valueAsNumber;
+    if (staleDays !== verify.stale_after_days) list.push({ key: 'verify.stale_after_days', value: Number.isInteger(staleDays) && staleDays >= 0 ? staleDays : staleAfter.value });
     return list;
   };
 
@@ -275,6 +278,12 @@ function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): 
         'settings-wikipedia-zim',
         wikipediaZim,
         'Wikipedia articles are read from these files (Kiwix’s offline Wikipedia) instead of the network, also offline. A path alone: its edition is read from the file. A relative path is read from the data folder.',
+      ),
+      row(
+        'Old evidence (days)',
+        'settings-stale-after',
+        staleAfter,
+        'Evidence published more than this many days before a claim’s date is flagged as possibly out of date, in the claim view and in reports. Claims without a date are not compared; 0 flags nothing.',
       ),
     ),
     el('div', { class: 'buttons' }, save, reset),

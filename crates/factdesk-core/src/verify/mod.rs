@@ -91,6 +91,9 @@ pub struct VerifySettings {
     pub nli_samples: u32,
     pub concurrency: usize,
     pub seed: u64,
+    /// Evidence published more than this many days before a claim's date is flagged as
+    /// possibly out of date for it (0: never flagged); claims without a date are not compared.
+    pub stale_after_days: u32,
 }
 
 /// The checking methods.
@@ -279,6 +282,17 @@ pub struct CheckSelection {
 pub struct ClaimWithCheck {
     pub claim: Claim,
     pub check: Option<StoredCheck>,
+}
+
+/// The date a fetched page says it was published, read again from its archived body (pages
+/// are archived as received; their dates are not kept apart).
+fn page_published(url: Option<&str>, page: &factdesk_model::StoredPage) -> Option<String> {
+    let format = crate::import::format_of_page(
+        page.media_type.as_deref(),
+        url.unwrap_or_default(),
+        &page.body,
+    )?;
+    crate::formats::page_text(&page.body, format, None).ok()?.1.published
 }
 
 pub(crate) fn method_error(error: MethodError) -> CoreError {
@@ -642,7 +656,57 @@ impl Factdesk {
         if let Err(error) = self.mark_pages(&mut check) {
             tracing::warn!(%error, "could not note the pages of the evidence");
         }
+        if let Err(error) = self.mark_dates(&mut check) {
+            tracing::warn!(%error, "could not note the dates of the evidence");
+        }
         Ok((check, collector.ids()))
+    }
+
+    /// Notes the date each source says it was published (a local document's stored date, a
+    /// fetched page's own metadata), on the sources a check read and those it cites: methods
+    /// see the evidence's text only. What has no date keeps none.
+    fn mark_dates(&self, check: &mut ClaimCheck) -> Result<()> {
+        let mut dates: std::collections::HashMap<
+            (Option<DocumentId>, Option<String>),
+            Option<String>,
+        > = std::collections::HashMap::new();
+        let store = self.store()?;
+        let sources =
+            check.sources.iter_mut().chain(check.attributions.iter_mut().map(|a| &mut a.source));
+        for source in sources {
+            if source.published_at.is_some() {
+                continue;
+            }
+            let key = (source.document_id, source.content_hash.clone());
+            let date = match dates.get(&key) {
+                Some(date) => date.clone(),
+                None => {
+                    let date = match (source.document_id, source.content_hash.as_deref()) {
+                        (Some(document), _) => store.published_at(document)?,
+                        (None, Some(hash)) => store
+                            .page_by_hash(hash)?
+                            .and_then(|page| page_published(source.url.as_deref(), &page)),
+                        (None, None) => None,
+                    };
+                    dates.insert(key, date.clone());
+                    date
+                }
+            };
+            source.published_at = date;
+        }
+        Ok(())
+    }
+
+    /// Fills in each check's evidence that is old for `claim` ([`StoredCheck::stale`]), by the
+    /// claim's date and `verify.stale_after_days`.
+    pub(crate) fn mark_stale(&self, claim: Option<&Claim>, checks: &mut [StoredCheck]) {
+        let window = self.settings().verify.stale_after_days;
+        let Some(claimed_on) = claim.and_then(|claim| claim.claimed_on.as_deref()) else {
+            return;
+        };
+        for check in checks {
+            check.stale = factdesk_model::stale_evidence(&check.check, claimed_on, window);
+        }
     }
 
     /// Notes the page of each evidence sentence that comes from a paged local document (a
@@ -854,20 +918,39 @@ impl Factdesk {
         Ok(claims
             .into_iter()
             .map(|claim| {
-                let check = checks.iter().find(|check| check.claim_id == Some(claim.id)).cloned();
+                let mut check =
+                    checks.iter().find(|check| check.claim_id == Some(claim.id)).cloned();
+                self.mark_stale(Some(&claim), check.as_mut_slice());
                 ClaimWithCheck { claim, check }
             })
             .collect())
     }
 
-    /// One stored check.
+    /// One stored check, with its evidence that is old for its claim.
     pub fn check(&self, id: CheckId) -> Result<StoredCheck> {
-        Ok(self.store()?.check(id)?)
+        let mut check = self.store()?.check(id)?;
+        let claim = self.claim_of(&check)?;
+        self.mark_stale(claim.as_ref(), std::slice::from_mut(&mut check));
+        Ok(check)
     }
 
-    /// Every check of a claim, oldest first.
+    /// Every check of a claim, oldest first, with their evidence that is old for the claim.
     pub fn checks_of_claim(&self, claim: ClaimId) -> Result<Vec<StoredCheck>> {
-        Ok(self.store()?.checks(&CheckFilter { claim: Some(claim), ..CheckFilter::default() })?)
+        let store = self.store()?;
+        let mut checks =
+            store.checks(&CheckFilter { claim: Some(claim), ..CheckFilter::default() })?;
+        let claim = store.claims(&ClaimFilter { id: Some(claim), ..ClaimFilter::default() })?;
+        drop(store);
+        self.mark_stale(claim.first(), &mut checks);
+        Ok(checks)
+    }
+
+    /// The stored claim a check is of, if any.
+    fn claim_of(&self, check: &StoredCheck) -> Result<Option<Claim>> {
+        let Some(id) = check.claim_id else { return Ok(None) };
+        let claims =
+            self.store()?.claims(&ClaimFilter { id: Some(id), ..ClaimFilter::default() })?;
+        Ok(claims.into_iter().next())
     }
 
     /// Records a person's decision on a check: accept the machine verdict, or override it with

@@ -389,6 +389,7 @@ impl Ciber {
                 document_id: Some(document.id),
                 fetched_at: None,
                 content_hash: None,
+                published_at: None,
             };
             evidence.push(window(claim, source, &document.text, &document.sentences, limit));
         }
@@ -414,6 +415,7 @@ impl Ciber {
                 document_id: None,
                 fetched_at: Some(page.fetched_at.clone()),
                 content_hash: Some(page.content_hash.clone()),
+                published_at: None,
             };
             evidence.push(window(claim, source, &page.text, &sentences, limit));
         }
@@ -940,6 +942,7 @@ mod tests {
             document_id: Some(document.id),
             fetched_at: None,
             content_hash: None,
+            published_at: None,
         };
         let claim = "Okra is in the mallow family.";
         let evidence = window(claim, source(&document), &document.text, &document.sentences, 40);

@@ -176,6 +176,7 @@ impl LlmCite {
                     document_id: None,
                     fetched_at: Some(page.fetched_at.clone()),
                     content_hash: Some(page.content_hash.clone()),
+                    published_at: None,
                 },
                 sentences,
             });

@@ -130,6 +130,7 @@ impl From<&CorpusDocument> for Doc {
                 document_id: Some(document.id),
                 fetched_at: None,
                 content_hash: None,
+                published_at: None,
             },
             sentences: document.sentences.clone(),
         }
@@ -311,6 +312,7 @@ impl EvidenceFinder for CorpusEvidence {
                         document_id: Some(hit.document_id),
                         fetched_at: None,
                         content_hash: None,
+                        published_at: None,
                     };
                     EvidenceUnit::new(source, vec![hit.text])
                 })
@@ -394,6 +396,7 @@ impl EvidenceFinder for WebEvidence {
                             document_id: None,
                             fetched_at: Some(page.fetched_at),
                             content_hash: Some(page.content_hash),
+                            published_at: None,
                         },
                         sentences,
                     });
