@@ -10,7 +10,7 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/factdesk/target}"
 
 # Debian packages to build the library crates and the CLI: reqwest uses the system OpenSSL;
 # llama-cpp-sys-2 builds llama.cpp with cmake and generates its bindings with clang.
-CORE_PACKAGES=(build-essential pkg-config libssl-dev file cmake clang libclang-dev python3 python3-pip)
+CORE_PACKAGES=(build-essential pkg-config libssl-dev file cmake clang libclang-dev python3 python3-pip python3-venv)
 # Debian packages to build the Tauri desktop app.
 APP_PACKAGES=(libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev librsvg2-dev
   libayatana-appindicator3-dev libxdo-dev)

@@ -8,5 +8,8 @@ ensure_rust
 ensure_apt_packages "${CORE_PACKAGES[@]}" "${APP_PACKAGES[@]}"
 bash "$FACTDESK_ROOT/scripts/fetch-models.sh"
 build_ui
+# The Python WARC tools that check the WACZ packages Factdesk writes (crates/factdesk-archive).
+FACTDESK_WARC_PYTHON="$(ensure_venv warc-venv "warcio, wacz" warcio==1.8.1 wacz==0.6.0)"
+export FACTDESK_WARC_PYTHON
 say "running the tests"
 cargo test --workspace --all-targets "$@"

@@ -187,9 +187,7 @@ type HttpPayload = (Option<String>, Vec<u8>);
 
 /// A record's headers (names lower-cased) and block; none at the end of the stream; or why
 /// the stream cannot be read on from here.
-fn next_record<R: BufRead>(
-    reader: &mut R,
-) -> Result<Option<RawRecord>, String> {
+fn next_record<R: BufRead>(reader: &mut R) -> Result<Option<RawRecord>, String> {
     let io = |error: std::io::Error| format!("the file cannot be read here: {error}");
     // Blank lines between records are tolerated; the end of the stream there is the end.
     let mut line = Vec::new();
