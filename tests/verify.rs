@@ -665,6 +665,113 @@ fn evidence_older_than_the_window_before_a_claims_date_is_flagged() {
     assert!(checks.iter().all(|entry| entry.check.as_ref().unwrap().stale.is_empty()));
 }
 
+/// The page archive leaves as a WACZ package and comes back into another library: its pages
+/// become a corpus and, offline, LLM-Cite is served them, also under the alias a model
+/// proposed; a record whose digest does not match fails alone, and importing twice adds
+/// nothing.
+#[test]
+fn the_page_archive_goes_out_as_wacz_and_serves_another_library_offline() {
+    let world = world(false, Duration::ZERO);
+    let app = &world.harness.app;
+    let runtime = runtime();
+    let empty = world.harness.path("empty.wacz");
+    let error = app.export_archive(std::path::Path::new(&empty), None).unwrap_err();
+    assert!(error.to_string().contains("the page archive is empty"), "{error}");
+
+    let claims = [
+        "Okra has edible green seed pods.".to_owned(),
+        "The harbour handled two million containers.".to_owned(),
+    ];
+    app.add_claims("web", &claims, None).unwrap();
+    run_batch(&runtime, app, "web", &VerifyOptions::default()).unwrap();
+    app.add_claims("other", &["The Moon is made of cheese.".to_owned()], None).unwrap();
+    let all = world.harness.path("all.wacz");
+    let export = app.export_archive(std::path::Path::new(&all), None).unwrap();
+    assert_eq!(export.pages, 2, "the Okra article and the harbour page");
+    let of_web = app
+        .export_archive(std::path::Path::new(&world.harness.path("web.wacz")), Some("web"))
+        .unwrap();
+    assert_eq!(of_web.pages, 2);
+    let error = app
+        .export_archive(std::path::Path::new(&world.harness.path("o.wacz")), Some("other"))
+        .unwrap_err();
+    assert!(error.to_string().contains("read no archived web page"), "{error}");
+
+    // Another library, offline, with the same model.
+    let mut settings = app.settings().clone();
+    settings.fetch.offline = true;
+    let other = Harness::with_settings(settings);
+    let summary = other.import(&[all.as_str()], "archived");
+    assert!(summary.failures.is_empty(), "{:#?}", summary.failures);
+    assert_eq!((summary.imported, summary.archived), (2, 2));
+    let documents = other.app.documents(Some("archived"), None, 0).unwrap();
+    let urls: Vec<&str> = documents.iter().filter_map(|d| d.url.as_deref()).collect();
+    assert!(urls.contains(&"https://en.wikipedia.org/wiki/Okra"), "{urls:?}");
+    assert!(documents.iter().all(|d| d.origin.contains("all.wacz!archive/data.warc.gz#record=")));
+    let again = other.import(&[all.as_str()], "archived");
+    assert_eq!((again.imported, again.duplicates, again.archived), (0, 2, 0));
+
+    let requests = world.web.requests().len();
+    let check = runtime
+        .block_on(
+            other.app.verify_claim("Okra has edible green seed pods.", &VerifyOptions::default()),
+        )
+        .unwrap();
+    assert_eq!(check.check.verdict, Verdict::Supported, "{:#?}", check.check.urls);
+    assert_eq!(check.check.urls[0].url, "https://en.wikipedia.org/wiki/Abelmoschus_esculentus");
+    assert_eq!(check.check.urls[0].status, UrlStatus::Fetched, "the alias is served the article");
+    assert_eq!(
+        check.check.urls[0].final_url.as_deref(),
+        Some("https://en.wikipedia.org/wiki/Okra")
+    );
+    let harbour =
+        runtime
+            .block_on(other.app.verify_claim(
+                "The harbour handled two million containers.",
+                &VerifyOptions::default(),
+            ))
+            .unwrap();
+    assert_eq!(harbour.check.urls[0].status, UrlStatus::Fetched, "{:#?}", harbour.check.urls);
+    assert_eq!(world.web.requests().len(), requests, "nothing was fetched: the library is offline");
+
+    // A WARC with one altered record: it fails alone, the good one is imported.
+    let good = b"The port opened a second quay in 2019.";
+    let bad = b"The port closed in 2020.";
+    let record = |url: &str, body: &[u8], digest_of: &[u8]| {
+        // Stating the digest of other bytes: a record altered after it was written.
+        let block_digest = factdesk_archive::block_digest(digest_of);
+        let mut out = format!(
+            "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:uuid:{}>\r\nWARC-Date: 2021-01-01T00:00:00Z\r\nWARC-Target-URI: {url}\r\nContent-Type: text/plain\r\nWARC-Block-Digest: {block_digest}\r\nContent-Length: {}\r\n\r\n",
+            url.len(),
+            body.len()
+        )
+        .into_bytes();
+        out.extend_from_slice(body);
+        out.extend_from_slice(b"\r\n\r\n");
+        out
+    };
+    let mut warc = record("https://port.example/quay", good, good);
+    warc.extend(record("https://port.example/closed", bad, b"something else"));
+    let path = other.write("port.warc", &warc);
+    let summary = other.import(&[path.as_str()], "port");
+    assert_eq!((summary.imported, summary.archived), (1, 1));
+    assert_eq!(summary.failures.len(), 1, "{:#?}", summary.failures);
+    assert!(summary.failures[0].item.ends_with("port.warc#record=2"));
+    assert!(
+        summary.failures[0].message.contains("WARC-Block-Digest"),
+        "{}",
+        summary.failures[0].message
+    );
+    // A file that is no archive at all fails by name.
+    let junk = other.write("junk.warc", b"just text");
+    let summary = other.import(&[junk.as_str()], "port");
+    assert!(
+        summary.failures[0].message.contains("is not a web archive"),
+        "{:#?}",
+        summary.failures
+    );
+}
+
 /// `llm.max_concurrency` bounds the calls in flight to the server for the whole application,
 /// not per check: four claims checked at once with a bound of one take at least as long as
 /// their calls one after another.

@@ -4,12 +4,15 @@
 //!
 //! [`write_wacz`] packages archived pages: one `warcinfo` record, then one `resource` record
 //! per page (the bytes as Factdesk received them, under the page's URL and fetch time; the
-//! HTTP headers were not kept, so the records do not pretend to be responses), each record
-//! gzipped on its own so the index can point into the file. [`read_archive`] reads a `.warc`,
+//! HTTP headers were not kept, so the records do not pretend to be responses) and, for each
+//! other address that led to it (a redirect, a Wikipedia alias), a `revisit` record of
+//! identical payload that refers to it; each record gzipped on its own so the index can point
+//! into the file. [`read_archive`] reads a `.warc`,
 //! `.warc.gz` or `.wacz` file back: the pages of its `response` (status 2xx) and `resource`
 //! records with their media type, and, per record, what could not be read (a digest that does
-//! not match, a record cut short, a body compressed in a way Factdesk does not read). Other
-//! record kinds (requests, metadata, revisits) are counted and passed over.
+//! not match, a record cut short, a body compressed in a way Factdesk does not read), and the
+//! aliases its identical-payload revisit records state. Other record kinds (requests,
+//! metadata, other revisits) are counted and passed over.
 //!
 //! The record format itself (a version line, `Name: value` headers, a block of
 //! `Content-Length` bytes, two line ends) is read and written here. The `warc` crate (0.4) was
@@ -24,7 +27,7 @@ mod write;
 
 use sha1::Digest as _;
 
-pub use read::{ArchiveContents, ArchivedRecord, RecordProblem, read_archive};
+pub use read::{ArchiveContents, ArchivedAlias, ArchivedRecord, RecordProblem, read_archive};
 pub use write::{Package, PageToArchive, Written, write_wacz};
 
 /// Why a whole file could not be read or written.
@@ -38,7 +41,7 @@ pub enum ArchiveError {
 }
 
 /// A block's digest as WARC headers state it: `sha1:` and the SHA-1 in base32.
-pub(crate) fn sha1_digest(bytes: &[u8]) -> String {
+pub fn block_digest(bytes: &[u8]) -> String {
     format!("sha1:{}", data_encoding::BASE32.encode(&sha1::Sha1::digest(bytes)))
 }
 
@@ -94,7 +97,7 @@ mod tests {
     #[test]
     fn digests_are_checked_in_base32_and_hex() {
         let body = b"The harbour handled two million containers.";
-        let stated = sha1_digest(body);
+        let stated = block_digest(body);
         assert!(stated.starts_with("sha1:") && stated.len() == 5 + 32, "{stated}");
         assert_eq!(digest_matches(&stated, body), Some(true));
         assert_eq!(digest_matches(&stated, b"something else"), Some(false));

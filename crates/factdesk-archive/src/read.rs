@@ -33,13 +33,28 @@ pub struct RecordProblem {
     pub message: String,
 }
 
+/// Another address of an archived page: a `revisit` record of identical payload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArchivedAlias {
+    pub location: String,
+    /// The address asked for.
+    pub url: String,
+    /// The address of the record whose page it gave (`WARC-Refers-To-Target-URI`).
+    pub refers_to: String,
+    /// The digest of that page (`WARC-Payload-Digest`), when stated.
+    pub payload_digest: Option<String>,
+    pub archived_at: String,
+}
+
 /// What an archive holds.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ArchiveContents {
     pub pages: Vec<ArchivedRecord>,
+    /// Revisit records that name the page another address gave.
+    pub aliases: Vec<ArchivedAlias>,
     pub problems: Vec<RecordProblem>,
-    /// Records that hold no page: requests, metadata, revisits, `warcinfo`, responses that are
-    /// not 2xx or have no body.
+    /// Records that hold no page: requests, metadata, revisits that name no page, `warcinfo`,
+    /// responses that are not 2xx or have no body.
     pub passed_over: usize,
 }
 
@@ -169,6 +184,10 @@ fn read_warc<R: Read>(name: &str, reader: R, contents: &mut ArchiveContents) {
                 return;
             }
         };
+        if let Some(alias) = alias_of(&headers, &location) {
+            contents.aliases.push(alias);
+            continue;
+        }
         match page_of(&headers, block) {
             Ok(Some((url, archived_at, media_type, charset, body))) => contents
                 .pages
@@ -258,6 +277,28 @@ fn next_record<R: BufRead>(reader: &mut R) -> Result<Option<RawRecord>, String> 
             Err("the record is longer than its Content-Length says (the file is damaged)".into())
         }
     }
+}
+
+/// The alias a revisit record of identical payload states, if it is one.
+fn alias_of(headers: &HashMap<String, String>, location: &str) -> Option<ArchivedAlias> {
+    if !headers.get("warc-type")?.eq_ignore_ascii_case("revisit") {
+        return None;
+    }
+    let profile = headers.get("warc-profile")?;
+    if !profile.ends_with("/revisit/identical-payload-digest") {
+        return None;
+    }
+    let bare = |url: &String| url.trim_start_matches('<').trim_end_matches('>').to_owned();
+    Some(ArchivedAlias {
+        location: location.to_owned(),
+        url: bare(headers.get("warc-target-uri")?),
+        refers_to: bare(headers.get("warc-refers-to-target-uri")?),
+        payload_digest: headers.get("warc-payload-digest").cloned(),
+        archived_at: headers
+            .get("warc-date")
+            .filter(|date| chrono::DateTime::parse_from_rfc3339(date).is_ok())?
+            .clone(),
+    })
 }
 
 type Page = (String, String, Option<String>, Option<String>, Vec<u8>);

@@ -5,13 +5,15 @@ use std::io::{Seek, Write};
 use serde_json::json;
 use zip::write::SimpleFileOptions;
 
-use crate::{ArchiveError, sha1_digest, sha256_hex, surt};
+use crate::{ArchiveError, block_digest, sha256_hex, surt};
 
 /// The WARC file inside the package, and its path there.
 const WARC_NAME: &str = "data.warc.gz";
 const WARC_PATH: &str = "archive/data.warc.gz";
 const INDEX_PATH: &str = "indexes/index.cdx";
 const PAGES_PATH: &str = "pages/pages.jsonl";
+/// The profile of a revisit record whose payload is the same as the record it refers to.
+const IDENTICAL_PAYLOAD: &str = "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest";
 /// The WACZ version whose layout this writes.
 const WACZ_VERSION: &str = "1.1.1";
 
@@ -27,6 +29,9 @@ pub struct PageToArchive {
     pub title: Option<String>,
     /// The bytes as received.
     pub body: Vec<u8>,
+    /// Other addresses that led to this page (a redirect, a Wikipedia alias): each is written
+    /// as a `revisit` record of identical payload that refers to the page's record.
+    pub requested_as: Vec<String>,
 }
 
 /// What the package says about itself.
@@ -44,6 +49,8 @@ pub struct Package {
 pub struct Written {
     /// Pages written as records.
     pub pages: usize,
+    /// Other addresses of pages, written as revisit records.
+    pub aliases: usize,
     /// Bytes of the WARC data (gzipped).
     pub warc_bytes: u64,
 }
@@ -87,7 +94,7 @@ pub fn write_wacz<W: Write + Seek>(
     let mut members = Vec::with_capacity(pages.len());
     for page in pages {
         let date = parse_date(&page.fetched_at)?;
-        let digest = sha1_digest(&page.body);
+        let digest = block_digest(&page.body);
         let media_type =
             page.media_type.clone().unwrap_or_else(|| "application/octet-stream".to_owned());
         if page.url.contains(['\r', '\n']) || media_type.contains(['\r', '\n']) {
@@ -109,10 +116,40 @@ pub fn write_wacz<W: Write + Seek>(
             ],
             &page.body,
         );
+        let timestamp = date.format("%Y%m%d%H%M%S").to_string();
+        for alias in page.requested_as.iter().filter(|alias| **alias != page.url) {
+            if alias.contains(['\r', '\n']) {
+                return Err(ArchiveError::Write(format!(
+                    "the address {alias:?} holds a line break, which a WARC header cannot"
+                )));
+            }
+            let revisit = record_bytes(
+                &[
+                    ("WARC-Type", "revisit"),
+                    ("WARC-Record-ID", &record_id(&[alias, &page.fetched_at, &digest])),
+                    ("WARC-Date", &warc_date(date)),
+                    ("WARC-Target-URI", alias),
+                    ("WARC-Warcinfo-ID", &info_id),
+                    ("WARC-Profile", IDENTICAL_PAYLOAD),
+                    ("WARC-Refers-To-Target-URI", &page.url),
+                    ("WARC-Refers-To-Date", &warc_date(date)),
+                    ("WARC-Payload-Digest", &digest),
+                ],
+                b"",
+            );
+            members.push(Member {
+                gzipped: gzip(&revisit)?,
+                surt: surt(alias),
+                timestamp: timestamp.clone(),
+                url: alias.clone(),
+                media_type: "warc/revisit".to_owned(),
+                digest: digest.clone(),
+            });
+        }
         members.push(Member {
             gzipped: gzip(&record)?,
             surt: surt(&page.url),
-            timestamp: date.format("%Y%m%d%H%M%S").to_string(),
+            timestamp,
             url: page.url.clone(),
             media_type,
             digest,
@@ -199,7 +236,8 @@ pub fn write_wacz<W: Write + Seek>(
         zip.write_all(bytes).map_err(write)?;
     }
     zip.finish().map_err(zip_error)?;
-    Ok(Written { pages: members.len(), warc_bytes: warc_data.len() as u64 })
+    let aliases = members.iter().filter(|member| member.media_type == "warc/revisit").count();
+    Ok(Written { pages: members.len() - aliases, aliases, warc_bytes: warc_data.len() as u64 })
 }
 
 /// A WARC/1.1 record: the version line, the headers in the order given, `Content-Length`, a

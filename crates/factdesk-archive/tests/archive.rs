@@ -16,6 +16,7 @@ fn pages() -> Vec<PageToArchive> {
             media_type: Some("text/html".into()),
             title: Some("Harbour figures".into()),
             body: b"<html><head><title>Harbour figures</title></head><body><p>The harbour handled two million containers.</p></body></html>".to_vec(),
+            requested_as: Vec::new(),
         },
         PageToArchive {
             url: "https://en.wikipedia.org/wiki/Okra".into(),
@@ -23,6 +24,7 @@ fn pages() -> Vec<PageToArchive> {
             media_type: Some("text/plain".into()),
             title: Some("Okra".into()),
             body: "Okra is a flowering plant in the mallow family. Café, naïve: non-ASCII too.".as_bytes().to_vec(),
+            requested_as: vec!["https://en.wikipedia.org/wiki/Abelmoschus_esculentus".into()],
         },
         PageToArchive {
             url: "https://files.example/report.pdf".into(),
@@ -30,6 +32,7 @@ fn pages() -> Vec<PageToArchive> {
             media_type: Some("application/pdf".into()),
             title: None,
             body: b"%PDF-1.4\n\x00\x01\x02 binary bytes \r\n\r\n end".to_vec(),
+            requested_as: Vec::new(),
         },
     ]
 }
@@ -45,7 +48,7 @@ fn package() -> Package {
 fn wacz() -> Vec<u8> {
     let mut out = Cursor::new(Vec::new());
     let written = write_wacz(&mut out, &package(), &pages()).unwrap();
-    assert_eq!(written.pages, 3);
+    assert_eq!((written.pages, written.aliases), (3, 1));
     out.into_inner()
 }
 
@@ -89,6 +92,11 @@ fn a_written_package_reads_back_page_for_page() {
     let contents = read_archive("desk.wacz", &bytes).unwrap();
     assert!(contents.problems.is_empty(), "{:?}", contents.problems);
     assert_eq!(contents.passed_over, 1, "the warcinfo record");
+    assert_eq!(contents.aliases.len(), 1);
+    let alias = &contents.aliases[0];
+    assert_eq!(alias.url, "https://en.wikipedia.org/wiki/Abelmoschus_esculentus");
+    assert_eq!(alias.refers_to, "https://en.wikipedia.org/wiki/Okra");
+    assert_eq!(alias.archived_at, "2024-06-01T08:00:00Z");
     let mut expected = pages();
     expected.sort_by(|a, b| a.url.cmp(&b.url));
     let mut read = contents.pages.clone();
@@ -121,7 +129,7 @@ fn a_written_package_reads_back_page_for_page() {
     let warc = zip_file(&bytes, "archive/data.warc.gz");
     let index = String::from_utf8(zip_file(&bytes, "indexes/index.cdx")).unwrap();
     let lines: Vec<&str> = index.lines().collect();
-    assert_eq!(lines.len(), 3);
+    assert_eq!(lines.len(), 4);
     assert!(lines[0].starts_with("example,files)/report.pdf 20230115120000 {"), "{index}");
     assert!(lines.windows(2).all(|pair| pair[0] <= pair[1]), "sorted: {index}");
     for line in lines {
@@ -135,7 +143,7 @@ fn a_written_package_reads_back_page_for_page() {
             .unwrap();
         let member = String::from_utf8_lossy(&decoded);
         let url = entry["url"].as_str().unwrap();
-        assert!(member.contains(&format!("{url}\r\n")), "{member}");
+        assert!(member.contains(&format!("WARC-Target-URI: {url}\r\n")), "{member}");
     }
     let page_list = String::from_utf8(zip_file(&bytes, "pages/pages.jsonl")).unwrap();
     assert!(page_list.starts_with("{\"format\":\"json-pages-1.0\""), "{page_list}");
@@ -246,7 +254,7 @@ fn damaged_records_are_reported_and_the_others_kept() {
     let contents = read_archive("cut.warc", cut).unwrap();
     assert_eq!(contents.pages.len(), 2);
     assert_eq!(contents.problems.len(), 1);
-    assert_eq!(contents.problems[0].location, "cut.warc#record=4");
+    assert_eq!(contents.problems[0].location, "cut.warc#record=5");
     assert!(contents.problems[0].message.contains("cut short"), "{:?}", contents.problems);
 
     // A gzipped WARC cut short: the same.
@@ -356,7 +364,7 @@ with open(sys.argv[2], "rb") as stream:
         if record.rec_type == "resource":
             body = record.content_stream().read()
             print(record.rec_headers.get_header("WARC-Target-URI"), len(body))
-assert kinds == ["warcinfo", "resource", "resource", "resource"], kinds
+assert sorted(kinds) == ["resource", "resource", "resource", "revisit", "warcinfo"], kinds
 validate = subprocess.run([os.path.join(bin, "wacz"), "validate", "-f", sys.argv[1]], capture_output=True, text=True)
 print(validate.stdout, validate.stderr)
 assert validate.returncode == 0, "wacz validate failed"

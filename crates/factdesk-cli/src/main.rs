@@ -426,6 +426,12 @@ enum Command {
         #[arg(long)]
         reviewer: Option<String>,
     },
+    /// The page archive as a WACZ package (WARC records, index, page list, hashes); import a
+    /// WARC or WACZ file with `factdesk import FILE --corpus NAME`
+    Archive {
+        #[command(subcommand)]
+        command: ArchiveCommand,
+    },
     /// Export a collection's verdicts as md, html, json, csv or claimreview (JSON-LD)
     Report {
         #[arg(long)]
@@ -532,6 +538,19 @@ enum ClaimsCommand {
         /// Least cosine similarity shown [default: search.similar_claims]
         #[arg(long)]
         threshold: Option<f64>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum ArchiveCommand {
+    /// Write every page fetched so far (or those the checks of a collection read) to a .wacz
+    /// file, all or nothing
+    Export {
+        /// The file to write, e.g. pages.wacz
+        output: PathBuf,
+        /// Only the pages the checks of this collection's claims read
+        #[arg(long)]
+        collection: Option<String>,
     },
 }
 
@@ -1255,6 +1274,11 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 reviewer.as_deref(),
             )?;
             output::review(&review, json)?;
+            Ok(Outcome::Success)
+        }
+        Command::Archive { command: ArchiveCommand::Export { output, collection } } => {
+            let export = open()?.export_archive(&output, collection.as_deref())?;
+            output::archive_export(&export, json)?;
             Ok(Outcome::Success)
         }
         Command::Report { collection, format, output, method, run, revisions } => {

@@ -65,9 +65,15 @@ pub fn import(summary: &ImportSummary, json: bool) -> anyhow::Result<()> {
         summary.failed,
         if summary.cancelled { "; cancelled before the end" } else { "" }
     );
+    if summary.archived > 0 {
+        println!(
+            "Added {} page(s) of web archives to the page archive (offline checks are served them).",
+            summary.archived
+        );
+    }
     if !summary.skipped.is_empty() {
         println!(
-            "Skipped {} entr{} of the folders given (other file types; links, pipes, devices):",
+            "Skipped {} entr{} (other file types; links, pipes, devices; archived records that are no readable page):",
             summary.skipped.len(),
             if summary.skipped.len() == 1 { "y" } else { "ies" }
         );
@@ -360,6 +366,22 @@ pub fn reindex(summary: Option<&ReindexSummary>, json: bool) -> anyhow::Result<(
 }
 
 /// Where `report -o` wrote, on stderr for people or as JSON on stdout.
+pub fn archive_export(
+    export: &factdesk_core::archive::ArchiveExport,
+    json: bool,
+) -> anyhow::Result<()> {
+    if json {
+        return print_json(export);
+    }
+    println!(
+        "Wrote {} page(s) to {} ({:.1} MB, WACZ).",
+        export.pages,
+        export.path.display(),
+        export.bytes as f64 / 1e6
+    );
+    Ok(())
+}
+
 pub fn report_written(path: &Path, format: ReportFormat, json: bool) -> anyhow::Result<()> {
     if json {
         return print_json(&serde_json::json!({ "path": path, "format": format.as_str() }));

@@ -14,6 +14,7 @@ use factdesk_store::{DocumentInsertOutcome, NewDocument};
 use futures_util::StreamExt;
 use serde::Serialize;
 
+use crate::archive::is_archive_path;
 use crate::formats::{ParseOptions, Parsed, SourceBytes, parse_jsonl_stream, parse_source};
 use crate::settings::FieldNames;
 use crate::{CancelToken, CoreError, Factdesk, ProgressUnit, Reporter, Result};
@@ -65,11 +66,15 @@ pub struct ImportSummary {
     pub documents: Vec<ImportedDocument>,
     pub failures: Vec<ImportFailure>,
     /// Entries of imported folders that were passed over: files of a format Factdesk does not
-    /// import, and links, pipes, devices and sockets (which are not followed or read).
+    /// import, and links, pipes, devices and sockets (which are not followed or read); and
+    /// records of web archives that hold no readable page (images, scripts…).
     pub skipped: Vec<String>,
+    /// Pages of WARC or WACZ files newly added to the page archive (served to offline checks).
+    pub archived: u64,
 }
 
-const SUPPORTED: &str = ".txt, .md, .html, .htm, .jsonl, .csv and .pdf";
+const SUPPORTED: &str =
+    ".txt, .md, .html, .htm, .jsonl, .csv, .pdf and web archives (.warc, .warc.gz, .wacz)";
 
 /// One thing to read: a file, or a page already fetched.
 enum Unit {
@@ -106,7 +111,36 @@ impl Factdesk {
             reporter.item_failed(&failure.item, &failure.message);
         }
 
+        let (archives, paths): (Vec<PathBuf>, Vec<PathBuf>) =
+            paths.into_iter().partition(|path| is_archive_path(path));
         let mut units: Vec<Unit> = paths.into_iter().map(Unit::File).collect();
+        for path in archives {
+            if cancel.is_cancelled() {
+                summary.cancelled = true;
+                break;
+            }
+            reporter.working_on(&path.display().to_string());
+            let app = self.clone();
+            let read =
+                tokio::task::spawn_blocking(move || app.read_web_archive(&path)).await.map_err(
+                    |error| CoreError::Internal(format!("reading a web archive stopped: {error}")),
+                )?;
+            match read {
+                Ok(read) => {
+                    for failure in read.failures {
+                        reporter.item_failed(&failure.item, &failure.message);
+                        summary.failures.push(failure);
+                    }
+                    summary.skipped.extend(read.skipped);
+                    summary.archived += read.archived;
+                    units.extend(read.sources.into_iter().map(Unit::Fetched));
+                }
+                Err(failure) => {
+                    reporter.item_failed(&failure.item, &failure.message);
+                    summary.failures.push(failure);
+                }
+            }
+        }
         if !urls.is_empty() && !cancel.is_cancelled() {
             reporter.phase("Fetching", Some(urls.len() as u64), ProgressUnit::Items);
             let fetched = self.fetch_all(&urls, &*reporter).await;
@@ -483,7 +517,9 @@ fn expand_sources(sources: &[String], summary: &mut ImportSummary) -> (Vec<PathB
                 for entry in walker {
                     match entry {
                         Ok(entry) if entry.file_type().is_file() => {
-                            if format_of_path(entry.path()).is_some() {
+                            if format_of_path(entry.path()).is_some()
+                                || is_archive_path(entry.path())
+                            {
                                 files.push(entry.into_path());
                             } else {
                                 summary.skipped.push(entry.path().display().to_string());
@@ -500,7 +536,7 @@ fn expand_sources(sources: &[String], summary: &mut ImportSummary) -> (Vec<PathB
                 }
             }
             Ok(_) => {
-                if format_of_path(path).is_some() {
+                if format_of_path(path).is_some() || is_archive_path(path) {
                     files.push(path.to_path_buf());
                 } else {
                     let extension = path

@@ -9,6 +9,7 @@
 //! orchestrates them, and keeps the store and the index consistent: documents are committed to
 //! SQLite first and marked once the index has them (see [`index_sync`]).
 
+pub mod archive;
 pub mod batch;
 pub mod claims;
 pub mod env;

@@ -27,6 +27,10 @@ pub enum FetchOutcome {
     Fetched(NewPage),
     /// Served from the archive: the page with this hash.
     Archived { content_hash: String },
+    /// A capture of the web that gave a page the archive already has, under another address
+    /// (a web archive file's revisit record): counted like a fetch from the network, so an
+    /// offline check asking for this address is served that page.
+    SamePageAs { content_hash: String },
     /// No page: a stable code for the failure and its message.
     Failed { kind: String, message: String },
 }
@@ -108,6 +112,9 @@ impl Store {
             FetchOutcome::Archived { content_hash } => {
                 (Some(content_hash.as_str()), None, None, true)
             }
+            FetchOutcome::SamePageAs { content_hash } => {
+                (Some(content_hash.as_str()), None, None, false)
+            }
             FetchOutcome::Failed { kind, message } => {
                 (None, Some(kind.as_str()), Some(message.as_str()), false)
             }
@@ -157,6 +164,49 @@ impl Store {
             })
             .optional()?;
         Ok(found)
+    }
+
+    /// Whether a successful fetch from the network of `url` with the page `content_hash` at
+    /// `fetched_at` is recorded already (so that an archive file imported twice records each
+    /// of its pages once).
+    pub fn has_fetch(&self, url: &str, content_hash: &str, fetched_at: &str) -> Result<bool> {
+        let mut statement = self.conn.prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM fetches
+                            WHERE url = ?1 AND content_hash = ?2 AND fetched_at = ?3
+                              AND from_archive = 0)",
+        )?;
+        Ok(statement.query_row(params![url, content_hash, fetched_at], |row| row.get(0))?)
+    }
+
+    /// Every page fetched from the network, once per address and content: the first fetch of
+    /// each (its final URL, else the one asked for), with its page, oldest first.
+    pub fn pages_to_export(&self) -> Result<Vec<ArchivedPage>> {
+        let sql = format!(
+            "SELECT {FETCH_COLUMNS}, {PAGE_COLUMNS}
+             FROM fetches f JOIN pages p ON p.content_hash = f.content_hash
+             WHERE f.id IN (SELECT min(id) FROM fetches
+                            WHERE content_hash IS NOT NULL AND from_archive = 0
+                            GROUP BY coalesce(final_url, url), content_hash)
+             ORDER BY f.id"
+        );
+        let mut statement = self.conn.prepare(&sql)?;
+        let rows = statement.query_map([], |row| {
+            Ok(ArchivedPage { fetch: fetch_from_row(row)?, page: page_from_row(row, 14)? })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The addresses asked for that gave the page of another address (a redirect, a Wikipedia
+    /// alias), each once: (final URL, content hash, URL asked for).
+    pub fn fetch_aliases(&self) -> Result<Vec<(String, String, String)>> {
+        let mut statement = self.conn.prepare(
+            "SELECT DISTINCT final_url, content_hash, url FROM fetches
+             WHERE content_hash IS NOT NULL AND from_archive = 0
+               AND final_url IS NOT NULL AND final_url <> url
+             ORDER BY final_url, url",
+        )?;
+        let rows = statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// The archived page with this content hash.
@@ -242,6 +292,39 @@ mod tests {
         assert_eq!(by_new.fetch.id, again, "the newest fetch answers");
         assert!(store.archived_page_by_url("http://a/other").unwrap().is_none());
         assert!(store.page_by_hash("nope").unwrap().is_none());
+
+        // Exported once per address and content: the first fetch of it.
+        store
+            .record_fetch(&fetch("http://b/", "http://b/", "t3", FetchOutcome::Fetched(page("y"))))
+            .unwrap();
+        store
+            .record_fetch(&fetch(
+                "http://b/",
+                "http://b/",
+                "t4",
+                FetchOutcome::Archived { content_hash: "hash-of-y".into() },
+            ))
+            .unwrap();
+        let exported: Vec<(String, String)> = store
+            .pages_to_export()
+            .unwrap()
+            .into_iter()
+            .map(|archived| (archived.fetch.fetched_at, archived.page.content_hash))
+            .collect();
+        assert_eq!(
+            exported,
+            [("t1".to_owned(), "hash-of-x".to_owned()), ("t3".into(), "hash-of-y".into())]
+        );
+        assert!(store.has_fetch("http://b/", "hash-of-y", "t3").unwrap());
+        assert!(
+            !store.has_fetch("http://b/", "hash-of-y", "t4").unwrap(),
+            "served from the archive"
+        );
+        assert!(!store.has_fetch("http://b/", "hash-of-x", "t3").unwrap());
+        assert_eq!(
+            store.fetch_aliases().unwrap(),
+            [("http://a/new".to_owned(), "hash-of-x".to_owned(), "http://a/old".to_owned())]
+        );
     }
 
     #[test]

@@ -12,6 +12,11 @@ export type ImportSummary = { corpus: string, imported: number, duplicates: numb
 bytes: number, seconds: number, cancelled: boolean, documents: Array<ImportedDocument>, failures: Array<ImportFailure>, 
 /**
  * Entries of imported folders that were passed over: files of a format Factdesk does not
- * import, and links, pipes, devices and sockets (which are not followed or read).
+ * import, and links, pipes, devices and sockets (which are not followed or read); and
+ * records of web archives that hold no readable page (images, scripts…).
  */
-skipped: Array<string>, };
+skipped: Array<string>, 
+/**
+ * Pages of WARC or WACZ files newly added to the page archive (served to offline checks).
+ */
+archived: number, };

@@ -117,7 +117,8 @@ function showSummary(summary: ImportSummary): void {
   ];
   if (summary.duplicates > 0) parts.push(`${count(summary.duplicates, 'document')} already there`);
   if (summary.failed > 0) parts.push(`${summary.failed.toLocaleString()} failed`);
-  if (summary.skipped.length > 0) parts.push(`${count(summary.skipped.length, 'file')} skipped (not a format Factdesk reads, or not a regular file)`);
+  if (summary.archived > 0) parts.push(`${count(summary.archived, 'page')} of web archives added to the page archive (offline checks are served them)`);
+  if (summary.skipped.length > 0) parts.push(`${count(summary.skipped.length, 'item')} skipped (not a format Factdesk reads, not a regular file, or an archived record that is no readable page)`);
   const opened = summary.documents.slice(0, 10).map((document) =>
     el(
       'li',
