@@ -15,7 +15,8 @@ pub const LLM_BASE_URL: &str = "FACTDESK_LLM_BASE_URL";
 pub const LLM_MODEL: &str = "FACTDESK_LLM_MODEL";
 /// The endpoint's API key; overrides `llm.api_key`.
 pub const LLM_API_KEY: &str = "FACTDESK_LLM_API_KEY";
-/// Where model files live (default: `<platform data folder>/factdesk/models`).
+/// Where model files live (default: `<platform data folder>/factdesk/models`, else the folder
+/// an installed package brings, `/usr/lib/factdesk/models`).
 pub const MODELS_DIR: &str = "FACTDESK_MODELS_DIR";
 
 /// Hosts fetched although local or private, comma-separated; added to `fetch.allow_hosts`.
@@ -43,10 +44,10 @@ pub fn default_data_dir() -> PathBuf {
     dirs::data_dir().unwrap_or_else(|| PathBuf::from(".")).join("factdesk")
 }
 
-/// Where model files live: `FACTDESK_MODELS_DIR`, else the platform's data folder
-/// (`~/.local/share/factdesk/models` on Linux), where `scripts/fetch-models.sh` puts them.
+/// Where model files live: `FACTDESK_MODELS_DIR`, else the user's folder
+/// (`~/.local/share/factdesk/models` on Linux, where `scripts/fetch-models.sh` puts them) if
+/// it exists, else the folder an installed package brings (`/usr/lib/factdesk/models`); one
+/// rule for every model ([`factdesk_llm::embeddings::models_dir`]).
 pub fn models_dir() -> PathBuf {
-    var(MODELS_DIR).map(PathBuf::from).unwrap_or_else(|| {
-        dirs::data_dir().unwrap_or_else(|| PathBuf::from(".")).join("factdesk").join("models")
-    })
+    factdesk_llm::embeddings::models_dir()
 }

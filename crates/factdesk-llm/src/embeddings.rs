@@ -44,9 +44,12 @@ pub const MINILM_MAX_TOKENS: usize = 256;
 /// Texts per forward pass unless [`MiniLmEmbedder::with_batch_size`] says otherwise.
 pub const DEFAULT_BATCH_SIZE: usize = 32;
 
-/// Where Factdesk keeps model files: `$FACTDESK_MODELS_DIR`, else
-/// `$XDG_DATA_HOME/factdesk/models`, else `~/.local/share/factdesk/models` (the same rule as
-/// `scripts/fetch-models.sh`).
+/// Where Factdesk keeps model files: `$FACTDESK_MODELS_DIR`; else the user's folder,
+/// `$XDG_DATA_HOME/factdesk/models` or `~/.local/share/factdesk/models` (where
+/// `scripts/fetch-models.sh` puts them), when it exists; else the folder an installed package
+/// brings beside the program (`<program's folder>/../lib/factdesk/models`, i.e.
+/// `/usr/lib/factdesk/models` for `/usr/bin/factdesk`), when that exists; else the user's
+/// folder, whose absence the messages about a missing model then name.
 pub fn models_dir() -> PathBuf {
     let set = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
     if let Some(dir) = set("FACTDESK_MODELS_DIR") {
@@ -56,7 +59,18 @@ pub fn models_dir() -> PathBuf {
         let home = set("HOME").map(PathBuf::from).unwrap_or_default();
         home.join(".local").join("share")
     });
-    data.join("factdesk").join("models")
+    let users = data.join("factdesk").join("models");
+    if users.is_dir() {
+        return users;
+    }
+    packaged_models_dir().filter(|dir| dir.is_dir()).unwrap_or(users)
+}
+
+/// The models folder an installed package puts beside the program:
+/// `<program's folder>/../lib/factdesk/models`.
+pub fn packaged_models_dir() -> Option<PathBuf> {
+    let program = std::env::current_exe().ok()?;
+    Some(program.parent()?.parent()?.join("lib").join("factdesk").join("models"))
 }
 
 /// Where `scripts/fetch-models.sh` installs all-MiniLM-L6-v2.
@@ -269,5 +283,22 @@ fn model_file_error(path: &Path, message: String) -> LlmError {
         path: path.display().to_string(),
         message,
         fetch_command: FETCH_MODELS_COMMAND.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_package_s_models_are_beside_the_program() {
+        let program = std::env::current_exe().unwrap();
+        let packaged = packaged_models_dir().unwrap();
+        assert!(packaged.ends_with("lib/factdesk/models"), "{}", packaged.display());
+        // For /usr/bin/factdesk: /usr/lib/factdesk/models.
+        assert_eq!(
+            packaged.parent().and_then(Path::parent).and_then(Path::parent),
+            program.parent().and_then(Path::parent)
+        );
     }
 }

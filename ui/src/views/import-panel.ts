@@ -241,7 +241,7 @@ export function importPanel(): HTMLElement {
     el(
       'p',
       { class: 'hint' },
-      'Text, Markdown, HTML, JSONL, CSV and PDF files, whole folders, or web pages. ',
+      'Text, Markdown, HTML, JSONL, CSV and PDF files, web archives (WARC, WACZ), whole folders, or web pages. ',
       'Drop files on the window to add them here.',
     ),
     form,
