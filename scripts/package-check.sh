@@ -28,7 +28,9 @@ fi
 root="$work/check-root"
 display=":$((90 + RANDOM % 9))"
 xvfb_pid=""
+app_pid=""
 cleanup() {
+  [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null || true
   [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
   for mount in tmp/.X11-unix dev/pts dev sys proc; do
     mountpoint -q "$root/$mount" 2>/dev/null && umount -l "$root/$mount"
@@ -42,6 +44,9 @@ tar -C "$root" -xf "$base"
 mount -t proc proc "$root/proc"
 mount --rbind /sys "$root/sys"
 mount --rbind /dev "$root/dev"
+# Unmounting them again must not reach the host's own mounts below /sys and /dev.
+mount --make-rslave "$root/sys"
+mount --make-rslave "$root/dev"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 in_root() { chroot "$root" env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
 
@@ -73,9 +78,10 @@ assert check["verdict"] == "supported", check["verdict"]
 PY
 
 say "the desktop app under Xvfb ($display)"
-Xvfb "$display" -screen 0 1280x900x24 -nolisten tcp >/dev/null 2>&1 &
+Xvfb "$display" -screen 0 1280x900x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
 xvfb_pid=$!
 sleep 2
+kill -0 "$xvfb_pid" 2>/dev/null || { echo "error: Xvfb did not start on $display:" >&2; cat "$work/xvfb.log" >&2; exit 1; }
 mkdir -p "$root/tmp/.X11-unix"
 mount --bind /tmp/.X11-unix "$root/tmp/.X11-unix"
 chroot "$root" env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 DISPLAY="$display" \

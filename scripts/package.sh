@@ -43,6 +43,8 @@ PY
 say "building the desktop app (release)"
 tauri="$FACTDESK_ROOT/ui/node_modules/.bin/tauri"
 "$tauri" build --no-bundle --config "$config"
+# The bundler packs the program where cargo put it, so it is stripped there (a later release
+# build of the app links it again).
 strip "$CARGO_TARGET_DIR/release/factdesk-app"
 say "packaging (Tauri's bundler)"
 "$tauri" bundle --bundles deb --config "$config"

@@ -134,8 +134,8 @@ fn the_shipped_calibration_discounts_longer_premises() {
         .expect("calibration.json reads")
         .expect("the verifier ships calibration.json");
     assert!(weights.extra_sentence > 0.0, "{weights:?}");
-    assert!(weights.apply(0.9, 4) < weights.apply(0.9, 1));
-    assert!(weights.apply(0.95, 1) > 0.5 && weights.apply(0.05, 1) < 0.5, "{weights:?}");
+    assert!(weights.apply(0.9, 4, 0.0) < weights.apply(0.9, 1, 0.0));
+    assert!(weights.apply(0.95, 1, 0.0) > 0.5 && weights.apply(0.05, 1, 0.0) < 0.5, "{weights:?}");
     // A broken calibration stops the verifier from loading instead of being skipped.
     let folder = tempfile::tempdir().unwrap();
     std::fs::write(folder.path().join(calibration::CALIBRATION_FILE), "{}").unwrap();

@@ -1,19 +1,21 @@
-"""Fits the verifier's calibration for premise size (calibration.json): the weights of
+"""Fits the verifier's calibration (calibration.json): the weights of
 
-    P(supported) = sigmoid(w_nli * logit(P_model(entailment)) - w_extra * (sentences - 1) + bias)
+    P(supported) = sigmoid(w_nli * logit(P_model(entailment)) - w_extra * (sentences - 1)
+                           - w_missing * missing + bias)
 
 for each (premise, claim sentence) pair, where `sentences` is how many evidence sentences the
-premise joins (crates/factdesk-methods/src/calibration.rs). A claim's support is then, as at
-run time, the maximum over a sentence's cumulative premises and the minimum over its
-sentences, so the weights are fitted on whole claims.
+premise joins and `missing` the share of the claim sentence's terms the premise lacks (both
+computed by crates/factdesk-methods/src/calibration.rs and written into the dump). A claim's
+support is then, as at run time, the maximum over a sentence's cumulative premises and the
+minimum over its sentences, so the weights are fitted on whole claims.
 
-w_extra decides how claims rank; w_nli and the bias only where the 0.5 threshold falls. So
-w_extra is chosen from a grid by cross-validation: for each value, the items are split in
-folds by item number, w_nli and the bias fitted on the other folds (scipy minimising the
-class-balanced log loss of the claims' supports: each dataset and label weighs the same,
-swapped-evidence claims count as not supported), and the value kept is the one whose
-held-out ROC AUC, averaged over the datasets, is highest. Then w_nli and the bias are
-fitted on every item with it.
+w_extra is chosen from a grid by cross-validation, with w_missing either fitted or held at 0
+(so the dump shows what the missing-terms feature adds): for each choice, the items are
+split in folds by item number, the other weights fitted on the other folds (scipy minimising
+the class-balanced log loss of the claims' supports: each dataset and label weighs the same,
+swapped-evidence claims count as not supported), and the choice kept is the one whose
+held-out ROC AUC, averaged over the datasets, is highest. Then its weights are fitted on
+every item.
 
 Input: what `factdesk-bench verifier --dev --dump FILE` wrote for the dev slice of the
 training range (training/verifier/split.json), with the uncalibrated model. A dump of any
@@ -61,7 +63,8 @@ def load(paths: list[Path]) -> list[dict]:
 
 
 def features(claims: list[dict]) -> list[list[np.ndarray]]:
-    """Per claim, per sentence: rows of (model logit, premise sentences - 1), one per premise."""
+    """Per claim, per sentence: rows of (model logit, premise sentences - 1, missing share), one
+    per premise."""
     out = []
     for claim in claims:
         sentences = []
@@ -69,27 +72,33 @@ def features(claims: list[dict]) -> list[list[np.ndarray]]:
             rows = []
             for premise in sentence["premises"]:
                 p = min(max(premise["entailment"], 1e-6), 1 - 1e-6)
-                rows.append((math.log(p / (1 - p)), max(premise["sentences"], 1) - 1))
-            sentences.append(np.array(rows, dtype=float).reshape(-1, 2))
+                if "missing" not in premise:
+                    raise SystemExit("the dump has no missing-terms share per premise: write it "
+                                     "again with this version of factdesk-bench verifier --dump")
+                rows.append((math.log(p / (1 - p)), max(premise["sentences"], 1) - 1,
+                             premise["missing"]))
+            sentences.append(np.array(rows, dtype=float).reshape(-1, 3))
         out.append(sentences)
     return out
 
 
 def logits(weights, feats: list[list[np.ndarray]]) -> np.ndarray:
     """Each claim's calibrated logit: max over premises, min over sentences."""
-    w_nli, w_extra, bias = weights
+    w_nli, w_extra, w_missing, bias = weights
     out = np.empty(len(feats))
     for index, sentences in enumerate(feats):
         best = [
-            float(np.max(w_nli * rows[:, 0] - w_extra * rows[:, 1] + bias)) if len(rows) else NO_PREMISE
+            float(np.max(w_nli * rows[:, 0] - w_extra * rows[:, 1] - w_missing * rows[:, 2] + bias))
+            if len(rows) else NO_PREMISE
             for rows in sentences
         ]
         out[index] = min(best) if best else NO_PREMISE
     return out
 
 
-def fit(claims: list[dict], extra: float) -> np.ndarray:
-    """(w_nli, w_extra, bias) with w_extra = `extra` and the others fitted on `claims`."""
+def fit(claims: list[dict], extra: float, with_missing: bool) -> np.ndarray:
+    """(w_nli, w_extra, w_missing, bias) with w_extra = `extra`, w_missing fitted (or 0 without
+    it) and the others fitted on `claims`."""
     feats = features(claims)
     labels = np.array([1.0 if c["supported"] else 0.0 for c in claims])
     counts: dict[tuple, int] = {}
@@ -98,13 +107,17 @@ def fit(claims: list[dict], extra: float) -> np.ndarray:
         counts[key] = counts.get(key, 0) + 1
     weights = np.array([1.0 / counts[(c["dataset"], c["supported"])] for c in claims])
 
+    def full(w):
+        return (w[0], extra, w[2] if with_missing else 0.0, w[1])
+
     def loss(w):
-        z = logits((w[0], extra, w[1]), feats)
+        z = logits(full(w), feats)
         return float(np.sum(weights * (labels * np.logaddexp(0, -z) + (1 - labels) * np.logaddexp(0, z))))
 
-    result = minimize(loss, x0=np.array([1.0, 0.0]), method="Nelder-Mead",
-                      options={"maxiter": 2000, "xatol": 1e-4, "fatol": 1e-8})
-    return np.array([result.x[0], extra, result.x[1]])
+    start = np.array([1.0, 0.0, 0.0] if with_missing else [1.0, 0.0])
+    result = minimize(loss, x0=start, method="Nelder-Mead",
+                      options={"maxiter": 4000, "xatol": 1e-4, "fatol": 1e-8})
+    return np.array(full(result.x))
 
 
 def mean_auc(table: dict) -> float:
@@ -141,24 +154,27 @@ def main() -> None:
     args = parser.parse_args()
     claims = load(args.dumps)
     feats = features(claims)
-    print("model alone:", json.dumps(figures(claims, sigmoid(logits((1.0, 0.0, 0.0), feats)))))
+    alone = (1.0, 0.0, 0.0, 0.0)
+    print("model alone:", json.dumps(figures(claims, sigmoid(logits(alone, feats)))))
     best = None
-    for extra in EXTRA_GRID:
-        held_out = np.empty(len(claims))
-        for fold in range(args.folds):
-            train = [c for c in claims if c["item"] % args.folds != fold]
-            weights = fit(train, extra)
-            test = [i for i, c in enumerate(claims) if c["item"] % args.folds == fold]
-            held_out[test] = sigmoid(logits(weights, [feats[i] for i in test]))
-        table = figures(claims, held_out)
-        print(f"w_extra {extra}: held out {json.dumps(table)}")
-        if best is None or mean_auc(table) > mean_auc(best[1]):
-            best = (extra, table)
-    extra, held_out_table = best
-    weights = fit(claims, extra)
+    for with_missing in (False, True):
+        for extra in EXTRA_GRID:
+            held_out = np.empty(len(claims))
+            for fold in range(args.folds):
+                train = [c for c in claims if c["item"] % args.folds != fold]
+                weights = fit(train, extra, with_missing)
+                test = [i for i, c in enumerate(claims) if c["item"] % args.folds == fold]
+                held_out[test] = sigmoid(logits(weights, [feats[i] for i in test]))
+            table = figures(claims, held_out)
+            print(f"w_extra {extra}, missing terms {'fitted' if with_missing else 'off'}: "
+                  f"held out {json.dumps(table)}")
+            if best is None or mean_auc(table) > mean_auc(best[2]):
+                best = (extra, with_missing, table)
+    extra, with_missing, held_out_table = best
+    weights = fit(claims, extra, with_missing)
     record = {
         "weights": {"nli": round(float(weights[0]), 6), "extra_sentence": round(float(weights[1]), 6),
-                    "bias": round(float(weights[2]), 6)},
+                    "missing_words": round(float(weights[2]), 6), "bias": round(float(weights[3]), 6)},
         "fitted_on": (
             "training/verifier/calibrate.py on the dev slice of the training range ("
             + ", ".join(f"{d}: {sum(1 for c in claims if c['dataset'] == d)} claims"
@@ -167,11 +183,12 @@ def main() -> None:
             + ", ".join(f"{d} {min(c['item'] for c in claims if c['dataset'] == d)}–"
                         f"{max(c['item'] for c in claims if c['dataset'] == d)}"
                         for d in sorted({c['dataset'] for c in claims}))
-            + f"); w_extra chosen from {EXTRA_GRID} by {args.folds}-fold held-out ROC AUC, "
-            + "w_nli and bias by class-balanced log loss of claim supports"
+            + f"); w_extra chosen from {EXTRA_GRID}, and w_missing fitted or held at 0, by "
+            + f"{args.folds}-fold held-out ROC AUC ({'fitted' if with_missing else 'held at 0'}), "
+            + "the other weights by class-balanced log loss of claim supports"
         ),
         "dev_figures": {
-            "uncalibrated": figures(claims, sigmoid(logits((1.0, 0.0, 0.0), feats))),
+            "uncalibrated": figures(claims, sigmoid(logits(alone, feats))),
             "held_out_folds": held_out_table,
             "fitted_on_all": figures(claims, sigmoid(logits(weights, feats))),
         },

@@ -62,15 +62,20 @@ pub struct ArchiveContents {
 /// (a ZIP is read as WACZ, gzip as `.warc.gz`, anything else as WARC). An error means the file
 /// is none of these; a record that cannot be read is a problem of its own, and the records
 /// before it are kept (after a record whose length is wrong, nothing further can be found).
-pub fn read_archive(name: &str, bytes: &[u8]) -> Result<ArchiveContents, ArchiveError> {
+///
+/// `limit` bounds memory against hostile files: a record's block, or a body once decompressed,
+/// over `limit` bytes is passed over as a problem; the records kept may add up to four times
+/// `limit`, after which reading stops with a problem that says so.
+pub fn read_archive(name: &str, bytes: &[u8], limit: u64) -> Result<ArchiveContents, ArchiveError> {
     let mut contents = ArchiveContents::default();
+    let mut budget = Budget { limit, left: limit.saturating_mul(4) };
     if bytes.starts_with(b"PK\x03\x04") {
-        read_package(name, bytes, &mut contents)?;
+        read_package(name, bytes, &mut budget, &mut contents)?;
     } else if bytes.starts_with(&[0x1f, 0x8b]) {
         let reader = flate2::read::MultiGzDecoder::new(bytes);
-        read_warc(name, reader, &mut contents);
+        read_warc(name, reader, &mut budget, &mut contents);
     } else if bytes.starts_with(b"WARC/") {
-        read_warc(name, bytes, &mut contents);
+        read_warc(name, bytes, &mut budget, &mut contents);
     } else {
         return Err(ArchiveError::NotAnArchive(format!(
             "{name} is not a web archive: a WARC file starts with \"WARC/\", a .warc.gz with gzip's \
@@ -80,11 +85,20 @@ pub fn read_archive(name: &str, bytes: &[u8]) -> Result<ArchiveContents, Archive
     Ok(contents)
 }
 
+/// How much a read may still hold.
+struct Budget {
+    /// The most bytes of one record's block, or one decompressed body.
+    limit: u64,
+    /// Bytes the records kept may still add up to.
+    left: u64,
+}
+
 /// Reads the WARC files of a WACZ package (`archive/*.warc`, `archive/*.warc.gz`), checking
 /// each file the package lists against its hash.
 fn read_package(
     name: &str,
     bytes: &[u8],
+    budget: &mut Budget,
     contents: &mut ArchiveContents,
 ) -> Result<(), ArchiveError> {
     let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|error| {
@@ -92,10 +106,18 @@ fn read_package(
     })?;
     let names: Vec<String> =
         zip.file_names().filter_map(Result::ok).map(|name| name.into_owned()).collect();
+    // A file of the package may hold the whole archive: up to four times the record limit.
+    let most = budget.limit.saturating_mul(4);
     let mut file = |path: &str| -> Result<Vec<u8>, String> {
-        let mut entry = zip.by_name(path).map_err(|error| error.to_string())?;
-        let mut data = Vec::with_capacity(usize::try_from(entry.size()).unwrap_or(0));
-        entry.read_to_end(&mut data).map_err(|error| error.to_string())?;
+        let entry = zip.by_name(path).map_err(|error| error.to_string())?;
+        let mut data = Vec::with_capacity(usize::try_from(entry.size().min(most)).unwrap_or(0));
+        entry
+            .take(most.saturating_add(1))
+            .read_to_end(&mut data)
+            .map_err(|error| error.to_string())?;
+        if data.len() as u64 > most {
+            return Err(format!("it is over {most} bytes unpacked, more than Factdesk reads"));
+        }
         Ok(data)
     };
     let hashes: HashMap<String, String> = match file("datapackage.json") {
@@ -157,21 +179,26 @@ fn read_package(
             _ => {}
         }
         if data.starts_with(&[0x1f, 0x8b]) {
-            read_warc(&location, flate2::read::MultiGzDecoder::new(data.as_slice()), contents);
+            let reader = flate2::read::MultiGzDecoder::new(data.as_slice());
+            read_warc(&location, reader, budget, contents);
         } else {
-            read_warc(&location, data.as_slice(), contents);
+            read_warc(&location, data.as_slice(), budget, contents);
         }
     }
     Ok(())
 }
 
 /// Reads the records of one WARC stream.
-fn read_warc<R: Read>(name: &str, reader: R, contents: &mut ArchiveContents) {
+fn read_warc<R: Read>(name: &str, reader: R, budget: &mut Budget, contents: &mut ArchiveContents) {
     let mut reader = BufReader::new(reader);
     for number in 1.. {
         let location = format!("{name}#record={number}");
-        let (headers, block) = match next_record(&mut reader) {
-            Ok(Some(record)) => record,
+        let (headers, block) = match next_record(&mut reader, budget.limit) {
+            Ok(Some(Ok(record))) => record,
+            Ok(Some(Err(message))) => {
+                contents.problems.push(RecordProblem { location, message });
+                continue;
+            }
             Ok(None) => return,
             Err(message) => {
                 contents.problems.push(RecordProblem {
@@ -188,10 +215,31 @@ fn read_warc<R: Read>(name: &str, reader: R, contents: &mut ArchiveContents) {
             contents.aliases.push(alias);
             continue;
         }
-        match page_of(&headers, block) {
-            Ok(Some((url, archived_at, media_type, charset, body))) => contents
-                .pages
-                .push(ArchivedRecord { location, url, archived_at, media_type, charset, body }),
+        match page_of(&headers, block, budget.limit) {
+            Ok(Some((url, archived_at, media_type, charset, body))) => {
+                let size = body.len() as u64;
+                if size > budget.left {
+                    contents.problems.push(RecordProblem {
+                        location,
+                        message: format!(
+                            "the pages read so far add up to more than {} bytes, the most \
+                             Factdesk reads of one archive (four times import.max_file_bytes); \
+                             this record and the ones after it were not read: split the archive",
+                            budget.limit.saturating_mul(4)
+                        ),
+                    });
+                    return;
+                }
+                budget.left -= size;
+                contents.pages.push(ArchivedRecord {
+                    location,
+                    url,
+                    archived_at,
+                    media_type,
+                    charset,
+                    body,
+                })
+            }
             Ok(None) => contents.passed_over += 1,
             Err(message) => contents.problems.push(RecordProblem { location, message }),
         }
@@ -204,9 +252,13 @@ type RawRecord = (HashMap<String, String>, Vec<u8>);
 /// A response's `Content-Type` and body.
 type HttpPayload = (Option<String>, Vec<u8>);
 
-/// A record's headers (names lower-cased) and block; none at the end of the stream; or why
-/// the stream cannot be read on from here.
-fn next_record<R: BufRead>(reader: &mut R) -> Result<Option<RawRecord>, String> {
+/// A record's headers (names lower-cased) and block, or why this record was passed over (its
+/// block is over `limit` bytes); none at the end of the stream; or why the stream cannot be
+/// read on from here.
+fn next_record<R: BufRead>(
+    reader: &mut R,
+    limit: u64,
+) -> Result<Option<Result<RawRecord, String>>, String> {
     let io = |error: std::io::Error| format!("the file cannot be read here: {error}");
     // Blank lines between records are tolerated; the end of the stream there is the end.
     let mut line = Vec::new();
@@ -255,20 +307,36 @@ fn next_record<R: BufRead>(reader: &mut R) -> Result<Option<RawRecord>, String> 
         headers.insert(name.clone(), value.trim().to_owned());
         last = Some(name);
     }
-    let length: usize = headers
+    let length: u64 = headers
         .get("content-length")
         .and_then(|length| length.parse().ok())
         .ok_or("this record has no Content-Length, so where it ends is unknown")?;
-    let mut block = vec![0; length];
-    reader.read_exact(&mut block).map_err(|error| match error.kind() {
-        std::io::ErrorKind::UnexpectedEof => {
-            "the file ends inside this record (it was cut short)".to_owned()
+    let cut = || "the file ends inside this record (it was cut short)".to_owned();
+    let block = if length > limit {
+        // Passed over unread, without holding it.
+        let skipped =
+            std::io::copy(&mut reader.by_ref().take(length), &mut std::io::sink()).map_err(io)?;
+        if skipped < length {
+            return Err(cut());
         }
-        _ => io(error),
-    })?;
+        None
+    } else {
+        let mut block = Vec::with_capacity(length as usize);
+        reader.by_ref().take(length).read_to_end(&mut block).map_err(io)?;
+        if (block.len() as u64) < length {
+            return Err(cut());
+        }
+        Some(block)
+    };
     let mut end = [0u8; 4];
     match reader.read_exact(&mut end) {
-        Ok(()) if &end == b"\r\n\r\n" => Ok(Some((headers, block))),
+        Ok(()) if &end == b"\r\n\r\n" => Ok(Some(match block {
+            Some(block) => Ok((headers, block)),
+            None => Err(format!(
+                "its block of {length} bytes is over {limit} bytes, the most Factdesk reads of one \
+                 record (import.max_file_bytes in the config file); it was passed over"
+            )),
+        })),
         Err(error) if error.kind() == std::io::ErrorKind::UnexpectedEof => {
             Err("the file ends inside this record (it was cut short)".into())
         }
@@ -304,7 +372,11 @@ fn alias_of(headers: &HashMap<String, String>, location: &str) -> Option<Archive
 type Page = (String, String, Option<String>, Option<String>, Vec<u8>);
 
 /// The page a record holds, none for a record that holds no page, or why it cannot be read.
-fn page_of(headers: &HashMap<String, String>, block: Vec<u8>) -> Result<Option<Page>, String> {
+fn page_of(
+    headers: &HashMap<String, String>,
+    block: Vec<u8>,
+    limit: u64,
+) -> Result<Option<Page>, String> {
     let header = |name: &str| -> Option<String> { headers.get(name).cloned() };
     let kind = header("warc-type").unwrap_or_default().to_ascii_lowercase();
     if kind != "response" && kind != "resource" {
@@ -334,7 +406,16 @@ fn page_of(headers: &HashMap<String, String>, block: Vec<u8>) -> Result<Option<P
     let (content_type, payload) = if kind == "resource" {
         (header("content-type"), block)
     } else {
-        match http_payload(&block)? {
+        // A crawler's responses include DNS answers and other protocols: only HTTP ones hold
+        // pages.
+        let http = header("content-type")
+            .is_some_and(|kind| kind.to_ascii_lowercase().starts_with("application/http"))
+            || url.starts_with("http://")
+            || url.starts_with("https://");
+        if !http {
+            return Ok(None);
+        }
+        match http_payload(&block, limit)? {
             Some(answer) => answer,
             None => return Ok(None),
         }
@@ -357,7 +438,7 @@ fn page_of(headers: &HashMap<String, String>, block: Vec<u8>) -> Result<Option<P
 
 /// The content type and body of an HTTP response block, with chunked transfer and gzip or
 /// deflate content encoding undone; none for a response that is not 2xx.
-fn http_payload(block: &[u8]) -> Result<Option<HttpPayload>, String> {
+fn http_payload(block: &[u8], limit: u64) -> Result<Option<HttpPayload>, String> {
     let mut headers = [httparse::EMPTY_HEADER; 128];
     let mut response = httparse::Response::new(&mut headers);
     let length = match response.parse(block) {
@@ -383,8 +464,10 @@ fn http_payload(block: &[u8]) -> Result<Option<HttpPayload>, String> {
     }
     match value("content-encoding").as_deref() {
         None | Some("" | "identity") => {}
-        Some("gzip" | "x-gzip") => body = inflate(flate2::read::MultiGzDecoder::new(&body[..]))?,
-        Some("deflate") => body = inflate(flate2::read::ZlibDecoder::new(&body[..]))?,
+        Some("gzip" | "x-gzip") => {
+            body = inflate(flate2::read::MultiGzDecoder::new(&body[..]), limit)?;
+        }
+        Some("deflate") => body = inflate(flate2::read::ZlibDecoder::new(&body[..]), limit)?,
         Some(other) => {
             return Err(format!(
                 "its body is compressed with {other}, which Factdesk does not read"
@@ -412,7 +495,7 @@ fn dechunk(mut data: &[u8]) -> Result<Vec<u8>, String> {
         if size == 0 {
             return Ok(body);
         }
-        if data.len() < size + 2 {
+        if data.len() < size.checked_add(2).ok_or_else(cut)? {
             return Err(cut());
         }
         body.extend_from_slice(&data[..size]);
@@ -420,11 +503,19 @@ fn dechunk(mut data: &[u8]) -> Result<Vec<u8>, String> {
     }
 }
 
-fn inflate(mut decoder: impl Read) -> Result<Vec<u8>, String> {
+/// A compressed body, decompressed up to `limit` bytes (a larger one is refused).
+fn inflate(decoder: impl Read, limit: u64) -> Result<Vec<u8>, String> {
     let mut body = Vec::new();
     decoder
+        .take(limit.saturating_add(1))
         .read_to_end(&mut body)
         .map_err(|error| format!("its compressed body cannot be decompressed: {error}"))?;
+    if body.len() as u64 > limit {
+        return Err(format!(
+            "its body decompresses to over {limit} bytes, the most Factdesk reads of one record \
+             (import.max_file_bytes in the config file); it was passed over"
+        ));
+    }
     Ok(body)
 }
 

@@ -8,6 +8,14 @@ use std::process::Command;
 
 use factdesk_archive::{Package, PageToArchive, read_archive, write_wacz};
 
+/// Reads with a generous limit (the tests of the limit give their own).
+fn read(
+    name: &str,
+    bytes: &[u8],
+) -> Result<factdesk_archive::ArchiveContents, factdesk_archive::ArchiveError> {
+    read_archive(name, bytes, 1 << 30)
+}
+
 fn pages() -> Vec<PageToArchive> {
     vec![
         PageToArchive {
@@ -89,7 +97,7 @@ fn response(id: u32, url: &str, http: &[u8]) -> Vec<u8> {
 #[test]
 fn a_written_package_reads_back_page_for_page() {
     let bytes = wacz();
-    let contents = read_archive("desk.wacz", &bytes).unwrap();
+    let contents = read("desk.wacz", &bytes).unwrap();
     assert!(contents.problems.is_empty(), "{:?}", contents.problems);
     assert_eq!(contents.passed_over, 1, "the warcinfo record");
     assert_eq!(contents.aliases.len(), 1);
@@ -192,7 +200,7 @@ fn warc_files_of_other_tools_are_read_and_what_holds_no_page_is_passed_over() {
         b"HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\n\x0b\x02\x80",
     ));
 
-    let contents = read_archive("crawl.warc", &file).unwrap();
+    let contents = read("crawl.warc", &file).unwrap();
     let urls: Vec<&str> = contents.pages.iter().map(|p| p.url.as_str()).collect();
     assert_eq!(urls, ["https://a.example/", "https://a.example/plain"]);
     assert_eq!(contents.pages[0].body, b"<p>Caf\xe9 au lait.");
@@ -215,7 +223,7 @@ fn warc_files_of_other_tools_are_read_and_what_holds_no_page_is_passed_over() {
         }
         gz.extend(encoder.finish().unwrap());
     }
-    let again = read_archive("crawl.warc.gz", &gz).unwrap();
+    let again = read("crawl.warc.gz", &gz).unwrap();
     assert_eq!(
         again.pages,
         contents
@@ -242,7 +250,7 @@ fn damaged_records_are_reported_and_the_others_kept() {
     let at = text.find("mallow").unwrap();
     let mut altered = plain.clone();
     altered[at] = b'M';
-    let contents = read_archive("altered.warc", &altered).unwrap();
+    let contents = read("altered.warc", &altered).unwrap();
     assert_eq!(contents.pages.len(), 2, "{:?}", contents.problems);
     assert_eq!(contents.problems.len(), 1);
     assert!(contents.problems[0].message.contains("WARC-Block-Digest"), "{:?}", contents.problems);
@@ -251,14 +259,14 @@ fn damaged_records_are_reported_and_the_others_kept() {
     // Cut inside the last record: the ones before it are kept, the cut one is named.
     let last = text.rfind("WARC/1.1").unwrap();
     let cut = &plain[..last + (plain.len() - last) / 2];
-    let contents = read_archive("cut.warc", cut).unwrap();
+    let contents = read("cut.warc", cut).unwrap();
     assert_eq!(contents.pages.len(), 2);
     assert_eq!(contents.problems.len(), 1);
     assert_eq!(contents.problems[0].location, "cut.warc#record=5");
     assert!(contents.problems[0].message.contains("cut short"), "{:?}", contents.problems);
 
     // A gzipped WARC cut short: the same.
-    let contents = read_archive("cut.warc.gz", &warc[..warc.len() - 40]).unwrap();
+    let contents = read("cut.warc.gz", &warc[..warc.len() - 40]).unwrap();
     assert_eq!(contents.pages.len(), 2, "{:?}", contents.problems);
     assert_eq!(contents.problems.len(), 1);
 
@@ -274,7 +282,7 @@ fn damaged_records_are_reported_and_the_others_kept() {
         ],
         b"The first part of a long page",
     );
-    let contents = read_archive("t.warc", &truncated).unwrap();
+    let contents = read("t.warc", &truncated).unwrap();
     assert!(contents.pages.is_empty());
     assert!(
         contents.problems[0].message.contains("WARC-Truncated: length"),
@@ -306,7 +314,7 @@ fn a_package_whose_warc_changed_says_so_and_files_that_are_no_archive_are_refuse
         out.write_all(if name == "archive/data.warc.gz" { &changed } else { &data }).unwrap();
     }
     let tampered = out.finish().unwrap().into_inner();
-    let contents = read_archive("t.wacz", &tampered).unwrap();
+    let contents = read("t.wacz", &tampered).unwrap();
     assert_eq!(contents.pages.len(), 2);
     let messages: Vec<&str> = contents.problems.iter().map(|p| p.message.as_str()).collect();
     assert_eq!(messages.len(), 2, "{messages:?}");
@@ -314,15 +322,92 @@ fn a_package_whose_warc_changed_says_so_and_files_that_are_no_archive_are_refuse
     assert!(messages[1].contains("WARC-Block-Digest"), "{messages:?}");
 
     for (name, bytes) in [("notes.txt", &b"just some text"[..]), ("empty.warc", &b""[..])] {
-        let error = read_archive(name, bytes).unwrap_err().to_string();
+        let error = read(name, bytes).unwrap_err().to_string();
         assert!(error.starts_with(&format!("{name} is not a web archive")), "{error}");
     }
     let mut plain_zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
     plain_zip.start_file("a.txt", zip::write::SimpleFileOptions::default()).unwrap();
     plain_zip.write_all(b"x").unwrap();
     let plain_zip = plain_zip.finish().unwrap().into_inner();
-    let error = read_archive("photos.zip", &plain_zip).unwrap_err().to_string();
+    let error = read("photos.zip", &plain_zip).unwrap_err().to_string();
     assert!(error.contains("without datapackage.json"), "{error}");
+}
+
+/// Hostile sizes are bounded: a record over the limit, a body that decompresses past it, a
+/// chunk size that would overflow, and a crawler's DNS record are each passed over or named,
+/// and the records around them kept.
+#[test]
+fn hostile_sizes_and_other_protocols_are_passed_over() {
+    let mut big = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    big.write_all(&vec![b'a'; 4096]).unwrap();
+    let bomb_body = big.finish().unwrap();
+    let mut bomb =
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Encoding: gzip\r\n\r\n".to_vec();
+    bomb.extend_from_slice(&bomb_body);
+    let mut file = Vec::new();
+    file.extend(response(
+        1,
+        "https://a.example/small",
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nsmall page",
+    ));
+    file.extend(response(
+        2,
+        "https://a.example/large",
+        &[b"HTTP/1.1 200 OK\r\n\r\n".as_slice(), &[b'x'; 3000]].concat(),
+    ));
+    file.extend(response(3, "https://a.example/bomb", &bomb));
+    file.extend(response(
+        4,
+        "https://a.example/chunks",
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffff\r\nx\r\n0\r\n\r\n",
+    ));
+    file.extend(record(
+        &[
+            ("WARC-Type", "response"),
+            ("WARC-Record-ID", "<urn:uuid:5>"),
+            ("WARC-Date", "2022-03-04T05:06:07Z"),
+            ("WARC-Target-URI", "dns:a.example"),
+            ("Content-Type", "text/dns"),
+        ],
+        b"20220304050607\na.example. 300 IN A 192.0.2.1\n",
+    ));
+    file.extend(response(
+        6,
+        "https://a.example/last",
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nlast page",
+    ));
+    let contents = read_archive("hostile.warc", &file, 2048).unwrap();
+    let urls: Vec<&str> = contents.pages.iter().map(|p| p.url.as_str()).collect();
+    assert_eq!(urls, ["https://a.example/small", "https://a.example/last"]);
+    let problems: Vec<(&str, &str)> =
+        contents.problems.iter().map(|p| (p.location.as_str(), p.message.as_str())).collect();
+    assert_eq!(problems.len(), 3, "{problems:#?}");
+    assert!(
+        problems[0].0.ends_with("#record=2") && problems[0].1.contains("over 2048 bytes"),
+        "{problems:#?}"
+    );
+    assert!(
+        problems[1].0.ends_with("#record=3") && problems[1].1.contains("decompresses to over 2048"),
+        "{problems:#?}"
+    );
+    assert!(
+        problems[2].0.ends_with("#record=4") && problems[2].1.contains("chunked body"),
+        "{problems:#?}"
+    );
+    assert_eq!(contents.passed_over, 1, "the DNS record");
+
+    // The pages kept may add up to four times the limit; past that, reading stops and says so.
+    let mut many = Vec::new();
+    for id in 0..6 {
+        many.extend(response(
+            id,
+            &format!("https://a.example/{id}"),
+            &[b"HTTP/1.1 200 OK\r\n\r\n".as_slice(), &[b'y'; 1500]].concat(),
+        ));
+    }
+    let contents = read_archive("many.warc", &many, 2048).unwrap();
+    assert_eq!(contents.pages.len(), 5);
+    assert!(contents.problems[0].message.contains("split the archive"), "{:?}", contents.problems);
 }
 
 /// The Python the WARC tools (warcio, py-wacz) are installed for: `FACTDESK_WARC_PYTHON`, else

@@ -273,7 +273,12 @@ fn calibrated_support(grounding: &Grounding, weights: &CalibrationWeights) -> f6
             .premises
             .iter()
             .map(|(premise, entailment)| {
-                weights.apply(*entailment, calibration::premise_sentences(&premise.join(" ")))
+                let premise = premise.join(" ");
+                weights.apply(
+                    *entailment,
+                    calibration::premise_sentences(&premise),
+                    calibration::missing_share(&premise, &sentence.sentence),
+                )
             })
             .fold(0.0, f64::max)
     }))
@@ -282,15 +287,7 @@ fn calibrated_support(grounding: &Grounding, weights: &CalibrationWeights) -> f6
 /// The lexical baseline: the share of the claim's distinct content words (as BM25 ranks
 /// them) that the evidence contains.
 fn lexical_support(case: &Case) -> f64 {
-    let mut wanted = factdesk_methods::bm25_terms(&case.claim);
-    wanted.sort_unstable();
-    wanted.dedup();
-    if wanted.is_empty() {
-        return 1.0;
-    }
-    let present: std::collections::HashSet<String> =
-        factdesk_methods::bm25_terms(&case.evidence).into_iter().collect();
-    wanted.iter().filter(|term| present.contains(*term)).count() as f64 / wanted.len() as f64
+    1.0 - calibration::missing_share(&case.evidence, &case.claim)
 }
 
 /// One row per dataset from each case's P(supported).
@@ -346,9 +343,11 @@ fn dump(path: &Path, range: Range, judged: &[(&Case, Grounding)]) -> anyhow::Res
                     .premises
                     .iter()
                     .map(|(premise, entailment)| {
+                        let premise = premise.join(" ");
                         serde_json::json!({
                             "entailment": entailment,
-                            "sentences": calibration::premise_sentences(&premise.join(" ")),
+                            "sentences": calibration::premise_sentences(&premise),
+                            "missing": calibration::missing_share(&premise, &sentence.sentence),
                         })
                     })
                     .collect();

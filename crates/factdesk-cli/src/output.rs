@@ -365,7 +365,7 @@ pub fn reindex(summary: Option<&ReindexSummary>, json: bool) -> anyhow::Result<(
     Ok(())
 }
 
-/// Where `report -o` wrote, on stderr for people or as JSON on stdout.
+/// What `archive export` wrote.
 pub fn archive_export(
     export: &factdesk_core::archive::ArchiveExport,
     json: bool,
@@ -382,6 +382,7 @@ pub fn archive_export(
     Ok(())
 }
 
+/// Where `report -o` wrote, on stderr for people or as JSON on stdout.
 pub fn report_written(path: &Path, format: ReportFormat, json: bool) -> anyhow::Result<()> {
     if json {
         return print_json(&serde_json::json!({ "path": path, "format": format.as_str() }));

@@ -39,6 +39,16 @@ pub(crate) struct ReadArchive {
     pub archived: u64,
 }
 
+/// A page read from a web archive, for the aliases that name it.
+struct ImportedPage {
+    url: String,
+    content_hash: String,
+    media_type: Option<String>,
+    title: Option<String>,
+    /// The digest a WARC record states for the page's body.
+    digest: String,
+}
+
 /// Whether a path names a web archive file by its extension (`.warc`, `.warc.gz`, `.wacz`).
 pub(crate) fn is_archive_path(path: &Path) -> bool {
     let name = path.file_name().map(|name| name.to_string_lossy().to_ascii_lowercase());
@@ -131,8 +141,9 @@ impl Factdesk {
         let fail = |message: String| ImportFailure { item: name.clone(), message };
         let bytes = crate::import::read_capped(path, self.settings().import.max_file_bytes)
             .map_err(&fail)?;
-        let contents = factdesk_archive::read_archive(&name, &bytes)
-            .map_err(|error| fail(error.to_string()))?;
+        let contents =
+            factdesk_archive::read_archive(&name, &bytes, self.settings().import.max_file_bytes)
+                .map_err(|error| fail(error.to_string()))?;
         drop(bytes);
         let mut read = ReadArchive {
             sources: Vec::new(),
@@ -145,8 +156,8 @@ impl Factdesk {
             archived: 0,
         };
         let store_failure = |error: factdesk_store::StoreError| fail(error.to_string());
-        // The pages of this file by address, for its aliases: (address, content hash, title).
-        let mut imported: Vec<(String, String, Option<String>, Option<String>)> = Vec::new();
+        // The pages of this file, for its aliases.
+        let mut imported: Vec<ImportedPage> = Vec::new();
         for record in contents.pages {
             let url = match factdesk_fetch::normalise_url(&record.url) {
                 Ok(url) => url,
@@ -177,14 +188,15 @@ impl Factdesk {
                 }
             };
             let content_hash = factdesk_text::content_hash(&record.body);
-            imported.push((
-                url.clone(),
-                content_hash.clone(),
-                record.media_type.clone(),
-                extracted.title.clone(),
-            ));
+            imported.push(ImportedPage {
+                url: url.clone(),
+                content_hash: content_hash.clone(),
+                media_type: record.media_type.clone(),
+                title: extracted.title.clone(),
+                digest: factdesk_archive::block_digest(&record.body),
+            });
             let mut store = self.store().map_err(|error| fail(error.to_string()))?;
-            if !store.has_fetch(&url, &content_hash, &record.archived_at).map_err(store_failure)? {
+            if !store.has_capture(&url, &content_hash).map_err(store_failure)? {
                 store
                     .record_fetch(&NewFetch {
                         run_id: None,
@@ -221,30 +233,37 @@ impl Factdesk {
         // Another address of a page of this file is recorded as a fetch of that address that
         // gave the page, so an offline check that asks for it is served the page.
         for alias in contents.aliases {
+            // The page it names: by address, and by digest when it states one (an address may
+            // have been captured more than once).
             let to = factdesk_fetch::normalise_url(&alias.refers_to).ok();
-            let page = imported.iter().find(|(url, ..)| Some(url) == to.as_ref());
-            let (Some((to, content_hash, media_type, title)), Ok(from)) =
-                (page, factdesk_fetch::normalise_url(&alias.url))
-            else {
+            let page = imported.iter().find(|page| {
+                Some(&page.url) == to.as_ref()
+                    && alias.payload_digest.as_deref().is_none_or(|stated| {
+                        // A SHA-1 is compared; another algorithm leaves the address to decide.
+                        !stated.to_ascii_lowercase().starts_with("sha1:")
+                            || stated.eq_ignore_ascii_case(&page.digest)
+                    })
+            });
+            let (Some(page), Ok(from)) = (page, factdesk_fetch::normalise_url(&alias.url)) else {
                 read.skipped.push(alias.location);
                 continue;
             };
             let mut store = self.store().map_err(|error| fail(error.to_string()))?;
-            if store.has_fetch(&from, content_hash, &alias.archived_at).map_err(store_failure)? {
+            if store.has_capture(&from, &page.content_hash).map_err(store_failure)? {
                 continue;
             }
             store
                 .record_fetch(&NewFetch {
                     run_id: None,
                     url: from,
-                    final_url: Some(to.clone()),
+                    final_url: Some(page.url.clone()),
                     status: None,
-                    media_type: media_type.clone(),
-                    title: title.clone(),
+                    media_type: page.media_type.clone(),
+                    title: page.title.clone(),
                     via_api: false,
                     fetched_at: alias.archived_at,
                     elapsed_ms: 0,
-                    outcome: FetchOutcome::SamePageAs { content_hash: content_hash.clone() },
+                    outcome: FetchOutcome::SamePageAs { content_hash: page.content_hash.clone() },
                 })
                 .map_err(store_failure)?;
         }

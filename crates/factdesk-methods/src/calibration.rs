@@ -8,7 +8,8 @@
 //! than on the first. So a verifier may ship weights that discount a premise by its size:
 //!
 //! ```text
-//! P(supported) = σ(w_nli · logit(P_model(entailment)) − w_extra · (sentences in the premise − 1) + bias)
+//! P(supported) = σ(w_nli · logit(P_model(entailment)) − w_extra · (sentences in the premise − 1)
+//!                  − w_missing · (share of the claim's content words the premise lacks) + bias)
 //! ```
 //!
 //! fitted on the dev slice of the verifier's training range (`training/verifier/calibrate.py`)
@@ -17,8 +18,11 @@
 //! sentences) sees the calibrated probability; it adds no model call. A premise's sentences
 //! are counted by segmenting it again with English rules (premises join sentences with
 //! spaces, so this count is close to, not always exactly, the number joined); the weights
-//! were fitted on counts made the same way. The calibration never adds contradiction: what
-//! entailment loses goes to neutral.
+//! were fitted on counts made the same way. The share of missing words ([`missing_share`]) is
+//! the lexical evidence the cross-encoder weighs too little: a claim that names a number, a
+//! date or a thing its premise never mentions ("the rose family" against a page on the mallow
+//! family) has a part the premise does not back, however related the rest. The calibration
+//! never adds contradiction: what entailment loses goes to neutral.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -37,6 +41,10 @@ pub struct CalibrationWeights {
     pub nli: f64,
     /// Logit taken off per premise sentence after the first.
     pub extra_sentence: f64,
+    /// Logit taken off in proportion to the share of the claim's content words the premise
+    /// lacks ([`missing_share`]); 0 in files fitted before it was a feature.
+    #[serde(default)]
+    pub missing_words: f64,
     pub bias: f64,
 }
 
@@ -63,11 +71,12 @@ impl CalibrationWeights {
         let file: CalibrationFile = serde_json::from_str(&text).map_err(|error| {
             format!(
                 "it is not a calibration file ({{\"weights\": {{\"nli\", \"extra_sentence\", \
-                 \"bias\"}}}}): {error}"
+                 \"missing_words\" (optional), \"bias\"}}}}): {error}"
             )
         })?;
         let weights = file.weights;
-        if ![weights.nli, weights.extra_sentence, weights.bias].iter().all(|w| w.is_finite()) {
+        let all = [weights.nli, weights.extra_sentence, weights.missing_words, weights.bias];
+        if !all.iter().all(|w| w.is_finite()) {
             return Err("it holds a weight that is not a finite number".into());
         }
         if weights.nli <= 0.0 {
@@ -81,16 +90,32 @@ impl CalibrationWeights {
     }
 
     /// The calibrated P(supported) from the model's P(entailment) on a premise of
-    /// `sentences` sentences.
-    pub fn apply(&self, entailment: f64, sentences: usize) -> f64 {
+    /// `sentences` sentences that lacks the share `missing` of the claim's content words.
+    pub fn apply(&self, entailment: f64, sentences: usize, missing: f64) -> f64 {
         // A model output that is not a number counts as no entailment.
         let entailment = if entailment.is_nan() { 0.0 } else { entailment };
         let clamped = entailment.clamp(1e-6, 1.0 - 1e-6);
         let logit = (clamped / (1.0 - clamped)).ln();
         let extra = sentences.saturating_sub(1) as f64;
-        let x = self.nli * logit - self.extra_sentence * extra + self.bias;
+        let missing = if missing.is_finite() { missing.clamp(0.0, 1.0) } else { 0.0 };
+        let x = self.nli * logit - self.extra_sentence * extra - self.missing_words * missing
+            + self.bias;
         1.0 / (1.0 + (-x).exp())
     }
+}
+
+/// The share of `claim`'s distinct terms (its words and numbers without function words, with
+/// a light English suffix strip: the terms BM25 ranks sentences by, [`crate::bm25_terms`]) that
+/// `premise` does not hold; 0 for a claim without terms.
+pub fn missing_share(premise: &str, claim: &str) -> f64 {
+    let mut wanted = crate::bm25_terms(claim);
+    wanted.sort_unstable();
+    wanted.dedup();
+    if wanted.is_empty() {
+        return 0.0;
+    }
+    let held: std::collections::HashSet<String> = crate::bm25_terms(premise).into_iter().collect();
+    wanted.iter().filter(|term| !held.contains(*term)).count() as f64 / wanted.len() as f64
 }
 
 /// How many sentences `premise` joins (at least 1).
@@ -153,8 +178,11 @@ impl Nli for Calibrated {
             .zip(judgements)
             .map(|(pair, judgement)| {
                 let scores = judgement.scores;
-                let entailment =
-                    self.weights.apply(scores.entailment, premise_sentences(&pair.premise));
+                let entailment = self.weights.apply(
+                    scores.entailment,
+                    premise_sentences(&pair.premise),
+                    missing_share(&pair.premise, &pair.hypothesis),
+                );
                 // Contradiction stays as the model said (less, where entailment grew into
                 // it); the rest is neutral.
                 let contradiction = if scores.contradiction.is_finite() {
@@ -217,23 +245,29 @@ mod tests {
 
     #[test]
     fn calibration_with_unit_weight_and_no_discount_is_the_model() {
-        let identity = CalibrationWeights { nli: 1.0, extra_sentence: 0.0, bias: 0.0 };
+        let identity =
+            CalibrationWeights { nli: 1.0, extra_sentence: 0.0, missing_words: 0.0, bias: 0.0 };
         for p in [0.01, 0.3, 0.5, 0.9] {
-            assert!((identity.apply(p, 3) - p).abs() < 1e-9);
+            assert!((identity.apply(p, 3, 0.0) - p).abs() < 1e-9);
         }
-        let weights = CalibrationWeights { nli: 1.2, extra_sentence: 1.0, bias: 0.5 };
+        let weights =
+            CalibrationWeights { nli: 1.2, extra_sentence: 1.0, missing_words: 0.0, bias: 0.5 };
         // Each sentence after the first takes w_extra off the logit.
         let logit = |p: f64| (p / (1.0 - p)).ln();
-        assert!((logit(weights.apply(0.9, 1)) - logit(weights.apply(0.9, 3)) - 2.0).abs() < 1e-9);
-        assert!(weights.apply(0.9, 1) > weights.apply(0.6, 1));
+        assert!(
+            (logit(weights.apply(0.9, 1, 0.0)) - logit(weights.apply(0.9, 3, 0.0)) - 2.0).abs()
+                < 1e-9
+        );
+        assert!(weights.apply(0.9, 1, 0.0) > weights.apply(0.6, 1, 0.0));
         // Extreme model outputs stay strictly between 0 and 1; not a number is no entailment.
-        assert!(weights.apply(1.0, 1) < 1.0 && weights.apply(0.0, 4) > 0.0);
-        assert_eq!(weights.apply(f64::NAN, 2), weights.apply(0.0, 2));
+        assert!(weights.apply(1.0, 1, 0.0) < 1.0 && weights.apply(0.0, 4, 0.0) > 0.0);
+        assert_eq!(weights.apply(f64::NAN, 2, 0.0), weights.apply(0.0, 2, 0.0));
     }
 
     #[tokio::test]
     async fn calibrated_judgements_discount_longer_premises_and_never_add_contradiction() {
-        let weights = CalibrationWeights { nli: 1.0, extra_sentence: 1.0, bias: 0.0 };
+        let weights =
+            CalibrationWeights { nli: 1.0, extra_sentence: 1.0, missing_words: 0.0, bias: 0.0 };
         let calibrated = Calibrated::new(Arc::new(Constant), weights);
         assert_eq!(calibrated.name(), "constant");
         let pairs = [
@@ -246,7 +280,7 @@ mod tests {
         let out = calibrated.classify(&pairs).await.unwrap();
         let (short, long) = (out[0].scores, out[1].scores);
         assert!((short.entailment - 0.8).abs() < 1e-9);
-        assert!((long.entailment - weights.apply(0.8, 3)).abs() < 1e-9);
+        assert!((long.entailment - weights.apply(0.8, 3, 0.0)).abs() < 1e-9);
         assert!(long.entailment < short.entailment);
         for scores in [short, long] {
             let total = scores.entailment + scores.neutral + scores.contradiction;
@@ -257,11 +291,34 @@ mod tests {
         // Entailment raised past 1 - contradiction takes contradiction down with it.
         let eager = Calibrated::new(
             Arc::new(Constant),
-            CalibrationWeights { nli: 1.0, extra_sentence: 0.0, bias: 5.0 },
+            CalibrationWeights { nli: 1.0, extra_sentence: 0.0, missing_words: 0.0, bias: 5.0 },
         );
         let raised = eager.classify(&pairs[..1]).await.unwrap()[0].scores;
         assert!(raised.entailment > 0.99 && raised.contradiction <= 1.0 - raised.entailment);
         assert!(raised.neutral >= 0.0);
+    }
+
+    #[test]
+    fn missing_words_are_the_claim_s_terms_the_premise_lacks() {
+        let page = "Okra is a flowering plant in the mallow family. Its seed pods are green.";
+        // Terms okra, belong, mallow, famil: "belong" is missing, then "rose" too.
+        assert_eq!(missing_share(page, "Okra belongs to the mallow family."), 0.25);
+        assert_eq!(missing_share(page, "Okra belongs to the rose family."), 0.5);
+        let everest = "Hillary and Tenzing climbed Everest in 1953.";
+        assert_eq!(missing_share(everest, "Everest was climbed in 1953."), 0.0);
+        assert_eq!(missing_share(everest, "Everest was climbed in 1921."), 1.0 / 3.0);
+        assert_eq!(missing_share("Many families grow it.", "Families grow."), 0.0);
+        // No terms, nothing missing; any script.
+        assert_eq!(missing_share("anything", "It is."), 0.0);
+        assert_eq!(missing_share("", ""), 0.0);
+        assert_eq!(
+            missing_share("Η Αθήνα είναι η πρωτεύουσα.", "Η Αθήνα είναι η πρωτεύουσα."),
+            0.0
+        );
+        let weights =
+            CalibrationWeights { nli: 1.0, extra_sentence: 0.0, missing_words: 4.0, bias: 0.0 };
+        assert!(weights.apply(0.9, 1, 0.5) < weights.apply(0.9, 1, 0.25));
+        assert_eq!(weights.apply(0.9, 1, f64::NAN), weights.apply(0.9, 1, 0.0));
     }
 
     #[test]
@@ -276,7 +333,12 @@ mod tests {
         .unwrap();
         assert_eq!(
             CalibrationWeights::load(folder.path()).unwrap(),
-            Some(CalibrationWeights { nli: 0.9, extra_sentence: 1.5, bias: -0.5 })
+            Some(CalibrationWeights {
+                nli: 0.9,
+                extra_sentence: 1.5,
+                missing_words: 0.0,
+                bias: -0.5
+            })
         );
         std::fs::write(&path, r#"{"weights": {"nli": 1.0}}"#).unwrap();
         let error = CalibrationWeights::load(folder.path()).unwrap_err();

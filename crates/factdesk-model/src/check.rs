@@ -390,11 +390,6 @@ fn calendar_date(text: &str) -> Option<time::Date> {
     time::Date::parse(text.trim().get(..10)?, &format).ok()
 }
 
-/// Whether `text` is a calendar date (`YYYY-MM-DD`), as claims' dates are stored.
-pub fn is_calendar_date(text: &str) -> bool {
-    text.len() == 10 && calendar_date(text).is_some()
-}
-
 /// The sources of `check` (those it read and those it cites) published more than
 /// `window_days` days before `claimed_on`, each once, in the order they appear. None when the
 /// window is 0 (freshness is not checked), the claim's date cannot be read, or no source has a
@@ -587,8 +582,5 @@ mod tests {
         assert!(stale_evidence(&check, "2022-05-10", 0).is_empty());
         assert!(stale_evidence(&check, "last spring", 365).is_empty());
         assert!(stale_evidence(&check, "", 365).is_empty());
-        assert!(is_calendar_date("2022-05-10"));
-        assert!(!is_calendar_date("2022-05-10T00:00:00Z"));
-        assert!(!is_calendar_date("2022-02-30"));
     }
 }

@@ -28,7 +28,7 @@ pub mod ciber;
 pub use check::{
     Attribution, CheckId, ClaimCheck, EvidenceSource, LeftOut, PremiseCheck, ProposedUrl, Review,
     ReviewDecision, ReviewId, StaleEvidence, StoredCheck, TokenCount, TokenUse, Undecided,
-    UrlStatus, is_calendar_date, page_label, stale_evidence,
+    UrlStatus, page_label, stale_evidence,
 };
 pub mod fetch;
 pub mod outcome;

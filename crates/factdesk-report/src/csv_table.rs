@@ -84,7 +84,10 @@ fn row_for(item: &ReportItem) -> [String; COLUMNS.len()] {
         row[2] = tags;
         row[3] = gold_label;
         row[6] = UNCHECKED.to_owned();
-        row[27] = item.claimed_on.clone().unwrap_or_default();
+        let claimed_on = COLUMNS.iter().position(|column| *column == "claimed_on");
+        if let Some(at) = claimed_on {
+            row[at] = item.claimed_on.clone().unwrap_or_default();
+        }
         return row;
     };
     let StoredCheck { check, review, checked_at, stale, .. } = stored;

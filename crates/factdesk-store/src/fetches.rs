@@ -144,18 +144,20 @@ impl Store {
         Ok(id)
     }
 
-    /// The newest successful fetch from the network whose requested or final URL is `url`,
-    /// with its page.
+    /// The newest capture (a successful fetch from the network, or a page of an imported web
+    /// archive, by when it was captured; the later recorded among equals) whose requested or
+    /// final URL is `url`, with its page.
     pub fn archived_page_by_url(&self, url: &str) -> Result<Option<ArchivedPage>> {
         let sql = format!(
             "SELECT {FETCH_COLUMNS}, {PAGE_COLUMNS}
              FROM fetches f JOIN pages p ON p.content_hash = f.content_hash
-             WHERE f.id = (SELECT max(id) FROM (
-                 SELECT id FROM fetches
+             WHERE f.id = (SELECT id FROM (
+                 SELECT id, fetched_at FROM fetches
                  WHERE url = ?1 AND content_hash IS NOT NULL AND from_archive = 0
                  UNION ALL
-                 SELECT id FROM fetches
-                 WHERE final_url = ?1 AND content_hash IS NOT NULL AND from_archive = 0))"
+                 SELECT id, fetched_at FROM fetches
+                 WHERE final_url = ?1 AND content_hash IS NOT NULL AND from_archive = 0)
+               ORDER BY julianday(fetched_at) DESC, id DESC LIMIT 1)"
         );
         let found = self
             .conn
@@ -166,16 +168,16 @@ impl Store {
         Ok(found)
     }
 
-    /// Whether a successful fetch from the network of `url` with the page `content_hash` at
-    /// `fetched_at` is recorded already (so that an archive file imported twice records each
-    /// of its pages once).
-    pub fn has_fetch(&self, url: &str, content_hash: &str, fetched_at: &str) -> Result<bool> {
+    /// Whether the archive has a capture of `url` (a fetch from the network, or a page of an
+    /// imported web archive) that gave the page `content_hash`, at any time: an archive file
+    /// imported twice, or a library's own export imported back, adds no capture of the same
+    /// page again.
+    pub fn has_capture(&self, url: &str, content_hash: &str) -> Result<bool> {
         let mut statement = self.conn.prepare_cached(
             "SELECT EXISTS (SELECT 1 FROM fetches
-                            WHERE url = ?1 AND content_hash = ?2 AND fetched_at = ?3
-                              AND from_archive = 0)",
+                            WHERE url = ?1 AND content_hash = ?2 AND from_archive = 0)",
         )?;
-        Ok(statement.query_row(params![url, content_hash, fetched_at], |row| row.get(0))?)
+        Ok(statement.query_row(params![url, content_hash], |row| row.get(0))?)
     }
 
     /// Every page fetched from the network, once per address and content: the first fetch of
@@ -315,12 +317,19 @@ mod tests {
             exported,
             [("t1".to_owned(), "hash-of-x".to_owned()), ("t3".into(), "hash-of-y".into())]
         );
-        assert!(store.has_fetch("http://b/", "hash-of-y", "t3").unwrap());
-        assert!(
-            !store.has_fetch("http://b/", "hash-of-y", "t4").unwrap(),
-            "served from the archive"
-        );
-        assert!(!store.has_fetch("http://b/", "hash-of-x", "t3").unwrap());
+        assert!(store.has_capture("http://b/", "hash-of-y").unwrap());
+        assert!(!store.has_capture("http://b/", "hash-of-x").unwrap());
+        assert!(!store.has_capture("http://a/old", "hash-of-y").unwrap());
+
+        // The newest capture by time answers, not the last recorded: an old page imported
+        // from a web archive today does not replace a newer fetch.
+        let at = |time: &str, body: &str| {
+            fetch("http://c/", "http://c/", time, FetchOutcome::Fetched(page(body)))
+        };
+        store.record_fetch(&at("2024-01-01T00:00:00.123456789Z", "new")).unwrap();
+        store.record_fetch(&at("2015-01-01T00:00:00Z", "old")).unwrap();
+        let served = store.archived_page_by_url("http://c/").unwrap().unwrap();
+        assert_eq!(served.page.content_hash, "hash-of-new");
         assert_eq!(
             store.fetch_aliases().unwrap(),
             [("http://a/new".to_owned(), "hash-of-x".to_owned(), "http://a/old".to_owned())]

@@ -286,12 +286,17 @@ pub struct ClaimWithCheck {
 
 /// The date a fetched page says it was published, read again from its archived body (pages
 /// are archived as received; their dates are not kept apart).
+/// Only HTML pages are read again (their metadata is in the markup, and reading it is quick);
+/// a PDF's own date is not looked for here.
 fn page_published(url: Option<&str>, page: &factdesk_model::StoredPage) -> Option<String> {
     let format = crate::import::format_of_page(
         page.media_type.as_deref(),
         url.unwrap_or_default(),
         &page.body,
     )?;
+    if format != factdesk_model::DocumentFormat::Html {
+        return None;
+    }
     crate::formats::page_text(&page.body, format, None).ok()?.1.published
 }
 
