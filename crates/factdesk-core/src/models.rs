@@ -188,7 +188,7 @@ impl Factdesk {
         let path = if file.is_absolute() || file.components().count() > 1 {
             file
         } else {
-            env::models_dir().join(file)
+            factdesk_llm::embeddings::model_path(&llm.embedded_model)
         };
         ModelChoice::Embedded { path }
     }

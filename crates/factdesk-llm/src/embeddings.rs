@@ -49,21 +49,46 @@ pub const DEFAULT_BATCH_SIZE: usize = 32;
 /// `scripts/fetch-models.sh` puts them), when it exists; else the folder an installed package
 /// brings beside the program (`<program's folder>/../lib/factdesk/models`, i.e.
 /// `/usr/lib/factdesk/models` for `/usr/bin/factdesk`), when that exists; else the user's
-/// folder, whose absence the messages about a missing model then name.
+/// folder, whose absence the messages about a missing model then name. One model is looked
+/// for file by file: [`model_path`].
 pub fn models_dir() -> PathBuf {
-    let set = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
-    if let Some(dir) = set("FACTDESK_MODELS_DIR") {
-        return PathBuf::from(dir);
+    if let Some(dir) = configured_models_dir() {
+        return dir;
     }
-    let data = set("XDG_DATA_HOME").map(PathBuf::from).unwrap_or_else(|| {
-        let home = set("HOME").map(PathBuf::from).unwrap_or_default();
-        home.join(".local").join("share")
-    });
-    let users = data.join("factdesk").join("models");
+    let users = users_models_dir();
     if users.is_dir() {
         return users;
     }
     packaged_models_dir().filter(|dir| dir.is_dir()).unwrap_or(users)
+}
+
+/// Where the model file or folder `name` is: under `$FACTDESK_MODELS_DIR` when it is set;
+/// else in the user's folder when it is there, else in the package's folder when it is there
+/// (a user's own models do not hide the ones the package brings), else where the user's
+/// folder would have it.
+pub fn model_path(name: &str) -> PathBuf {
+    if let Some(dir) = configured_models_dir() {
+        return dir.join(name);
+    }
+    let users = users_models_dir().join(name);
+    if users.exists() {
+        return users;
+    }
+    packaged_models_dir().map(|dir| dir.join(name)).filter(|path| path.exists()).unwrap_or(users)
+}
+
+fn configured_models_dir() -> Option<PathBuf> {
+    std::env::var_os("FACTDESK_MODELS_DIR").filter(|value| !value.is_empty()).map(PathBuf::from)
+}
+
+/// `$XDG_DATA_HOME/factdesk/models`, else `~/.local/share/factdesk/models`.
+fn users_models_dir() -> PathBuf {
+    let set = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
+    let data = set("XDG_DATA_HOME").map(PathBuf::from).unwrap_or_else(|| {
+        let home = set("HOME").map(PathBuf::from).unwrap_or_default();
+        home.join(".local").join("share")
+    });
+    data.join("factdesk").join("models")
 }
 
 /// The models folder an installed package puts beside the program:
@@ -75,7 +100,7 @@ pub fn packaged_models_dir() -> Option<PathBuf> {
 
 /// Where `scripts/fetch-models.sh` installs all-MiniLM-L6-v2.
 pub fn default_minilm_dir() -> PathBuf {
-    models_dir().join(MINILM_FOLDER)
+    model_path(MINILM_FOLDER)
 }
 
 /// The cosine similarity of two vectors; 0 when either is all zeros. Vectors of different

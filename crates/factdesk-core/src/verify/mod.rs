@@ -73,9 +73,10 @@ pub fn check_nli_choice(value: &str) -> std::result::Result<(), String> {
     }
 }
 
-/// Where the built-in verifier is installed: `<models dir>/factdesk-verifier`.
+/// Where the built-in verifier is installed: `factdesk-verifier` in the models folder (the
+/// user's, else the one an installed package brings).
 pub fn verifier_folder() -> PathBuf {
-    crate::env::models_dir().join(NLI_VERIFIER)
+    factdesk_llm::embeddings::model_path(NLI_VERIFIER)
 }
 
 /// The `[verify]` settings: which method checks claims by default, the NLI judge the
