@@ -265,7 +265,7 @@ function ruleText(verdict: RuleVerdict): string {
 
 /** CIBER: the claim's verdict under each rule, and for each document its probes (answers or
  * probabilities and how they were read) and the masses each rule fused them into. */
-function ciberPanel(check: ClaimCheck, detail: CiberDetail): HTMLElement {
+function ciberPanel(check: ClaimCheck, detail: CiberDetail, stale: StaleEvidence[]): HTMLElement {
   const strongest = (index: number) =>
     detail.strongest_support === index ? ' · strongest support' : detail.strongest_refute === index ? ' · strongest refutation' : '';
   return el(
@@ -286,6 +286,7 @@ function ciberPanel(check: ClaimCheck, detail: CiberDetail): HTMLElement {
         { class: 'ciber-document', 'data-document': index },
         el('h3', { class: 'source-name' }, `${index + 1}. ${source ? sourceName(source) : 'Document'}${strongest(index)}`),
         source ? sourceFacts(source) : null,
+        source ? oldEvidenceFlag(stale, source) : null,
         el('p', { class: 'hint' }, `${document.words} words quoted${document.truncated ? ' (cut around the sentence that best matches the claim)' : ''}.`),
         el(
           'table',
@@ -551,7 +552,7 @@ export async function renderClaim({ outlet, params, query, signal }: RouteContex
     el('div', { class: 'verdict-pair' }, machineVerdict(shown), humanReview(shown.review)),
     reviewForm(shown),
     attributionPanel(shown.check, shown.stale ?? []),
-    shown.check.ciber ? ciberPanel(shown.check, shown.check.ciber) : evidencePanel(shown.check, shown.stale ?? []),
+    shown.check.ciber ? ciberPanel(shown.check, shown.check.ciber, shown.stale ?? []) : evidencePanel(shown.check, shown.stale ?? []),
     premiseTable(shown.check),
     urlTable(shown.check),
     costPanel(shown),
