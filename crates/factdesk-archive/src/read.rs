@@ -432,7 +432,7 @@ fn page_of(
     if payload.is_empty() {
         return Ok(None);
     }
-    let (media_type, charset) = split_content_type(content_type.as_deref());
+    let (media_type, charset) = factdesk_text::split_content_type(content_type.as_deref());
     Ok(Some((url, archived_at, media_type, charset, payload)))
 }
 
@@ -517,18 +517,4 @@ fn inflate(decoder: impl Read, limit: u64) -> Result<Vec<u8>, String> {
         ));
     }
     Ok(body)
-}
-
-/// `text/html; charset=UTF-8` → (`text/html`, `utf-8`).
-fn split_content_type(value: Option<&str>) -> (Option<String>, Option<String>) {
-    let Some(value) = value else { return (None, None) };
-    let mut parts = value.split(';');
-    let media_type = parts.next().map(|t| t.trim().to_ascii_lowercase()).filter(|t| !t.is_empty());
-    let charset = parts.find_map(|part| {
-        let (key, value) = part.split_once('=')?;
-        key.trim()
-            .eq_ignore_ascii_case("charset")
-            .then(|| value.trim().trim_matches('"').to_ascii_lowercase())
-    });
-    (media_type, charset)
 }

@@ -162,7 +162,8 @@ impl Factdesk {
         Ok(())
     }
 
-    /// Where a report for `path` goes, or why it cannot go there.
+    /// Where a file written for `path` (a report, an archive export) goes, or why it cannot go
+    /// there.
     fn report_target(&self, path: &Path) -> Result<PathBuf> {
         let invalid = |why: String| CoreError::InvalidInput(format!("{}: {why}", path.display()));
         let target = match std::fs::symlink_metadata(path) {
@@ -171,7 +172,7 @@ impl Factdesk {
             _ => path.to_path_buf(),
         };
         if target.is_dir() {
-            return Err(invalid("is a folder; name a file to write the report to".into()));
+            return Err(invalid("is a folder; name a file to write to".into()));
         }
         let folder = match target.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
@@ -179,7 +180,7 @@ impl Factdesk {
         };
         let Ok(folder) = std::fs::canonicalize(&folder) else {
             return Err(invalid(format!(
-                "the folder {} does not exist; create it or write the report elsewhere",
+                "the folder {} does not exist; create it or write the file elsewhere",
                 folder.display()
             )));
         };
@@ -191,7 +192,7 @@ impl Factdesk {
             || [crate::INDEX_DIR, "config.toml", "logs"].contains(&name);
         if folder == data_dir && own {
             return Err(invalid(
-                "is one of Factdesk's own files in its data directory; write the report elsewhere"
+                "is one of Factdesk's own files in its data directory; write the file elsewhere"
                     .into(),
             ));
         }

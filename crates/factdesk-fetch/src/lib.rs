@@ -20,6 +20,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use factdesk_text::split_content_type;
 use futures_util::StreamExt;
 use reqwest::header::{CONTENT_LENGTH, CONTENT_TYPE};
 
@@ -529,18 +530,6 @@ fn redirect_target(response: &reqwest::Response) -> Option<url::Url> {
     (!matches!(target.scheme(), "http" | "https")).then_some(target)
 }
 
-/// Splits `text/html; charset=ISO-8859-1` into (`text/html`, `iso-8859-1`).
-pub fn split_content_type(value: Option<&str>) -> (Option<String>, Option<String>) {
-    let Some(value) = value else { return (None, None) };
-    let mut parts = value.split(';');
-    let media_type = parts.next().map(|m| m.trim().to_ascii_lowercase()).filter(|m| !m.is_empty());
-    let charset = parts
-        .filter_map(|part| part.split_once('='))
-        .find(|(name, _)| name.trim().eq_ignore_ascii_case("charset"))
-        .map(|(_, value)| value.trim().trim_matches('"').to_ascii_lowercase());
-    (media_type, charset)
-}
-
 fn now_rfc3339() -> String {
     let now = time::OffsetDateTime::now_utc();
     now.format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
@@ -835,15 +824,5 @@ mod tests {
             "https://example.com/a%20b?q=1"
         );
         assert!(normalise_url("ftp://example.com/").is_err());
-    }
-
-    #[test]
-    fn content_type_is_split() {
-        assert_eq!(
-            split_content_type(Some("Text/HTML; Charset=\"UTF-8\"")),
-            (Some("text/html".into()), Some("utf-8".into()))
-        );
-        assert_eq!(split_content_type(Some("text/plain")), (Some("text/plain".into()), None));
-        assert_eq!(split_content_type(None), (None, None));
     }
 }

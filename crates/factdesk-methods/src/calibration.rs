@@ -178,10 +178,16 @@ impl Nli for Calibrated {
             .zip(judgements)
             .map(|(pair, judgement)| {
                 let scores = judgement.scores;
+                // The share of missing terms costs two tokenisations: only when it counts.
+                let missing = if self.weights.missing_words == 0.0 {
+                    0.0
+                } else {
+                    missing_share(&pair.premise, &pair.hypothesis)
+                };
                 let entailment = self.weights.apply(
                     scores.entailment,
                     premise_sentences(&pair.premise),
-                    missing_share(&pair.premise, &pair.hypothesis),
+                    missing,
                 );
                 // Contradiction stays as the model said (less, where entailment grew into
                 // it); the rest is neutral.

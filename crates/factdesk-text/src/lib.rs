@@ -54,6 +54,18 @@ pub fn content_hash(bytes: &[u8]) -> String {
     blake3::hash(bytes).to_hex().to_string()
 }
 
+/// Splits `text/html; charset=ISO-8859-1` into (`text/html`, `iso-8859-1`).
+pub fn split_content_type(value: Option<&str>) -> (Option<String>, Option<String>) {
+    let Some(value) = value else { return (None, None) };
+    let mut parts = value.split(';');
+    let media_type = parts.next().map(|m| m.trim().to_ascii_lowercase()).filter(|m| !m.is_empty());
+    let charset = parts
+        .filter_map(|part| part.split_once('='))
+        .find(|(name, _)| name.trim().eq_ignore_ascii_case("charset"))
+        .map(|(_, value)| value.trim().trim_matches('"').to_ascii_lowercase());
+    (media_type, charset)
+}
+
 /// Normalises a date as found in metadata: an ISO date or date-time keeps its calendar date
 /// (`2024-03-05T10:00:00Z` → `2024-03-05`); an RFC 2822 date is converted; anything else is
 /// dropped, so that the store only keeps dates it can sort.
@@ -86,6 +98,16 @@ mod tests {
         );
         assert_eq!(normalise_date("last Tuesday"), None);
         assert_eq!(normalise_date("2024-13-45"), None);
+    }
+
+    #[test]
+    fn content_type_is_split() {
+        assert_eq!(
+            split_content_type(Some("Text/HTML; Charset=\"UTF-8\"")),
+            (Some("text/html".into()), Some("utf-8".into()))
+        );
+        assert_eq!(split_content_type(Some("text/plain")), (Some("text/plain".into()), None));
+        assert_eq!(split_content_type(None), (None, None));
     }
 
     #[test]
