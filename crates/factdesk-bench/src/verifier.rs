@@ -374,8 +374,12 @@ fn timed<N: Nli>(inner: N) -> Timed<N> {
     Timed { inner, pairs: 0.into(), nanos: 0.into() }
 }
 
+/// Runs timed by [`raw_speed`]; the fastest counts, since a shared machine only ever slows a
+/// run down.
+const SPEED_RUNS: usize = 3;
+
 /// Pairs per second on pairs of `tokens` tokens (a premise of repeated words, cut by the
-/// tokenizer to fit).
+/// tokenizer to fit), in the verifier's own batches: the best of [`SPEED_RUNS`] runs.
 fn raw_speed(nli: &CrossEncoderNli, tokens: usize, count: usize) -> anyhow::Result<f64> {
     let premise =
         "the committee said on tuesday that the report would be published ".repeat(tokens / 10 + 1);
@@ -386,9 +390,13 @@ fn raw_speed(nli: &CrossEncoderNli, tokens: usize, count: usize) -> anyhow::Resu
     };
     let pairs = vec![pair; count];
     nli.classify_blocking(&pairs[..count.min(8)])?;
-    let started = Instant::now();
-    nli.classify_blocking(&pairs)?;
-    Ok(count as f64 / started.elapsed().as_secs_f64())
+    let mut fastest = f64::MAX;
+    for _ in 0..SPEED_RUNS {
+        let started = Instant::now();
+        nli.classify_blocking(&pairs)?;
+        fastest = fastest.min(started.elapsed().as_secs_f64());
+    }
+    Ok(count as f64 / fastest)
 }
 
 pub fn run(bench: VerifierBench) -> anyhow::Result<()> {
@@ -493,7 +501,7 @@ pub fn run(bench: VerifierBench) -> anyhow::Result<()> {
     let decimal = |v: Option<f64>| v.map_or_else(|| "n/a".to_owned(), |v| format!("{v:.3}"));
     println!("verifier load        {load_seconds:.2} s ({})", bench.verifier.display());
     println!(
-        "verifier speed       {speed_256:.1} pairs/s at 256 tokens, {speed_128:.1} at 128 (one batch of 64)"
+        "verifier speed       {speed_256:.1} pairs/s at 256 tokens, {speed_128:.1} at 128 (64 pairs, best of {SPEED_RUNS} runs)"
     );
     println!(
         "{:<22} {:<14} {:>6} {:>8} {:>7} {:>9} {:>9} {:>7} {:>9} {:>8}",

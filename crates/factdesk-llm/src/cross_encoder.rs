@@ -17,13 +17,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use candle_core::{DType, Device, Module, Tensor};
-use candle_nn::{Linear, VarBuilder};
-use candle_transformers::models::bert::{self, BertModel};
+use candle_core::{DType, Device, Tensor};
+use candle_nn::VarBuilder;
+use candle_transformers::models::bert;
 use candle_transformers::models::debertav2::{self, DebertaV2SeqClassificationModel};
 use candle_transformers::models::xlm_roberta::{self, XLMRobertaForSequenceClassification};
 use tokenizers::{Encoding, Tokenizer, TruncationParams, TruncationStrategy};
 
+use crate::bert::BertClassifier;
 use crate::nli::{Nli, NliJudgement, NliPair, NliScores};
 use crate::{LlmError, TokenUsage};
 
@@ -109,15 +110,11 @@ impl LabelIndices {
 
 /// The classification networks this backend can run.
 enum Network {
-    /// candle's BERT encoder with the Hugging Face `BertForSequenceClassification` head:
+    /// BERT with the Hugging Face `BertForSequenceClassification` head:
     /// `tanh(pooler.dense([CLS]))` then the `classifier` linear layer.
-    Bert {
-        encoder: BertModel,
-        pooler: Linear,
-        classifier: Linear,
-    },
+    Bert(Box<BertClassifier>),
     Deberta(Box<DebertaV2SeqClassificationModel>),
-    Roberta(XLMRobertaForSequenceClassification),
+    Roberta(Box<XLMRobertaForSequenceClassification>),
 }
 
 impl Network {
@@ -125,12 +122,7 @@ impl Network {
     /// `[batch, length]` u32.
     fn logits(&self, ids: &Tensor, types: &Tensor, mask: &Tensor) -> candle_core::Result<Tensor> {
         match self {
-            Network::Bert { encoder, pooler, classifier } => {
-                let hidden = encoder.forward(ids, types, Some(mask))?;
-                let first = hidden.narrow(1, 0, 1)?.squeeze(1)?.contiguous()?;
-                let pooled = pooler.forward(&first)?.tanh()?;
-                classifier.forward(&pooled)
-            }
+            Network::Bert(model) => model.logits(ids, types, mask),
             Network::Deberta(model) => model.forward(ids, Some(types.clone()), Some(mask.clone())),
             Network::Roberta(model) => model.forward(ids, mask, types),
         }
@@ -275,25 +267,12 @@ impl CrossEncoderNli {
             "bert" => {
                 let cfg: bert::Config =
                     serde_json::from_value(config.clone()).map_err(parse_config("BERT"))?;
-                let prefix =
-                    if has("bert.embeddings.word_embeddings.weight") { "bert." } else { "" };
+                let prefixed = has("bert.embeddings.word_embeddings.weight");
                 let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
-                let encoder = if prefix.is_empty() {
-                    BertModel::load(vb.clone(), &cfg)
-                } else {
-                    BertModel::load(vb.pp("bert"), &cfg)
-                }
-                .map_err(weights_error)?;
-                let pooler = candle_nn::linear(
-                    cfg.hidden_size,
-                    cfg.hidden_size,
-                    vb.pp(format!("{prefix}pooler.dense")),
-                )
-                .map_err(weights_error)?;
-                let classifier =
-                    candle_nn::linear(cfg.hidden_size, labels.count, vb.pp("classifier"))
-                        .map_err(weights_error)?;
-                let network = Network::Bert { encoder, pooler, classifier };
+                let encoder = if prefixed { vb.pp("bert") } else { vb.clone() };
+                let model = BertClassifier::load(encoder, vb.pp("classifier"), &cfg, labels.count)
+                    .map_err(weights_error)?;
+                let network = Network::Bert(Box::new(model));
                 (network, cfg.pad_token_id, cfg.type_vocab_size, cfg.max_position_embeddings, None)
             }
             "deberta-v2" => {
@@ -323,7 +302,7 @@ impl CrossEncoderNli {
                 let max_tokens =
                     cfg.max_position_embeddings.saturating_sub(cfg.pad_token_id as usize + 1);
                 (
-                    Network::Roberta(model),
+                    Network::Roberta(Box::new(model)),
                     cfg.pad_token_id as usize,
                     cfg.type_vocab_size,
                     max_tokens,

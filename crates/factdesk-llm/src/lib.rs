@@ -9,6 +9,7 @@
 //! application implements over its database.
 
 pub mod audit;
+mod bert;
 pub mod chat;
 pub mod cross_encoder;
 pub mod embedded;

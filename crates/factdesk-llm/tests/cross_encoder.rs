@@ -392,3 +392,81 @@ fn long_pairs_are_truncated_to_the_model_positions() {
         assert!((total - 1.0).abs() < 1e-5, "{arch:?}: {scores:?}");
     }
 }
+
+/// P(label) for each pair alone, by candle-transformers' `BertModel` with the Hugging Face
+/// pooler and classifier: the reference the backend's own BERT must agree with.
+fn reference_bert_probabilities(dir: &Path, pairs: &[NliPair]) -> Vec<Vec<f32>> {
+    use candle_core::{Module, Tensor};
+    let config: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("config.json")).unwrap()).unwrap();
+    let cfg: bert::Config = serde_json::from_value(config.clone()).unwrap();
+    let labels = config["id2label"].as_object().unwrap().len();
+    let device = Device::Cpu;
+    let tensors = candle_core::safetensors::load(dir.join("model.safetensors"), &device).unwrap();
+    let prefixed = tensors.contains_key("bert.embeddings.word_embeddings.weight");
+    let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
+    let encoder_vb = if prefixed { vb.pp("bert") } else { vb.clone() };
+    let prefix = if prefixed { "bert." } else { "" };
+    let encoder = bert::BertModel::load(encoder_vb, &cfg).unwrap();
+    let size = cfg.hidden_size;
+    let pooler = candle_nn::linear(size, size, vb.pp(format!("{prefix}pooler.dense"))).unwrap();
+    let classifier = candle_nn::linear(size, labels, vb.pp("classifier")).unwrap();
+    let mut tokenizer = tokenizers::Tokenizer::from_file(dir.join("tokenizer.json")).unwrap();
+    tokenizer.with_padding(None);
+    pairs
+        .iter()
+        .map(|pair| {
+            let encoding =
+                tokenizer.encode((pair.premise.as_str(), pair.hypothesis.as_str()), true).unwrap();
+            let row = |values: &[u32]| Tensor::new(values, &device).unwrap().unsqueeze(0).unwrap();
+            let hidden = encoder
+                .forward(
+                    &row(encoding.get_ids()),
+                    &row(encoding.get_type_ids()),
+                    Some(&row(encoding.get_attention_mask())),
+                )
+                .unwrap();
+            let first = hidden.narrow(1, 0, 1).unwrap().squeeze(1).unwrap();
+            let pooled = pooler.forward(&first).unwrap().tanh().unwrap();
+            let logits = classifier.forward(&pooled).unwrap();
+            candle_nn::ops::softmax_last_dim(&logits).unwrap().to_vec2::<f32>().unwrap().remove(0)
+        })
+        .collect()
+}
+
+/// The backend's BERT (fused projections, the last layer for `[CLS]` only, batches padded)
+/// gives candle-transformers' probabilities, on a random model and on the shipped verifier.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bert_agrees_with_candle_transformers() {
+    let root = tempfile::tempdir().unwrap();
+    let random = root.path().join("random");
+    let labels = ["entailment", "neutral", "contradiction"];
+    write_model(&random, &with_labels(base_config(Arch::Bert), &labels), Arch::Bert, None);
+    let verifier =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/models/factdesk-verifier");
+    let mut pairs = pairs();
+    pairs.push(NliPair {
+        premise: "Okra is a flowering plant in the mallow family. It is valued for its edible \
+                  green seed pods and grown in warm climates around the world."
+            .into(),
+        hypothesis: "Okra belongs to the mallow family.".into(),
+    });
+    for dir in [random, verifier] {
+        let expected = reference_bert_probabilities(&dir, &pairs);
+        let model = CrossEncoderNli::load(&dir).unwrap();
+        let labels = model.labels();
+        let got = classify(&model.with_batch_size(8), &pairs).await;
+        let (mut lowest, mut highest) = (f64::MAX, f64::MIN);
+        for ((pair, expected), got) in pairs.iter().zip(&expected).zip(&got) {
+            let entailment = f64::from(expected[labels.entailment]);
+            (lowest, highest) = (lowest.min(entailment), highest.max(entailment));
+            assert!(
+                (got.entailment - entailment).abs() < 1e-4,
+                "{}: {pair:?}: P(entailment) {} where candle-transformers gives {entailment}",
+                dir.display(),
+                got.entailment
+            );
+        }
+        assert!(highest - lowest > 1e-3, "{}: every pair scored alike", dir.display());
+    }
+}

@@ -1,0 +1,235 @@
+//! BERT with a sequence-classification head (Hugging Face's `BertForSequenceClassification`
+//! weights), written for inference on a small CPU.
+//!
+//! The arithmetic is BERT's; the order of work is chosen for two cores:
+//! - every projection multiplies one `[tokens, hidden]` matrix (the batch flattened), not one
+//!   small matrix per pair;
+//! - the attention softmax is candle-nn's fused last-dimension kernel (one pass per row, rows
+//!   in parallel), and the scale `1/√head size` is folded into the query weights when loading;
+//! - the exact (erf) GELU runs over the intermediate activations in parallel;
+//! - the last layer is computed for the `[CLS]` token only, the one the classifier reads (its
+//!   keys and values still come from every token).
+//!
+//! It knows nothing of NLI: it turns token ids into logits. The cross-encoder's tests hold it
+//! to candle-transformers' `BertModel` on the same weights.
+
+use candle_core::backend::BackendStorage;
+use candle_core::{CpuStorage, CustomOp1, DType, Layout, Module, Result, Shape, Tensor};
+use candle_nn::{Embedding, LayerNorm, Linear, VarBuilder};
+use candle_transformers::models::bert::{Config, HiddenAct};
+use rayon::prelude::*;
+
+/// One encoder layer's weights.
+struct Layer {
+    /// The query projection, pre-scaled by `1/√head size`.
+    query: Linear,
+    /// Keys and values in one projection: `[2 × hidden, hidden]`.
+    key_value: Linear,
+    attention_output: Linear,
+    attention_norm: LayerNorm,
+    intermediate: Linear,
+    output: Linear,
+    output_norm: LayerNorm,
+}
+
+/// A BERT encoder with its pooler and classifier.
+pub(crate) struct BertClassifier {
+    word_embeddings: Embedding,
+    position_embeddings: Embedding,
+    token_type_embeddings: Embedding,
+    embeddings_norm: LayerNorm,
+    layers: Vec<Layer>,
+    pooler: Linear,
+    classifier: Linear,
+    heads: usize,
+    head_size: usize,
+    activation: HiddenAct,
+}
+
+impl BertClassifier {
+    /// Loads from a var builder rooted at the encoder (`embeddings.*`, `encoder.*`,
+    /// `pooler.*`) and one rooted at the classifier's weights.
+    pub(crate) fn load(
+        encoder: VarBuilder,
+        classifier: VarBuilder,
+        config: &Config,
+        labels: usize,
+    ) -> Result<BertClassifier> {
+        let hidden = config.hidden_size;
+        if config.num_attention_heads == 0 || !hidden.is_multiple_of(config.num_attention_heads) {
+            candle_core::bail!(
+                "hidden_size {hidden} is not a multiple of num_attention_heads {}",
+                config.num_attention_heads
+            );
+        }
+        let head_size = hidden / config.num_attention_heads;
+        let norm = |vb: VarBuilder| candle_nn::layer_norm(hidden, config.layer_norm_eps, vb);
+        let embeddings = encoder.pp("embeddings");
+        let scale = 1.0 / (head_size as f64).sqrt();
+        let layers = (0..config.num_hidden_layers)
+            .map(|index| {
+                let vb = encoder.pp(format!("encoder.layer.{index}"));
+                let own = vb.pp("attention.self");
+                let weight = |name: &str| own.get((hidden, hidden), &format!("{name}.weight"));
+                let bias = |name: &str| own.get(hidden, &format!("{name}.bias"));
+                let query =
+                    Linear::new((weight("query")? * scale)?, Some((bias("query")? * scale)?));
+                let key_value = Linear::new(
+                    Tensor::cat(&[weight("key")?, weight("value")?], 0)?,
+                    Some(Tensor::cat(&[bias("key")?, bias("value")?], 0)?),
+                );
+                Ok(Layer {
+                    query,
+                    key_value,
+                    attention_output: candle_nn::linear(
+                        hidden,
+                        hidden,
+                        vb.pp("attention.output.dense"),
+                    )?,
+                    attention_norm: norm(vb.pp("attention.output.LayerNorm"))?,
+                    intermediate: candle_nn::linear(
+                        hidden,
+                        config.intermediate_size,
+                        vb.pp("intermediate.dense"),
+                    )?,
+                    output: candle_nn::linear(
+                        config.intermediate_size,
+                        hidden,
+                        vb.pp("output.dense"),
+                    )?,
+                    output_norm: norm(vb.pp("output.LayerNorm"))?,
+                })
+            })
+            .collect::<Result<Vec<Layer>>>()?;
+        Ok(BertClassifier {
+            word_embeddings: candle_nn::embedding(
+                config.vocab_size,
+                hidden,
+                embeddings.pp("word_embeddings"),
+            )?,
+            position_embeddings: candle_nn::embedding(
+                config.max_position_embeddings,
+                hidden,
+                embeddings.pp("position_embeddings"),
+            )?,
+            token_type_embeddings: candle_nn::embedding(
+                config.type_vocab_size,
+                hidden,
+                embeddings.pp("token_type_embeddings"),
+            )?,
+            embeddings_norm: norm(embeddings.pp("LayerNorm"))?,
+            layers,
+            pooler: candle_nn::linear(hidden, hidden, encoder.pp("pooler.dense"))?,
+            classifier: candle_nn::linear(hidden, labels, classifier)?,
+            heads: config.num_attention_heads,
+            head_size,
+            activation: config.hidden_act,
+        })
+    }
+
+    /// Logits `[batch, labels]` for token ids, token type ids and attention mask (1 for a
+    /// token, 0 for padding), all `[batch, length]` u32.
+    pub(crate) fn logits(&self, ids: &Tensor, types: &Tensor, mask: &Tensor) -> Result<Tensor> {
+        let (batch, length) = ids.dims2()?;
+        let positions = Tensor::arange(0u32, length as u32, ids.device())?;
+        let embedded = self
+            .word_embeddings
+            .forward(ids)?
+            .add(&self.token_type_embeddings.forward(types)?)?
+            .broadcast_add(&self.position_embeddings.forward(&positions)?)?;
+        let mut hidden = self.embeddings_norm.forward(&embedded)?;
+        // Padding gets the lowest score before the softmax, as in Hugging Face's BERT.
+        let mask = mask
+            .to_dtype(DType::F32)?
+            .affine(-1.0, 1.0)?
+            .affine(f64::from(f32::MIN), 0.0)?
+            .reshape((batch, 1, 1, length))?;
+        for (index, layer) in self.layers.iter().enumerate() {
+            let last = index + 1 == self.layers.len();
+            hidden = self.layer(layer, &hidden, &mask, last)?;
+        }
+        let first = hidden.narrow(1, 0, 1)?.squeeze(1)?;
+        self.classifier.forward(&self.pooler.forward(&first)?.tanh()?)
+    }
+
+    /// One encoder layer over `hidden` `[batch, length, size]`; with `first_only`, its output
+    /// for the first token alone (`[batch, 1, size]`).
+    fn layer(
+        &self,
+        layer: &Layer,
+        hidden: &Tensor,
+        mask: &Tensor,
+        first_only: bool,
+    ) -> Result<Tensor> {
+        let (batch, length, size) = hidden.dims3()?;
+        let queries_in =
+            if first_only { hidden.narrow(1, 0, 1)?.contiguous()? } else { hidden.clone() };
+        let query_length = queries_in.dim(1)?;
+        let query = flat_linear(&layer.query, &queries_in)?
+            .reshape((batch, query_length, self.heads, self.head_size))?
+            .transpose(1, 2)?
+            .contiguous()?;
+        let key_value = flat_linear(&layer.key_value, hidden)?
+            .reshape((batch, length, 2, self.heads, self.head_size))?
+            .permute((2, 0, 3, 1, 4))?
+            .contiguous()?;
+        let (key, value) = (key_value.get(0)?, key_value.get(1)?);
+        let scores = query.matmul(&key.t()?)?.broadcast_add(mask)?;
+        let weights = candle_nn::ops::softmax_last_dim(&scores)?;
+        let context =
+            weights.matmul(&value)?.transpose(1, 2)?.reshape((batch, query_length, size))?;
+        let attended = layer
+            .attention_norm
+            .forward(&flat_linear(&layer.attention_output, &context)?.add(&queries_in)?)?;
+        let inner = flat_linear(&layer.intermediate, &attended)?;
+        let inner = match self.activation {
+            HiddenAct::Gelu => inner.apply_op1_no_bwd(&ParallelGeluErf)?,
+            HiddenAct::GeluApproximate => inner.gelu()?,
+            HiddenAct::Relu => inner.relu()?,
+        };
+        layer.output_norm.forward(&flat_linear(&layer.output, &inner)?.add(&attended)?)
+    }
+}
+
+/// A linear layer over `[batch, length, in]` as one `[batch × length, in]` product.
+fn flat_linear(linear: &Linear, xs: &Tensor) -> Result<Tensor> {
+    let (batch, length, width) = xs.dims3()?;
+    let out = linear.forward(&xs.reshape((batch * length, width))?)?;
+    let out_width = out.dim(1)?;
+    out.reshape((batch, length, out_width))
+}
+
+/// The exact GELU, `x · (1 + erf(x / √2)) / 2`, with the same `erf` as candle's `gelu_erf`,
+/// over chunks of the tensor in parallel.
+struct ParallelGeluErf;
+
+/// Values per parallel task: small enough to share the work, large enough to be worth it.
+const GELU_CHUNK: usize = 16 * 1024;
+
+impl CustomOp1 for ParallelGeluErf {
+    fn name(&self) -> &'static str {
+        "parallel-gelu-erf"
+    }
+
+    fn cpu_fwd(&self, storage: &CpuStorage, layout: &Layout) -> Result<(CpuStorage, Shape)> {
+        let CpuStorage::F32(values) = storage else {
+            candle_core::bail!("parallel-gelu-erf takes f32, not {:?}", storage.dtype());
+        };
+        let Some((start, end)) = layout.contiguous_offsets() else {
+            candle_core::bail!("parallel-gelu-erf takes a contiguous tensor");
+        };
+        let values = &values[start..end];
+        let mut out = vec![0f32; values.len()];
+        out.par_chunks_mut(GELU_CHUNK).zip(values.par_chunks(GELU_CHUNK)).for_each(
+            |(out, values)| {
+                for (out, &v) in out.iter_mut().zip(values) {
+                    *out = (candle_core::cpu::erf::erf_f32(v * std::f32::consts::FRAC_1_SQRT_2)
+                        + 1.0)
+                        * 0.5
+                        * v;
+                }
+            },
+        );
+        Ok((CpuStorage::F32(out), layout.shape().clone()))
+    }
+}
