@@ -442,3 +442,9 @@ fn status_kib(field: &str) -> Option<u64> {
         .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
         .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
 }
+
+/// mimalloc instead of glibc's malloc, which maps and faults in afresh each of the verifier's
+/// and the index writer's large short-lived buffers (`factdesk-bench verifier` and
+/// `import-search` measure the difference).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

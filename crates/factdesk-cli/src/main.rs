@@ -33,6 +33,12 @@ use factdesk_core::summarize::{SummarizeRequest, SummarySources};
 use factdesk_core::verify::{CheckSelection, Method, VerifyOptions};
 use factdesk_core::{CancelToken, Factdesk, Settings, env};
 
+/// mimalloc instead of glibc's malloc, which maps and faults in afresh each of the verifier's
+/// and the index writer's large short-lived buffers (`factdesk-bench verifier` and
+/// `import-search` measure the difference).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "factdesk",
