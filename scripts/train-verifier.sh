@@ -6,8 +6,9 @@
 # Then fits the verifier's premise-size calibration (calibration.json) on the dev slice, from
 # the premises `factdesk-bench verifier --dev --dump` judges with the new model.
 #
-#   bash scripts/train-verifier.sh            # the full recipe (over an hour on 2 cores without
-#                                             # native bfloat16, about half that with it):
+#   bash scripts/train-verifier.sh            # the full recipe (on 2 cores: 58 min with native
+#                                             # bfloat16, PyTorch installed and the release build
+#                                             # current; over 70 min without bfloat16):
 #                                             # writes assets/models/factdesk-verifier (shipped)
 #                                             # and ~/.cache/factdesk/verifier-control
 #   bash scripts/train-verifier.sh --smoke    # the short form CI runs: 40 items per dataset,

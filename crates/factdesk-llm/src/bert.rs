@@ -183,7 +183,7 @@ impl BertClassifier {
             .forward(&flat_linear(&layer.attention_output, &context)?.add(&queries_in)?)?;
         let inner = flat_linear(&layer.intermediate, &attended)?;
         let inner = match self.activation {
-            HiddenAct::Gelu => inner.apply_op1_no_bwd(&ParallelGeluErf)?,
+            HiddenAct::Gelu => inner.contiguous()?.apply_op1_no_bwd(&ParallelGeluErf)?,
             HiddenAct::GeluApproximate => inner.gelu()?,
             HiddenAct::Relu => inner.relu()?,
         };
