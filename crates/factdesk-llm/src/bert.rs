@@ -1,11 +1,11 @@
 //! BERT with a sequence-classification head (Hugging Face's `BertForSequenceClassification`
-//! weights), written for inference on a small CPU.
+//! weights), written for inference in f32 on a small CPU.
 //!
 //! The arithmetic is BERT's; the order of work is chosen for two cores:
-//! - every projection multiplies one `[tokens, hidden]` matrix (the batch flattened), not one
-//!   small matrix per pair;
-//! - the attention softmax is candle-nn's fused last-dimension kernel (one pass per row, rows
-//!   in parallel), and the scale `1/√head size` is folded into the query weights when loading;
+//! - keys and values come from one projection, and the scale `1/√head size` is folded into the
+//!   query weights when loading;
+//! - the attention softmax is candle-nn's fused last-dimension kernel (rows in parallel, no
+//!   intermediate tensors) instead of five tensor operations;
 //! - the exact (erf) GELU runs over the intermediate activations in parallel;
 //! - the last layer is computed for the `[CLS]` token only, the one the classifier reads (its
 //!   keys and values still come from every token).
@@ -165,11 +165,15 @@ impl BertClassifier {
         let queries_in =
             if first_only { hidden.narrow(1, 0, 1)?.contiguous()? } else { hidden.clone() };
         let query_length = queries_in.dim(1)?;
-        let query = flat_linear(&layer.query, &queries_in)?
+        let query = layer
+            .query
+            .forward(&queries_in)?
             .reshape((batch, query_length, self.heads, self.head_size))?
             .transpose(1, 2)?
             .contiguous()?;
-        let key_value = flat_linear(&layer.key_value, hidden)?
+        let key_value = layer
+            .key_value
+            .forward(hidden)?
             .reshape((batch, length, 2, self.heads, self.head_size))?
             .permute((2, 0, 3, 1, 4))?
             .contiguous()?;
@@ -180,23 +184,15 @@ impl BertClassifier {
             weights.matmul(&value)?.transpose(1, 2)?.reshape((batch, query_length, size))?;
         let attended = layer
             .attention_norm
-            .forward(&flat_linear(&layer.attention_output, &context)?.add(&queries_in)?)?;
-        let inner = flat_linear(&layer.intermediate, &attended)?;
+            .forward(&layer.attention_output.forward(&context)?.add(&queries_in)?)?;
+        let inner = layer.intermediate.forward(&attended)?;
         let inner = match self.activation {
             HiddenAct::Gelu => inner.contiguous()?.apply_op1_no_bwd(&ParallelGeluErf)?,
             HiddenAct::GeluApproximate => inner.gelu()?,
             HiddenAct::Relu => inner.relu()?,
         };
-        layer.output_norm.forward(&flat_linear(&layer.output, &inner)?.add(&attended)?)
+        layer.output_norm.forward(&layer.output.forward(&inner)?.add(&attended)?)
     }
-}
-
-/// A linear layer over `[batch, length, in]` as one `[batch × length, in]` product.
-fn flat_linear(linear: &Linear, xs: &Tensor) -> Result<Tensor> {
-    let (batch, length, width) = xs.dims3()?;
-    let out = linear.forward(&xs.reshape((batch * length, width))?)?;
-    let out_width = out.dim(1)?;
-    out.reshape((batch, length, out_width))
 }
 
 /// The exact GELU, `x · (1 + erf(x / √2)) / 2`, with the same `erf` as candle's `gelu_erf`,

@@ -411,6 +411,10 @@ fn reference_bert_probabilities(dir: &Path, pairs: &[NliPair]) -> Vec<Vec<f32>> 
     let size = cfg.hidden_size;
     let pooler = candle_nn::linear(size, size, vb.pp(format!("{prefix}pooler.dense"))).unwrap();
     let classifier = candle_nn::linear(size, labels, vb.pp("classifier")).unwrap();
+    // A model without segment embeddings is given type 0 throughout, as the backend does.
+    let types = |ids: &[u32]| -> Vec<u32> {
+        if cfg.type_vocab_size < 2 { vec![0; ids.len()] } else { ids.to_vec() }
+    };
     let mut tokenizer = tokenizers::Tokenizer::from_file(dir.join("tokenizer.json")).unwrap();
     tokenizer.with_padding(None);
     pairs
@@ -422,7 +426,7 @@ fn reference_bert_probabilities(dir: &Path, pairs: &[NliPair]) -> Vec<Vec<f32>> 
             let hidden = encoder
                 .forward(
                     &row(encoding.get_ids()),
-                    &row(encoding.get_type_ids()),
+                    &row(&types(encoding.get_type_ids())),
                     Some(&row(encoding.get_attention_mask())),
                 )
                 .unwrap();
@@ -434,16 +438,23 @@ fn reference_bert_probabilities(dir: &Path, pairs: &[NliPair]) -> Vec<Vec<f32>> 
         .collect()
 }
 
-/// The backend's BERT (fused projections, the last layer for `[CLS]` only, batches padded)
-/// gives candle-transformers' probabilities, on a random model and on the shipped verifier.
+/// The backend's BERT (one key-value projection, the last layer for `[CLS]` only, batches
+/// padded or of one pair) gives candle-transformers' probabilities, on random models of every
+/// activation candle's BERT reads (one without segment embeddings) and on the shipped verifier.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bert_agrees_with_candle_transformers() {
     let root = tempfile::tempdir().unwrap();
-    let random = root.path().join("random");
     let labels = ["entailment", "neutral", "contradiction"];
-    write_model(&random, &with_labels(base_config(Arch::Bert), &labels), Arch::Bert, None);
-    let verifier =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/models/factdesk-verifier");
+    let mut dirs = Vec::new();
+    for (activation, segments) in [("gelu", 2), ("geluapproximate", 2), ("relu", 1)] {
+        let mut config = with_labels(base_config(Arch::Bert), &labels);
+        config["hidden_act"] = json!(activation);
+        config["type_vocab_size"] = json!(segments);
+        let dir = root.path().join(activation);
+        write_model(&dir, &config, Arch::Bert, None);
+        dirs.push(dir);
+    }
+    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/models/factdesk-verifier"));
     let mut pairs = pairs();
     pairs.push(NliPair {
         premise: "Okra is a flowering plant in the mallow family. It is valued for its edible \
@@ -451,18 +462,19 @@ async fn bert_agrees_with_candle_transformers() {
             .into(),
         hypothesis: "Okra belongs to the mallow family.".into(),
     });
-    for dir in [random, verifier] {
-        let expected = reference_bert_probabilities(&dir, &pairs);
-        let model = CrossEncoderNli::load(&dir).unwrap();
+    for (dir, batch) in dirs.iter().flat_map(|dir| [(dir, 1), (dir, 8)]) {
+        let expected = reference_bert_probabilities(dir, &pairs);
+        let model = CrossEncoderNli::load(dir).unwrap();
         let labels = model.labels();
-        let got = classify(&model.with_batch_size(8), &pairs).await;
+        let got = classify(&model.with_batch_size(batch), &pairs).await;
         let (mut lowest, mut highest) = (f64::MAX, f64::MIN);
         for ((pair, expected), got) in pairs.iter().zip(&expected).zip(&got) {
             let entailment = f64::from(expected[labels.entailment]);
             (lowest, highest) = (lowest.min(entailment), highest.max(entailment));
             assert!(
                 (got.entailment - entailment).abs() < 1e-4,
-                "{}: {pair:?}: P(entailment) {} where candle-transformers gives {entailment}",
+                "{} in batches of {batch}: {pair:?}: P(entailment) {} where candle-transformers \
+                 gives {entailment}",
                 dir.display(),
                 got.entailment
             );
