@@ -94,6 +94,21 @@ fn response(id: u32, url: &str, http: &[u8]) -> Vec<u8> {
     )
 }
 
+/// `bytes` as one gzip member.
+fn gzip(bytes: &[u8], level: flate2::Compression) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), level);
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+/// An HTTP 200 response of plain text whose body was gzipped in transit.
+fn gzipped_text_response(body: &[u8], level: flate2::Compression) -> Vec<u8> {
+    let mut http =
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Encoding: gzip\r\n\r\n".to_vec();
+    http.extend(gzip(body, level));
+    http
+}
+
 #[test]
 fn a_written_package_reads_back_page_for_page() {
     let bytes = wacz();
@@ -163,12 +178,8 @@ fn a_written_package_reads_back_page_for_page() {
 #[test]
 fn warc_files_of_other_tools_are_read_and_what_holds_no_page_is_passed_over() {
     let chunked = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=ISO-8859-1\r\nTransfer-Encoding: chunked\r\n\r\n7\r\n<p>Caf\xe9\r\n5\r\n au l\r\n4\r\nait.\r\n0\r\n\r\n";
-    let mut gzipped_body = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    gzipped_body.write_all(b"Plain text, gzipped in transit.").unwrap();
-    let gzipped_body = gzipped_body.finish().unwrap();
-    let mut gzipped =
-        b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Encoding: gzip\r\n\r\n".to_vec();
-    gzipped.extend_from_slice(&gzipped_body);
+    let gzipped =
+        gzipped_text_response(b"Plain text, gzipped in transit.", flate2::Compression::fast());
     let mut file = Vec::new();
     file.extend(record(
         &[
@@ -217,11 +228,7 @@ fn warc_files_of_other_tools_are_read_and_what_holds_no_page_is_passed_over() {
     // The same bytes as a .warc.gz of many gzip members (cut anywhere) read the same.
     let mut gz = Vec::new();
     for piece in file.split_inclusive(|&byte| byte == b'\n').collect::<Vec<_>>().chunks(7) {
-        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        for line in piece {
-            encoder.write_all(line).unwrap();
-        }
-        gz.extend(encoder.finish().unwrap());
+        gz.extend(gzip(&piece.concat(), flate2::Compression::fast()));
     }
     let again = read("crawl.warc.gz", &gz).unwrap();
     assert_eq!(
@@ -300,9 +307,7 @@ fn a_package_whose_warc_changed_says_so_and_files_that_are_no_archive_are_refuse
     flate2::read::MultiGzDecoder::new(&warc[..]).read_to_end(&mut plain).unwrap();
     let at = String::from_utf8_lossy(&plain).find("two million").unwrap();
     plain[at] = b'T';
-    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    encoder.write_all(&plain).unwrap();
-    let changed = encoder.finish().unwrap();
+    let changed = gzip(&plain, flate2::Compression::fast());
     let mut zip = zip::ZipArchive::new(Cursor::new(&bytes)).unwrap();
     let mut out = zip::ZipWriter::new(Cursor::new(Vec::new()));
     for index in 0..zip.len() {
@@ -338,12 +343,7 @@ fn a_package_whose_warc_changed_says_so_and_files_that_are_no_archive_are_refuse
 /// and the records around them kept.
 #[test]
 fn hostile_sizes_and_other_protocols_are_passed_over() {
-    let mut big = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    big.write_all(&vec![b'a'; 4096]).unwrap();
-    let bomb_body = big.finish().unwrap();
-    let mut bomb =
-        b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Encoding: gzip\r\n\r\n".to_vec();
-    bomb.extend_from_slice(&bomb_body);
+    let bomb = gzipped_text_response(&[b'a'; 4096], flate2::Compression::best());
     let mut file = Vec::new();
     file.extend(response(
         1,
