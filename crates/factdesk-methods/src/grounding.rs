@@ -7,6 +7,10 @@
 //!    ranking, each cut at [`GroundingConfig::premise_words`] words ([`premises`]). These are
 //!    the chunks: small enough for the model's window, and the evidence most likely to bear on
 //!    the sentence.
+//!    A premise made only of fragments — headings and titles such as "Mount Everest" or "How
+//!    penicillin was found" ([`is_fragment`]) — is not judged: a title names a topic and states
+//!    nothing, yet a claim about that topic shares all its words, and the verifier gave such
+//!    pairs 0.5–0.9. A fragment still joins the longer premises as context.
 //! 3. A sentence's support is the highest P(entailment) over its premises (max over chunks).
 //! 4. The claim's support is the lowest support over its sentences (min over sentences): a
 //!    summary is supported only if every sentence is.
@@ -46,6 +50,23 @@ pub const PREMISE_WORDS: usize = 150;
 /// A single evidence sentence longer than this many words is cut: no model window holds more.
 pub const MAX_SENTENCE_WORDS: usize = 180;
 
+/// A fragment has at most this many words and no closing punctuation.
+pub const FRAGMENT_WORDS: usize = 8;
+
+/// Whether an evidence "sentence" is a fragment — a heading, a title, a caption or a label:
+/// at most [`FRAGMENT_WORDS`] words and no sentence-ending punctuation (quotes and brackets
+/// after it aside). A fragment states nothing on its own, so it is never a premise alone.
+pub fn is_fragment(sentence: &str) -> bool {
+    let text = sentence.trim().trim_end_matches(['"', '\'', ')', ']', '”', '’', '»', '」', '』']);
+    let closed = text.ends_with(['.', '!', '?', '…', '。', '！', '？']);
+    !closed && text.split_whitespace().count() <= FRAGMENT_WORDS
+}
+
+/// The premises worth judging: those with at least one sentence that is not a fragment.
+pub fn judgeable(premise: &[String]) -> bool {
+    premise.iter().any(|sentence| !is_fragment(sentence))
+}
+
 /// The sentences of a claim, trimmed and non-empty; a claim with no sentence break (or no
 /// text the splitter recognises) is one sentence.
 pub fn claim_sentences(claim: &str, language: &str) -> Vec<String> {
@@ -67,8 +88,9 @@ pub fn first_words(text: &str, limit: usize) -> String {
 }
 
 /// The cumulative premises for one claim sentence from `evidence` (the evidence's sentences):
-/// each premise is the list of sentences it joins, best first. Empty when no evidence
-/// sentence shares a word with the claim sentence.
+/// each premise is the list of sentences it joins, best first; a premise of fragments only
+/// ([`judgeable`]) is left out. Empty when no evidence sentence shares a word with the claim
+/// sentence.
 pub fn premises(sentence: &str, evidence: &[&str], config: &GroundingConfig) -> Vec<Vec<String>> {
     let ranked = bm25::rank(sentence, evidence, config.l.max(1));
     let mut out: Vec<Vec<String>> = Vec::new();
@@ -82,7 +104,9 @@ pub fn premises(sentence: &str, evidence: &[&str], config: &GroundingConfig) -> 
         }
         words += size;
         current.push(text);
-        out.push(current.clone());
+        if judgeable(&current) {
+            out.push(current.clone());
+        }
     }
     out
 }
@@ -226,6 +250,41 @@ mod tests {
         assert_eq!(premises("Okra is in the mallow family.", &evidence, &tight).len(), 1);
         // Nothing shared: no premise.
         assert!(premises("Quantum chromodynamics", &evidence, &config).is_empty());
+    }
+
+    #[test]
+    fn a_heading_is_never_a_premise_alone_but_joins_longer_ones() {
+        for fragment in
+            ["Mount Everest", "How penicillin was found", "  The Eiffel Tower  ", "“Okra”"]
+        {
+            assert!(is_fragment(fragment), "{fragment:?}");
+        }
+        for sentence in [
+            "It rained.",
+            "Did it rain?",
+            "He said: “It rained.”",
+            "Okra (Abelmoschus esculentus) is a flowering plant grown in warm regions of the world",
+            "オクラはアオイ科の植物である。",
+        ] {
+            assert!(!is_fragment(sentence), "{sentence:?}");
+        }
+        let evidence: Vec<&str> =
+            vec!["Mount Everest", "It was first climbed in 1953 by Hillary and Norgay."];
+        let got = premises(
+            "Mount Everest was first climbed in 1953.",
+            &evidence,
+            &GroundingConfig::default(),
+        );
+        assert!(!got.is_empty() && got.iter().all(|premise| judgeable(premise)), "{got:?}");
+        assert!(
+            got.iter().any(|premise| premise.len() == 2),
+            "the heading joins as context: {got:?}"
+        );
+        // Only a heading: nothing to judge.
+        assert!(
+            premises("Mount Everest is tall.", &["Mount Everest"], &GroundingConfig::default())
+                .is_empty()
+        );
     }
 
     #[test]

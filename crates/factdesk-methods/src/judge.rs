@@ -97,9 +97,11 @@ pub fn premises(
     full_text: Option<&str>,
 ) -> Vec<Vec<String>> {
     match form {
-        PremiseForm::Cumulative => {
-            (1..=source.sentences.len()).map(|count| source.sentences[..count].to_vec()).collect()
-        }
+        // A premise of headings only states nothing: never judged alone (grounding.rs).
+        PremiseForm::Cumulative => (1..=source.sentences.len())
+            .map(|count| source.sentences[..count].to_vec())
+            .filter(|premise| crate::grounding::judgeable(premise))
+            .collect(),
         PremiseForm::WholeDocument { max_chars } => {
             let text = full_text.map_or_else(|| source.sentences.join(" "), str::to_owned);
             let cut: String = text.chars().take(max_chars).collect();
