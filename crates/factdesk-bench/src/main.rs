@@ -140,6 +140,19 @@ enum Bench {
         #[arg(long)]
         json: bool,
     },
+    /// Import's text work alone, on a JSONL corpus: sentence segmentation, then the search
+    /// index's analyzer (words, lower case, English stems with a stem cache) against
+    /// tantivy's own `en_stem`, in ns per token (best of the repetitions)
+    Analyzer {
+        /// The JSONL file (e.g. dataset_halueval_summarization.jsonl)
+        file: PathBuf,
+        /// Field holding each document's text
+        #[arg(long, default_value = "document")]
+        text_field: String,
+        /// Timed runs of each step (the best is printed)
+        #[arg(long, default_value_t = 5)]
+        repetitions: usize,
+    },
     /// Sentence lengths of a JSONL corpus as segmentation cuts it: how many sentences are
     /// long (several real sentences run together), and the longest ones
     Sentences {
@@ -173,6 +186,9 @@ fn main() -> anyhow::Result<()> {
         Bench::SimilarClaims(bench) => similar::run(&bench),
         Bench::Zim(bench) => zim::run(&bench),
         Bench::Sentences { file, text_field, show } => sentences(&file, &text_field, show),
+        Bench::Analyzer { file, text_field, repetitions } => {
+            analyzer(&file, &text_field, repetitions.max(1))
+        }
         Bench::HttpThroughput { latency_ms, concurrency, waves, json } => {
             http_throughput(latency_ms, &concurrency, waves, json)
         }
@@ -388,28 +404,85 @@ fn cpu_flags() -> Vec<String> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn sentences(file: &PathBuf, text_field: &str, show: usize) -> anyhow::Result<()> {
+/// The `text_field` strings of a JSONL file's records (lines that are not such records are
+/// skipped); an error if there are none.
+fn jsonl_texts(file: &PathBuf, text_field: &str) -> anyhow::Result<Vec<String>> {
     let reader = std::io::BufReader::new(
         std::fs::File::open(file).with_context(|| format!("reading {}", file.display()))?,
     );
-    let mut lengths: Vec<(usize, String)> = Vec::new();
+    let mut texts = Vec::new();
     for line in reader.lines() {
         let line = line?;
         let Ok(record) = serde_json::from_str::<serde_json::Value>(&line) else { continue };
-        let Some(text) = record.get(text_field).and_then(|value| value.as_str()) else {
-            continue;
-        };
+        if let Some(text) = record.get(text_field).and_then(|value| value.as_str()) {
+            texts.push(text.to_owned());
+        }
+    }
+    anyhow::ensure!(
+        !texts.is_empty(),
+        "no line of {} has a \"{text_field}\" field",
+        file.display()
+    );
+    Ok(texts)
+}
+
+/// The best wall time of `repetitions` runs of `work`, with its last result.
+fn best_of<T>(repetitions: usize, mut work: impl FnMut() -> T) -> (std::time::Duration, T) {
+    let mut best = std::time::Duration::MAX;
+    let mut result = None;
+    for _ in 0..repetitions {
+        let started = std::time::Instant::now();
+        let value = work();
+        best = best.min(started.elapsed());
+        result = Some(value);
+    }
+    (best, result.expect("at least one repetition"))
+}
+
+fn analyzer(file: &PathBuf, text_field: &str, repetitions: usize) -> anyhow::Result<()> {
+    let texts = jsonl_texts(file, text_field)?;
+    let bytes: usize = texts.iter().map(String::len).sum();
+    let (segmenting, sentences) = best_of(repetitions, || {
+        let mut out: Vec<&str> = Vec::new();
+        for text in &texts {
+            out.extend(factdesk_text::segment_sentences(text, "en").iter().map(|s| s.slice(text)));
+        }
+        out
+    });
+    let mb = bytes as f64 / 1e6;
+    println!("texts                {} ({mb:.1} MB), {} sentences", texts.len(), sentences.len());
+    println!(
+        "segmentation         {:.3} s, {:.1} MB/s",
+        segmenting.as_secs_f64(),
+        mb / segmenting.as_secs_f64()
+    );
+    for (name, which) in [
+        ("factdesk analyzer", factdesk_index::Analyzer::Sentences),
+        ("tantivy en_stem", factdesk_index::Analyzer::TantivyEnStem),
+    ] {
+        let (took, tokens) =
+            best_of(repetitions, || factdesk_index::count_tokens(&sentences, which));
+        println!(
+            "{name:<20} {:.3} s, {tokens} tokens, {:.1} ns/token, {:.1} MB/s",
+            took.as_secs_f64(),
+            took.as_secs_f64() * 1e9 / tokens.max(1) as f64,
+            mb / took.as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+fn sentences(file: &PathBuf, text_field: &str, show: usize) -> anyhow::Result<()> {
+    let texts = jsonl_texts(file, text_field)?;
+    let mut lengths: Vec<(usize, String)> = Vec::new();
+    for text in &texts {
+        let text = text.as_str();
         for span in factdesk_text::segment_sentences(text, "en") {
             let sentence = span.slice(text);
             lengths.push((sentence.chars().count(), sentence.to_owned()));
         }
     }
-    anyhow::ensure!(
-        !lengths.is_empty(),
-        "no line of {} has a \"{text_field}\" field",
-        file.display()
-    );
-    let total = lengths.len() as f64;
+    let total = lengths.len().max(1) as f64;
     let share = |limit: usize| lengths.iter().filter(|(chars, _)| *chars > limit).count();
     println!("sentences            {}", lengths.len());
     for limit in [400, 600, 999] {

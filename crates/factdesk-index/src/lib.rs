@@ -490,6 +490,34 @@ impl SentenceIndexWriter<'_> {
     }
 }
 
+/// Which analyzer [`count_tokens`] runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Analyzer {
+    /// The sentence field's analyzer, with its stem cache (what imports and queries use).
+    Sentences,
+    /// tantivy's own `en_stem`, which gives the same tokens without the cache.
+    TantivyEnStem,
+}
+
+/// Runs every text through one analyzer, as an import would (one analyzer for all), and
+/// returns how many tokens it gave: what `factdesk-bench analyzer` times.
+pub fn count_tokens(texts: &[&str], analyzer: Analyzer) -> usize {
+    let mut analyzer = match analyzer {
+        Analyzer::Sentences => analyzer::english(),
+        Analyzer::TantivyEnStem => {
+            tantivy::tokenizer::TokenizerManager::default().get(analyzer::NAME).unwrap_or_else(
+                // tantivy registers en_stem by default; without it, fall back to ours.
+                analyzer::english,
+            )
+        }
+    };
+    let mut count = 0;
+    for text in texts {
+        analyzer.token_stream(text).process(&mut |_| count += 1);
+    }
+    count
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -500,6 +528,16 @@ mod tests {
         (3, 11, 1, "The Eiffel Tower was completed in 1889."),
         (4, 12, 2, "Mallow plants grow in warm climates."),
     ];
+
+    #[test]
+    fn both_benchmarked_analyzers_count_the_same_tokens() {
+        let texts: Vec<&str> = TEXTS.iter().map(|(.., text)| *text).collect();
+        let ours = count_tokens(&texts, Analyzer::Sentences);
+        assert_eq!(ours, count_tokens(&texts, Analyzer::TantivyEnStem));
+        // "Okra is a flowering plant in the mallow family." alone is nine words.
+        assert_eq!(count_tokens(&texts[..1], Analyzer::Sentences), 9);
+        assert_eq!(count_tokens(&[], Analyzer::Sentences), 0);
+    }
 
     fn record(sentence: i64, document: i64, corpus: i64, text: &str) -> SentenceRecord<'_> {
         SentenceRecord {
