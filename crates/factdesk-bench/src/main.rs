@@ -403,7 +403,6 @@ fn cpu_flags() -> Vec<String> {
     INTERESTING.iter().filter(|flag| flags.contains(flag)).map(|flag| (*flag).to_owned()).collect()
 }
 
-#[allow(clippy::too_many_arguments)]
 /// The `text_field` strings of a JSONL file's records (lines that are not such records are
 /// skipped); an error if there are none.
 fn jsonl_texts(file: &PathBuf, text_field: &str) -> anyhow::Result<Vec<String>> {
