@@ -187,7 +187,7 @@ fn main() -> anyhow::Result<()> {
         Bench::Zim(bench) => zim::run(&bench),
         Bench::Sentences { file, text_field, show } => sentences(&file, &text_field, show),
         Bench::Analyzer { file, text_field, repetitions } => {
-            analyzer(&file, &text_field, repetitions.max(1))
+            analyzer(&file, &text_field, repetitions)
         }
         Bench::HttpThroughput { latency_ms, concurrency, waves, json } => {
             http_throughput(latency_ms, &concurrency, waves, json)
@@ -425,17 +425,22 @@ fn jsonl_texts(file: &PathBuf, text_field: &str) -> anyhow::Result<Vec<String>> 
     Ok(texts)
 }
 
-/// The best wall time of `repetitions` runs of `work`, with its last result.
-fn best_of<T>(repetitions: usize, mut work: impl FnMut() -> T) -> (std::time::Duration, T) {
-    let mut best = std::time::Duration::MAX;
-    let mut result = None;
-    for _ in 0..repetitions {
-        let started = std::time::Instant::now();
-        let value = work();
+/// The best wall time of `repetitions` runs of `work` (at least one), with its last result;
+/// the first error stops it. The fastest run counts, since a shared machine only ever slows
+/// a run down.
+pub(crate) fn best_of<T>(
+    repetitions: usize,
+    mut work: impl FnMut() -> anyhow::Result<T>,
+) -> anyhow::Result<(std::time::Duration, T)> {
+    let started = Instant::now();
+    let mut result = work()?;
+    let mut best = started.elapsed();
+    for _ in 1..repetitions {
+        let started = Instant::now();
+        result = work()?;
         best = best.min(started.elapsed());
-        result = Some(value);
     }
-    (best, result.expect("at least one repetition"))
+    Ok((best, result))
 }
 
 fn analyzer(file: &PathBuf, text_field: &str, repetitions: usize) -> anyhow::Result<()> {
@@ -446,8 +451,8 @@ fn analyzer(file: &PathBuf, text_field: &str, repetitions: usize) -> anyhow::Res
         for text in &texts {
             out.extend(factdesk_text::segment_sentences(text, "en").iter().map(|s| s.slice(text)));
         }
-        out
-    });
+        Ok(out)
+    })?;
     let mb = bytes as f64 / 1e6;
     println!("texts                {} ({mb:.1} MB), {} sentences", texts.len(), sentences.len());
     println!(
@@ -460,7 +465,7 @@ fn analyzer(file: &PathBuf, text_field: &str, repetitions: usize) -> anyhow::Res
         ("tantivy en_stem", factdesk_index::Analyzer::TantivyEnStem),
     ] {
         let (took, tokens) =
-            best_of(repetitions, || factdesk_index::count_tokens(&sentences, which));
+            best_of(repetitions, || Ok(factdesk_index::count_tokens(&sentences, which)))?;
         println!(
             "{name:<20} {:.3} s, {tokens} tokens, {:.1} ns/token, {:.1} MB/s",
             took.as_secs_f64(),

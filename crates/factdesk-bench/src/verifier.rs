@@ -374,8 +374,7 @@ fn timed<N: Nli>(inner: N) -> Timed<N> {
     Timed { inner, pairs: 0.into(), nanos: 0.into() }
 }
 
-/// Runs timed by [`raw_speed`]; the fastest counts, since a shared machine only ever slows a
-/// run down.
+/// Runs timed by [`raw_speed`] (the fastest counts).
 const SPEED_RUNS: usize = 3;
 
 /// Pairs per second on pairs of `tokens` tokens (a premise of repeated words, cut by the
@@ -390,13 +389,8 @@ fn raw_speed(nli: &CrossEncoderNli, tokens: usize, count: usize) -> anyhow::Resu
     };
     let pairs = vec![pair; count];
     nli.classify_blocking(&pairs[..count.min(8)])?;
-    let mut fastest = f64::MAX;
-    for _ in 0..SPEED_RUNS {
-        let started = Instant::now();
-        nli.classify_blocking(&pairs)?;
-        fastest = fastest.min(started.elapsed().as_secs_f64());
-    }
-    Ok(count as f64 / fastest)
+    let (fastest, _) = crate::best_of(SPEED_RUNS, || Ok(nli.classify_blocking(&pairs)?))?;
+    Ok(count as f64 / fastest.as_secs_f64())
 }
 
 pub fn run(bench: VerifierBench) -> anyhow::Result<()> {
