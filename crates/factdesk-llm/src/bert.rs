@@ -4,9 +4,10 @@
 //! The arithmetic is BERT's; the order of work is chosen for two cores:
 //! - keys and values come from one projection, and the scale `1/√head size` is folded into the
 //!   query weights when loading;
-//! - the attention softmax is candle-nn's fused last-dimension kernel (rows in parallel, no
-//!   intermediate tensors) instead of five tensor operations;
-//! - the exact (erf) GELU runs over the intermediate activations in parallel;
+//! - the padding mask is added and the attention softmax taken in one pass over the scores, in
+//!   place, rows in parallel (no intermediate tensors);
+//! - the exact (erf) GELU runs over the intermediate activations in place, in parallel;
+//! - both with the branch-free `exp` and `erf` of `vector_math`, which the compiler vectorises;
 //! - the last layer is computed for the `[CLS]` token only, the one the classifier reads (its
 //!   keys and values still come from every token).
 //!
@@ -14,7 +15,7 @@
 //! to candle-transformers' `BertModel` on the same weights.
 
 use candle_core::backend::BackendStorage;
-use candle_core::{CpuStorage, CustomOp1, DType, Layout, Module, Result, Shape, Tensor};
+use candle_core::{CpuStorage, DType, InplaceOp1, InplaceOp2, Layout, Module, Result, Tensor};
 use candle_nn::{Embedding, LayerNorm, Linear, VarBuilder};
 use candle_transformers::models::bert::{Config, HiddenAct};
 use rayon::prelude::*;
@@ -178,8 +179,8 @@ impl BertClassifier {
             .permute((2, 0, 3, 1, 4))?
             .contiguous()?;
         let (key, value) = (key_value.get(0)?, key_value.get(1)?);
-        let scores = query.matmul(&key.t()?)?.broadcast_add(mask)?;
-        let weights = candle_nn::ops::softmax_last_dim(&scores)?;
+        let weights = query.matmul(&key.t()?)?;
+        weights.inplace_op2(mask, &MaskedSoftmax)?;
         let context =
             weights.matmul(&value)?.transpose(1, 2)?.reshape((batch, query_length, size))?;
         let attended = layer
@@ -187,7 +188,11 @@ impl BertClassifier {
             .forward(&layer.attention_output.forward(&context)?.add(&queries_in)?)?;
         let inner = layer.intermediate.forward(&attended)?;
         let inner = match self.activation {
-            HiddenAct::Gelu => inner.contiguous()?.apply_op1_no_bwd(&ParallelGeluErf)?,
+            HiddenAct::Gelu => {
+                let inner = inner.contiguous()?;
+                inner.inplace_op1(&ParallelGeluErf)?;
+                inner
+            }
             HiddenAct::GeluApproximate => inner.gelu()?,
             HiddenAct::Relu => inner.relu()?,
         };
@@ -195,37 +200,70 @@ impl BertClassifier {
     }
 }
 
-/// The exact GELU, `x · (1 + erf(x / √2)) / 2`, with the same `erf` as candle's `gelu_erf`,
-/// over chunks of the tensor in parallel.
+/// The exact GELU, `x · (1 + erf(x / √2)) / 2`, in place, over chunks of the tensor in
+/// parallel.
 struct ParallelGeluErf;
 
 /// Values per parallel task: small enough to share the work, large enough to be worth it.
 const GELU_CHUNK: usize = 16 * 1024;
 
-impl CustomOp1 for ParallelGeluErf {
+impl InplaceOp1 for ParallelGeluErf {
     fn name(&self) -> &'static str {
         "parallel-gelu-erf"
     }
 
-    fn cpu_fwd(&self, storage: &CpuStorage, layout: &Layout) -> Result<(CpuStorage, Shape)> {
+    fn cpu_fwd(&self, storage: &mut CpuStorage, layout: &Layout) -> Result<()> {
+        let dtype = storage.dtype();
         let CpuStorage::F32(values) = storage else {
-            candle_core::bail!("parallel-gelu-erf takes f32, not {:?}", storage.dtype());
+            candle_core::bail!("parallel-gelu-erf takes f32, not {dtype:?}");
         };
         let Some((start, end)) = layout.contiguous_offsets() else {
             candle_core::bail!("parallel-gelu-erf takes a contiguous tensor");
         };
-        let values = &values[start..end];
-        let mut out = vec![0f32; values.len()];
-        out.par_chunks_mut(GELU_CHUNK).zip(values.par_chunks(GELU_CHUNK)).for_each(
-            |(out, values)| {
-                for (out, &v) in out.iter_mut().zip(values) {
-                    *out = (candle_core::cpu::erf::erf_f32(v * std::f32::consts::FRAC_1_SQRT_2)
-                        + 1.0)
-                        * 0.5
-                        * v;
-                }
-            },
-        );
-        Ok((CpuStorage::F32(out), layout.shape().clone()))
+        values[start..end].par_chunks_mut(GELU_CHUNK).for_each(crate::vector_math::gelu_erf);
+        Ok(())
+    }
+}
+
+/// Attention weights from scores `[batch, heads, queries, keys]`, in place: the softmax over
+/// keys of the scores plus the additive padding mask `[batch, 1, 1, keys]`, rows in parallel.
+struct MaskedSoftmax;
+
+impl InplaceOp2 for MaskedSoftmax {
+    fn name(&self) -> &'static str {
+        "masked-softmax"
+    }
+
+    fn cpu_fwd(
+        &self,
+        scores: &mut CpuStorage,
+        scores_layout: &Layout,
+        mask: &CpuStorage,
+        mask_layout: &Layout,
+    ) -> Result<()> {
+        let (dtype, mask_dtype) = (scores.dtype(), mask.dtype());
+        let (CpuStorage::F32(scores), CpuStorage::F32(mask)) = (scores, mask) else {
+            candle_core::bail!("masked-softmax takes f32, not {dtype:?} and {mask_dtype:?}");
+        };
+        let (Some((start, end)), Some((mask_start, mask_end))) =
+            (scores_layout.contiguous_offsets(), mask_layout.contiguous_offsets())
+        else {
+            candle_core::bail!("masked-softmax takes contiguous tensors");
+        };
+        let (batch, heads, queries, keys) = scores_layout.shape().dims4()?;
+        if mask_layout.shape().dims4()? != (batch, 1, 1, keys) {
+            candle_core::bail!(
+                "masked-softmax: a mask of shape {:?} for scores of shape {:?}",
+                mask_layout.shape(),
+                scores_layout.shape()
+            );
+        }
+        let mask = &mask[mask_start..mask_end];
+        let rows_per_item = heads * queries;
+        scores[start..end].par_chunks_mut(keys.max(1)).enumerate().for_each(|(row, scores)| {
+            let item = row / rows_per_item.max(1);
+            crate::vector_math::masked_softmax(scores, &mask[item * keys..(item + 1) * keys]);
+        });
+        Ok(())
     }
 }

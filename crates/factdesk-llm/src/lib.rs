@@ -19,6 +19,7 @@ pub mod nli;
 pub mod openai;
 pub mod prompts;
 pub mod scripted;
+mod vector_math;
 
 pub use audit::{AuditedModel, CacheMode, CallCollector, CallRecord, CallStore, request_key};
 pub use chat::{
