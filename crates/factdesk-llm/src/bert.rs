@@ -8,11 +8,13 @@
 //!   place, rows in parallel (no intermediate tensors);
 //! - the exact (erf) GELU runs over the intermediate activations in place, in parallel;
 //! - both with the branch-free `exp` and `erf` of `vector_math`, which the compiler vectorises;
-//! - the last layer is computed for the `[CLS]` token only, the one the classifier reads (its
-//!   keys and values still come from every token).
+//! - for the classifier, the last layer is computed for the `[CLS]` token only, the one it
+//!   reads (its keys and values still come from every token).
 //!
-//! It knows nothing of NLI: it turns token ids into logits. The cross-encoder's tests hold it
-//! to candle-transformers' `BertModel` on the same weights.
+//! It knows nothing of NLI or similarity: it turns token ids into logits (`BertClassifier`, the
+//! cross-encoder's) or hidden states (`BertEncoder`, MiniLM's sentence embeddings, which read
+//! every token of the last layer). The cross-encoder's and the embeddings' tests hold it to
+//! candle-transformers' `BertModel` on the same weights.
 
 use candle_core::backend::BackendStorage;
 use candle_core::{CpuStorage, DType, InplaceOp1, InplaceOp2, Layout, Module, Result, Tensor};
@@ -33,18 +35,23 @@ struct Layer {
     output_norm: LayerNorm,
 }
 
-/// A BERT encoder with its pooler and classifier.
-pub(crate) struct BertClassifier {
+/// BERT's embeddings and encoder layers: token ids in, hidden states out.
+pub(crate) struct BertEncoder {
     word_embeddings: Embedding,
     position_embeddings: Embedding,
     token_type_embeddings: Embedding,
     embeddings_norm: LayerNorm,
     layers: Vec<Layer>,
-    pooler: Linear,
-    classifier: Linear,
     heads: usize,
     head_size: usize,
     activation: HiddenAct,
+}
+
+/// A BERT encoder with its pooler and classifier.
+pub(crate) struct BertClassifier {
+    encoder: BertEncoder,
+    pooler: Linear,
+    classifier: Linear,
 }
 
 impl BertClassifier {
@@ -56,6 +63,25 @@ impl BertClassifier {
         config: &Config,
         labels: usize,
     ) -> Result<BertClassifier> {
+        let hidden = config.hidden_size;
+        Ok(BertClassifier {
+            pooler: candle_nn::linear(hidden, hidden, encoder.pp("pooler.dense"))?,
+            encoder: BertEncoder::load(encoder, config)?,
+            classifier: candle_nn::linear(hidden, labels, classifier)?,
+        })
+    }
+
+    /// Logits `[batch, labels]` for token ids, token type ids and attention mask (1 for a
+    /// token, 0 for padding), all `[batch, length]` u32.
+    pub(crate) fn logits(&self, ids: &Tensor, types: &Tensor, mask: &Tensor) -> Result<Tensor> {
+        let first = self.encoder.hidden_states(ids, types, mask, true)?.squeeze(1)?;
+        self.classifier.forward(&self.pooler.forward(&first)?.tanh()?)
+    }
+}
+
+impl BertEncoder {
+    /// Loads from a var builder rooted at the encoder (`embeddings.*`, `encoder.*`).
+    pub(crate) fn load(encoder: VarBuilder, config: &Config) -> Result<BertEncoder> {
         let hidden = config.hidden_size;
         if config.num_attention_heads == 0 || !hidden.is_multiple_of(config.num_attention_heads) {
             candle_core::bail!(
@@ -102,7 +128,7 @@ impl BertClassifier {
                 })
             })
             .collect::<Result<Vec<Layer>>>()?;
-        Ok(BertClassifier {
+        Ok(BertEncoder {
             word_embeddings: candle_nn::embedding(
                 config.vocab_size,
                 hidden,
@@ -120,17 +146,23 @@ impl BertClassifier {
             )?,
             embeddings_norm: norm(embeddings.pp("LayerNorm"))?,
             layers,
-            pooler: candle_nn::linear(hidden, hidden, encoder.pp("pooler.dense"))?,
-            classifier: candle_nn::linear(hidden, labels, classifier)?,
             heads: config.num_attention_heads,
             head_size,
             activation: config.hidden_act,
         })
     }
 
-    /// Logits `[batch, labels]` for token ids, token type ids and attention mask (1 for a
-    /// token, 0 for padding), all `[batch, length]` u32.
-    pub(crate) fn logits(&self, ids: &Tensor, types: &Tensor, mask: &Tensor) -> Result<Tensor> {
+    /// The last layer's hidden states `[batch, length, size]` for token ids, token type ids
+    /// and attention mask (1 for a token, 0 for padding), all `[batch, length]` u32; with
+    /// `first_only`, the last layer is computed for the first token (`[CLS]`) alone and the
+    /// result is `[batch, 1, size]`.
+    pub(crate) fn hidden_states(
+        &self,
+        ids: &Tensor,
+        types: &Tensor,
+        mask: &Tensor,
+        first_only: bool,
+    ) -> Result<Tensor> {
         let (batch, length) = ids.dims2()?;
         let positions = Tensor::arange(0u32, length as u32, ids.device())?;
         let embedded = self
@@ -147,10 +179,9 @@ impl BertClassifier {
             .reshape((batch, 1, 1, length))?;
         for (index, layer) in self.layers.iter().enumerate() {
             let last = index + 1 == self.layers.len();
-            hidden = self.layer(layer, &hidden, &mask, last)?;
+            hidden = self.layer(layer, &hidden, &mask, first_only && last)?;
         }
-        let first = hidden.narrow(1, 0, 1)?.squeeze(1)?;
-        self.classifier.forward(&self.pooler.forward(&first)?.tanh()?)
+        Ok(hidden)
     }
 
     /// One encoder layer over `hidden` `[batch, length, size]`; with `first_only`, its output

@@ -14,10 +14,11 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{self, BertModel};
+use candle_transformers::models::bert;
 use tokenizers::Tokenizer;
 
 use crate::LlmError;
+use crate::bert::BertEncoder;
 
 /// A sentence embedding model. Implementations must be cheap to share (`Arc<dyn Embedder>`).
 #[async_trait]
@@ -121,7 +122,7 @@ pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
 
 /// What the blocking workers share.
 struct Encoder {
-    model: BertModel,
+    model: BertEncoder,
     tokenizer: Tokenizer,
     pad_id: u32,
     device: Device,
@@ -167,7 +168,7 @@ impl Encoder {
         let ids = Tensor::from_vec(ids, shape, &self.device)?;
         let mask = Tensor::from_vec(mask, shape, &self.device)?;
         let types = ids.zeros_like()?;
-        let hidden = self.model.forward(&ids, &types, Some(&mask))?; // [batch, width, hidden]
+        let hidden = self.model.hidden_states(&ids, &types, &mask, false)?; // [batch, width, hidden]
 
         // Mean over the real tokens only: padded positions weigh 0.
         let weights = mask.to_dtype(DType::F32)?.unsqueeze(2)?; // [batch, width, 1]
@@ -230,7 +231,7 @@ impl MiniLmEmbedder {
         let prefixed = tensors.contains_key("bert.embeddings.word_embeddings.weight");
         let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
         let vb = if prefixed { vb.pp("bert") } else { vb };
-        let model = BertModel::load(vb, &config)
+        let model = BertEncoder::load(vb, &config)
             .map_err(|e| model_file_error(&weights_path, format!("not the expected model: {e}")))?;
 
         // The shipped tokenizer pads every text to 128 tokens and truncates there; batches

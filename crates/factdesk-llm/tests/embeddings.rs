@@ -110,3 +110,43 @@ fn cosine_handles_zero_and_opposite_vectors() {
     assert!((cosine(&[3.0, 0.0], &[1.0, 0.0]) - 1.0).abs() < 1e-6);
     assert!(cosine(&[1.0, 0.0], &[0.0, 1.0]).abs() < 1e-6);
 }
+
+/// Factdesk's encoder (`bert.rs`: fused key-value projection, branch-free GELU and softmax)
+/// gives the vectors candle-transformers' `BertModel` gives on the same files: each text alone
+/// (no padding), mean-pooled and scaled to unit length the same way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vectors_match_candle_transformers_bert() {
+    use candle_core::{DType, Device, Tensor};
+    use candle_transformers::models::bert::{BertModel, Config};
+
+    let dir = default_minilm_dir();
+    embedder();
+    let config: Config =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("config.json")).unwrap()).unwrap();
+    let weights =
+        candle_core::safetensors::load(dir.join("model.safetensors"), &Device::Cpu).unwrap();
+    let prefixed = weights.contains_key("bert.embeddings.word_embeddings.weight");
+    let vb = candle_nn::VarBuilder::from_tensors(weights, DType::F32, &Device::Cpu);
+    let reference = BertModel::load(if prefixed { vb.pp("bert") } else { vb }, &config).unwrap();
+    let mut tokenizer = tokenizers::Tokenizer::from_file(dir.join("tokenizer.json")).unwrap();
+    tokenizer.with_padding(None);
+
+    let inputs = texts(&[
+        "A man is eating food.",
+        "Short.",
+        "The Eiffel Tower was designed and built by Gustave Eiffel's company for the 1889 fair.",
+        "Fact-checking compares a claim with the evidence that supports or refutes it.",
+    ]);
+    let got = embedder().embed(&inputs).await.unwrap();
+    for (text, got) in inputs.iter().zip(&got) {
+        let ids = tokenizer.encode(text.as_str(), true).unwrap().get_ids().to_vec();
+        let ids = Tensor::new(ids.as_slice(), &Device::Cpu).unwrap().unsqueeze(0).unwrap();
+        let types = ids.zeros_like().unwrap();
+        let mask = ids.ones_like().unwrap();
+        let hidden = reference.forward(&ids, &types, Some(&mask)).unwrap();
+        let mean: Vec<f32> = hidden.mean(1).unwrap().squeeze(0).unwrap().to_vec1().unwrap();
+        let length = norm(&mean);
+        let gap = mean.iter().zip(got).map(|(a, b)| (a / length - b).abs()).fold(0.0, f32::max);
+        assert!(gap < 1e-5, "{text:?}: differs from candle-transformers' BERT by {gap}");
+    }
+}
