@@ -291,9 +291,10 @@ impl InplaceOp2 for MaskedSoftmax {
         }
         let mask = &mask[mask_start..mask_end];
         let rows_per_item = heads * queries;
+        let arch = pulp::Arch::new();
         scores[start..end].par_chunks_mut(keys.max(1)).enumerate().for_each(|(row, scores)| {
             let item = row / rows_per_item.max(1);
-            crate::vector_math::masked_softmax(scores, &mask[item * keys..(item + 1) * keys]);
+            crate::vector_math::masked_softmax(arch, scores, &mask[item * keys..(item + 1) * keys]);
         });
         Ok(())
     }

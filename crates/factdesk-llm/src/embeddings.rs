@@ -1,5 +1,6 @@
 //! Sentence embeddings: the [`Embedder`] trait and its in-process backend,
-//! [`MiniLmEmbedder`] (sentence-transformers' all-MiniLM-L6-v2 run on the CPU with candle).
+//! [`MiniLmEmbedder`] (sentence-transformers' all-MiniLM-L6-v2 run on the CPU with candle,
+//! through the crate's own BERT encoder in `bert.rs`).
 //!
 //! This module owns turning texts into unit-length vectors: loading the model folder,
 //! tokenising (truncated to the 256 tokens the model was trained on), batched inference with

@@ -77,9 +77,10 @@ impl pulp::WithSimd for GeluErf<'_> {
     }
 }
 
-/// The softmax of `scores + mask`, in place.
-pub(crate) fn masked_softmax(scores: &mut [f32], mask: &[f32]) {
-    pulp::Arch::new().dispatch(MaskedSoftmax { scores, mask })
+/// The softmax of `scores + mask`, in place, with the instructions `arch` chose (detected
+/// once by the caller, not for every row).
+pub(crate) fn masked_softmax(arch: pulp::Arch, scores: &mut [f32], mask: &[f32]) {
+    arch.dispatch(MaskedSoftmax { scores, mask })
 }
 
 struct MaskedSoftmax<'a> {
@@ -194,7 +195,7 @@ mod tests {
             .collect();
         let max = unmasked.iter().cloned().fold(f64::MIN, f64::max);
         let total: f64 = unmasked.iter().map(|s| (s - max).exp()).sum();
-        masked_softmax(&mut scores, &mask);
+        masked_softmax(pulp::Arch::new(), &mut scores, &mask);
         assert_eq!(scores[3], 0.0);
         let mut want = unmasked.iter().map(|s| (s - max).exp() / total);
         for (index, got) in scores.iter().enumerate().filter(|(i, _)| *i != 3) {
