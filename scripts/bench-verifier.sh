@@ -3,7 +3,7 @@
 # with the evidence given: the trained verifier (assets/models/factdesk-verifier, installed by
 # fetch-models.sh) with its premise-size calibration and, from the same model calls, its model
 # alone, the lexical baseline (the share of a claim's content words found in the evidence), the
-# claim-only control (if scripts/train-verifier.sh has trained one) and LLM-instructed NLI with
+# claim-only control (if scripts/train-verifier.sh --control has trained one) and LLM-instructed NLI with
 # the embedded model (on a few items: it is slow). Prints balanced
 # accuracy, ROC AUC, precision and recall of "not supported", calibration error, the share of
 # swapped-evidence claims judged not supported, pairs/s and the model's load time.
@@ -20,7 +20,7 @@ control_args=()
 if [ -s "$control/model.safetensors" ]; then
   control_args=(--control "$control")
 else
-  say "no claim-only control in $control (bash scripts/train-verifier.sh trains one); measuring without it"
+  say "no claim-only control in $control (bash scripts/train-verifier.sh --control trains one); measuring without it"
 fi
 say "building the benchmark (release)"
 cargo build --quiet --release -p factdesk-bench

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Trains Factdesk's grounding verifier from all-MiniLM-L6-v2 on HaluEval's training range
-# (training/verifier/split.json), and the claim-only control (the same recipe without
-# evidence), with Python and PyTorch from PyPI in a virtual environment of its own
-# (~/.cache/factdesk/train-venv). Deterministic for a given seed, thread count and processor.
-# Then fits the verifier's premise-size calibration (calibration.json) on the dev slice, from
-# the premises `factdesk-bench verifier --dev --dump` judges with the new model.
+# (training/verifier/split.json) with Python and PyTorch from PyPI in a virtual environment of
+# its own (~/.cache/factdesk/train-venv). Deterministic for a given seed, thread count and
+# processor. Then fits the verifier's premise-size calibration (calibration.json) on the dev
+# slice, from the premises `factdesk-bench verifier --dev --dump` judges with the new model.
+# The claim-only control (the same recipe without evidence, a column of the verifier
+# benchmark) is a run of its own.
 #
-#   bash scripts/train-verifier.sh            # the full recipe (on 2 cores: 58 min with native
-#                                             # bfloat16, PyTorch installed and the release build
-#                                             # current; over 70 min without bfloat16):
-#                                             # writes assets/models/factdesk-verifier (shipped)
-#                                             # and ~/.cache/factdesk/verifier-control
+#   bash scripts/train-verifier.sh            # the verifier (on 2 cores with native bfloat16:
+#                                             # about 55 min from a clean clone, see the model
+#                                             # card): writes assets/models/factdesk-verifier
+#                                             # (shipped)
+#   bash scripts/train-verifier.sh --control  # the claim-only control (about 10 min more):
+#                                             # ~/.cache/factdesk/verifier-control, which
+#                                             # scripts/bench-verifier.sh measures beside it
 #   bash scripts/train-verifier.sh --smoke    # the short form CI runs: 40 items per dataset,
 #                                             # 64 pairs, into a temporary folder
 #
@@ -19,12 +22,30 @@
 source "$(dirname "$0")/lib.sh"
 cd "$FACTDESK_ROOT"
 
-smoke=false
-[ "${1:-}" = "--smoke" ] && smoke=true
+mode=verifier
+case "${1:-}" in
+  "") ;;
+  --smoke) mode=smoke ;;
+  --control) mode=control ;;
+  *) echo "usage: bash scripts/train-verifier.sh [--smoke | --control]" >&2; exit 2 ;;
+esac
 
 bash "$FACTDESK_ROOT/scripts/fetch-models.sh"
 data="$(ensure_halueval)"
 base="${FACTDESK_MODELS_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/factdesk/models}/all-MiniLM-L6-v2"
+
+work="$HOME/.cache/factdesk/verifier-training"
+if [ "$mode" = verifier ]; then
+  # The calibration step needs the benchmark in release, without the embedded chat model (it
+  # judges with the verifier alone; leaving llama.cpp out saves about 6 minutes of a cold
+  # build). It builds while PyTorch installs, the examples are made and the trainer starts.
+  ensure_rust
+  mkdir -p "$work"
+  say "building factdesk-bench (release, no embedded model) in the background (log: $work/build.log)"
+  cargo build --release -p factdesk-bench --no-default-features >"$work/build.log" 2>&1 &
+  build=$!
+  trap 'kill "$build" 2>/dev/null || true' EXIT
+fi
 
 venv="$HOME/.cache/factdesk/train-venv"
 if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import torch, transformers, tokenizers, scipy, sklearn" 2>/dev/null; then
@@ -36,7 +57,7 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import torch, transfo
 fi
 python="$venv/bin/python"
 
-if $smoke; then
+if [ "$mode" = smoke ]; then
   work="$(mktemp -d)"
   trap 'rm -rf "$work"' EXIT
   say "smoke run in $work"
@@ -59,26 +80,49 @@ if $smoke; then
   exit 0
 fi
 
-work="$HOME/.cache/factdesk/verifier-training"
 out="${FACTDESK_VERIFIER_OUT:-$FACTDESK_ROOT/assets/models/factdesk-verifier}"
 control="${FACTDESK_VERIFIER_CONTROL:-$HOME/.cache/factdesk/verifier-control}"
-mkdir -p "$work" "$out" "$control"
-say "building training examples (training range only) in $work"
-python3 training/verifier/data.py "$data" "$work/train.jsonl"
-python3 training/verifier/data.py "$data" "$work/dev.jsonl" --part dev
-say "training the verifier (log: $work/verifier.log)"
-"$python" training/verifier/train.py "$base" "$work/train.jsonl" "$work/dev.jsonl" "$out" 2>&1 \
-  | tee "$work/verifier.log" | grep -v -i warn
-say "training the claim-only control (log: $work/control.log)"
-"$python" training/verifier/train.py "$base" "$work/train.jsonl" "$work/dev.jsonl" "$control" --claim-only 2>&1 \
-  | tee "$work/control.log" | grep -v -i warn
-say "dev figures (training range) of the plain HaluEval kinds and the swaps: verifier, then control"
+mkdir -p "$work"
+examples() {
+  say "building training examples (training range only) in $work"
+  python3 training/verifier/data.py "$data" "$work/train.jsonl"
+  python3 training/verifier/data.py "$data" "$work/dev.jsonl" --part dev
+}
 plain=qa,summary,qa-swap,summary-swap,summary-perturbed
-"$python" training/verifier/score.py "$work/dev.jsonl" "$out" --kinds "$plain" --json "$work/dev-verifier.json" 2>&1 | grep -v -i warn
-"$python" training/verifier/score.py "$work/dev.jsonl" "$control" --kinds "$plain" --claim-only --json "$work/dev-control.json" 2>&1 | grep -v -i warn
+
+if [ "$mode" = control ]; then
+  mkdir -p "$control"
+  examples
+  say "training the claim-only control (log: $work/control.log)"
+  "$python" training/verifier/train.py "$base" "$work/train.jsonl" "$work/dev.jsonl" "$control" --claim-only 2>&1 \
+    | tee "$work/control.log" | grep -v -i warn
+  say "dev figures (training range) of the plain HaluEval kinds and the swaps"
+  "$python" training/verifier/score.py "$work/dev.jsonl" "$control" --kinds "$plain" --claim-only --json "$work/dev-control.json" 2>&1 | grep -v -i warn
+  say "control: $control. Measure it beside the verifier with: bash scripts/bench-verifier.sh"
+  exit 0
+fi
+
+# The new model is staged in $work and replaces the one in $out only once it is calibrated, so
+# a run that stops leaves the model there as it was.
+stage="$work/verifier-new"
+rm -rf "$stage"
+examples
+say "training the verifier (log: $work/verifier.log)"
+"$python" training/verifier/train.py "$base" "$work/train.jsonl" "$work/dev.jsonl" "$stage" 2>&1 \
+  | tee "$work/verifier.log" | grep -v -i warn
+say "dev figures (training range) of the plain HaluEval kinds and the swaps"
+"$python" training/verifier/score.py "$work/dev.jsonl" "$stage" --kinds "$plain" --json "$work/dev-verifier.json" 2>&1 | grep -v -i warn
 say "fitting the premise-size calibration on the dev slice (premises judged by the new model)"
-cargo build --quiet --release -p factdesk-bench
-"$CARGO_TARGET_DIR/release/factdesk-bench" verifier "$data" --dev --verifier "$out" \
+if ! wait "$build"; then
+  trap - EXIT
+  tail -n 30 "$work/build.log" >&2
+  echo "error: building factdesk-bench failed (log above, whole in $work/build.log); the new model waits uncalibrated in $stage and $out is unchanged: fix the build and run this script again" >&2
+  exit 1
+fi
+trap - EXIT
+"$CARGO_TARGET_DIR/release/factdesk-bench" verifier "$data" --dev --verifier "$stage" \
   --qa-items 300 --summary-items 250 --llm-items 0 --dump "$work/dev-premises.jsonl" | tee "$work/dev-bench.txt"
-"$python" training/verifier/calibrate.py "$work/dev-premises.jsonl" "$out/calibration.json" | tee "$work/calibration.log"
-say "verifier: $out; control: $control. Measure both on the evaluation range with: bash scripts/bench-verifier.sh"
+"$python" training/verifier/calibrate.py "$work/dev-premises.jsonl" "$stage/calibration.json" | tee "$work/calibration.log"
+mkdir -p "$out"
+cp "$stage"/* "$out"/
+say "verifier: $out. Measure it on the evaluation range with: bash scripts/bench-verifier.sh (the claim-only control beside it: bash scripts/train-verifier.sh --control first)"

@@ -16,6 +16,7 @@
 //! settings may be tuned; the dialogue file is not read.
 
 use std::path::{Path, PathBuf};
+#[cfg(feature = "embedded")]
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -23,7 +24,9 @@ use anyhow::{Context, bail};
 use async_trait::async_trait;
 use factdesk_core::metrics::{BinaryFigures, Scored};
 use factdesk_llm::cross_encoder::CrossEncoderNli;
+#[cfg(feature = "embedded")]
 use factdesk_llm::embedded::{EmbeddedModel, EmbeddedSettings};
+#[cfg(feature = "embedded")]
 use factdesk_llm::nli::LlmNli;
 use factdesk_llm::{LlmError, Nli, NliJudgement, NliPair};
 use factdesk_methods::calibration::{self, CalibrationWeights};
@@ -74,6 +77,8 @@ pub struct VerifierBench {
     pub grounding: GroundingConfig,
     pub verifier: PathBuf,
     pub control: Option<PathBuf>,
+    /// Read only with the `embedded` feature (LLM-instructed NLI).
+    #[cfg_attr(not(feature = "embedded"), allow(dead_code))]
     pub embedded_model: Option<PathBuf>,
     /// Where to write each claim's premises, P(entailment) and sentence count (JSON lines).
     pub dump: Option<PathBuf>,
@@ -448,6 +453,11 @@ pub fn run(bench: VerifierBench) -> anyhow::Result<()> {
         rows.extend(self::rows("claim-only control", &scores, throughput(&nli), threshold));
     }
 
+    #[cfg(not(feature = "embedded"))]
+    if bench.llm_items > 0 {
+        return Err(crate::without_embedded("--llm-items"));
+    }
+    #[cfg(feature = "embedded")]
     if bench.llm_items > 0 {
         let path = bench.embedded_model.clone().unwrap_or_else(|| {
             factdesk_core::env::models_dir()

@@ -68,6 +68,7 @@ struct Inner {
     index: SentenceIndex,
     fetcher: Fetcher,
     /// The embedded chat model, loaded on first use and kept (with the file it came from).
+    #[cfg(feature = "embedded")]
     embedded: LoadedOnce<dyn factdesk_llm::LanguageModel>,
     /// The model server's client, made on first use and kept (keyed by URL and model), so that
     /// its concurrency bound covers every call the application makes.
@@ -159,6 +160,7 @@ impl Factdesk {
                 store: Mutex::new(store),
                 index,
                 fetcher,
+                #[cfg(feature = "embedded")]
                 embedded: LoadedOnce::new(),
                 server: LoadedOnce::new(),
                 cross_encoder: LoadedOnce::new(),

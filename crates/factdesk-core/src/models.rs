@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+#[cfg(feature = "embedded")]
 use factdesk_llm::embedded::{EmbeddedModel, EmbeddedSettings};
 use factdesk_llm::openai::{OpenAiCompatible, OpenAiSettings};
 use factdesk_llm::{
@@ -210,7 +211,6 @@ impl Factdesk {
 
     /// The selected chat model without the audit layer.
     fn raw_language_model(&self) -> Result<Arc<dyn LanguageModel>> {
-        let llm = &self.settings().llm;
         match self.model_choice() {
             ModelChoice::OpenaiCompatible { base_url, model, .. } => {
                 if base_url.is_empty() {
@@ -231,7 +231,9 @@ impl Factdesk {
                     Ok(Arc::new(OpenAiCompatible::new(self.openai_settings(&base_url, &model))?))
                 })
             }
+            #[cfg(feature = "embedded")]
             ModelChoice::Embedded { path } => self.inner.embedded.get(&path, || {
+                let llm = &self.settings().llm;
                 let settings = EmbeddedSettings {
                     context_tokens: llm.context_tokens,
                     threads: (llm.threads > 0).then_some(llm.threads),
@@ -239,6 +241,13 @@ impl Factdesk {
                 };
                 Ok(Arc::new(EmbeddedModel::load(&path, settings)?))
             }),
+            #[cfg(not(feature = "embedded"))]
+            ModelChoice::Embedded { path } => Err(CoreError::InvalidInput(format!(
+                "the settings select the embedded model {}, but this build of Factdesk has none \
+                     (built without the `embedded` feature); set llm.provider = \"openai-compatible\" \
+                     with a server, or use a build with the feature (the default)",
+                path.display()
+            ))),
         }
     }
 

@@ -1,6 +1,6 @@
 //! Factdesk's model layer, shared by every method: a [`LanguageModel`] trait for chat
 //! completions with its providers (an OpenAI-compatible HTTP client, llama.cpp embedded
-//! in-process, a scripted fake for tests), an audit and replay layer that records every call
+//! in-process with the `embedded` feature (on by default), a scripted fake for tests), an audit and replay layer that records every call
 //! and can serve identical requests again, versioned prompt templates, and the [`Nli`] and
 //! [`Embedder`] traits with their backends.
 //!
@@ -12,6 +12,7 @@ pub mod audit;
 mod bert;
 pub mod chat;
 pub mod cross_encoder;
+#[cfg(feature = "embedded")]
 pub mod embedded;
 pub mod embeddings;
 pub mod error;
