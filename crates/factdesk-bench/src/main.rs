@@ -100,7 +100,7 @@ enum Bench {
         /// The verifier's folder (default: <models dir>/factdesk-verifier)
         #[arg(long)]
         verifier: Option<PathBuf>,
-        /// The claim-only control's folder (scripts/train-verifier.sh trains one)
+        /// The claim-only control's folder (`scripts/train-verifier.sh --control` trains one)
         #[arg(long)]
         control: Option<PathBuf>,
         /// The embedded chat model's GGUF file (default: the one in the models directory)
