@@ -64,7 +64,7 @@ verifier="$models/factdesk-verifier"
 mkdir -p "$verifier"
 for file in config.json tokenizer.json model.safetensors calibration.json README.md; do
   if [ "$file" = calibration.json ] && [ ! -e "$verifier_source/$file" ]; then
-    # A model without its calibration (e.g. while train-verifier.sh refits it): none applies.
+    # A model folder without a calibration (e.g. one trained by hand with train.py): none applies.
     rm -f "$verifier/$file"
   elif ! cmp -s "$verifier_source/$file" "$verifier/$file"; then
     cp "$verifier_source/$file" "$verifier/$file.part"
