@@ -91,6 +91,14 @@ examples() {
   python3 training/verifier/data.py "$data" "$work/dev.jsonl" --part dev
 }
 plain=qa,summary,qa-swap,summary-swap,summary-perturbed
+# Copies a staged model's files into its folder, each file whole (written aside, then renamed).
+install_model() {
+  mkdir -p "$2"
+  for file in "$1"/*; do
+    cp "$file" "$2/$(basename "$file").part"
+    mv "$2/$(basename "$file").part" "$2/$(basename "$file")"
+  done
+}
 
 if [ "$mode" = control ]; then
   # Staged too: a run that stops leaves the earlier control as it was.
@@ -102,9 +110,7 @@ if [ "$mode" = control ]; then
     | tee "$work/control.log" | grep -v -i warn
   say "dev figures (training range) of the plain HaluEval kinds and the swaps"
   "$python" training/verifier/score.py "$work/dev.jsonl" "$stage" --kinds "$plain" --claim-only --json "$work/dev-control.json" 2>&1 | grep -v -i warn
-  rm -rf "$control"
-  mkdir -p "$(dirname "$control")"
-  mv "$stage" "$control"
+  install_model "$stage" "$control"
   say "control: $control. Measure it beside the verifier with: bash scripts/bench-verifier.sh"
   exit 0
 fi
@@ -132,10 +138,6 @@ say "fitting the premise-size calibration on the dev slice (premises judged by t
 "$CARGO_TARGET_DIR/release/factdesk-bench" verifier "$data" --dev --verifier "$stage" \
   --qa-items 300 --summary-items 250 --llm-items 0 --dump "$work/dev-premises.jsonl" | tee "$work/dev-bench.txt"
 "$python" training/verifier/calibrate.py "$work/dev-premises.jsonl" "$stage/calibration.json" | tee "$work/calibration.log"
-mkdir -p "$out"
-for file in "$stage"/*; do
-  cp "$file" "$out/$(basename "$file").part"
-  mv "$out/$(basename "$file").part" "$out/$(basename "$file")"
-done
+install_model "$stage" "$out"
 say "verifier: $out. Measure it on the evaluation range with: bash scripts/bench-verifier.sh (the claim-only control beside it: bash scripts/train-verifier.sh --control first)"
 say "the dev figures of every dev example of the plain kinds: $python training/verifier/score.py $work/dev.jsonl $out --kinds $plain"
