@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The long form of the property tests (the short form runs in CI with proptest's default 256
 # cases per property): the decoders, the HTML, Markdown and plain-text extractors, sentence
-# segmentation and URL handling on generated inputs, in release builds; then the claim and
+# segmentation, URL handling and the search index's analyzer (the same tokens as tantivy's
+# en_stem) on generated inputs, in release builds; then the claim and
 # corpus readers (CSV, JSONL) in the test suite's debug build (factdesk-core links the model
 # runtime, whose release build would take longer than the run).
 #   bash scripts/fuzz.sh            # 100,000 cases per property
@@ -17,6 +18,9 @@ for package in factdesk-text factdesk-fetch; do
   say "$package: $CASES cases per property"
   PROPTEST_CASES="$CASES" cargo test --release -p "$package" --test properties -- --test-threads 2
 done
+say "factdesk-index (the analyzer): $CASES cases per property"
+PROPTEST_CASES="$CASES" cargo test --release -p factdesk-index --lib -- --test-threads 2 \
+  analyzer::tests::property_
 say "factdesk-core (claim and corpus readers): $CASES cases per property"
 PROPTEST_CASES="$CASES" cargo test --workspace --all-targets -- --test-threads 2 \
   claims::tests::property_ formats::tests::property_

@@ -1,108 +1,205 @@
-//! The text analyzer of the sentence field: tantivy's `en_stem` (words, long words dropped,
-//! lower case, English Snowball stems) with one change of speed, not of output — each word's
-//! stem is remembered.
+//! The text analyzer of the sentence field: the tokens of tantivy's `en_stem` (words, long
+//! words dropped, lower case, English Snowball stems), made in one pass that remembers each
+//! word's stem.
 //!
-//! A news corpus has millions of words but only tens of thousands of distinct ones, and the
-//! Snowball stemmer works each word out from scratch. The cache is per analyzer (tantivy
-//! clones the registered analyzer for every segment writer and every query), bounded, and
-//! emptied when full, so a clone never grows past [`MAX_CACHED_WORDS`].
+//! tantivy's `en_stem` is a chain of four stages, each touching every token again: split into
+//! words, drop long ones, lower-case, stem. A news corpus has millions of words but only tens
+//! of thousands of distinct ones, and the Snowball stemmer works each word out from scratch.
+//! Here one tokenizer finds a word and looks it up as written in a cache of stems, so a word
+//! seen before is neither lower-cased nor stemmed again; only a new word goes through the
+//! stages. The cache is per tokenizer (tantivy clones the registered analyzer for every
+//! segment writer and every query), bounded, and emptied when full, so a clone never grows past
+//! [`MAX_CACHED_WORDS`] words.
 
-use std::collections::HashMap;
+use std::hash::BuildHasher;
 
 use foldhash::fast::RandomState;
-
-use tantivy::tokenizer::{
-    LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer, Token, TokenFilter, TokenStream,
-    Tokenizer,
-};
+use hashbrown::HashTable;
+use tantivy::tokenizer::{TextAnalyzer, Token, TokenStream, Tokenizer};
 
 /// The name the analyzer is registered under: the schema's, so indexes built with tantivy's
 /// own `en_stem` stay valid (the tokens are the same).
 pub(crate) const NAME: &str = "en_stem";
 
-/// Words longer than this many bytes are dropped (tantivy's `en_stem` limit).
+/// Words of this many bytes or more are dropped (tantivy's `en_stem` limit).
 const MAX_WORD_BYTES: usize = 40;
 
-/// Distinct words one analyzer remembers before it starts again.
+/// Distinct words one tokenizer remembers before it starts again.
 const MAX_CACHED_WORDS: usize = 1 << 17;
 
 /// The sentence field's analyzer.
 pub(crate) fn english() -> TextAnalyzer {
-    TextAnalyzer::builder(SimpleTokenizer::default())
-        .filter(RemoveLongFilter::limit(MAX_WORD_BYTES))
-        .filter(LowerCaser)
-        .filter(CachedEnglishStemmer)
-        .build()
+    TextAnalyzer::from(EnglishTokenizer::default())
 }
 
-/// English Snowball stemming that remembers each word's stem.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct CachedEnglishStemmer;
-
-impl TokenFilter for CachedEnglishStemmer {
-    type Tokenizer<T: Tokenizer> = CachedStemmerFilter<T>;
-
-    fn transform<T: Tokenizer>(self, tokenizer: T) -> CachedStemmerFilter<T> {
-        CachedStemmerFilter { inner: tokenizer, stems: Stems::default() }
-    }
-}
-
-/// Lower-cased word → its stem (a fast hash: the keys are words of the corpus, and the cache
-/// is emptied when full, so a flood of colliding words costs time, never memory).
-type Stems = HashMap<Box<str>, Box<str>, RandomState>;
-
-#[derive(Clone)]
-pub(crate) struct CachedStemmerFilter<T> {
-    inner: T,
+/// Words as tantivy's `SimpleTokenizer` finds them (runs of alphanumeric characters), those of
+/// [`MAX_WORD_BYTES`] or more dropped, the rest lower-cased as tantivy's `LowerCaser` does and
+/// stemmed by English Snowball.
+#[derive(Clone, Default)]
+pub(crate) struct EnglishTokenizer {
+    token: Token,
     stems: Stems,
 }
 
-impl<T: Tokenizer> Tokenizer for CachedStemmerFilter<T> {
-    type TokenStream<'a> = CachedStemmerStream<'a, T::TokenStream<'a>>;
+impl Tokenizer for EnglishTokenizer {
+    type TokenStream<'a> = EnglishTokenStream<'a>;
 
-    fn token_stream<'a>(&'a mut self, text: &'a str) -> Self::TokenStream<'a> {
-        CachedStemmerStream { tail: self.inner.token_stream(text), stems: &mut self.stems }
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> EnglishTokenStream<'a> {
+        self.token.reset();
+        EnglishTokenStream { text, next: 0, token: &mut self.token, stems: &mut self.stems }
     }
 }
 
-pub(crate) struct CachedStemmerStream<'a, S> {
-    tail: S,
+pub(crate) struct EnglishTokenStream<'a> {
+    text: &'a str,
+    /// Where the search for the next word starts, in bytes.
+    next: usize,
+    token: &'a mut Token,
     stems: &'a mut Stems,
 }
 
-impl<S: TokenStream> TokenStream for CachedStemmerStream<'_, S> {
+impl TokenStream for EnglishTokenStream<'_> {
     fn advance(&mut self) -> bool {
-        if !self.tail.advance() {
-            return false;
-        }
-        let token = self.tail.token_mut();
-        if let Some(stem) = self.stems.get(token.text.as_str()) {
-            token.text.clear();
-            token.text.push_str(stem);
+        loop {
+            // Every word counts for positions, the dropped long ones too (as in `en_stem`).
+            self.token.position = self.token.position.wrapping_add(1);
+            let Some((from, to)) = next_word(self.text, &mut self.next) else {
+                return false;
+            };
+            if to - from >= MAX_WORD_BYTES {
+                continue;
+            }
+            self.token.offset_from = from;
+            self.token.offset_to = to;
+            self.token.text.clear();
+            self.token.text.push_str(self.stems.stem(&self.text[from..to]));
             return true;
         }
-        let stem: Box<str> =
-            frostem::Stemmer::new(frostem::Algorithm::English).stem(&token.text).into();
-        if self.stems.len() >= MAX_CACHED_WORDS {
-            self.stems.clear();
-        }
-        self.stems.insert(token.text.as_str().into(), stem.clone());
-        token.text.clear();
-        token.text.push_str(&stem);
-        true
     }
 
     fn token(&self) -> &Token {
-        self.tail.token()
+        self.token
     }
 
     fn token_mut(&mut self) -> &mut Token {
-        self.tail.token_mut()
+        self.token
+    }
+}
+
+/// The next run of alphanumeric characters at or after byte `*next`, as a byte range; `*next`
+/// moves past it.
+fn next_word(text: &str, next: &mut usize) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut at = *next;
+    let start = loop {
+        let (alphanumeric, width) = char_at(text, bytes, at)?;
+        if alphanumeric {
+            break at;
+        }
+        at += width;
+    };
+    at = start;
+    while let Some((alphanumeric, width)) = char_at(text, bytes, at) {
+        if !alphanumeric {
+            break;
+        }
+        at += width;
+    }
+    *next = at;
+    Some((start, at))
+}
+
+/// Whether the character at byte `at` (a character boundary) is alphanumeric, and its width.
+#[inline]
+fn char_at(text: &str, bytes: &[u8], at: usize) -> Option<(bool, usize)> {
+    let &byte = bytes.get(at)?;
+    if byte.is_ascii() {
+        return Some((byte.is_ascii_alphanumeric(), 1));
+    }
+    let c = text[at..].chars().next()?;
+    Some((c.is_alphanumeric(), c.len_utf8()))
+}
+
+/// Words as written → their stems. Each entry is a word and its stem side by side in one
+/// buffer, found through a table of offsets: a lookup reads one place in memory, not two
+/// separately allocated strings. The hash is fast and seeded at random (the keys are words of
+/// the corpus, and the cache is emptied when full, so even a flood of colliding words would
+/// cost time, never memory).
+#[derive(Clone, Default)]
+struct Stems {
+    table: HashTable<Entry>,
+    text: String,
+    hasher: RandomState,
+    /// The lower-cased word of a miss, kept to reuse its allocation.
+    lower: String,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    /// Where the word starts in `text`; its stem follows it.
+    start: u32,
+    word_len: u8,
+    stem_len: u8,
+}
+
+impl Entry {
+    fn word<'t>(&self, text: &'t str) -> &'t str {
+        let start = self.start as usize;
+        &text[start..start + usize::from(self.word_len)]
+    }
+
+    fn stem<'t>(&self, text: &'t str) -> &'t str {
+        let start = self.start as usize + usize::from(self.word_len);
+        &text[start..start + usize::from(self.stem_len)]
+    }
+}
+
+impl Stems {
+    /// The stem of `word` (shorter than [`MAX_WORD_BYTES`]), as `en_stem` makes it.
+    fn stem(&mut self, word: &str) -> &str {
+        let hash = self.hasher.hash_one(word);
+        let text = &self.text;
+        if let Some(entry) = self.table.find(hash, |entry| entry.word(text) == word) {
+            return entry.stem(&self.text);
+        }
+        lower_case(word, &mut self.lower);
+        let stem =
+            frostem::Stemmer::new(frostem::Algorithm::English).stem(&self.lower).into_owned();
+        // Lower-casing can lengthen a word (a few characters grow), stemming never does.
+        let (Ok(word_len), Ok(stem_len)) = (u8::try_from(word.len()), u8::try_from(stem.len()))
+        else {
+            self.lower = stem;
+            return &self.lower;
+        };
+        if self.table.len() >= MAX_CACHED_WORDS || self.text.len() > (u32::MAX / 2) as usize {
+            self.table.clear();
+            self.text.clear();
+        }
+        let start = u32::try_from(self.text.len()).expect("the cache is emptied long before 4 GB");
+        self.text.push_str(word);
+        self.text.push_str(&stem);
+        let entry = Entry { start, word_len, stem_len };
+        let (text, hasher) = (&self.text, &self.hasher);
+        self.table.insert_unique(hash, entry, |entry| hasher.hash_one(entry.word(text)));
+        entry.stem(&self.text)
+    }
+}
+
+/// `word` lower-cased into `out` as tantivy's `LowerCaser` does it: ASCII in place, anything
+/// else character by character (so a final sigma is not treated specially).
+fn lower_case(word: &str, out: &mut String) {
+    out.clear();
+    if word.is_ascii() {
+        out.push_str(word);
+        out.make_ascii_lowercase();
+    } else {
+        out.extend(word.chars().flat_map(char::to_lowercase));
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
     use tantivy::tokenizer::TokenizerManager;
 
     use super::*;
@@ -122,11 +219,15 @@ mod tests {
         let texts = [
             "Dogs are the bests! Running runners ran; connections CONNECTED connecting.",
             "Über-Größe: naïve cafés, Ελληνικά και Русский текст, 日本語のテキスト.",
+            "ΣΊΣΥΦΟΣ Σίσυφος ὈΔΥΣΣΕΎΣ İstanbul ǅemal ﬁnancial Straße STRASSE ſtuff.",
             "Generalizations generalization generalizations, 1,234.5 km² in 2019-03-04.",
             "",
             "   ",
             "supercalifragilisticexpialidociousandevenlongerthanfortybytes word",
+            "kept39bytesxxxxxxxxxxxxxxxxxxxxxxxxxxxx dropped40bytesxxxxxxxxxxxxxxxxxxxxxxxxxx x",
+            "ȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺ ⅯⅯⅯ ⓐⓑⓒ ǈ",
             "Dogs are the bests! Running runners ran; connections CONNECTED connecting.",
+            "dogs DOGS Dogs dOGS",
         ];
         // The same analyzer across texts, so later texts are served from its cache.
         for text in texts {
@@ -143,11 +244,39 @@ mod tests {
         for text in words.iter().step_by(997).chain(words.iter().rev().take(20)) {
             assert_eq!(tokens(&mut cached, text), tokens(&mut reference, text));
         }
-        let mut filter = CachedEnglishStemmer.transform(SimpleTokenizer::default());
+        let mut tokenizer = EnglishTokenizer::default();
         for word in &words {
-            filter.token_stream(word).process(&mut |_| {});
+            tokenizer.token_stream(word).process(&mut |_| {});
         }
-        assert!(filter.stems.len() <= MAX_CACHED_WORDS, "{}", filter.stems.len());
-        assert!(!filter.stems.is_empty());
+        assert!(tokenizer.stems.table.len() <= MAX_CACHED_WORDS, "{}", tokenizer.stems.table.len());
+        assert!(!tokenizer.stems.table.is_empty());
+        for text in words.iter().rev().take(20) {
+            assert_eq!(tokens(&mut cached, text), tokens(&mut reference, text));
+        }
+    }
+
+    /// Words of letters whose case rules are uneven (some grow when lower-cased, some have no
+    /// lower case), digits, marks, ideographs and separators, long runs included.
+    fn wordy_text() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            "[a-zA-Z]{1,12}",
+            "[a-zA-Z0-9]{35,45}",
+            "[ÄäÉéΣσςİıßẞﬁȺⱥǅǈⅯⓐ\u{0345}\u{0301}ΩΏ日本語Русский٣]{1,8}",
+            "[ .,;:!?'\"()\n\t\u{00a0}_-]{1,3}",
+            any::<String>(),
+        ];
+        prop::collection::vec(piece, 0..40).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn property_same_tokens_as_en_stem(texts in prop::collection::vec(wordy_text(), 1..4)) {
+            let mut reference = TokenizerManager::default().get(NAME).unwrap();
+            let mut cached = english();
+            // Each text twice, so the second pass is served from the cache.
+            for text in texts.iter().chain(&texts) {
+                prop_assert_eq!(tokens(&mut cached, text), tokens(&mut reference, text));
+            }
+        }
     }
 }
