@@ -488,12 +488,13 @@ fn parse_jsonl_chunks(
                 None => continue,
             }
         };
-        let chunk: Vec<u8> = pending.drain(..cut).collect();
+        // Parsed where it lies; the parsed lines leave `pending` afterwards.
+        let chunk = &pending[..cut];
         let newlines = chunk.iter().filter(|&&byte| byte == b'\n').count();
         if !chunk.iter().all(u8::is_ascii_whitespace) {
-            let decoded = match std::str::from_utf8(&chunk) {
+            let decoded = match std::str::from_utf8(chunk) {
                 Ok(text) => Ok((std::borrow::Cow::Borrowed(text), "UTF-8")),
-                Err(_) => factdesk_text::decode_bytes(&chunk, None)
+                Err(_) => factdesk_text::decode_bytes(chunk, None)
                     .map(|decoded| (std::borrow::Cow::Owned(decoded.text), decoded.charset)),
             };
             match decoded {
@@ -515,6 +516,7 @@ fn parse_jsonl_chunks(
                 }
             }
         }
+        pending.drain(..cut);
         line += newlines;
         if end {
             break;

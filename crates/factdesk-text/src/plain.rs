@@ -7,17 +7,27 @@ use crate::{ExtractedText, TextError};
 /// control characters but newlines and tabs, no trailing spaces, paragraphs separated by
 /// exactly one blank line, and no white space at either end.
 pub fn normalise_text(text: &str) -> String {
-    let text = text.replace("\r\n", "\n").replace('\r', "\n");
     let mut out = String::with_capacity(text.len());
+    // A line with characters to replace or drop is rebuilt here; most lines are used as they are.
+    let mut cleaned = String::new();
     let mut blank_run = 0usize;
-    for line in text.split('\n') {
-        let line: String = line
-            .chars()
-            .map(|c| if c == '\u{a0}' { ' ' } else { c })
-            .filter(|c| !c.is_control() || *c == '\t')
-            .collect();
+    // `\r\n`, a lone `\r` and `\n` each end a line.
+    let lines =
+        text.split('\n').flat_map(|line| line.strip_suffix('\r').unwrap_or(line).split('\r'));
+    for line in lines {
+        let line = if line.chars().any(|c| c == '\u{a0}' || (c.is_control() && c != '\t')) {
+            cleaned.clear();
+            cleaned.extend(
+                line.chars()
+                    .map(|c| if c == '\u{a0}' { ' ' } else { c })
+                    .filter(|c| !c.is_control() || *c == '\t'),
+            );
+            cleaned.as_str()
+        } else {
+            line
+        };
         let line = line.trim_end();
-        if line.trim().is_empty() {
+        if line.trim_start().is_empty() {
             blank_run += 1;
             continue;
         }
@@ -47,7 +57,48 @@ pub fn extract_plain_text(text: &str) -> Result<ExtractedText, TextError> {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+
+    /// How text was normalised before the one-pass version: the reference it must agree with.
+    fn normalise_text_reference(text: &str) -> String {
+        let text = text.replace("\r\n", "\n").replace('\r', "\n");
+        let mut out = String::with_capacity(text.len());
+        let mut blank_run = 0usize;
+        for line in text.split('\n') {
+            let line: String = line
+                .chars()
+                .map(|c| if c == '\u{a0}' { ' ' } else { c })
+                .filter(|c| !c.is_control() || *c == '\t')
+                .collect();
+            let line = line.trim_end();
+            if line.trim().is_empty() {
+                blank_run += 1;
+                continue;
+            }
+            if !out.is_empty() {
+                out.push_str(if blank_run > 0 { "\n\n" } else { "\n" });
+            }
+            blank_run = 0;
+            out.push_str(line);
+        }
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn property_normalisation_agrees_with_the_reference(
+            text in "([a-z ]{0,6}|\r|\n|\t|\u{a0}|\u{0}|\u{85}|\u{2028}|\u{3000}|é){0,40}"
+        ) {
+            prop_assert_eq!(normalise_text(&text), normalise_text_reference(&text));
+        }
+
+        #[test]
+        fn property_normalisation_agrees_on_any_text(text in any::<String>()) {
+            prop_assert_eq!(normalise_text(&text), normalise_text_reference(&text));
+        }
+    }
 
     #[test]
     fn normalisation_folds_line_endings_and_blank_runs() {
