@@ -87,6 +87,19 @@ impl std::fmt::Debug for Store {
     }
 }
 
+/// The page size of a new database. Documents are stored whole (the bytes as read and the
+/// text), a few KiB to a few hundred: with SQLite's default 4 KiB pages nearly every document
+/// spills over a chain of overflow pages, and an import writes each page twice (to the WAL,
+/// then to the database) one system call at a time. With 64 KiB pages a news article lies in
+/// one page; measured on HaluEval's news articles (`factdesk-bench import-search`, 5 runs each,
+/// alternating, this 2-core machine), the import's median went from 20.6 to 25.0 MB/s, while
+/// search latency stayed within the noise between runs.
+const PAGE_BYTES: i64 = 65536;
+
+/// WAL bytes after which SQLite copies the log into the database (its default is 1000 pages:
+/// 4 MB of 4 KiB pages, 64 MB of 64 KiB ones).
+const WAL_CHECKPOINT_BYTES: i64 = 16 << 20;
+
 impl Store {
     /// Opens (creating if needed) the database at `path`, sets WAL, foreign keys and a busy
     /// timeout, and brings the schema up to date in one transaction. A database written by a
@@ -104,11 +117,16 @@ impl Store {
 
     fn prepare(mut conn: Connection, path: Option<PathBuf>) -> Result<Store> {
         conn.busy_timeout(Duration::from_secs(10))?;
+        // Only a database not yet written takes this; an existing one keeps its page size.
+        conn.execute_batch(&format!("PRAGMA page_size = {PAGE_BYTES};"))?;
         // journal_mode answers with a row, so it is queried rather than executed.
         let _mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
-        conn.execute_batch(
-            "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY;",
-        )?;
+        let page_bytes: i64 = conn.query_row("PRAGMA page_size", [], |row| row.get(0))?;
+        conn.execute_batch(&format!(
+            "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY;
+             PRAGMA wal_autocheckpoint = {};",
+            (WAL_CHECKPOINT_BYTES / page_bytes.max(512)).max(1)
+        ))?;
         let display = path.as_ref().map_or(":memory:".to_owned(), |p| p.display().to_string());
         apply_migrations(&mut conn, MIGRATIONS, &display)?;
         Ok(Store { conn, path })
@@ -132,4 +150,44 @@ where
     value
         .parse()
         .map_err(|error: T::Err| StoreError::Corrupt { column, message: error.to_string() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pragma(store: &Store, name: &str) -> i64 {
+        store.conn.query_row(&format!("PRAGMA {name}"), [], |row| row.get(0)).unwrap()
+    }
+
+    #[test]
+    fn a_new_database_has_large_pages_and_a_wal_bounded_in_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("new.sqlite3")).unwrap();
+        assert_eq!(pragma(&store, "page_size"), PAGE_BYTES);
+        assert_eq!(pragma(&store, "wal_autocheckpoint"), WAL_CHECKPOINT_BYTES / PAGE_BYTES);
+        drop(store);
+        // Opened again, it is the same.
+        let store = Store::open(&dir.path().join("new.sqlite3")).unwrap();
+        assert_eq!(pragma(&store, "page_size"), PAGE_BYTES);
+    }
+
+    #[test]
+    fn an_existing_database_keeps_its_page_size_and_its_data() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite3");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(
+                "PRAGMA page_size = 4096; CREATE TABLE kept (x); INSERT INTO kept VALUES (7);",
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        assert_eq!(pragma(&store, "page_size"), 4096);
+        assert_eq!(pragma(&store, "wal_autocheckpoint"), WAL_CHECKPOINT_BYTES / 4096);
+        let kept: i64 = store.conn.query_row("SELECT x FROM kept", [], |row| row.get(0)).unwrap();
+        assert_eq!(kept, 7);
+        assert_eq!(store.schema_version().unwrap(), MIGRATIONS.last().unwrap().version);
+    }
 }
