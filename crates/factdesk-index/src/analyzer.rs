@@ -24,6 +24,9 @@ pub(crate) const NAME: &str = "en_stem";
 /// Words of this many bytes or more are dropped (tantivy's `en_stem` limit).
 const MAX_WORD_BYTES: usize = 40;
 
+/// ASCII words this short are their own stems, lower-cased: they skip the cache.
+const SHORT_WORD_BYTES: usize = 2;
+
 /// Distinct words one tokenizer remembers before it starts again.
 const MAX_CACHED_WORDS: usize = 1 << 17;
 
@@ -71,8 +74,15 @@ impl TokenStream for EnglishTokenStream<'_> {
             }
             self.token.offset_from = from;
             self.token.offset_to = to;
+            let word = &self.text[from..to];
             self.token.text.clear();
-            self.token.text.push_str(self.stems.stem(&self.text[from..to]));
+            if word.len() <= SHORT_WORD_BYTES && word.is_ascii() {
+                // English Snowball leaves words of one or two letters as they are.
+                self.token.text.push_str(word);
+                self.token.text.make_ascii_lowercase();
+            } else {
+                self.token.text.push_str(self.stems.stem(word));
+            }
             return true;
         }
     }
@@ -232,6 +242,20 @@ mod tests {
         // The same analyzer across texts, so later texts are served from its cache.
         for text in texts {
             assert_eq!(tokens(&mut cached, text), tokens(&mut reference, text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn short_ascii_words_are_their_own_stems() {
+        let stemmer = frostem::Stemmer::new(frostem::Algorithm::English);
+        let letters: Vec<char> = ('a'..='z').chain('0'..='9').collect();
+        let words = letters
+            .iter()
+            .map(char::to_string)
+            .chain(letters.iter().flat_map(|a| letters.iter().map(move |b| format!("{a}{b}"))));
+        for word in words {
+            assert!(word.len() <= SHORT_WORD_BYTES);
+            assert_eq!(stemmer.stem(&word), word);
         }
     }
 
