@@ -35,6 +35,12 @@ pub struct ImportSearch {
     /// measures the import's memory on a large JSONL, which is streamed
     #[arg(long)]
     max_file_bytes: Option<u64>,
+    /// Memory the index writer may use, in MiB [default: index.writer_memory_mb]
+    #[arg(long)]
+    writer_memory_mb: Option<usize>,
+    /// Documents parsed and stored per batch [default: import.batch_documents]
+    #[arg(long)]
+    batch_documents: Option<usize>,
     /// Write the queries as JSON lines ({"line": n, "query": "...", "document": id}: the
     /// query's line and that line's imported document) to this file
     #[arg(long)]
@@ -142,6 +148,12 @@ pub fn run(bench: &ImportSearch) -> anyhow::Result<()> {
     let mut settings = Settings::default();
     if let Some(max) = bench.max_file_bytes {
         settings.import.max_file_bytes = max;
+    }
+    if let Some(memory) = bench.writer_memory_mb {
+        settings.index.writer_memory_mb = memory;
+    }
+    if let Some(batch) = bench.batch_documents {
+        settings.import.batch_documents = batch;
     }
     let app = Factdesk::open_with_settings(&data_dir, settings)?;
 
