@@ -175,7 +175,9 @@ impl Stems {
         lower_case(word, &mut self.lower);
         let stem =
             frostem::Stemmer::new(frostem::Algorithm::English).stem(&self.lower).into_owned();
-        // Lower-casing can lengthen a word (a few characters grow), stemming never does.
+        // The word is shorter than `MAX_WORD_BYTES` and lower-casing at most triples a
+        // character's bytes, so both lengths fit a byte; were one not to, the stem is given
+        // without being remembered.
         let (Ok(word_len), Ok(stem_len)) = (u8::try_from(word.len()), u8::try_from(stem.len()))
         else {
             self.lower = stem;
