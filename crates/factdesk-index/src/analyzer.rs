@@ -183,11 +183,12 @@ impl Stems {
             self.lower = stem;
             return &self.lower;
         };
-        if self.table.len() >= MAX_CACHED_WORDS || self.text.len() > (u32::MAX / 2) as usize {
+        if self.table.len() >= MAX_CACHED_WORDS {
             self.table.clear();
             self.text.clear();
         }
-        let start = u32::try_from(self.text.len()).expect("the cache is emptied long before 4 GB");
+        // At most `MAX_CACHED_WORDS` words of under 256 bytes each, and their stems.
+        let start = u32::try_from(self.text.len()).expect("the cache holds tens of MB at most");
         self.text.push_str(word);
         self.text.push_str(&stem);
         let entry = Entry { start, word_len, stem_len };

@@ -125,7 +125,8 @@ impl Store {
         conn.execute_batch(&format!(
             "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY;
              PRAGMA wal_autocheckpoint = {};",
-            (WAL_CHECKPOINT_BYTES / page_bytes.max(512)).max(1)
+            // SQLite's pages are 512 bytes to 64 KiB.
+            WAL_CHECKPOINT_BYTES / page_bytes
         ))?;
         let display = path.as_ref().map_or(":memory:".to_owned(), |p| p.display().to_string());
         apply_migrations(&mut conn, MIGRATIONS, &display)?;
