@@ -157,6 +157,31 @@ impl CorpusNli {
                 }
             }
             let claim_part = several.then(|| part.clone());
+            // The premise that contradicts most, and what it states differently.
+            let against = judged
+                .premises
+                .iter()
+                .filter(|premise| premise.contradiction > premise.entailment)
+                .max_by(|a, b| a.contradiction.total_cmp(&b.contradiction))
+                .map(|premise| Against {
+                    title: found[premise.source].source.title.clone(),
+                    // The sentence stating what conflicts, else the first that is no heading.
+                    sentence: premise
+                        .facts
+                        .conflicts
+                        .iter()
+                        .find_map(|pair| {
+                            premise.sentences.iter().find(|s| {
+                                !pair.evidence.is_empty() && s.contains(pair.evidence.as_str())
+                            })
+                        })
+                        .or_else(|| premise.sentences.iter().find(|s| !grounding::is_fragment(s)))
+                        .or(premise.sentences.first())
+                        .cloned()
+                        .unwrap_or_default(),
+                    contradiction: premise.contradiction,
+                    facts: premise.facts.summary(),
+                });
             for mut premise in judged.premises {
                 premise.source = positions[premise.source];
                 premise.claim_part = claim_part.clone();
@@ -171,6 +196,7 @@ impl CorpusNli {
                 best: judged.best_entailment,
                 read: !found.is_empty(),
                 contradicted: judged.contradicted && judged.best_entailment < config.threshold,
+                against,
             });
         }
         attributions.sort_by(|a, b| b.entailment.total_cmp(&a.entailment));
@@ -210,8 +236,10 @@ impl CorpusNli {
             (Verdict::Supported, explanation)
         } else if !contradicted.is_empty() {
             let which = if several {
-                let quoted: Vec<String> =
-                    contradicted.iter().map(|part| format!("\"{}\"", part.sentence)).collect();
+                let quoted: Vec<String> = contradicted
+                    .iter()
+                    .map(|part| format!("\"{}\"{}", part.sentence, part.because()))
+                    .collect();
                 format!(
                     "{} of the claim's {} sentences {} contradicted: {}",
                     contradicted.len(),
@@ -220,7 +248,7 @@ impl CorpusNli {
                     quoted.join("; ")
                 )
             } else {
-                "a premise contradicts the claim".to_owned()
+                format!("the evidence contradicts the claim{}", contradicted[0].because())
             };
             (Verdict::Refuted, format!("{}; {which}.", read(sources.len())))
         } else if several {
@@ -285,6 +313,31 @@ struct PartSupport {
     read: bool,
     /// Whether a premise contradicts it and none entails it.
     contradicted: bool,
+    /// The premise that contradicts it most, if any does.
+    against: Option<Against>,
+}
+
+/// A premise that contradicts a claim sentence, for the explanation.
+struct Against {
+    title: Option<String>,
+    /// The premise's first (best-ranked) sentence.
+    sentence: String,
+    contradiction: f64,
+    /// What it states differently ([`factdesk_model::FactAlignment::summary`]).
+    facts: Option<String>,
+}
+
+impl PartSupport {
+    /// " — {title} says: "…" (claim: 412 metres · evidence: 212 metres; P = 0.93)", or nothing.
+    fn because(&self) -> String {
+        let Some(against) = &self.against else { return String::new() };
+        let title = against.title.as_deref().unwrap_or("a document");
+        let facts = against.facts.as_deref().map(|facts| format!("{facts}; ")).unwrap_or_default();
+        format!(
+            " — {title} says: \"{}\" ({facts}P(contradiction) = {:.2})",
+            against.sentence, against.contradiction
+        )
+    }
 }
 
 /// Corpus-NLI's figure over its checks: the share of claims the corpora had no evidence for.

@@ -119,6 +119,21 @@ pub struct SentenceSupport {
     pub premises: Vec<(Vec<String>, f64)>,
     /// The highest P(entailment) over the premises (0 when there were none).
     pub support: f64,
+    /// The highest P(contradiction) over the premises that contradict more than they entail
+    /// (0 when none does).
+    #[serde(default)]
+    pub contradiction: f64,
+    /// The claim facts the most contradicting premise states differently ([`crate::facts`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conflicts: Vec<factdesk_model::FactPair>,
+}
+
+impl SentenceSupport {
+    /// Whether the evidence contradicts this sentence: no premise entails it (support below
+    /// `threshold`) and one contradicts it with at least that probability.
+    pub fn refuted(&self, threshold: f64) -> bool {
+        self.support < threshold && self.contradiction >= threshold
+    }
 }
 
 /// A claim judged against evidence.
@@ -135,6 +150,12 @@ impl Grounding {
     /// The sentence with the lowest support: the one that decides.
     pub fn weakest(&self) -> Option<&SentenceSupport> {
         self.sentences.iter().min_by(|a, b| a.support.total_cmp(&b.support))
+    }
+
+    /// Whether the evidence contradicts the claim: some sentence of it is refuted
+    /// ([`SentenceSupport::refuted`]).
+    pub fn refuted(&self, threshold: f64) -> bool {
+        self.sentences.iter().any(|sentence| sentence.refuted(threshold))
     }
 }
 
@@ -174,13 +195,24 @@ pub async fn ground(
     let judgements = judge::classify_all(nli, &pairs).await?;
     let mut supports: Vec<SentenceSupport> = sentences
         .into_iter()
-        .map(|sentence| SentenceSupport { sentence, premises: Vec::new(), support: 0.0 })
+        .map(|sentence| SentenceSupport {
+            sentence,
+            premises: Vec::new(),
+            support: 0.0,
+            contradiction: 0.0,
+            conflicts: Vec::new(),
+        })
         .collect();
-    for ((index, premise), judgement) in slots.into_iter().zip(judgements) {
-        let entailment = judgement.scores.entailment;
+    for (((index, premise), judgement), pair) in slots.into_iter().zip(judgements).zip(&pairs) {
+        let scores = judgement.scores;
         let support = &mut supports[index];
-        support.support = support.support.max(entailment);
-        support.premises.push((premise, entailment));
+        support.support = support.support.max(scores.entailment);
+        if scores.contradiction > scores.entailment && scores.contradiction > support.contradiction
+        {
+            support.contradiction = scores.contradiction;
+            support.conflicts = crate::facts::align(&pair.premise, &pair.hypothesis).conflicts;
+        }
+        support.premises.push((premise, scores.entailment));
     }
     let support = aggregate(supports.iter().map(|s| s.support));
     Ok(Grounding { sentences: supports, support, pairs: pairs.len() })

@@ -200,6 +200,7 @@ pub async fn judge(
                 });
             }
         }
+        let facts = crate::facts::align(&pair.premise, claim);
         judged.premises.push(PremiseCheck {
             source,
             sentences,
@@ -210,6 +211,7 @@ pub async fn judge(
             entails,
             claim_part: None,
             pages: Vec::new(),
+            facts,
         });
     }
     judged.attributions.sort_by(|a, b| b.entailment.total_cmp(&a.entailment));

@@ -15,6 +15,7 @@ pub mod calibration;
 pub mod ciber;
 pub mod corpus_nli;
 pub mod evidence;
+pub mod facts;
 pub mod figures;
 pub mod grounding;
 pub mod injection;

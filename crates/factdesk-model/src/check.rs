@@ -153,6 +153,10 @@ pub struct PremiseCheck {
     /// it was not found); set by Factdesk when it stores the check, empty for other sources.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pages: Vec<Option<u32>>,
+    /// How the claim's facts (numbers, dates, names, negation, closed-set terms) line up with
+    /// this premise; empty for checks stored before Factdesk aligned facts.
+    #[serde(default, skip_serializing_if = "crate::FactAlignment::is_empty")]
+    pub facts: crate::FactAlignment,
 }
 
 /// Evidence that backs a verified claim: a source and its entailing sentences.
@@ -281,6 +285,31 @@ pub struct LeftOut {
 }
 
 impl ClaimCheck {
+    /// The premise the verdict rests on: for a refuted claim, the one that contradicts it most
+    /// among those that contradict it more than they entail it; otherwise the premise of the
+    /// best attribution, else the one that entails the claim most. None when nothing was
+    /// judged (or a refuted check has no contradicting premise). Reports, the CLI and the
+    /// claim view show its fact alignment.
+    pub fn deciding_premise(&self) -> Option<&PremiseCheck> {
+        let most = |score: fn(&PremiseCheck) -> f64| {
+            move |a: &&PremiseCheck, b: &&PremiseCheck| score(a).total_cmp(&score(b))
+        };
+        if self.verdict == Verdict::Refuted {
+            return self
+                .premises
+                .iter()
+                .filter(|premise| premise.contradiction > premise.entailment)
+                .max_by(most(|premise| premise.contradiction));
+        }
+        let attributed = self.attributions.first().and_then(|best| {
+            self.premises
+                .iter()
+                .filter(|premise| premise.sentences == best.sentences)
+                .max_by(most(|premise| premise.entailment))
+        });
+        attributed.or_else(|| self.premises.iter().max_by(most(|premise| premise.entailment)))
+    }
+
     /// The verdict in words for people, with the reason when the method could not decide:
     /// "supported", "not enough info (no evidence)".
     pub fn verdict_label(&self) -> String {

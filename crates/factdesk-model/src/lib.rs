@@ -30,6 +30,8 @@ pub use check::{
     ReviewDecision, ReviewId, StaleEvidence, StoredCheck, TokenCount, TokenUse, Undecided,
     UrlStatus, page_label, stale_evidence,
 };
+pub mod facts;
+pub use facts::{FactAlignment, FactKind, FactPair};
 pub mod fetch;
 pub mod outcome;
 pub use fetch::{ArchivedPage, FetchId, FetchRecord, StoredPage};

@@ -21,7 +21,9 @@
 //! no `bestRating`/`worstRating`). A reviewer's verdict is always placed on the scale.
 //!
 //! When a person reviewed the check, the reviewer's verdict sets the rating and `reviewBody` says
-//! so; the machine verdict, its confidence, method, models and explanation stay in `reviewBody`.
+//! so; the machine verdict, its confidence, method, models and explanation stay in `reviewBody`,
+//! and so does what the deciding premise states differently from the claim or not at all
+//! ("claim: 412 metres · evidence: 212 metres; not in the evidence: 1887").
 //! `citation` lists the attribution sources (the evidence) that are http(s) pages; other URLs
 //! are left out, since consumers may render them as links. They are not `itemReviewed.
 //! appearance`, which names where a claim was made, not what backs it. `datePublished` is the
@@ -182,7 +184,8 @@ fn date_part(time: &str) -> Option<&str> {
 }
 
 /// Who decided what: the human review first when there is one (it sets the rating), then the
-/// machine verdict with its confidence, method, models and explanation.
+/// machine verdict with its confidence, method, models and explanation, and where the evidence
+/// differs from the claim.
 fn review_body(stored: &StoredCheck) -> String {
     let check = &stored.check;
     let mut body = String::new();
@@ -211,6 +214,12 @@ fn review_body(stored: &StoredCheck) -> String {
     if !check.envelope.explanation.trim().is_empty() {
         body.push(' ');
         body.push_str(check.envelope.explanation.trim());
+    }
+    // What the deciding premise states differently, unless the explanation says it already.
+    if let Some(facts) = crate::facts::summary(check)
+        && !check.envelope.explanation.contains(&facts)
+    {
+        body.push_str(&format!(" Where the evidence differs from the claim: {facts}."));
     }
     body
 }

@@ -7,7 +7,8 @@
 //! model, reviewer, review time, explanation) complete what every format must show, and the rest
 //! came later: why a method could not decide, flagged sources, every source a check read, and
 //! CIBER's strongest supporting and refuting documents and its verdict under each rule, the
-//! claim's date and the evidence published long before it.
+//! claim's date, the evidence published long before it, and what of the claim the deciding
+//! premise states differently or not at all.
 
 use std::io::Write;
 
@@ -18,7 +19,7 @@ use crate::escape::guard_spreadsheet_cell;
 use crate::{Report, ReportItem, UNCHECKED, format_probability};
 
 /// The header row, in order.
-pub const COLUMNS: [&str; 29] = [
+pub const COLUMNS: [&str; 30] = [
     "claim_id",
     "claim",
     "tags",
@@ -57,6 +58,9 @@ pub const COLUMNS: [&str; 29] = [
     // Sources published more than verify.stale_after_days before the claim's date:
     // "<source> published <date>", "; "-joined.
     "old_evidence",
+    // The deciding premise's facts: "claim: 412 metres · evidence: 212 metres; not in the
+    // evidence: 1887" (`deciding_premise`, `FactAlignment::summary`).
+    "conflicts",
 ];
 
 /// Stands in for a missing fetch time or hash, so the space-joined lists stay aligned.
@@ -137,6 +141,7 @@ fn row_for(item: &ReportItem) -> [String; COLUMNS.len()] {
             })
             .collect::<Vec<_>>()
             .join("; "),
+        crate::facts::summary(check).unwrap_or_default(),
     ]
 }
 

@@ -9,6 +9,7 @@ use std::io::{self, Write};
 use factdesk_model::{Attribution, StoredCheck};
 
 use crate::escape::{escape_html as h, is_web_link};
+use crate::facts::{FactsShown, Mark};
 use crate::{Report, ReportItem, UNCHECKED, format_probability, source_location, url_status_label};
 
 const STYLE: &str = "\
@@ -31,6 +32,8 @@ dd{margin:0;overflow-wrap:anywhere}
 .verdict-unchecked{background:#eef0f2;color:#4b5563}
 blockquote{margin:.2rem 0;padding-left:.7rem;border-left:3px solid #cfd5db}
 .url{overflow-wrap:anywhere}
+mark.conflict{background:#fbe0dc;color:#7f1d1d;font-weight:600;padding:0 .15rem;border-radius:3px}
+mark.unsupported{background:#fdf0d5;color:#713f12;padding:0 .15rem;border-radius:3px;border-bottom:2px dotted #713f12}
 ";
 
 pub(crate) fn write_html(report: &Report, out: &mut dyn Write) -> io::Result<()> {
@@ -177,6 +180,9 @@ fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
     if !check.envelope.explanation.trim().is_empty() {
         writeln!(out, "<dt>Explanation</dt><dd>{}</dd>", h(&check.envelope.explanation))?;
     }
+    if let Some(shown) = crate::facts::shown(check) {
+        write_facts(&shown, out)?;
+    }
     let flagged = crate::flagged_sources(check);
     if !flagged.is_empty() {
         writeln!(
@@ -221,6 +227,43 @@ fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "</ul>")?;
     }
     Ok(())
+}
+
+/// The deciding premise's conflicting and missing facts (more `<dt>`/`<dd>` pairs), then the
+/// claim and the premise with those spans in `<mark class="conflict">` and
+/// `<mark class="unsupported">`.
+fn write_facts(shown: &FactsShown<'_>, out: &mut dyn Write) -> io::Result<()> {
+    if let Some(conflicts) = shown.conflicts() {
+        writeln!(out, "<dt>Conflicts</dt><dd class=\"facts\">{}</dd>", h(&conflicts))?;
+    }
+    if let Some(missing) = shown.unsupported() {
+        writeln!(out, "<dt>Not in the evidence</dt><dd class=\"facts\">{}</dd>", h(&missing))?;
+    }
+    writeln!(
+        out,
+        "<dt>Claim, marked</dt><dd class=\"marked\">{}</dd>",
+        marked(&shown.claim_pieces())
+    )?;
+    if !shown.facts.conflicts.is_empty() {
+        let source = shown.source_name().map(|name| format!("{}: ", h(&name))).unwrap_or_default();
+        writeln!(
+            out,
+            "<dt>Evidence, marked</dt><dd class=\"marked\">{source}“{}”</dd>",
+            marked(&shown.evidence_pieces())
+        )?;
+    }
+    Ok(())
+}
+
+/// Pieces of text as HTML, each escaped, marked ones in a `<mark>` of their class.
+fn marked(pieces: &[(&str, Option<Mark>)]) -> String {
+    pieces
+        .iter()
+        .map(|(text, mark)| match mark {
+            None => h(text).into_owned(),
+            Some(mark) => format!("<mark class=\"{}\">{}</mark>", mark.class(), h(text)),
+        })
+        .collect()
 }
 
 fn write_attribution(attribution: &Attribution, out: &mut dyn Write) -> io::Result<()> {

@@ -9,6 +9,7 @@ use std::io::{self, Write};
 use factdesk_model::{Attribution, StoredCheck};
 
 use crate::escape::{escape_markdown, is_web_link, markdown_link_destination};
+use crate::facts::{FactsShown, Mark};
 use crate::{Report, ReportItem, UNCHECKED, format_probability, source_location, url_status_label};
 
 pub(crate) fn write_markdown(report: &Report, out: &mut dyn Write) -> io::Result<()> {
@@ -118,6 +119,9 @@ fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
     if !check.envelope.explanation.trim().is_empty() {
         writeln!(out, "- **Explanation:** {}", escape_markdown(&check.envelope.explanation))?;
     }
+    if let Some(shown) = crate::facts::shown(check) {
+        write_facts(&shown, out)?;
+    }
     let flagged = crate::flagged_sources(check);
     if !flagged.is_empty() {
         writeln!(
@@ -161,6 +165,42 @@ fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The deciding premise's conflicting and missing facts, then the claim and the premise with
+/// those spans in bold (conflicts) and italics (not in the evidence).
+fn write_facts(shown: &FactsShown<'_>, out: &mut dyn Write) -> io::Result<()> {
+    if let Some(conflicts) = shown.conflicts() {
+        writeln!(out, "- **Conflicts:** {}", escape_markdown(&conflicts))?;
+    }
+    if let Some(missing) = shown.unsupported() {
+        writeln!(out, "- **Not in the evidence:** {}", escape_markdown(&missing))?;
+    }
+    writeln!(
+        out,
+        "- **Claim, marked** (conflicts in bold, facts not in the evidence in italics): {}",
+        marked(&shown.claim_pieces())
+    )?;
+    if !shown.facts.conflicts.is_empty() {
+        let source = shown
+            .source_name()
+            .map(|name| format!(" ({})", escape_markdown(&name)))
+            .unwrap_or_default();
+        writeln!(out, "- **Evidence, marked**{source}: “{}”", marked(&shown.evidence_pieces()))?;
+    }
+    Ok(())
+}
+
+/// Pieces of text as inline Markdown, each escaped, marked ones in bold or italics.
+fn marked(pieces: &[(&str, Option<Mark>)]) -> String {
+    pieces
+        .iter()
+        .map(|(text, mark)| match mark {
+            None => escape_markdown(text),
+            Some(Mark::Conflict) => format!("**{}**", escape_markdown(text)),
+            Some(Mark::Unsupported) => format!("*{}*", escape_markdown(text)),
+        })
+        .collect()
 }
 
 fn write_attribution(

@@ -3,12 +3,13 @@
 //! hostile text from the web stays inert.
 
 use factdesk_model::{
-    Attribution, CheckId, ClaimCheck, ClaimId, ClaimLabel, Envelope, EvidenceSource, PremiseCheck,
-    ProposedUrl, Review, ReviewDecision, ReviewId, RunId, StoredCheck, TokenUse, Undecided,
-    UrlStatus, Verdict,
+    Attribution, CheckId, ClaimCheck, ClaimId, ClaimLabel, Envelope, EvidenceSource, FactAlignment,
+    FactKind, FactPair, PremiseCheck, ProposedUrl, Review, ReviewDecision, ReviewId, RunId,
+    StoredCheck, TokenUse, Undecided, UrlStatus, Verdict,
 };
 use factdesk_report::{
-    CSV_COLUMNS, Format, Report, ReportItem, escape_html, render, render_to_string,
+    CSV_COLUMNS, Format, Report, ReportItem, deciding_premise, escape_html, render,
+    render_to_string,
 };
 use serde_json::Value;
 
@@ -59,6 +60,7 @@ fn check(claim: &str, verdict: Verdict, attributions: Vec<Attribution>) -> Claim
             entails: attribution.entailment > 0.5,
             claim_part: None,
             pages: Vec::new(),
+            facts: FactAlignment::default(),
         })
         .collect();
     ClaimCheck {
@@ -410,6 +412,7 @@ const RENDERER_TAGS: &[&str] = &[
     "li",
     "blockquote",
     "a",
+    "mark",
 ];
 /// `html` is the doctype's word, which the parser below reads as an attribute.
 const RENDERER_ATTRIBUTES: &[&str] = &[
@@ -929,4 +932,189 @@ fn evidence_from_a_paged_document_names_its_pages() {
     );
     // Sources without pages say none.
     assert_eq!(markdown.matches("(p. ").count(), 2, "{markdown}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conflicting and unsupported facts
+// ---------------------------------------------------------------------------------------------
+
+fn fact(kind: FactKind, claim: &str, evidence: &str) -> FactPair {
+    FactPair { kind, claim: claim.to_owned(), evidence: evidence.to_owned() }
+}
+
+/// A premise judged against `claim`, with the NLI probabilities and the facts given.
+fn judged_premise(
+    source: usize,
+    sentence: &str,
+    (entailment, contradiction): (f64, f64),
+    facts: FactAlignment,
+) -> PremiseCheck {
+    PremiseCheck {
+        source,
+        sentences: vec![sentence.to_owned()],
+        premise: sentence.to_owned(),
+        entailment,
+        neutral: 1.0 - entailment - contradiction,
+        contradiction,
+        entails: entailment > 0.5,
+        claim_part: None,
+        pages: Vec::new(),
+        facts,
+    }
+}
+
+/// A refuted claim: the tower's height conflicts with the evidence, its year is not in it. A
+/// weaker contradicting premise and an entailing-more-than-contradicting one are there too.
+fn conflict_report(claim: &str, conflict: (&str, &str), missing: &str, sentence: &str) -> Report {
+    let mut refuted = check(claim, Verdict::Refuted, Vec::new());
+    refuted.envelope.method = "corpus-nli".to_owned();
+    refuted.envelope.explanation = "Read 2 documents; a premise contradicts the claim.".to_owned();
+    refuted.sources = vec![
+        source(EIFFEL_URL, "Eiffel Tower - Wikipedia", "blake3:aaa111"),
+        source(EIFFEL_OFFICIAL_URL, "The monument", "blake3:bbb222"),
+    ];
+    let deciding = FactAlignment {
+        conflicts: vec![fact(FactKind::Number, conflict.0, conflict.1)],
+        unsupported: vec![fact(FactKind::Date, missing, "")],
+        matched: vec![fact(FactKind::Name, "Eiffel Tower", "Eiffel Tower")],
+    };
+    let weaker = FactAlignment {
+        conflicts: vec![fact(FactKind::Number, conflict.0, "300 metres")],
+        ..FactAlignment::default()
+    };
+    refuted.premises = vec![
+        judged_premise(1, "It was once 300 metres tall.", (0.1, 0.6), weaker),
+        judged_premise(0, sentence, (0.02, 0.93), deciding),
+        judged_premise(1, "The tower is in Paris.", (0.5, 0.4), FactAlignment::default()),
+    ];
+    Report {
+        title: "Heights".to_owned(),
+        generated_at: "2026-02-03T12:00:00Z".to_owned(),
+        generator: "Factdesk 0.1.0".to_owned(),
+        items: vec![item(1, claim, &[], Some(stored(1, Some(1), refuted, None)))],
+    }
+}
+
+fn eiffel_conflict() -> Report {
+    conflict_report(
+        "The Eiffel Tower is 412 metres tall and was finished in 1887.",
+        ("412 metres", "330 metres"),
+        "1887",
+        "The Eiffel Tower is 330 metres tall.",
+    )
+}
+
+#[test]
+fn the_deciding_premise_is_the_strongest_contradiction_of_a_refuted_claim() {
+    let report = eiffel_conflict();
+    let check = &report.items[0].check.as_ref().unwrap().check;
+    let deciding = deciding_premise(check).unwrap();
+    assert_eq!(deciding.premise, "The Eiffel Tower is 330 metres tall.");
+    // A supported claim's deciding premise is its best attribution's.
+    let supported = fixture();
+    let check = &supported.items[0].check.as_ref().unwrap().check;
+    assert_eq!(deciding_premise(check).unwrap().sentences, check.attributions[0].sentences);
+    // A refuted check without a contradicting premise has none.
+    let mut quiet = check.clone();
+    quiet.verdict = Verdict::Refuted;
+    assert!(deciding_premise(&quiet).is_none());
+}
+
+#[test]
+fn conflicting_facts_are_marked_in_every_format() {
+    let report = eiffel_conflict();
+    let markdown = render_to_string(&report, Format::Markdown).unwrap();
+    for needle in [
+        "- **Conflicts:** claim: 412 metres · evidence: 330 metres\n",
+        "- **Not in the evidence:** 1887\n",
+        "in italics): The Eiffel Tower is **412 metres** tall and was finished in *1887*.\n",
+        "- **Evidence, marked** (Eiffel Tower - Wikipedia): “The Eiffel Tower is **330 metres** tall.”\n",
+    ] {
+        assert!(markdown.contains(needle), "Markdown lacks {needle:?}:\n{markdown}");
+    }
+    // Only the deciding premise's facts are shown, not the weaker contradiction's.
+    assert!(!markdown.contains("300 metres"), "{markdown}");
+
+    let html = render_to_string(&report, Format::Html).unwrap();
+    for needle in [
+        "<dt>Conflicts</dt><dd class=\"facts\">claim: 412 metres · evidence: 330 metres</dd>",
+        "<dt>Not in the evidence</dt><dd class=\"facts\">1887</dd>",
+        "The Eiffel Tower is <mark class=\"conflict\">412 metres</mark> tall and was finished in <mark class=\"unsupported\">1887</mark>.",
+        "Eiffel Tower - Wikipedia: “The Eiffel Tower is <mark class=\"conflict\">330 metres</mark> tall.”",
+        "mark.conflict{",
+    ] {
+        assert!(html.contains(needle), "HTML lacks {needle:?}:\n{html}");
+    }
+
+    let rows = csv_rows(&report);
+    assert_eq!(
+        rows[0]["conflicts"],
+        "claim: 412 metres · evidence: 330 metres; not in the evidence: 1887"
+    );
+    assert_eq!(csv_rows(&fixture())[0]["conflicts"], "", "no facts, an empty cell");
+
+    let json: Value =
+        serde_json::from_str(&render_to_string(&report, Format::Json).unwrap()).unwrap();
+    let facts = &json["items"][0]["check"]["check"]["premises"][1]["facts"];
+    assert_eq!(facts["conflicts"][0]["kind"], "number");
+    assert_eq!(facts["conflicts"][0]["claim"], "412 metres");
+    assert_eq!(facts["conflicts"][0]["evidence"], "330 metres");
+    assert_eq!(facts["unsupported"][0]["claim"], "1887");
+    assert_eq!(facts["matched"][0]["claim"], "Eiffel Tower");
+    // Premises without facts leave the field out, as checks stored before it did.
+    assert!(json["items"][0]["check"]["check"]["premises"][2].get("facts").is_none());
+    let parsed: Report = serde_json::from_value(json).unwrap();
+    assert_eq!(parsed, report);
+
+    let reviews = claim_reviews(&report);
+    let body = reviews[0]["reviewBody"].as_str().unwrap();
+    assert!(
+        body.ends_with(
+            " Where the evidence differs from the claim: claim: 412 metres · evidence: 330 metres; not in the evidence: 1887."
+        ),
+        "{body}"
+    );
+    assert_eq!(reviews[0]["reviewRating"]["alternateName"], "Refuted");
+}
+
+#[test]
+fn claim_review_does_not_repeat_facts_the_explanation_names() {
+    let mut report = eiffel_conflict();
+    let stored = report.items[0].check.as_mut().unwrap();
+    stored.check.envelope.explanation = "Read 2 documents; the evidence contradicts the claim — Eiffel Tower - Wikipedia says: \"The Eiffel Tower is 330 metres tall.\" (claim: 412 metres · evidence: 330 metres; not in the evidence: 1887; P(contradiction) = 0.93).".to_owned();
+    let body = claim_reviews(&report)[0]["reviewBody"].as_str().unwrap().to_owned();
+    assert_eq!(body.matches("claim: 412 metres · evidence: 330 metres").count(), 1, "{body}");
+    assert!(!body.contains("Where the evidence differs"), "{body}");
+}
+
+#[test]
+fn marked_facts_stay_inert() {
+    let report = conflict_report(
+        "It is \"412\" <b>metres</b> & built in <i>1887</i>.",
+        ("\"412\" <b>metres</b>", "<script>alert(1)</script>"),
+        "<i>1887</i>",
+        "It is <script>alert(1)</script> tall.",
+    );
+    let html = render_to_string(&report, Format::Html).unwrap();
+    for tag in html_tags(&html) {
+        assert!(RENDERER_TAGS.contains(&tag.name.as_str()), "tag {tag:?}");
+    }
+    assert!(!html.to_ascii_lowercase().contains("<script"), "{html}");
+    assert!(
+        html.contains(
+            "It is <mark class=\"conflict\">&quot;412&quot; &lt;b&gt;metres&lt;/b&gt;</mark> &amp; built in <mark class=\"unsupported\">&lt;i&gt;1887&lt;/i&gt;</mark>."
+        ),
+        "{html}"
+    );
+    assert!(
+        html.contains(
+            "It is <mark class=\"conflict\">&lt;script&gt;alert(1)&lt;/script&gt;</mark> tall."
+        ),
+        "{html}"
+    );
+    let markdown = render_to_string(&report, Format::Markdown).unwrap();
+    for markup in ["<script", "<b>", "<i>"] {
+        assert_eq!(unescaped_occurrences(&markdown, markup), 0, "{markup} in {markdown}");
+    }
+    assert!(markdown.contains(r"**\<script\>alert(1)\</script\>**"), "{markdown}");
 }

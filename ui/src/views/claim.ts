@@ -1,8 +1,9 @@
 // One claim: its latest verdict (or the check chosen with `?check=<id>`) and the human review
-// beside it, where the verdict comes from (attribution, the evidence sentences with the backing
-// ones marked, every premise with its NLI probabilities, for CIBER each document's probes and
-// fused masses, the URLs the model proposed and what became of them, the model calls), a
-// review form, and the claim's earlier checks. Route:
+// beside it, where the verdict comes from (the facts of the claim the deciding premise states
+// otherwise or lacks, marked in the claim and in the evidence; attribution, the evidence
+// sentences with the backing ones marked, every premise with its NLI probabilities, for CIBER
+// each document's probes and fused masses, the URLs the model proposed and what became of
+// them, the model calls), a review form, and the claim's earlier checks. Route:
 // `#/claims/<id>?collection=<name>&check=<id>`. Everything from the web (URLs, titles,
 // sentences) is set as text; URLs are never links.
 
@@ -16,6 +17,7 @@ import {
   type ClaimCheck,
   type EvidenceSource,
   type Masses,
+  type PremiseCheck,
   type RuleVerdict,
   type Stance,
   type Review,
@@ -23,7 +25,7 @@ import {
   type StoredCheck,
   type Verdict,
 } from '../api';
-import { append, el, replace, shortTime, shortTimeCell } from '../dom';
+import { append, el, replace, shortTime, shortTimeCell, type Child } from '../dom';
 import { href, refresh, type RouteContext } from '../router';
 import {
   URL_STATUS_NAMES,
@@ -57,14 +59,94 @@ function sourceFacts(source: EvidenceSource): HTMLDListElement {
   ]);
 }
 
+/** How a fact span is marked: stated otherwise in the evidence, or not in it at all. */
+type FactMark = 'conflict' | 'unsupported';
+
+const FACT_MARK_NAMES: Record<FactMark, string> = { conflict: 'conflicts with the evidence', unsupported: 'not in the evidence' };
+
+/**
+ * The premise the verdict rests on, as reports pick it: for a refuted claim the one that
+ * contradicts it most among those that contradict it more than they entail it; otherwise the
+ * best attribution's premise, else the most entailing one.
+ */
+function decidingPremise(check: ClaimCheck): PremiseCheck | null {
+  const most = (score: (premise: PremiseCheck) => number) => (best: PremiseCheck | null, premise: PremiseCheck) =>
+    best === null || score(premise) > score(best) ? premise : best;
+  if (check.verdict === 'refuted') {
+    return check.premises.filter((premise) => premise.contradiction > premise.entailment).reduce(most((premise) => premise.contradiction), null);
+  }
+  const best = check.attributions[0];
+  const same = (a: string[], b: string[]) => a.length === b.length && a.every((sentence, at) => sentence === b[at]);
+  const attributed = best ? check.premises.filter((premise) => same(premise.sentences, best.sentences)).reduce(most((premise) => premise.entailment), null) : null;
+  return attributed ?? check.premises.reduce(most((premise) => premise.entailment), null);
+}
+
+/** The deciding premise, when the claim states facts it contradicts or lacks. */
+function factsToShow(check: ClaimCheck): PremiseCheck | null {
+  const premise = decidingPremise(check);
+  const facts = premise?.facts;
+  return premise && facts && ((facts.conflicts ?? []).length > 0 || (facts.unsupported ?? []).length > 0) ? premise : null;
+}
+
+/** The spans of the claim to mark for `premise`: its conflicting facts, then those not in the evidence. */
+function claimSpans(premise: PremiseCheck | null): Array<[string, FactMark]> {
+  if (!premise?.facts) return [];
+  return [
+    ...(premise.facts.conflicts ?? []).map((pair): [string, FactMark] => [pair.claim, 'conflict']),
+    ...(premise.facts.unsupported ?? []).map((pair): [string, FactMark] => [pair.claim, 'unsupported']),
+  ];
+}
+
+/**
+ * `text` as children with each span wrapped in `<mark class="conflict|unsupported">` at its first
+ * occurrence (case-sensitive); spans not found, empty, or overlapping one that starts earlier
+ * are left unmarked. Everything stays text.
+ */
+function markedText(text: string, spans: Array<[string, FactMark]>): Child[] {
+  const found = spans
+    .filter(([span]) => span !== '')
+    .map(([span, mark]) => {
+      const start = text.indexOf(span);
+      return { start, end: start + span.length, mark };
+    })
+    .filter((hit) => hit.start >= 0)
+    .sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: Child[] = [];
+  let at = 0;
+  for (const hit of found) {
+    if (hit.start < at) continue;
+    if (hit.start > at) out.push(text.slice(at, hit.start));
+    out.push(el('mark', { class: hit.mark, title: FACT_MARK_NAMES[hit.mark] }, text.slice(hit.start, hit.end)));
+    at = hit.end;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return out;
+}
+
+/** What the deciding premise states differently from the claim, or not at all, with a legend. */
+function factsNote(premise: PremiseCheck | null, evidenceShown: boolean): HTMLElement | null {
+  if (!premise?.facts) return null;
+  const conflicts = (premise.facts.conflicts ?? []).map((pair) => `claim: ${pair.claim} · evidence: ${pair.evidence}`);
+  const missing = (premise.facts.unsupported ?? []).map((pair) => pair.claim);
+  return el(
+    'div',
+    { class: 'fact-alignment', id: 'fact-alignment' },
+    conflicts.length > 0 ? el('p', { class: 'fact-line' }, el('mark', { class: 'conflict' }, 'conflicts'), ` ${conflicts.join('; ')}`) : null,
+    missing.length > 0 ? el('p', { class: 'fact-line' }, el('mark', { class: 'unsupported' }, 'not in the evidence'), ` ${missing.join(', ')}`) : null,
+    el('p', { class: 'hint' }, `From the premise the verdict rests on; marked in the claim${conflicts.length > 0 && evidenceShown ? ' and in its evidence sentence' : ''}.`),
+  );
+}
+
 function machineVerdict(stored: StoredCheck): HTMLElement {
   const check = stored.check;
+  const deciding = factsToShow(check);
   return el(
     'section',
     { class: 'verdict-card machine', id: 'machine-verdict', 'aria-labelledby': 'machine-heading' },
     el('h2', { id: 'machine-heading' }, 'Machine verdict'),
     el('p', { class: 'verdict-line' }, verdictBadge(check.verdict, 'large', check.undecided), check.confidence !== null ? el('span', { class: 'confidence', id: 'verdict-confidence' }, `confidence ${percent(check.confidence)}`) : null),
     check.explanation ? el('p', { class: 'explanation' }, check.explanation) : null,
+    factsNote(deciding, !check.ciber),
     facts([
       ['Method', check.method],
       ['Model', check.model],
@@ -148,6 +230,16 @@ function attributionPanel(check: ClaimCheck, stale: StaleEvidence[]): HTMLElemen
 function evidencePanel(check: ClaimCheck, stale: StaleEvidence[]): HTMLElement | null {
   if (check.sources.length === 0) return null;
   const backing = new Set(check.attributions.flatMap((attribution) => attribution.sentences));
+  // The deciding premise's conflicting spans, each marked in the first of its sentences that
+  // holds it.
+  const deciding = factsToShow(check);
+  const evidenceSpans = new Map<string, Array<[string, FactMark]>>();
+  for (const pair of deciding?.facts?.conflicts ?? []) {
+    const sentence = deciding?.sentences.find((candidate) => pair.evidence !== '' && candidate.includes(pair.evidence));
+    if (sentence !== undefined) evidenceSpans.set(sentence, [...(evidenceSpans.get(sentence) ?? []), [pair.evidence, 'conflict']]);
+  }
+  const sentenceText = (sentence: string, index: number): Child[] =>
+    deciding !== null && deciding.source === index ? markedText(sentence, evidenceSpans.get(sentence) ?? []) : [sentence];
   return el(
     'section',
     { class: 'panel', id: 'evidence', 'aria-labelledby': 'evidence-heading' },
@@ -192,8 +284,8 @@ function evidencePanel(check: ClaimCheck, stale: StaleEvidence[]): HTMLElement |
               { class: 'evidence-sentences' },
               ...sentences.map((sentence) =>
                 backing.has(sentence)
-                  ? el('li', { class: 'backing' }, el('mark', {}, sentence), page(sentence))
-                  : el('li', {}, sentence, page(sentence)),
+                  ? el('li', { class: 'backing' }, el('mark', {}, ...sentenceText(sentence, index)), page(sentence))
+                  : el('li', {}, ...sentenceText(sentence, index), page(sentence)),
               ),
             ),
       );
@@ -526,7 +618,7 @@ export async function renderClaim({ outlet, params, query, signal }: RouteContex
       { class: 'crumbs', 'aria-label': 'Back' },
       collection ? linkButton(`← ${collection}`, href(`/collections/${encodeURIComponent(collection)}`), { id: 'back-to-collection' }) : null,
     ),
-    el('h1', { id: 'claim-text', class: 'claim-heading' }, text),
+    el('h1', { id: 'claim-text', class: 'claim-heading' }, ...markedText(text, claimSpans(shown ? factsToShow(shown.check) : null))),
     claim
       ? facts([
           ['Collection', claim.collection],

@@ -546,8 +546,9 @@ impl Factdesk {
                 Some(name) => model.with_name(name),
                 None => model,
             });
-            // A model folder may ship a calibration for the grounding rule's premises.
-            let calibrated = factdesk_methods::calibration::with_shipped_calibration(model, folder);
+            // A model folder may ship a calibration for the grounding rule's premises
+            // (factdesk_methods::facts::shipped_verifier says why fact alignment is not applied).
+            let calibrated = factdesk_methods::facts::shipped_verifier(model, folder);
             calibrated.map_err(|message| {
                 factdesk_llm::LlmError::ModelFile {
                     path: folder

@@ -149,12 +149,26 @@ pub async fn faithfulness_by_verifier(
             } else {
                 PARTIALLY
             };
-            let why = format!(
+            let mut why = format!(
                 "{passed} of {} sentence(s) supported by document(s) {}; support {:.2}",
                 grounding.sentences.len(),
                 numbers(&usable),
                 grounding.support
             );
+            // What the documents state differently (fact alignment), for the person reading.
+            for sentence in grounding.sentences.iter().filter(|s| s.refuted(0.5)) {
+                let conflicts: Vec<String> = sentence
+                    .conflicts
+                    .iter()
+                    .map(|pair| format!("claim: {} · evidence: {}", pair.claim, pair.evidence))
+                    .collect();
+                why.push_str(&format!(
+                    "; contradicted (P = {:.2}){}{}",
+                    sentence.contradiction,
+                    if conflicts.is_empty() { "" } else { ": " },
+                    conflicts.join("; ")
+                ));
+            }
             (grade, why)
         };
         *faithfulness_slot(summary, labels, index) = Some(grade);

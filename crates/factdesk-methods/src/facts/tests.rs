@@ -1,0 +1,265 @@
+use super::*;
+
+fn kinds(pairs: &[FactPair]) -> Vec<(FactKind, &str, &str)> {
+    pairs.iter().map(|pair| (pair.kind, pair.claim.as_str(), pair.evidence.as_str())).collect()
+}
+
+/// Checks the conflicts and unsupported facts of `claim` against `premise`.
+fn check(premise: &str, claim: &str, conflicts: &[(FactKind, &str, &str)], unsupported: &[&str]) {
+    let alignment = align(premise, claim);
+    assert_eq!(
+        kinds(&alignment.conflicts),
+        conflicts,
+        "conflicts of {claim:?} against {premise:?}: {alignment:?}"
+    );
+    let missing: Vec<&str> = alignment.unsupported.iter().map(|pair| pair.claim.as_str()).collect();
+    assert_eq!(missing, unsupported, "unsupported facts of {claim:?} against {premise:?}");
+}
+
+const TOWER: &str = "The tower is 212 metres tall and stands on the eastern shore of the lake. It was built in 1887.";
+
+#[test]
+fn a_changed_number_conflicts_and_the_same_number_matches() {
+    check(
+        TOWER,
+        "The tower is 412 metres tall.",
+        &[(FactKind::Number, "412 metres", "212 metres")],
+        &[],
+    );
+    check(TOWER, "The tower is 212 metres tall.", &[], &[]);
+    let alignment = align(TOWER, "The tower is 212 metres tall.");
+    assert_eq!(kinds(&alignment.matched)[0], (FactKind::Number, "212 metres", "212 metres"));
+}
+
+#[test]
+fn numbers_are_normalised_before_they_are_compared() {
+    let premise = "The company hired 1,000 workers and its sales rose 20% to $3.5 billion.";
+    check(premise, "The company hired 1000 workers.", &[], &[]);
+    check(premise, "The company hired one thousand workers.", &[], &[]);
+    check(premise, "Sales rose 20 per cent.", &[], &[]);
+    check(premise, "Sales rose to $3.5bn.", &[], &[]);
+    check(
+        premise,
+        "The company hired 1,500 workers.",
+        &[(FactKind::Number, "1,500 workers", "1,000 workers")],
+        &[],
+    );
+    check(premise, "Sales rose 25 percent.", &[(FactKind::Number, "25 percent", "20%")], &[]);
+    check(
+        "Twelve people were hurt in the blast.",
+        "Two hundred and twelve people were hurt.",
+        &[(FactKind::Number, "Two hundred and twelve people", "Twelve people")],
+        &[],
+    );
+}
+
+#[test]
+fn approximations_and_ranges_have_a_tolerance() {
+    check(TOWER, "The tower is about 210 metres tall.", &[], &[]);
+    check(
+        TOWER,
+        "The tower is about 300 metres tall.",
+        &[(FactKind::Number, "300 metres", "212 metres")],
+        &[],
+    );
+    check(TOWER, "The tower is between 200 and 250 metres tall.", &[], &[]);
+    check(TOWER, "The tower is more than 200 metres tall.", &[], &[]);
+    check(
+        TOWER,
+        "The tower is less than 200 metres tall.",
+        &[(FactKind::Number, "200 metres", "212 metres")],
+        &[],
+    );
+    check("Between 200 and 250 people came.", "About 220 people came.", &[], &[]);
+}
+
+#[test]
+fn numbers_of_other_units_do_not_conflict_but_are_unsupported() {
+    check(TOWER, "The tower weighs 7,300 tonnes.", &[], &["7,300 tonnes"]);
+}
+
+#[test]
+fn years_and_dates_conflict_when_a_part_differs() {
+    check(TOWER, "It was built in 1911.", &[(FactKind::Date, "1911", "1887")], &[]);
+    check(TOWER, "It was built in 1887.", &[], &[]);
+    let landing = "The lunar module touched down on 20 July 1969.";
+    check(landing, "It landed on July 20, 1969.", &[], &[]);
+    check(landing, "It landed in 1969.", &[], &[]);
+    check(
+        landing,
+        "It landed on 21 July 1969.",
+        &[(FactKind::Date, "21 July 1969", "20 July 1969")],
+        &[],
+    );
+    check("The file is dated 2020-11-18.", "It is dated 18 November 2020.", &[], &[]);
+}
+
+#[test]
+fn a_name_in_another_name_place_conflicts_and_parts_of_a_name_match() {
+    let premise =
+        "The Scottish physician Alexander Fleming discovered penicillin in 1928 in London.";
+    check(
+        premise,
+        "Penicillin was discovered by Louis Pasteur.",
+        &[(FactKind::Name, "Louis Pasteur", "Alexander Fleming")],
+        &[],
+    );
+    check(premise, "Penicillin was discovered by Fleming.", &[], &[]);
+    check("Barack Obama met the United Nations chief.", "Obama met the UN chief.", &[], &[]);
+    // A name the premise does not use, with no other name in its place: unsupported.
+    check(
+        "the drug was discovered in a laboratory.",
+        "The drug was discovered in Oslo.",
+        &[],
+        &["Oslo"],
+    );
+}
+
+#[test]
+fn a_sentence_first_word_is_a_name_only_where_it_is_one_elsewhere() {
+    let alignment = align(
+        "Returning from a holiday, he found the mould.",
+        "He found the mould after a holiday.",
+    );
+    assert!(alignment.conflicts.is_empty() && alignment.unsupported.is_empty(), "{alignment:?}");
+}
+
+#[test]
+fn negation_added_or_removed_conflicts() {
+    let premise = "The minister did not sign the agreement on Monday.";
+    check(
+        premise,
+        "The minister signed the agreement on Monday.",
+        &[(FactKind::Polarity, "(not negated)", "did not sign")],
+        &[],
+    );
+    check(premise, "The minister did not sign the agreement on Monday.", &[], &[]);
+    check(
+        "The bridge was opened to traffic in May 2001.",
+        "The bridge was never opened to traffic.",
+        &[(FactKind::Polarity, "was never opened", "(not negated)")],
+        &[],
+    );
+}
+
+#[test]
+fn a_belief_the_evidence_denies_counts_as_negated() {
+    let premise = "A popular belief holds that the wall can be seen from the Moon with the naked eye. It cannot: astronauts have reported that it is hard to see even from orbit.";
+    let alignment =
+        align(premise, "The Great Wall of China can be seen from the Moon with the naked eye.");
+    assert_eq!(alignment.conflicts.len(), 1, "{alignment:?}");
+    assert_eq!(alignment.conflicts[0].kind, FactKind::Polarity);
+    assert_eq!(alignment.conflicts[0].evidence, "It cannot");
+}
+
+#[test]
+fn closed_set_terms_conflict_with_their_rivals() {
+    check(
+        TOWER,
+        "The tower stands on the western shore of the lake.",
+        &[(FactKind::Term, "western", "eastern")],
+        &[],
+    );
+    check(
+        "The Great Barrier Reef lies off the coast of Queensland in north-eastern Australia.",
+        "The Great Barrier Reef lies off the coast of Western Australia.",
+        &[(FactKind::Term, "Western", "north-eastern")],
+        &[],
+    );
+    check(
+        "The Eiffel Tower is a wrought-iron lattice tower in Paris.",
+        "The Eiffel Tower is built of reinforced concrete.",
+        &[(FactKind::Term, "concrete", "wrought-iron")],
+        &[],
+    );
+    check(
+        "Shares fell 3% on Tuesday.",
+        "Shares rose 3% on Tuesday.",
+        &[(FactKind::Term, "rose", "fell")],
+        &[],
+    );
+    check(
+        "United won the final 2-1.",
+        "United lost the final.",
+        &[(FactKind::Term, "lost", "won")],
+        &[],
+    );
+    // A premise silent on the term leaves it alone.
+    check("Shares traded on Tuesday.", "Shares rose on Tuesday.", &[], &[]);
+}
+
+#[test]
+fn a_ranked_role_given_to_another_name_conflicts() {
+    let premise = "Armstrong became the first person to step onto the lunar surface, and Aldrin joined him about twenty minutes later.";
+    let alignment = align(premise, "Buzz Aldrin was the first person to walk on the Moon.");
+    let roles: Vec<_> =
+        alignment.conflicts.iter().filter(|pair| pair.kind == FactKind::Role).collect();
+    assert_eq!(roles.len(), 1, "{alignment:?}");
+    assert_eq!(roles[0].claim, "Aldrin was the first");
+    assert_eq!(roles[0].evidence, "Armstrong became the first");
+    assert!(
+        align(premise, "Armstrong was the first person on the lunar surface.").conflicts.is_empty()
+    );
+}
+
+#[test]
+fn claims_without_facts_and_bad_input_give_an_empty_alignment() {
+    assert!(align("", "The tower is 212 metres tall.").is_empty());
+    assert!(align(TOWER, "   ").is_empty());
+    let opinion = align(TOWER, "Is the tower beautiful?");
+    assert!(opinion.conflicts.is_empty() && opinion.unsupported.is_empty());
+    // Any text, however odd, gives an answer.
+    for text in [
+        "1,2,3",
+        "$",
+        "%%",
+        "1e9",
+        "— – -",
+        "2020-13-45",
+        "between and",
+        "The The The",
+        "日本の塔は333メートル",
+    ] {
+        let _ = align(TOWER, text);
+        let _ = align(text, TOWER);
+    }
+}
+
+#[test]
+fn a_conflict_moves_entailment_to_contradiction_and_a_gap_to_neutral() {
+    let weights = AlignmentWeights::default();
+    let scores = NliScores::normalised(0.95, 0.05, 0.0);
+    let refuted = weights.apply(scores, &align(TOWER, "The tower is 412 metres tall."));
+    assert!(
+        refuted.entailment < 0.2
+            && refuted.contradiction > 0.5
+            && refuted.contradiction > refuted.entailment,
+        "{refuted:?}"
+    );
+    let gap = weights.apply(scores, &align(TOWER, "The tower weighs 7,300 tonnes."));
+    assert!(gap.entailment < scores.entailment && gap.contradiction == 0.0, "{gap:?}");
+    let same = weights.apply(scores, &align(TOWER, "The tower is 212 metres tall."));
+    assert_eq!(same, scores);
+}
+
+#[test]
+fn a_belief_the_evidence_only_reports_leaves_the_claim_unsupported() {
+    let premise =
+        "A popular belief holds that the wall can be seen from the Moon with the naked eye.";
+    let alignment = align(premise, "The wall can be seen from the Moon with the naked eye.");
+    assert!(alignment.conflicts.is_empty(), "{alignment:?}");
+    assert_eq!(kinds(&alignment.unsupported), [(FactKind::Polarity, "popular belief", "")]);
+    assert_eq!(
+        alignment.summary().as_deref(),
+        Some("the evidence reports it only as a popular belief")
+    );
+}
+
+#[test]
+fn a_material_colour_or_direction_no_premise_states_is_unsupported() {
+    let premise = "It is named after the engineer whose company designed and built it.";
+    let alignment = align(premise, "The tower is built of reinforced concrete.");
+    assert_eq!(kinds(&alignment.unsupported), [(FactKind::Term, "concrete", "")]);
+    // Other closed sets say nothing when the premise is silent.
+    assert!(align(premise, "Shares rose after it was built.").unsupported.is_empty());
+}
