@@ -8,8 +8,10 @@
 //! sends chat completions to a loopback mock server that answers after a fixed latency and
 //! compares calls per second with the bound the provider's concurrency limit allows.
 //! `verifier` scores judges of evidence (the trained verifier, LLM-instructed NLI, the
-//! claim-only control) on HaluEval's evaluation range (see `verifier.rs`). `ciber` compares
-//! CIBER's fusion rules with plain RAG on a simulated model of known accuracy (`ciber.rs`).
+//! claim-only control) on HaluEval's evaluation range (see `verifier.rs`). `contrast` judges
+//! the contrast sets of `training/verifier/contrast.py` (one fact changed) per edit kind
+//! (`contrast.rs`). `ciber` compares CIBER's fusion rules with plain RAG on a simulated model
+//! of known accuracy (`ciber.rs`).
 //! `revise` runs RARR or CoVe over HaluEval's hallucinated summaries through the core
 //! (`revise.rs`). `zim` times Wikipedia lookups in a ZIM file (`zim.rs`). `sentences` reports how segmentation cuts a JSONL corpus: the share of long sentences and
 //! the longest ones.
@@ -17,6 +19,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod ciber;
+mod contrast;
 mod import_search;
 #[cfg(feature = "embedded")]
 mod model_speed;
@@ -114,6 +117,10 @@ enum Bench {
         #[arg(long)]
         json: bool,
     },
+    /// Contrast sets (training/verifier/contrast.py): sentences of right news summaries with
+    /// one fact changed, judged against their article as the product judges evidence:
+    /// supported, not supported and refuted per edit kind, pairs/s
+    Contrast(contrast::ContrastBench),
     /// CIBER's fusion rules against plain RAG with a simulated model of known accuracy
     Ciber(ciber::CiberSimulation),
     /// RARR or CoVe over HaluEval's hallucinated news summaries, their articles as evidence:
@@ -193,6 +200,7 @@ fn main() -> anyhow::Result<()> {
         #[cfg(not(feature = "embedded"))]
         Bench::ModelSpeed { .. } => Err(without_embedded("model-speed")),
         Bench::Ciber(simulation) => ciber::run(simulation),
+        Bench::Contrast(bench) => contrast::run(&bench),
         Bench::Revise(bench) => revise::run(&bench),
         Bench::Tts(bench) => tts::run(&bench),
         Bench::SimilarClaims(bench) => similar::run(&bench),

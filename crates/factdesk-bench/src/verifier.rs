@@ -5,7 +5,8 @@
 //! cumulative premises, max over premises, min over sentences).
 //!
 //! Judges: the trained verifier as Factdesk runs it (calibrated for premise size when its
-//! folder holds `calibration.json`, `factdesk_methods::calibration`) and its model alone, the
+//! folder holds `calibration.json`, `factdesk_methods::calibration`), the same moved by fact
+//! alignment (`factdesk_methods::facts`, measured, not shipped), its model alone, the
 //! lexical baseline (the share of the claim's content words found in the evidence),
 //! LLM-instructed NLI with the embedded chat model, and the claim-only control (the verifier's
 //! recipe trained without evidence, judged with every premise left empty). The calibrated and
@@ -289,6 +290,35 @@ fn calibrated_support(grounding: &Grounding, weights: &CalibrationWeights) -> f6
     }))
 }
 
+/// The claim's support with fact alignment (`factdesk_methods::facts::FactChecked`, measured,
+/// not shipped): each premise's P(entailment) calibrated, then moved by the fact alignment of
+/// its claim sentence, under the grounding rule.
+fn shipped_support(
+    grounding: &Grounding,
+    weights: Option<&CalibrationWeights>,
+    alignment: &factdesk_methods::facts::AlignmentWeights,
+) -> f64 {
+    grounding::aggregate(grounding.sentences.iter().map(|sentence| {
+        sentence
+            .premises
+            .iter()
+            .map(|(premise, entailment)| {
+                let premise = premise.join(" ");
+                let calibrated = weights.map_or(*entailment, |weights| {
+                    weights.apply(
+                        *entailment,
+                        calibration::premise_sentences(&premise),
+                        calibration::missing_share(&premise, &sentence.sentence),
+                    )
+                });
+                let scores = factdesk_llm::NliScores::normalised(calibrated, 1.0 - calibrated, 0.0);
+                let facts = factdesk_methods::facts::align(&premise, &sentence.sentence);
+                alignment.apply(scores, &facts).entailment
+            })
+            .fold(0.0, f64::max)
+    }))
+}
+
 /// The lexical baseline: the share of the claim's distinct content words (as BM25 ranks
 /// them) that the evidence contains.
 fn lexical_support(case: &Case) -> f64 {
@@ -428,6 +458,24 @@ pub fn run(bench: VerifierBench) -> anyhow::Result<()> {
     let judged = runtime.block_on(ground_all("verifier", &nli, &cases, &config))?;
     let speed = throughput(&nli);
     let plain: Vec<(&Case, f64)> = judged.iter().map(|(case, g)| (*case, g.support)).collect();
+    // The alignment as shipped, and with unsupported facts costing nothing (conflicts only),
+    // from the same model calls.
+    let shipped_weights = factdesk_methods::facts::AlignmentWeights::default();
+    let conflicts_only = factdesk_methods::facts::AlignmentWeights {
+        unsupported: 0.0,
+        unsupported_figure: 0.0,
+        ..shipped_weights
+    };
+    for (name, alignment) in [
+        ("verifier + fact alignment (not shipped)", shipped_weights),
+        ("verifier + fact conflicts only (not shipped)", conflicts_only),
+    ] {
+        let supports: Vec<(&Case, f64)> = judged
+            .iter()
+            .map(|(case, g)| (*case, shipped_support(g, calibration.as_ref(), &alignment)))
+            .collect();
+        rows.extend(self::rows(name, &supports, speed, threshold));
+    }
     if let Some(weights) = &calibration {
         let calibrated: Vec<(&Case, f64)> =
             judged.iter().map(|(case, g)| (*case, calibrated_support(g, weights))).collect();
