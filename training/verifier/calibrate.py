@@ -25,6 +25,14 @@ other range is refused: the evaluation range only reports.
 
 Prints the dev figures of the model alone, then for each w_extra those of each fold's items
 scored by weights fitted on the other folds, then writes the weights fitted on all of it.
+
+A three-label model needs nothing else: the fit reads P(entailment) only, which the
+calibration rescales while it keeps the model's P(contradiction) (capped at 1 - P(supported),
+crates/factdesk-methods/src/calibration.rs). When the dump also gives each premise's
+"contradiction", the figures add "refuted": the share of claims Factdesk's judge would call
+refuted (no premise of some sentence supports it, and one contradicts it: P(contradiction) >=
+0.5 and above the calibrated P(entailment)), among the supported claims, the unsupported ones
+and the swapped ones.
 """
 
 from __future__ import annotations
@@ -124,6 +132,45 @@ def mean_auc(table: dict) -> float:
     return float(np.mean([row["roc_auc"] for row in table.values() if "roc_auc" in row]))
 
 
+def refuted_claims(claims: list[dict], weights) -> np.ndarray | None:
+    """Whether the judge would refute each claim under `weights` (None without contradiction
+    in the dump)."""
+    if not all("contradiction" in p for c in claims for s in c["sentences"] for p in s["premises"]):
+        return None
+    feats = features(claims)
+    w_nli, w_extra, w_missing, bias = weights
+    out = np.zeros(len(claims), dtype=bool)
+    for index, (claim, sentences) in enumerate(zip(claims, feats)):
+        for sentence, rows in zip(claim["sentences"], sentences):
+            if not len(rows):
+                continue
+            entailment = 1 / (1 + np.exp(-(w_nli * rows[:, 0] - w_extra * rows[:, 1] - w_missing * rows[:, 2] + bias)))
+            if entailment.max() >= 0.5:
+                continue
+            contradiction = np.minimum([p["contradiction"] for p in sentence["premises"]], 1 - entailment)
+            if np.any((contradiction >= 0.5) & (contradiction > entailment)):
+                out[index] = True
+                break
+    return out
+
+
+def refuted_figures(claims: list[dict], weights) -> dict | None:
+    judged = refuted_claims(claims, weights)
+    if judged is None:
+        return None
+    out = {}
+    for dataset in sorted({c["dataset"] for c in claims}):
+        row = {}
+        for name, test in (("supported", lambda c: c["supported"] and not c["swapped"]),
+                           ("unsupported", lambda c: not c["supported"] and not c["swapped"]),
+                           ("swapped", lambda c: c["swapped"])):
+            chosen = [j for c, j in zip(claims, judged) if c["dataset"] == dataset and test(c)]
+            if chosen:
+                row[name] = round(float(np.mean(chosen)), 4)
+        out[dataset] = row
+    return out
+
+
 def figures(claims: list[dict], probabilities: np.ndarray) -> dict:
     out = {}
     for dataset in sorted({c["dataset"] for c in claims}):
@@ -193,6 +240,10 @@ def main() -> None:
             "fitted_on_all": figures(claims, sigmoid(logits(weights, feats))),
         },
     }
+    refuted = {"uncalibrated": refuted_figures(claims, alone), "fitted_on_all": refuted_figures(claims, weights)}
+    if refuted["fitted_on_all"] is not None:
+        record["dev_figures"]["refuted"] = refuted
+        print("share refuted:", json.dumps(refuted))
     print("written:", json.dumps(record["weights"]))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     partial = args.out.with_suffix(".part")

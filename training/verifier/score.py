@@ -2,6 +2,13 @@
 compared without touching HaluEval's evaluation range: ROC AUC and balanced accuracy of each
 model's own P(supported) at 0.5, and for kinds of one label the share judged correctly.
 
+Two-label and three-label models alike (the outputs are told apart by config.json's
+id2label). For a three-label model and the single pairs of a kind that have three-way labels
+(data.py --labels 3), also: "refuted", the share of the contradiction-labelled pairs the
+judge would refute (P(contradiction) >= 0.5 and above P(entailment)); "refuted_otherwise",
+the share of the others it would refute; "neutral_kept", the share of the neutral-labelled
+ones neither entailed nor refuted. A two-label model refutes nothing (shown as 0).
+
     python score.py DEV.jsonl MODEL_DIR [MODEL_DIR ...] [--claim-only] [--kinds K,...] [--json OUT]
 
 --claim-only empties every premise (for claim-only controls).
@@ -45,11 +52,19 @@ def main() -> None:
     for folder in args.models:
         tokenizer = train.load_tokenizer(folder, args.max_tokens)
         model = BertForSequenceClassification.from_pretrained(str(folder)).float()
-        figures = train.figures_by_kind(examples, train.score(model, tokenizer, examples))
+        roles = train.label_roles(model.config)
+        rows = train.score_rows(model, tokenizer, examples)
+        three = train.three_way(rows, roles)
+        if roles["contradiction"] is None:
+            # refutes nothing: P(contradiction) is 0
+            three = [(float(torch.sigmoid(train.entailment_logits(r, roles)[0])), 0.0) if r.shape[0] == 1 else None
+                     for r in rows]
+        figures = train.figures_by_kind(examples, train.group_logit_list(rows, roles), probabilities3=three)
         results[str(folder)] = figures
         for kind, row in figures.items():
+            extra = "".join(f" {key}={row[key]}" for key in ("refuted", "refuted_otherwise", "neutral_kept") if key in row)
             print(f"{folder.name:>24} {kind:<34} n={row['examples']:<5} auc={row['roc_auc']} "
-                  f"ba={row['balanced_accuracy']} correct={row['correct']}")
+                  f"ba={row['balanced_accuracy']} correct={row['correct']}{extra}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
 

