@@ -270,33 +270,15 @@ fn throughput(nli: &Timed<impl Nli>) -> (usize, f64) {
     (pairs, if seconds > 0.0 { pairs as f64 / seconds } else { 0.0 })
 }
 
-/// The claim's support when each premise's P(entailment) is calibrated: the grounding rule
-/// (max over premises, min over sentences) over the calibrated probabilities, what
-/// `calibration::Calibrated` gives `grounding::ground`.
-fn calibrated_support(grounding: &Grounding, weights: &CalibrationWeights) -> f64 {
-    grounding::aggregate(grounding.sentences.iter().map(|sentence| {
-        sentence
-            .premises
-            .iter()
-            .map(|(premise, entailment)| {
-                let premise = premise.join(" ");
-                weights.apply(
-                    *entailment,
-                    calibration::premise_sentences(&premise),
-                    calibration::missing_share(&premise, &sentence.sentence),
-                )
-            })
-            .fold(0.0, f64::max)
-    }))
-}
-
-/// The claim's support with fact alignment (`factdesk_methods::facts::FactChecked`, measured,
-/// not shipped): each premise's P(entailment) calibrated, then moved by the fact alignment of
-/// its claim sentence, under the grounding rule.
-fn shipped_support(
+/// The claim's support when each premise's P(entailment) is calibrated (when the model ships
+/// a calibration) and, given `alignment`, moved by the fact alignment of its claim sentence
+/// (`factdesk_methods::facts::FactChecked`, measured, not shipped): the grounding rule (max
+/// over premises, min over sentences) over those probabilities, what the wrappers give
+/// `grounding::ground`.
+fn calibrated_support(
     grounding: &Grounding,
     weights: Option<&CalibrationWeights>,
-    alignment: &factdesk_methods::facts::AlignmentWeights,
+    alignment: Option<&factdesk_methods::facts::AlignmentWeights>,
 ) -> f64 {
     grounding::aggregate(grounding.sentences.iter().map(|sentence| {
         sentence
@@ -311,6 +293,7 @@ fn shipped_support(
                         calibration::missing_share(&premise, &sentence.sentence),
                     )
                 });
+                let Some(alignment) = alignment else { return calibrated };
                 let scores = factdesk_llm::NliScores::normalised(calibrated, 1.0 - calibrated, 0.0);
                 let facts = factdesk_methods::facts::align(&premise, &sentence.sentence);
                 alignment.apply(scores, &facts).entailment
@@ -472,13 +455,15 @@ pub fn run(bench: VerifierBench) -> anyhow::Result<()> {
     ] {
         let supports: Vec<(&Case, f64)> = judged
             .iter()
-            .map(|(case, g)| (*case, shipped_support(g, calibration.as_ref(), &alignment)))
+            .map(|(case, g)| (*case, calibrated_support(g, calibration.as_ref(), Some(&alignment))))
             .collect();
         rows.extend(self::rows(name, &supports, speed, threshold));
     }
     if let Some(weights) = &calibration {
-        let calibrated: Vec<(&Case, f64)> =
-            judged.iter().map(|(case, g)| (*case, calibrated_support(g, weights))).collect();
+        let calibrated: Vec<(&Case, f64)> = judged
+            .iter()
+            .map(|(case, g)| (*case, calibrated_support(g, Some(weights), None)))
+            .collect();
         rows.extend(self::rows("verifier", &calibrated, speed, threshold));
         rows.extend(self::rows("verifier uncalibrated", &plain, speed, threshold));
     } else {
