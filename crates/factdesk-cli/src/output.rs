@@ -500,21 +500,9 @@ pub fn check(stored: &StoredCheck, json: bool) -> anyhow::Result<()> {
         check.confidence.map(|c| format!(" (confidence {c:.2})")).unwrap_or_default()
     );
     println!("            {}", check.envelope.explanation);
-    if let Some(premise) = check.deciding_premise() {
-        let facts = &premise.facts;
-        if !facts.conflicts.is_empty() {
-            let pairs: Vec<String> = facts
-                .conflicts
-                .iter()
-                .map(|pair| format!("claim: {} · evidence: {}", pair.claim, pair.evidence))
-                .collect();
-            println!("            conflicts: {}", pairs.join("; "));
-        }
-        if !facts.unsupported.is_empty() {
-            let missing: Vec<&str> =
-                facts.unsupported.iter().map(|pair| pair.claim.as_str()).collect();
-            println!("            not in the evidence: {}", missing.join(", "));
-        }
+    // What the deciding premise states differently or not at all (FactAlignment::summary).
+    if let Some(facts) = check.deciding_premise().and_then(|premise| premise.facts.summary()) {
+        println!("            facts: {facts}");
     }
     println!(
         "Method:     {} · model {}{}",

@@ -3,7 +3,7 @@
 //! are in the claim and in the premise, so each format can mark them. Spans are found by their
 //! first occurrence in the text, case-sensitive; a span not found there is simply not marked.
 
-use factdesk_model::{ClaimCheck, EvidenceSource, FactAlignment, PremiseCheck};
+use factdesk_model::{ClaimCheck, EvidenceSource, FactAlignment, FactKind, PremiseCheck};
 
 /// The premise a check's verdict rests on ([`ClaimCheck::deciding_premise`]).
 pub fn deciding_premise(check: &ClaimCheck) -> Option<&PremiseCheck> {
@@ -54,17 +54,28 @@ impl FactsShown<'_> {
 
     /// "1887, Oslo", when a fact is missing from the premise.
     pub(crate) fn unsupported(&self) -> Option<String> {
-        let missing: Vec<&str> =
-            self.facts.unsupported.iter().map(|pair| pair.claim.as_str()).collect();
-        (!missing.is_empty()).then(|| missing.join(", "))
+        // An unsupported polarity is a belief frame of the evidence, not a span of the claim.
+        let (reported, missing): (Vec<_>, Vec<_>) =
+            self.facts.unsupported.iter().partition(|pair| pair.kind == FactKind::Polarity);
+        let mut parts: Vec<String> = missing.iter().map(|pair| pair.claim.clone()).collect();
+        parts.extend(
+            reported
+                .iter()
+                .map(|pair| format!("(the evidence reports it only as a {})", pair.claim)),
+        );
+        (!parts.is_empty()).then(|| parts.join(", "))
     }
 
     /// The claim cut into pieces, conflicting and unsupported spans marked.
     pub(crate) fn claim_pieces(&self) -> Vec<(&str, Option<Mark>)> {
         let conflicts =
             self.facts.conflicts.iter().map(|pair| (pair.claim.as_str(), Mark::Conflict));
-        let unsupported =
-            self.facts.unsupported.iter().map(|pair| (pair.claim.as_str(), Mark::Unsupported));
+        let unsupported = self
+            .facts
+            .unsupported
+            .iter()
+            .filter(|pair| pair.kind != FactKind::Polarity)
+            .map(|pair| (pair.claim.as_str(), Mark::Unsupported));
         pieces(self.claim, conflicts.chain(unsupported))
     }
 

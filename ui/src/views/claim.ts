@@ -93,7 +93,7 @@ function claimSpans(premise: PremiseCheck | null): Array<[string, FactMark]> {
   if (!premise?.facts) return [];
   return [
     ...(premise.facts.conflicts ?? []).map((pair): [string, FactMark] => [pair.claim, 'conflict']),
-    ...(premise.facts.unsupported ?? []).map((pair): [string, FactMark] => [pair.claim, 'unsupported']),
+    ...(premise.facts.unsupported ?? []).filter((pair) => pair.kind !== 'polarity').map((pair): [string, FactMark] => [pair.claim, 'unsupported']),
   ];
 }
 
@@ -127,7 +127,9 @@ function markedText(text: string, spans: Array<[string, FactMark]>): Child[] {
 function factsNote(premise: PremiseCheck | null, evidenceShown: boolean): HTMLElement | null {
   if (!premise?.facts) return null;
   const conflicts = (premise.facts.conflicts ?? []).map((pair) => `claim: ${pair.claim} · evidence: ${pair.evidence}`);
-  const missing = (premise.facts.unsupported ?? []).map((pair) => pair.claim);
+  // An unsupported polarity is a belief frame of the evidence ("popular belief"), not a claim span.
+  const missing = (premise.facts.unsupported ?? []).map((pair) =>
+    pair.kind === 'polarity' ? `(the evidence reports it only as a ${pair.claim})` : pair.claim);
   return el(
     'div',
     { class: 'fact-alignment', id: 'fact-alignment' },
