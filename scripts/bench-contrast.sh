@@ -13,7 +13,8 @@
 # FACTDESK_CPU_LOCK, if set, names a lock file that the build and the benchmark hold (flock),
 # for machines shared by several jobs.
 # Usage: bash scripts/bench-contrast.sh [--dev] [extra `factdesk-bench contrast` arguments,
-#        e.g. --limit 50, --json, --verifier DIR]
+#        e.g. --limit 50, --json, --verifier DIR, --nli-cache FILE to replay the model's
+#        judgements when only the alignment changed]
 source "$(dirname "$0")/lib.sh"
 cd "$FACTDESK_ROOT"
 

@@ -20,16 +20,15 @@
 use std::collections::HashMap;
 use std::io::BufRead;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context;
-use async_trait::async_trait;
+use factdesk_llm::Nli;
 use factdesk_llm::cross_encoder::CrossEncoderNli;
-use factdesk_llm::{LlmError, Nli, NliJudgement, NliPair};
 use factdesk_methods::grounding::{self, Grounding, GroundingConfig};
 
+use crate::nli_cache::SharedNli;
 use crate::verifier::Range;
 
 /// What to measure.
@@ -51,35 +50,16 @@ pub struct ContrastBench {
     /// Print the figures as JSON
     #[arg(long)]
     pub json: bool,
-    /// Also judge with these fact-alignment weights, "CONFLICT,UNSUPPORTED,UNSUPPORTED_FIGURE,CONTRADICTION"
-    /// (`factdesk_methods::facts::AlignmentWeights`), each a row of its own from the same
-    /// model calls: for choosing the weights on the dev range (repeatable)
-    #[arg(long, value_parser = parse_weights)]
+    /// Also judge with these fact-alignment weights, e.g. "conflict=6,polarity=3,name=0"
+    /// (`factdesk_methods::facts::AlignmentWeights`, unnamed ones at their defaults), each a
+    /// row of its own from the same model calls: for choosing the weights on the dev range
+    /// (repeatable)
+    #[arg(long)]
     pub alignment: Vec<factdesk_methods::facts::AlignmentWeights>,
-}
-
-/// "5,1,2,0.9" as alignment weights.
-fn parse_weights(text: &str) -> Result<factdesk_methods::facts::AlignmentWeights, String> {
-    let numbers: Vec<f64> = text
-        .split(',')
-        .map(|part| part.trim().parse::<f64>().map_err(|e| format!("{part:?}: {e}")))
-        .collect::<Result<_, _>>()?;
-    match numbers[..] {
-        [conflict, unsupported, unsupported_figure, contradiction]
-            if numbers.iter().all(|n| n.is_finite() && *n >= 0.0) && contradiction <= 1.0 =>
-        {
-            Ok(factdesk_methods::facts::AlignmentWeights {
-                conflict,
-                unsupported,
-                unsupported_figure,
-                contradiction,
-            })
-        }
-        _ => Err(format!(
-            "{text:?} is not four weights CONFLICT,UNSUPPORTED,UNSUPPORTED_FIGURE,CONTRADICTION (non-negative; \
-             CONTRADICTION at most 1), e.g. 5,1,2,0.9"
-        )),
-    }
+    /// Keep the verifier's judgements in this file and reuse them on the next run with the
+    /// same weights (for trying alignment rules without waiting on the model)
+    #[arg(long)]
+    pub nli_cache: Option<PathBuf>,
 }
 
 /// One line of a contrast file.
@@ -195,52 +175,6 @@ pub fn kind_rows(judge: &str, judged: &[(&Case, Judged)], threshold: f64) -> Vec
         .collect()
 }
 
-/// The model, each (premise, hypothesis) pair classified once: the judges built on it share
-/// its calls. Counts the pairs it classifies and the time it takes.
-struct Shared {
-    model: CrossEncoderNli,
-    seen: Mutex<HashMap<(String, String), NliJudgement>>,
-    pairs: AtomicUsize,
-    nanos: AtomicU64,
-}
-
-#[async_trait]
-impl Nli for Shared {
-    fn name(&self) -> String {
-        self.model.name()
-    }
-
-    async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError> {
-        let key = |pair: &NliPair| (pair.premise.clone(), pair.hypothesis.clone());
-        let missing: Vec<NliPair> = {
-            let seen = self.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            pairs.iter().filter(|pair| !seen.contains_key(&key(pair))).cloned().collect()
-        };
-        if !missing.is_empty() {
-            let started = Instant::now();
-            let judged = self.model.classify(&missing).await?;
-            self.nanos.fetch_add(
-                u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX),
-                Ordering::Relaxed,
-            );
-            self.pairs.fetch_add(missing.len(), Ordering::Relaxed);
-            let mut seen = self.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            for (pair, judgement) in missing.iter().zip(judged) {
-                seen.insert(key(pair), judgement);
-            }
-        }
-        let seen = self.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        pairs
-            .iter()
-            .map(|pair| {
-                seen.get(&key(pair)).cloned().ok_or_else(|| {
-                    LlmError::Backend("the verifier left a pair unclassified".into())
-                })
-            })
-            .collect()
-    }
-}
-
 /// Every case judged by `nli` under the grounding rule.
 async fn judge_all(
     name: &str,
@@ -335,11 +269,9 @@ pub fn run(bench: &ContrastBench) -> anyhow::Result<()> {
 
     let started = Instant::now();
     let model = CrossEncoderNli::load(&folder)?.with_name(factdesk_core::verify::NLI_VERIFIER);
-    let shared = Arc::new(Shared {
-        model,
-        seen: Mutex::new(HashMap::new()),
-        pairs: AtomicUsize::new(0),
-        nanos: AtomicU64::new(0),
+    let shared = Arc::new(match &bench.nli_cache {
+        Some(cache) => SharedNli::with_cache(model, &folder, cache)?,
+        None => SharedNli::new(model),
     });
     let calibration_error = |message: String| {
         anyhow::anyhow!(
@@ -348,12 +280,11 @@ pub fn run(bench: &ContrastBench) -> anyhow::Result<()> {
         )
     };
     // The product's judge, and the same without fact alignment.
-    let calibrated = factdesk_methods::facts::shipped_verifier(shared.clone(), &folder)
+    let product = factdesk_methods::facts::shipped_verifier(shared.clone(), &folder)
         .map_err(calibration_error)?;
-    let product: Arc<dyn Nli> = Arc::new(factdesk_methods::facts::FactChecked::new(
-        calibrated.clone(),
-        factdesk_methods::facts::AlignmentWeights::default(),
-    ));
+    let calibrated =
+        factdesk_methods::calibration::with_shipped_calibration(shared.clone(), &folder)
+            .map_err(calibration_error)?;
     let load_seconds = started.elapsed().as_secs_f64();
 
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
@@ -371,9 +302,9 @@ pub fn run(bench: &ContrastBench) -> anyhow::Result<()> {
     let groundings = runtime.block_on(judge_all("verifier", product.as_ref(), &cases, &config))?;
     let with_facts = verdicts(&groundings, threshold);
     let wall_seconds = judged_started.elapsed().as_secs_f64();
-    let pairs = shared.pairs.load(Ordering::Relaxed);
-    let model_seconds = shared.nanos.load(Ordering::Relaxed) as f64 / 1e9;
-    let pairs_per_second = if model_seconds > 0.0 { pairs as f64 / model_seconds } else { 0.0 };
+    shared.save()?;
+    let (pairs, pairs_per_second) = shared.throughput();
+    let model_seconds = shared.nanos.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e9;
     let lexical: Vec<Judged> = cases
         .iter()
         .map(|case| Judged {
@@ -390,20 +321,14 @@ pub fn run(bench: &ContrastBench) -> anyhow::Result<()> {
     let pair_up = |judged: &[Judged]| -> Vec<(&Case, Judged)> {
         cases.iter().zip(judged.iter().copied()).collect()
     };
-    let mut rows = kind_rows("verifier + fact alignment", &pair_up(&with_facts), threshold);
+    let mut rows = kind_rows("verifier (as shipped)", &pair_up(&with_facts), threshold);
     for weights in &bench.alignment {
         let judge = factdesk_methods::facts::FactChecked::new(calibrated.clone(), *weights);
-        let name = format!(
-            "+ alignment {},{},{},{}",
-            weights.conflict,
-            weights.unsupported,
-            weights.unsupported_figure,
-            weights.contradiction
-        );
+        let name = format!("+ alignment {weights}");
         let groundings = runtime.block_on(judge_all(&name, &judge, &cases, &config))?;
         rows.extend(kind_rows(&name, &pair_up(&verdicts(&groundings, threshold)), threshold));
     }
-    rows.extend(kind_rows("verifier (as shipped)", &pair_up(&without_facts), threshold));
+    rows.extend(kind_rows("verifier without facts", &pair_up(&without_facts), threshold));
     rows.extend(kind_rows("lexical baseline", &pair_up(&lexical), LEXICAL_THRESHOLD));
 
     if bench.json {
@@ -432,7 +357,8 @@ pub fn run(bench: &ContrastBench) -> anyhow::Result<()> {
     );
     println!(
         "{pairs} pairs classified at {pairs_per_second:.1} pairs/s ({model_seconds:.1} s in the \
-         model, {wall_seconds:.1} s judging in all; both verifier rows share the model calls)"
+         model, {wall_seconds:.1} s judging in all; both verifier rows share the model calls; pairs \
+         replayed from --nli-cache are not counted)"
     );
     println!(
         "supported = support >= {threshold} ({LEXICAL_THRESHOLD} for the lexical baseline: \

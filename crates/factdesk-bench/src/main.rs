@@ -23,6 +23,7 @@ mod contrast;
 mod import_search;
 #[cfg(feature = "embedded")]
 mod model_speed;
+mod nli_cache;
 mod revise;
 mod similar;
 mod tts;
@@ -109,11 +110,20 @@ enum Bench {
         /// The embedded chat model's GGUF file (default: the one in the models directory)
         #[arg(long)]
         embedded_model: Option<PathBuf>,
-        /// Also write every claim's premises with the verifier's P(entailment) and sentence
-        /// count to this JSON-lines file (training/verifier/calibrate.py fits
+        /// Also write every claim's premises with the verifier's P(entailment), sentence count
+        /// and fact alignment to this JSON-lines file (training/verifier/calibrate.py fits
         /// calibration.json on the dev slice's)
         #[arg(long)]
         dump: Option<PathBuf>,
+        /// Keep the verifier's judgements in this file and reuse them on the next run with the
+        /// same weights (for trying alignment rules without waiting on the model)
+        #[arg(long)]
+        nli_cache: Option<PathBuf>,
+        /// Also judge with these fact-alignment weights, e.g. "conflict=6,polarity=3,name=0"
+        /// (unnamed ones at their defaults), each a row of its own from the same model calls:
+        /// for choosing the weights on the dev slice (repeatable)
+        #[arg(long)]
+        alignment: Vec<factdesk_methods::facts::AlignmentWeights>,
         #[arg(long)]
         json: bool,
     },
@@ -224,6 +234,8 @@ fn main() -> anyhow::Result<()> {
             control,
             embedded_model,
             dump,
+            nli_cache,
+            alignment,
             json,
         } => verifier::run(verifier::VerifierBench {
             data,
@@ -243,6 +255,8 @@ fn main() -> anyhow::Result<()> {
             control,
             embedded_model,
             dump,
+            nli_cache,
+            alignment,
             json,
         }),
     }

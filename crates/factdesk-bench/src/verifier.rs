@@ -5,8 +5,8 @@
 //! cumulative premises, max over premises, min over sentences).
 //!
 //! Judges: the trained verifier as Factdesk runs it (calibrated for premise size when its
-//! folder holds `calibration.json`, `factdesk_methods::calibration`), the same moved by fact
-//! alignment (`factdesk_methods::facts`, measured, not shipped), its model alone, the
+//! folder holds `calibration.json`, `factdesk_methods::calibration`, and moved by fact
+//! alignment, `factdesk_methods::facts`), the same without fact alignment, its model alone, the
 //! lexical baseline (the share of the claim's content words found in the evidence),
 //! LLM-instructed NLI with the embedded chat model, and the claim-only control (the verifier's
 //! recipe trained without evidence, judged with every premise left empty). The calibrated and
@@ -32,6 +32,8 @@ use factdesk_llm::nli::LlmNli;
 use factdesk_llm::{LlmError, Nli, NliJudgement, NliPair};
 use factdesk_methods::calibration::{self, CalibrationWeights};
 use factdesk_methods::grounding::{self, Grounding, GroundingConfig};
+
+use crate::nli_cache::SharedNli;
 
 /// How the training scripts split HaluEval; the benchmark reads its ranges from the same file.
 const SPLIT: &str = include_str!("../../../training/verifier/split.json");
@@ -81,8 +83,13 @@ pub struct VerifierBench {
     /// Read only with the `embedded` feature (LLM-instructed NLI).
     #[cfg_attr(not(feature = "embedded"), allow(dead_code))]
     pub embedded_model: Option<PathBuf>,
-    /// Where to write each claim's premises, P(entailment) and sentence count (JSON lines).
+    /// Where to write each claim's premises (text, P(entailment), sentence count, fact
+    /// alignment) as JSON lines.
     pub dump: Option<PathBuf>,
+    /// Where the verifier's judgements are kept between runs (`crate::nli_cache`).
+    pub nli_cache: Option<PathBuf>,
+    /// Fact-alignment weights judged in rows of their own, from the same model calls.
+    pub alignment: Vec<factdesk_methods::facts::AlignmentWeights>,
     pub json: bool,
 }
 
@@ -248,7 +255,7 @@ struct Row {
 /// Every case judged by `nli` under the grounding rule, in order.
 async fn ground_all<'a>(
     name: &str,
-    nli: &Timed<impl Nli>,
+    nli: &impl Nli,
     cases: &[&'a Case],
     config: &GroundingConfig,
 ) -> anyhow::Result<Vec<(&'a Case, Grounding)>> {
@@ -270,35 +277,60 @@ fn throughput(nli: &Timed<impl Nli>) -> (usize, f64) {
     (pairs, if seconds > 0.0 { pairs as f64 / seconds } else { 0.0 })
 }
 
-/// The claim's support when each premise's P(entailment) is calibrated (when the model ships
-/// a calibration) and, given `alignment`, moved by the fact alignment of its claim sentence
-/// (`factdesk_methods::facts::FactChecked`, measured, not shipped): the grounding rule (max
-/// over premises, min over sentences) over those probabilities, what the wrappers give
-/// `grounding::ground`.
+/// A premise's P(entailment) for a claim sentence, calibrated when the model ships a
+/// calibration: what the calibration wrapper gives `grounding::ground`.
+fn calibrated(
+    premise: &str,
+    sentence: &str,
+    entailment: f64,
+    weights: Option<&CalibrationWeights>,
+) -> f64 {
+    weights.map_or(entailment, |weights| {
+        weights.apply(
+            entailment,
+            calibration::premise_sentences(premise),
+            calibration::missing_share(premise, sentence),
+        )
+    })
+}
+
+/// Each premise's calibrated P(entailment) for `sentence`, moved by fact alignment with the
+/// sentence's premises as its evidence when `alignment` is given
+/// (`factdesk_methods::facts::FactChecked`).
+fn premise_supports(
+    sentence: &grounding::SentenceSupport,
+    weights: Option<&CalibrationWeights>,
+    alignment: Option<&factdesk_methods::facts::AlignmentWeights>,
+) -> Vec<f64> {
+    let premises: Vec<String> = sentence.premises.iter().map(|(p, _)| p.join(" ")).collect();
+    let plain: Vec<f64> = premises
+        .iter()
+        .zip(&sentence.premises)
+        .map(|(premise, (_, entailment))| {
+            calibrated(premise, &sentence.sentence, *entailment, weights)
+        })
+        .collect();
+    let Some(alignment) = alignment else { return plain };
+    let texts: Vec<&str> = premises.iter().map(String::as_str).collect();
+    factdesk_methods::facts::align_all(&texts, &sentence.sentence)
+        .iter()
+        .zip(plain)
+        .map(|(facts, p)| {
+            let scores = factdesk_llm::NliScores::normalised(p, 1.0 - p, 0.0);
+            alignment.apply(scores, facts).entailment
+        })
+        .collect()
+}
+
+/// The claim's support from [`premise_supports`] under the grounding rule (max over
+/// premises, min over sentences).
 fn calibrated_support(
     grounding: &Grounding,
     weights: Option<&CalibrationWeights>,
     alignment: Option<&factdesk_methods::facts::AlignmentWeights>,
 ) -> f64 {
     grounding::aggregate(grounding.sentences.iter().map(|sentence| {
-        sentence
-            .premises
-            .iter()
-            .map(|(premise, entailment)| {
-                let premise = premise.join(" ");
-                let calibrated = weights.map_or(*entailment, |weights| {
-                    weights.apply(
-                        *entailment,
-                        calibration::premise_sentences(&premise),
-                        calibration::missing_share(&premise, &sentence.sentence),
-                    )
-                });
-                let Some(alignment) = alignment else { return calibrated };
-                let scores = factdesk_llm::NliScores::normalised(calibrated, 1.0 - calibrated, 0.0);
-                let facts = factdesk_methods::facts::align(&premise, &sentence.sentence);
-                alignment.apply(scores, &facts).entailment
-            })
-            .fold(0.0, f64::max)
+        premise_supports(sentence, weights, alignment).into_iter().fold(0.0, f64::max)
     }))
 }
 
@@ -344,8 +376,15 @@ fn rows(
     rows
 }
 
-/// Writes each judged case with its premises' P(entailment) and size, one JSON line each.
-fn dump(path: &Path, range: Range, judged: &[(&Case, Grounding)]) -> anyhow::Result<()> {
+/// Writes each judged case with its premises' text, P(entailment) (raw, calibrated, moved by
+/// `alignment`), size and fact alignment, one JSON line each.
+fn dump(
+    path: &Path,
+    range: Range,
+    judged: &[(&Case, Grounding)],
+    weights: Option<&CalibrationWeights>,
+    alignment: &factdesk_methods::facts::AlignmentWeights,
+) -> anyhow::Result<()> {
     use std::io::Write;
     let partial = path.with_extension("part");
     let mut out = std::io::BufWriter::new(
@@ -357,15 +396,26 @@ fn dump(path: &Path, range: Range, judged: &[(&Case, Grounding)]) -> anyhow::Res
             .sentences
             .iter()
             .map(|sentence| {
+                let texts: Vec<String> =
+                    sentence.premises.iter().map(|(premise, _)| premise.join(" ")).collect();
+                let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+                let facts = factdesk_methods::facts::align_all(&refs, &sentence.sentence);
+                let plain = premise_supports(sentence, weights, None);
+                let aligned = premise_supports(sentence, weights, Some(alignment));
                 let premises: Vec<serde_json::Value> = sentence
                     .premises
                     .iter()
-                    .map(|(premise, entailment)| {
-                        let premise = premise.join(" ");
+                    .enumerate()
+                    .map(|(index, (_, entailment))| {
+                        let premise = &texts[index];
                         serde_json::json!({
                             "entailment": entailment,
-                            "sentences": calibration::premise_sentences(&premise),
-                            "missing": calibration::missing_share(&premise, &sentence.sentence),
+                            "sentences": calibration::premise_sentences(premise),
+                            "missing": calibration::missing_share(premise, &sentence.sentence),
+                            "premise": premise,
+                            "facts": facts[index],
+                            "calibrated": plain[index],
+                            "aligned": aligned[index],
                         })
                     })
                     .collect();
@@ -437,43 +487,41 @@ pub fn run(bench: VerifierBench) -> anyhow::Result<()> {
     let speed_256 = raw_speed(&verifier, 256, 64)?;
     let speed_128 = raw_speed(&verifier, 128, 64)?;
     eprintln!("verifier: {} claims", cases.len());
-    let nli = timed(verifier.with_name("factdesk-verifier"));
-    let judged = runtime.block_on(ground_all("verifier", &nli, &cases, &config))?;
-    let speed = throughput(&nli);
-    let plain: Vec<(&Case, f64)> = judged.iter().map(|(case, g)| (*case, g.support)).collect();
-    // The alignment as shipped, and with unsupported facts costing nothing (conflicts only),
-    // from the same model calls.
-    let shipped_weights = factdesk_methods::facts::AlignmentWeights::default();
-    let conflicts_only = factdesk_methods::facts::AlignmentWeights {
-        unsupported: 0.0,
-        unsupported_figure: 0.0,
-        ..shipped_weights
+    let verifier = verifier.with_name("factdesk-verifier");
+    let nli = match &bench.nli_cache {
+        Some(cache) => SharedNli::with_cache(verifier, &bench.verifier, cache)?,
+        None => SharedNli::new(verifier),
     };
-    for (name, alignment) in [
-        ("verifier + fact alignment (not shipped)", shipped_weights),
-        ("verifier + fact conflicts only (not shipped)", conflicts_only),
-    ] {
+    let judged = runtime.block_on(ground_all("verifier", &nli, &cases, &config))?;
+    nli.save()?;
+    let speed = nli.throughput();
+    let plain: Vec<(&Case, f64)> = judged.iter().map(|(case, g)| (*case, g.support)).collect();
+    // As Factdesk judges (calibrated, moved by fact alignment), without fact alignment, the
+    // model alone, and any alignment weights asked for: all from the same model calls.
+    let shipped_weights = factdesk_methods::facts::AlignmentWeights::default();
+    let mut weighed = vec![("verifier".to_owned(), shipped_weights)];
+    weighed
+        .extend(bench.alignment.iter().map(|weights| (format!("+ alignment {weights}"), *weights)));
+    for (name, alignment) in &weighed {
         let supports: Vec<(&Case, f64)> = judged
             .iter()
-            .map(|(case, g)| (*case, calibrated_support(g, calibration.as_ref(), Some(&alignment))))
+            .map(|(case, g)| (*case, calibrated_support(g, calibration.as_ref(), Some(alignment))))
             .collect();
         rows.extend(self::rows(name, &supports, speed, threshold));
     }
-    if let Some(weights) = &calibration {
-        let calibrated: Vec<(&Case, f64)> = judged
-            .iter()
-            .map(|(case, g)| (*case, calibrated_support(g, Some(weights), None)))
-            .collect();
-        rows.extend(self::rows("verifier", &calibrated, speed, threshold));
+    let without: Vec<(&Case, f64)> = judged
+        .iter()
+        .map(|(case, g)| (*case, calibrated_support(g, calibration.as_ref(), None)))
+        .collect();
+    rows.extend(self::rows("verifier without facts", &without, speed, threshold));
+    if calibration.is_some() {
         rows.extend(self::rows("verifier uncalibrated", &plain, speed, threshold));
-    } else {
-        rows.extend(self::rows("verifier", &plain, speed, threshold));
     }
     let lexical: Vec<(&Case, f64)> =
         cases.iter().map(|case| (*case, lexical_support(case))).collect();
     rows.extend(self::rows("lexical baseline", &lexical, (0, 0.0), threshold));
     if let Some(path) = &bench.dump {
-        dump(path, bench.range, &judged)?;
+        dump(path, bench.range, &judged, calibration.as_ref(), &shipped_weights)?;
         eprintln!("premises of {} claims written to {}", judged.len(), path.display());
     }
 

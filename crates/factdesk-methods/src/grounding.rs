@@ -203,14 +203,23 @@ pub async fn ground(
             conflicts: Vec::new(),
         })
         .collect();
-    for (((index, premise), judgement), pair) in slots.into_iter().zip(judgements).zip(&pairs) {
+    // The conflicts of the premise at `at`, the sentence's other premises its evidence (as the
+    // shipped verifier weighs them, `facts::FactChecked`).
+    let conflicts_at = |at: usize| {
+        let same: Vec<usize> =
+            (0..pairs.len()).filter(|i| pairs[*i].hypothesis == pairs[at].hypothesis).collect();
+        let texts: Vec<&str> = same.iter().map(|i| pairs[*i].premise.as_str()).collect();
+        let place = same.iter().position(|i| *i == at).unwrap_or_default();
+        crate::facts::align_all(&texts, &pairs[at].hypothesis).swap_remove(place).conflicts
+    };
+    for (at, ((index, premise), judgement)) in slots.into_iter().zip(judgements).enumerate() {
         let scores = judgement.scores;
         let support = &mut supports[index];
         support.support = support.support.max(scores.entailment);
         if scores.contradiction > scores.entailment && scores.contradiction > support.contradiction
         {
             support.contradiction = scores.contradiction;
-            support.conflicts = crate::facts::align(&pair.premise, &pair.hypothesis).conflicts;
+            support.conflicts = conflicts_at(at);
         }
         support.premises.push((premise, scores.entailment));
     }

@@ -165,6 +165,10 @@ pub async fn judge(
         })
         .collect();
     let judgements = classify_all(nli, &pairs).await?;
+    // Each premise's facts with every premise as the evidence, as the shipped verifier
+    // weighs them (`facts::FactChecked`).
+    let premise_texts: Vec<&str> = pairs.iter().map(|pair| pair.premise.as_str()).collect();
+    let alignments = crate::facts::align_all(&premise_texts, claim);
     let mut judged = Judged {
         premises: Vec::with_capacity(pairs.len()),
         attributions: Vec::new(),
@@ -173,7 +177,9 @@ pub async fn judge(
         tokens: TokenUse::default(),
         left_out,
     };
-    for (((source, sentences), pair), judgement) in slots.into_iter().zip(pairs).zip(judgements) {
+    for ((((source, sentences), pair), judgement), facts) in
+        slots.into_iter().zip(pairs.iter()).zip(judgements).zip(alignments)
+    {
         let scores = judgement.scores;
         judged.tokens.add(
             TokenUse::JUDGE,
@@ -200,11 +206,10 @@ pub async fn judge(
                 });
             }
         }
-        let facts = crate::facts::align(&pair.premise, claim);
         judged.premises.push(PremiseCheck {
             source,
             sentences,
-            premise: pair.premise,
+            premise: pair.premise.clone(),
             entailment: scores.entailment,
             neutral: scores.neutral,
             contradiction: scores.contradiction,

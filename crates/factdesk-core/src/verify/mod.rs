@@ -546,8 +546,8 @@ impl Factdesk {
                 Some(name) => model.with_name(name),
                 None => model,
             });
-            // A model folder may ship a calibration for the grounding rule's premises
-            // (factdesk_methods::facts::shipped_verifier says why fact alignment is not applied).
+            // A model folder may ship a calibration for the grounding rule's premises; fact
+            // alignment moves every judgement (factdesk_methods::facts::shipped_verifier).
             let calibrated = factdesk_methods::facts::shipped_verifier(model, folder);
             calibrated.map_err(|message| {
                 factdesk_llm::LlmError::ModelFile {

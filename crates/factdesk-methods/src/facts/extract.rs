@@ -71,11 +71,19 @@ pub struct Parsed<'a> {
     pub facts: Vec<Fact>,
     /// Per sentence: its token range.
     pub sentences: Vec<std::ops::Range<usize>>,
+    /// Byte ranges that ask rather than state: a sentence ending in "?" and a quoted question
+    /// ("the question \"Who won in 2008?\"").
+    pub questions: Vec<std::ops::Range<usize>>,
 }
 
 impl Parsed<'_> {
     pub fn slice(&self, start: usize, end: usize) -> &str {
         &self.text[start..end]
+    }
+
+    /// Whether the byte at `at` lies in a question: what a question names it does not state.
+    pub fn asked(&self, at: usize) -> bool {
+        self.questions.iter().any(|range| range.contains(&at))
     }
 
     /// The tokens of sentence `index`.
@@ -92,6 +100,21 @@ impl Parsed<'_> {
 
     /// Like [`Parsed::negations`], counting only the cues followed within four words by a
     /// word `counts` accepts (the negated verb or adjective).
+    /// The words of sentence `index` that follow a verbal negation cue within four words
+    /// and `counts` accepts: what the sentence says is not so.
+    pub fn negated_words(&self, index: usize, counts: impl Fn(&str) -> bool) -> Vec<String> {
+        let tokens = self.sentence_tokens(index);
+        let mut out = Vec::new();
+        for at in (0..tokens.len()).filter(|&at| lexicon::is_verbal_negation(&tokens[at].lower)) {
+            for token in &tokens[at + 1..(at + 5).min(tokens.len())] {
+                if counts(&token.lower) && !out.contains(&token.lower) {
+                    out.push(token.lower.clone());
+                }
+            }
+        }
+        out
+    }
+
     pub fn negations_before(&self, index: usize, counts: impl Fn(&str) -> bool) -> usize {
         let tokens = self.sentence_tokens(index);
         (0..tokens.len())
@@ -205,9 +228,37 @@ pub fn parse<'a>(text: &'a str, first: &FirstWords) -> Parsed<'a> {
             ));
         }
     }
-    let mut parsed = Parsed { text, tokens, facts: Vec::new(), sentences };
+    let mut questions = quoted_questions(text);
+    for span in &spans {
+        let sentence = span.slice(text).trim_end_matches(|c: char| {
+            c.is_whitespace() || matches!(c, '"' | '\'' | '\u{201d}' | '\u{2019}' | ')')
+        });
+        if sentence.ends_with('?') {
+            questions.push(span.start_byte as usize..span.end_byte as usize);
+        }
+    }
+    let mut parsed = Parsed { text, tokens, facts: Vec::new(), sentences, questions };
     parsed.facts = facts(&parsed, first);
     parsed
+}
+
+/// Byte ranges of quotations ending in a question mark: `"Who won in 2008?"`, `“Why?”`.
+fn quoted_questions(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut open: Option<usize> = None;
+    for (at, c) in text.char_indices() {
+        match (c, open) {
+            ('"', None) | ('\u{201c}', None) => open = Some(at),
+            ('"', Some(start)) | ('\u{201d}', Some(start)) => {
+                if text[start..at].trim_end().ends_with('?') {
+                    out.push(start..at + c.len_utf8());
+                }
+                open = None;
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Adds to `into` the words of `text` seen capitalised other than at a sentence's start, and
@@ -444,6 +495,10 @@ fn facts(parsed: &Parsed, first: &FirstWords) -> Vec<Fact> {
             && let Some((high, high_last)) =
                 number_at(tokens, to + 2).filter(|_| same_sentence(index, to + 2))
             && high.suffix.is_empty()
+            // "fell by 76,000 to 1.84 million" is a change, not a range; "between 2005 and
+            // 2012" two years.
+            && high.value > value
+            && !(is_year(value, word) && is_year(high.value, &tokens[to + 2].lower))
         {
             upper = Some(high.value);
             to = high_last;
@@ -611,6 +666,18 @@ fn number_at(tokens: &[Token], index: usize) -> Option<(NumberAt, usize)> {
             index,
         ));
     }
+    // "father-of-three", "mother-of-two": how many children.
+    if let Some((parent, count)) = word.split_once("-of-")
+        && matches!(
+            parent,
+            "father" | "mother" | "parent" | "dad" | "mum" | "mom" | "grandfather" | "grandmother"
+        )
+        && let Some(value) = small_number(count).or_else(|| count.parse().ok())
+    {
+        let suffix = "-child".to_owned();
+        let number = NumberAt { value, suffix, digits: false, multipliable: false, range: None };
+        return Some((number, index));
+    }
     // "three-years-old", "five-mile": a number word with a unit joined on.
     if small_number(word).is_none()
         && let Some((head, tail)) = word.split_once('-')
@@ -636,8 +703,10 @@ fn number_at(tokens: &[Token], index: usize) -> Option<(NumberAt, usize)> {
                 | "which"
                 | "someone"
                 | "anyone"
-        ) || matches!(next, "of" | "another" | "day" | "time" | "who" | "that" | "which")
-            || next.is_empty()
+        ) || matches!(
+            next,
+            "of" | "another" | "day" | "time" | "point" | "who" | "that" | "which"
+        ) || next.is_empty()
         {
             return None;
         }
@@ -707,6 +776,9 @@ fn hyphen_unit(tail: &str) -> &'static str {
             "day" | "days" => "day-old",
             _ => "age",
         };
+    }
+    if head == "child" {
+        return "child";
     }
     lexicon::unit(head).unwrap_or("other")
 }

@@ -88,6 +88,8 @@ pub fn unit(word: &str) -> Option<&'static str> {
         "hour" | "hours" | "hr" | "hrs" => "hour",
         "minute" | "minutes" | "min" | "mins" => "minute",
         "second" | "seconds" | "sec" | "secs" => "second",
+        "am" | "a.m." => "am",
+        "pm" | "p.m." => "pm",
         "mph" => "mph",
         "km/h" | "kph" => "km/h",
         "°c" | "celsius" | "degrees" | "degree" => "degree",

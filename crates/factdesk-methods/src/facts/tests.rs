@@ -236,10 +236,137 @@ fn a_conflict_moves_entailment_to_contradiction_and_a_gap_to_neutral() {
             && refuted.contradiction > refuted.entailment,
         "{refuted:?}"
     );
-    let gap = weights.apply(scores, &align(TOWER, "The tower weighs 7,300 tonnes."));
-    assert!(gap.entailment < scores.entailment && gap.contradiction == 0.0, "{gap:?}");
+    // A figure the premise does not state moves the judgement only when weighed.
+    let missing = align(TOWER, "The tower weighs 7,300 tonnes.");
+    assert_eq!(kinds(&missing.unsupported), [(FactKind::Number, "7,300 tonnes", "")]);
+    let weighed: AlignmentWeights = "unsupported_figure=4".parse().unwrap();
+    let gap = weighed.apply(scores, &missing);
+    assert!(gap.entailment < 0.5 && gap.contradiction == 0.0, "{gap:?}");
+    assert!((weights.apply(scores, &missing).entailment - scores.entailment).abs() < 1e-9);
     let same = weights.apply(scores, &align(TOWER, "The tower is 212 metres tall."));
     assert_eq!(same, scores);
+    // A reversed polarity weighs less than a changed figure; a name conflict, by default,
+    // nothing.
+    let negated = align(
+        "The minister did not sign the agreement on Monday.",
+        "The minister signed the agreement on Monday.",
+    );
+    assert_eq!(negated.conflicts[0].kind, FactKind::Polarity);
+    let moved = weights.apply(scores, &negated);
+    assert!(moved.entailment < 0.5 && moved.entailment > refuted.entailment, "{moved:?}");
+    let renamed = FactAlignment {
+        conflicts: vec![FactPair {
+            kind: FactKind::Name,
+            claim: "Pasteur".into(),
+            evidence: "Fleming".into(),
+        }],
+        ..FactAlignment::default()
+    };
+    assert!((weights.apply(scores, &renamed).entailment - scores.entailment).abs() < 1e-9);
+}
+
+#[test]
+fn weights_are_read_by_name_and_bad_ones_are_named() {
+    let weights: AlignmentWeights = "conflict=5, name=2".parse().unwrap();
+    assert_eq!(
+        weights,
+        AlignmentWeights { conflict: 5.0, name: 2.0, ..AlignmentWeights::default() }
+    );
+    assert_eq!(weights.to_string().parse::<AlignmentWeights>().unwrap(), weights);
+    for (bad, named) in [
+        ("conflict", "NAME=VALUE"),
+        ("conflict=-1", "non-negative"),
+        ("contradiction=2", "at most 1"),
+        ("colour=1", "\"colour\" is no alignment weight"),
+    ] {
+        let error = bad.parse::<AlignmentWeights>().unwrap_err();
+        assert!(error.contains(named), "{bad}: {error}");
+    }
+}
+
+#[test]
+fn a_fact_another_premise_states_is_held_by_the_evidence() {
+    let first =
+        "Christopher Annan, 24, and Tyrone Wright, 20, took part in the attack on Inan Eren.";
+    let second = "Inan Eren, 35, was shot twice in the attack.";
+    let claim = "Took part in the attack on Inan Eren, 35.";
+    // Alone, the first premise sets another age against the claim's.
+    assert_eq!(align(first, claim).conflicts.len(), 1, "{:?}", align(first, claim));
+    let both = align_all(&[first, second], claim);
+    assert!(both[0].conflicts.is_empty() && both[0].unsupported.is_empty(), "{both:?}");
+    assert!(kinds(&both[1].matched).contains(&(FactKind::Number, "35", "35")), "{both:?}");
+    // A figure no premise holds and one contradicts conflicts with the silent premise too.
+    let silent = "The tower stands on the eastern shore of the lake.";
+    let claim = "The tower is 412 metres tall.";
+    let spread = align_all(&[silent, TOWER], claim);
+    assert_eq!(kinds(&spread[0].conflicts), [(FactKind::Number, "412 metres", "212 metres")]);
+    assert!(spread[0].unsupported.is_empty());
+}
+
+#[tokio::test]
+async fn the_premises_asked_with_one_claim_are_its_evidence() {
+    struct Sure;
+    #[async_trait]
+    impl Nli for Sure {
+        fn name(&self) -> String {
+            "sure".into()
+        }
+        async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError> {
+            Ok(pairs
+                .iter()
+                .map(|_| NliJudgement {
+                    scores: NliScores::normalised(0.95, 0.05, 0.0),
+                    usage: Default::default(),
+                })
+                .collect())
+        }
+    }
+    let checked = FactChecked::new(Arc::new(Sure), AlignmentWeights::default());
+    let pair = |premise: &str, hypothesis: &str| NliPair {
+        premise: premise.into(),
+        hypothesis: hypothesis.into(),
+    };
+    let first =
+        "Christopher Annan, 24, and Tyrone Wright, 20, took part in the attack on Inan Eren.";
+    let second = "Inan Eren, 35, was shot twice in the attack.";
+    let claim = "Took part in the attack on Inan Eren, 35.";
+    let other = "The tower is 412 metres tall.";
+    // Asked together, the second premise holds the age; asked alone, the first contradicts it.
+    let together = checked
+        .classify(&[pair(first, claim), pair(TOWER, other), pair(second, claim)])
+        .await
+        .unwrap();
+    assert!(together[0].scores.entailment > 0.9, "{:?}", together[0]);
+    assert!(together[1].scores.contradiction > 0.5, "{:?}", together[1]);
+    let alone = checked.classify(&[pair(first, claim)]).await.unwrap();
+    assert!(alone[0].scores.contradiction > 0.5, "{:?}", alone[0]);
+}
+
+#[test]
+fn a_negation_counts_where_it_negates_a_word_both_state() {
+    // The same negation written two ways agrees, whatever else the sentence negates.
+    check(
+        "The company does not know when it will be fully supplied again and has not said why.",
+        "The company doesn't know when it will be fully supplied again.",
+        &[],
+        &[],
+    );
+}
+
+#[test]
+fn a_change_and_two_years_are_no_range() {
+    check(
+        "The jobless total fell by 76,000 to 1.84 million in the quarter to February.",
+        "The jobless total fell by 76,000 to 1.84 million.",
+        &[],
+        &[],
+    );
+    check(
+        "Between 2005 and 2012 the firm spent nearly £29 million flying executives abroad.",
+        "Between 2005 and 2012 the firm spent £29million on flights.",
+        &[],
+        &[],
+    );
 }
 
 #[test]
@@ -262,4 +389,25 @@ fn a_material_colour_or_direction_no_premise_states_is_unsupported() {
     assert_eq!(kinds(&alignment.unsupported), [(FactKind::Term, "concrete", "")]);
     // Other closed sets say nothing when the premise is silent.
     assert!(align(premise, "Shares rose after it was built.").unsupported.is_empty());
+}
+
+#[test]
+fn what_a_claim_only_asks_about_is_not_aligned() {
+    let premise = "The Eagle landed on the Moon on 20 July 1969 with Neil Armstrong aboard.";
+    // The question names a year and a person the premise does not hold; only the answer is
+    // stated.
+    check(
+        premise,
+        "The answer to the question \"Who walked on the Moon in 1972 after Harrison Schmitt?\" is: Neil Armstrong",
+        &[],
+        &[],
+    );
+    check(premise, "Did Buzz Aldrin land on the Moon in 1968?", &[], &[]);
+    // The answer itself is still read.
+    check(
+        premise,
+        "The answer to the question \"When did the Eagle land?\" is: 20 July 1968",
+        &[(FactKind::Date, "20 July 1968", "20 July 1969")],
+        &[],
+    );
 }
