@@ -585,6 +585,90 @@ async fn corpus_nli_refutes_a_summary_when_a_sentence_is_contradicted() {
     assert_eq!(two_way.verdict, Verdict::NotEnoughInfo, "{}", two_way.envelope.explanation);
 }
 
+/// A two-way judge a near miss fools: it entails every hypothesis sharing most of the
+/// premise's words, whatever its figures say.
+struct FooledNli;
+
+#[async_trait]
+impl Nli for FooledNli {
+    fn name(&self) -> String {
+        "fooled".into()
+    }
+
+    async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError> {
+        Ok(pairs
+            .iter()
+            .map(|pair| {
+                let words: Vec<String> = pair
+                    .hypothesis
+                    .split(|c: char| !c.is_alphabetic())
+                    .filter(|w| w.len() > 3)
+                    .map(str::to_lowercase)
+                    .collect();
+                let premise = pair.premise.to_lowercase();
+                let held = words.iter().filter(|w| premise.contains(w.as_str())).count();
+                let e = if held * 4 >= words.len() * 3 { 0.95 } else { 0.1 };
+                NliJudgement {
+                    scores: NliScores::normalised(e, 1.0 - e, 0.0),
+                    usage: TokenUsage::default(),
+                }
+            })
+            .collect())
+    }
+}
+
+#[tokio::test]
+async fn the_shipped_verifier_refutes_a_changed_figure_in_every_method_that_judges_evidence() {
+    let folder = tempfile::tempdir().unwrap(); // no calibration.json: alignment only
+    let shipped =
+        factdesk_methods::facts::shipped_verifier(Arc::new(FooledNli), folder.path()).unwrap();
+    let corpus = WordCorpus(vec![
+        sentence(5, "The Eiffel Tower was completed in 1889 for the World's Fair."),
+        sentence(6, "The tower is 330 metres tall."),
+    ]);
+    let method = |nli: Arc<dyn Nli>| CorpusNli {
+        retriever: Arc::new(WordCorpus(corpus.0.clone())),
+        nli,
+        model: "scripted".into(),
+        config: CorpusNliConfig::default(),
+        language: "en".into(),
+    };
+    let claim = "The Eiffel Tower was completed in 1925 for the World's Fair.";
+    // The model alone passes the changed year.
+    let fooled = method(Arc::new(FooledNli)).check(claim).await.unwrap();
+    assert_eq!(fooled.verdict, Verdict::Supported, "{}", fooled.envelope.explanation);
+    // As shipped, corpus-NLI (and LLM-Cite, through the same judge) refutes it, and the
+    // check keeps the conflict for people to see.
+    let refuted = method(shipped.clone()).check(claim).await.unwrap();
+    assert_eq!(refuted.verdict, Verdict::Refuted, "{}", refuted.envelope.explanation);
+    let conflicts: Vec<(String, String)> = refuted
+        .premises
+        .iter()
+        .flat_map(|premise| premise.facts.conflicts.iter())
+        .map(|pair| (pair.claim.clone(), pair.evidence.clone()))
+        .collect();
+    assert!(conflicts.contains(&("1925".into(), "1889".into())), "{conflicts:?}");
+    // The right claim stays supported.
+    let right = method(shipped.clone())
+        .check("The Eiffel Tower was completed in 1889 for the World's Fair.")
+        .await
+        .unwrap();
+    assert_eq!(right.verdict, Verdict::Supported, "{}", right.envelope.explanation);
+    // The grounding rule (SGSS's labels, RARR's gate and measures) refutes it too, naming
+    // the conflict.
+    let evidence =
+        "The Eiffel Tower was completed in 1889 for the World's Fair. It is 330 metres tall.";
+    let config = grounding::GroundingConfig::default();
+    let grounded = grounding::ground(shipped.as_ref(), evidence, claim, &config).await.unwrap();
+    assert!(grounded.support < 0.5 && grounded.refuted(0.5), "{grounded:?}");
+    assert_eq!(grounded.sentences[0].conflicts[0].evidence, "1889");
+    let fine =
+        grounding::ground(shipped.as_ref(), evidence, "The tower is 330 metres tall.", &config)
+            .await
+            .unwrap();
+    assert!(fine.support > 0.5 && !fine.refuted(0.5), "{fine:?}");
+}
+
 /// Returns the sentences that share a word of five letters or more with the query.
 struct WordCorpus(Vec<CorpusSentence>);
 
