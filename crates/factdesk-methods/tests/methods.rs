@@ -552,18 +552,12 @@ impl Nli for YearNli {
 
 #[tokio::test]
 async fn corpus_nli_refutes_a_summary_when_a_sentence_is_contradicted() {
-    let corpus = WordCorpus(vec![
+    let corpus = vec![
         sentence(3, "Penicillin was discovered in 1928 by Alexander Fleming."),
         sentence(5, "The Eiffel Tower was completed in 1889."),
         sentence(6, "Gustave Eiffel admired towers."),
-    ]);
-    let method = |nli: Arc<dyn Nli>| CorpusNli {
-        retriever: Arc::new(WordCorpus(corpus.0.clone())),
-        nli,
-        model: "scripted".into(),
-        config: CorpusNliConfig::default(),
-        language: "en".into(),
-    };
+    ];
+    let method = |nli: Arc<dyn Nli>| word_corpus_nli(&corpus, nli);
     let summary = "Penicillin was discovered in 1928. The Eiffel Tower was completed in 1925.";
     let refuted = method(Arc::new(YearNli)).check(summary).await.unwrap();
     assert_eq!(refuted.verdict, Verdict::Refuted, "{}", refuted.envelope.explanation);
@@ -622,17 +616,11 @@ async fn the_shipped_verifier_refutes_a_changed_figure_in_every_method_that_judg
     let folder = tempfile::tempdir().unwrap(); // no calibration.json: alignment only
     let shipped =
         factdesk_methods::facts::shipped_verifier(Arc::new(FooledNli), folder.path()).unwrap();
-    let corpus = WordCorpus(vec![
+    let corpus = vec![
         sentence(5, "The Eiffel Tower was completed in 1889 for the World's Fair."),
         sentence(6, "The tower is 330 metres tall."),
-    ]);
-    let method = |nli: Arc<dyn Nli>| CorpusNli {
-        retriever: Arc::new(WordCorpus(corpus.0.clone())),
-        nli,
-        model: "scripted".into(),
-        config: CorpusNliConfig::default(),
-        language: "en".into(),
-    };
+    ];
+    let method = |nli: Arc<dyn Nli>| word_corpus_nli(&corpus, nli);
     let claim = "The Eiffel Tower was completed in 1925 for the World's Fair.";
     // The model alone passes the changed year.
     let fooled = method(Arc::new(FooledNli)).check(claim).await.unwrap();
@@ -667,6 +655,17 @@ async fn the_shipped_verifier_refutes_a_changed_figure_in_every_method_that_judg
             .await
             .unwrap();
     assert!(fine.support > 0.5 && !fine.refuted(0.5), "{fine:?}");
+}
+
+/// Corpus-NLI over `sentences` (retrieved as [`WordCorpus`] does), judged by `nli`.
+fn word_corpus_nli(sentences: &[CorpusSentence], nli: Arc<dyn Nli>) -> CorpusNli {
+    CorpusNli {
+        retriever: Arc::new(WordCorpus(sentences.to_vec())),
+        nli,
+        model: "scripted".into(),
+        config: CorpusNliConfig::default(),
+        language: "en".into(),
+    }
 }
 
 /// Returns the sentences that share a word of five letters or more with the query.
