@@ -59,10 +59,10 @@
 //! neutral, and so does each unsupported name or term ([`AlignmentWeights::unsupported`], at
 //! most two count). Conflicting names and unsupported numbers and dates are shown to people
 //! but, by default, do not move the judgement: on HaluEval's dev slice they wronged more right
-//! summaries (a paraphrased name, a figure the highlights add) than they caught wrong ones. The weights were chosen on the dev slice of
-//! the verifier's training range (`scripts/bench-contrast.sh --dev` and `factdesk-bench
-//! verifier --dev`, whose `--alignment` rows compare weights from the same model calls),
-//! never on evaluation items.
+//! summaries (a paraphrased name, a figure the highlights add) than they caught wrong ones.
+//! The weights were chosen on the dev slice of the verifier's training range
+//! (`scripts/bench-contrast.sh --dev` and `factdesk-bench verifier --dev`, whose
+//! `--alignment` rows compare weights from the same model calls), never on evaluation items.
 //!
 //! English only: another language's numbers and dates are still read where written in digits,
 //! its names where capitalised.
@@ -759,7 +759,7 @@ pub struct AlignmentWeights {
     /// Logit taken off entailment when a name conflicts.
     #[serde(default)]
     pub name: f64,
-    /// Logit taken off entailment per unsupported name (at most two count).
+    /// Logit taken off entailment per unsupported name or closed-set term (at most two count).
     pub unsupported: f64,
     /// Logit taken off entailment per unsupported number or date (at most two count): a
     /// figure is a precise fact, and a premise that names none where the claim does rarely
