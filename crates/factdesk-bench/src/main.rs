@@ -10,7 +10,8 @@
 //! `verifier` scores judges of evidence (the trained verifier, LLM-instructed NLI, the
 //! claim-only control) on HaluEval's evaluation range (see `verifier.rs`). `contrast` judges
 //! the contrast sets of `training/verifier/contrast.py` (one fact changed) per edit kind
-//! (`contrast.rs`). `ciber` compares CIBER's fusion rules with plain RAG on a simulated model
+//! (`contrast.rs`); both can keep the verifier's judgements between runs (`nli_cache.rs`).
+//! `ciber` compares CIBER's fusion rules with plain RAG on a simulated model
 //! of known accuracy (`ciber.rs`).
 //! `revise` runs RARR or CoVe over HaluEval's hallucinated summaries through the core
 //! (`revise.rs`). `zim` times Wikipedia lookups in a ZIM file (`zim.rs`). `sentences` reports how segmentation cuts a JSONL corpus: the share of long sentences and

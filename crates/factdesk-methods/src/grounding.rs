@@ -203,23 +203,28 @@ pub async fn ground(
             conflicts: Vec::new(),
         })
         .collect();
-    // The conflicts of the premise at `at`, the sentence's other premises its evidence (as the
-    // shipped verifier weighs them, `facts::FactChecked`).
-    let conflicts_at = |at: usize| {
-        let same: Vec<usize> =
-            (0..pairs.len()).filter(|i| pairs[*i].hypothesis == pairs[at].hypothesis).collect();
-        let texts: Vec<&str> = same.iter().map(|i| pairs[*i].premise.as_str()).collect();
-        let place = same.iter().position(|i| *i == at).unwrap_or_default();
-        crate::facts::align_all(&texts, &pairs[at].hypothesis).swap_remove(place).conflicts
-    };
-    for (at, ((index, premise), judgement)) in slots.into_iter().zip(judgements).enumerate() {
+    // A contradicted sentence's conflicts, its premises read together as its evidence (as
+    // the shipped verifier weighs them, `facts::FactChecked`): aligned once per sentence.
+    let mut aligned: Vec<Option<Vec<factdesk_model::FactAlignment>>> = vec![None; supports.len()];
+    let mut place = vec![0; supports.len()];
+    for ((index, premise), judgement) in slots.into_iter().zip(judgements) {
+        let at = place[index];
+        place[index] += 1;
         let scores = judgement.scores;
         let support = &mut supports[index];
         support.support = support.support.max(scores.entailment);
         if scores.contradiction > scores.entailment && scores.contradiction > support.contradiction
         {
             support.contradiction = scores.contradiction;
-            support.conflicts = conflicts_at(at);
+            let alignments = aligned[index].get_or_insert_with(|| {
+                let texts: Vec<&str> = pairs
+                    .iter()
+                    .filter(|pair| pair.hypothesis == support.sentence)
+                    .map(|pair| pair.premise.as_str())
+                    .collect();
+                crate::facts::align_all(&texts, &support.sentence)
+            });
+            support.conflicts = alignments[at].conflicts.clone();
         }
         support.premises.push((premise, scores.entailment));
     }

@@ -182,12 +182,20 @@ fn age(value: &Value) -> bool {
     matches!(value, Value::Number { unit: Some("year-old"), .. })
 }
 
+/// What a number counts: its unit, the noun after it, whether it is an ordinal.
+type Counts<'v> = (Option<&'static str>, Option<&'v str>, bool);
+
+fn counts(value: &Value) -> Option<Counts<'_>> {
+    match value {
+        Value::Number { unit, noun, ordinal, .. } => Some((*unit, noun.as_deref(), *ordinal)),
+        _ => None,
+    }
+}
+
 /// Whether two numbers count the same thing, so that different values conflict.
 fn numbers_comparable(claim: &Value, premise: &Value) -> bool {
-    let (
-        Value::Number { unit: a_unit, noun: a_noun, ordinal: a_ord, .. },
-        Value::Number { unit: b_unit, noun: b_noun, ordinal: b_ord, .. },
-    ) = (claim, premise)
+    let (Some((a_unit, a_noun, a_ord)), Some((b_unit, b_noun, b_ord))) =
+        (counts(claim), counts(premise))
     else {
         return false;
     };
@@ -205,10 +213,8 @@ fn numbers_comparable(claim: &Value, premise: &Value) -> bool {
 /// a noun on one side only: "1.5 million since …" against "0.8 million likes"): they
 /// conflict only where their neighbours agree.
 fn loosely_comparable(claim: &Value, premise: &Value) -> bool {
-    let (
-        Value::Number { unit: a_unit, noun: a_noun, ordinal: a_ord, .. },
-        Value::Number { unit: b_unit, noun: b_noun, ordinal: b_ord, .. },
-    ) = (claim, premise)
+    let (Some((a_unit, a_noun, a_ord)), Some((b_unit, b_noun, b_ord))) =
+        (counts(claim), counts(premise))
     else {
         return false;
     };
