@@ -168,7 +168,12 @@ export type ClaimLabel = Verdict;
 // compiler refuse a list that misses a value Rust added.
 const VERDICT_SET: Record<Verdict, true> = { supported: true, refuted: true, not_enough_info: true };
 export const VERDICTS = Object.keys(VERDICT_SET) as Verdict[];
-const UNDECIDED_SET: Record<Undecided, true> = { no_valid_url: true, fetch_failed: true, no_evidence: true };
+const UNDECIDED_SET: Record<Undecided, true> = {
+  no_valid_url: true,
+  fetch_failed: true,
+  no_evidence: true,
+  unread_language: true,
+};
 export const UNDECIDED = Object.keys(UNDECIDED_SET) as Undecided[];
 const METHOD_SET: Record<Method, true> = { 'llm-cite': true, 'p-true': true, 'corpus-nli': true, ciber: true };
 export const METHODS = Object.keys(METHOD_SET) as Method[];

@@ -11,6 +11,8 @@
 //! claim-only control) on HaluEval's evaluation range (see `verifier.rs`). `contrast` judges
 //! the contrast sets of `training/verifier/contrast.py` (one fact changed) per edit kind
 //! (`contrast.rs`); both can keep the verifier's judgements between runs (`nli_cache.rs`).
+//! `language` counts the claims the verifier declines as not English, rightly and wrongly
+//! (`language.rs`).
 //! `ciber` compares CIBER's fusion rules with plain RAG on a simulated model
 //! of known accuracy (`ciber.rs`).
 //! `revise` runs RARR or CoVe over HaluEval's hallucinated summaries through the core
@@ -22,6 +24,7 @@
 mod ciber;
 mod contrast;
 mod import_search;
+mod language;
 #[cfg(feature = "embedded")]
 mod model_speed;
 mod nli_cache;
@@ -132,6 +135,10 @@ enum Bench {
     /// one fact changed, judged against their article as the product judges evidence:
     /// supported, not supported and refuted per edit kind, pairs/s
     Contrast(contrast::ContrastBench),
+    /// Which claims the English-only verifier declines as another language: English claims
+    /// from HaluEval taken for another language, and sentences in eleven other languages
+    /// taken for English
+    Language(language::LanguageBench),
     /// CIBER's fusion rules against plain RAG with a simulated model of known accuracy
     Ciber(ciber::CiberSimulation),
     /// RARR or CoVe over HaluEval's hallucinated news summaries, their articles as evidence:
@@ -212,6 +219,7 @@ fn main() -> anyhow::Result<()> {
         Bench::ModelSpeed { .. } => Err(without_embedded("model-speed")),
         Bench::Ciber(simulation) => ciber::run(simulation),
         Bench::Contrast(bench) => contrast::run(&bench),
+        Bench::Language(bench) => language::run(&bench),
         Bench::Revise(bench) => revise::run(&bench),
         Bench::Tts(bench) => tts::run(&bench),
         Bench::SimilarClaims(bench) => similar::run(&bench),

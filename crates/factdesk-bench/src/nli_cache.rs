@@ -137,6 +137,10 @@ impl<N: Nli> Nli for SharedNli<N> {
         self.model.name()
     }
 
+    fn reads(&self, language: &str) -> bool {
+        self.model.reads(language)
+    }
+
     async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError> {
         let key = |pair: &NliPair| (pair.premise.clone(), pair.hypothesis.clone());
         let missing: Vec<NliPair> = {

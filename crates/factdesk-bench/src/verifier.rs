@@ -117,6 +117,10 @@ impl<N: Nli> Nli for Timed<N> {
     fn name(&self) -> String {
         self.inner.name()
     }
+    fn reads(&self, language: &str) -> bool {
+        self.inner.reads(language)
+    }
+
     async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError> {
         let started = Instant::now();
         let out = self.inner.classify(pairs).await;
@@ -137,6 +141,10 @@ impl Nli for ClaimOnly {
     fn name(&self) -> String {
         format!("claim-only {}", self.0.name())
     }
+    fn reads(&self, language: &str) -> bool {
+        self.0.reads(language)
+    }
+
     async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError> {
         let blank: Vec<NliPair> = pairs
             .iter()
@@ -146,7 +154,7 @@ impl Nli for ClaimOnly {
     }
 }
 
-fn read_items(
+pub(crate) fn read_items(
     path: &Path,
     (start, end): (usize, usize),
     count: usize,
@@ -172,7 +180,7 @@ fn read_items(
     Ok(items)
 }
 
-fn field<'a>(item: &'a serde_json::Value, name: &str) -> anyhow::Result<&'a str> {
+pub(crate) fn field<'a>(item: &'a serde_json::Value, name: &str) -> anyhow::Result<&'a str> {
     item.get(name).and_then(serde_json::Value::as_str).with_context(|| format!("no '{name}' field"))
 }
 

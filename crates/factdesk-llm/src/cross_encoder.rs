@@ -392,6 +392,12 @@ impl Nli for CrossEncoderNli {
         }
     }
 
+    /// English only: the engine runs BERT cross-encoders, and the built-in verifier was
+    /// trained on English pairs alone.
+    fn reads(&self, language: &str) -> bool {
+        language == "en"
+    }
+
     async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError> {
         if pairs.is_empty() {
             return Ok(Vec::new());

@@ -54,6 +54,14 @@ pub trait Nli: Send + Sync {
     /// A short name for reports (`llm:<model>` or `cross-encoder:<path>`).
     fn name(&self) -> String;
 
+    /// Whether the model judges text in `language` (an ISO 639-1 code such as `de`). A chat
+    /// model is asked in any language; a model that reads one language says so, and a method
+    /// declines a claim in another rather than let it guess.
+    fn reads(&self, language: &str) -> bool {
+        let _ = language;
+        true
+    }
+
     async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError>;
 }
 

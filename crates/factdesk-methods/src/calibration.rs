@@ -171,6 +171,10 @@ impl Nli for Calibrated {
         self.inner.name()
     }
 
+    fn reads(&self, language: &str) -> bool {
+        self.inner.reads(language)
+    }
+
     async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError> {
         let judgements = self.inner.classify(pairs).await?;
         Ok(pairs

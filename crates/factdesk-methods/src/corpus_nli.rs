@@ -118,7 +118,11 @@ impl CorpusNli {
     pub async fn check(&self, claim: &str) -> Result<ClaimCheck, MethodError> {
         let claim = claim.trim();
         let config = &self.config;
-        let parts = grounding::claim_sentences(claim, &self.language);
+        let unread = judge::unread_language(&*self.nli, claim);
+        let parts = match unread {
+            Some(_) => Vec::new(),
+            None => grounding::claim_sentences(claim, &self.language),
+        };
         let several = parts.len() > 1;
         let mut sources: Vec<EvidenceSource> = Vec::new();
         let mut premises = Vec::new();
@@ -212,7 +216,10 @@ impl CorpusNli {
             attribution.source.title.clone().unwrap_or_else(|| "a document".to_owned())
         };
         let mut undecided = None;
-        let (verdict, explanation) = if supports.iter().all(|part| !part.read) {
+        let (verdict, explanation) = if let Some(why) = unread {
+            undecided = Some(Undecided::UnreadLanguage);
+            (Verdict::NotEnoughInfo, why)
+        } else if supports.iter().all(|part| !part.read) {
             undecided = Some(Undecided::NoEvidence);
             (
                 Verdict::NotEnoughInfo,

@@ -90,6 +90,24 @@ pub fn left_out_note(count: usize) -> Option<String> {
     })
 }
 
+/// Why `nli` may not judge `claim`, when it may not: the claim is in a language the model does
+/// not read (the offline verifier reads English only). The method then gives no verdict
+/// ([`factdesk_model::Undecided::UnreadLanguage`]) with this explanation, rather than let the
+/// model guess; a claim too short or too full of names to tell is judged.
+pub fn unread_language(nli: &dyn Nli, claim: &str) -> Option<String> {
+    let language = factdesk_text::other_than_english(claim)?;
+    if nli.reads(language.code) {
+        return None;
+    }
+    let name = language.name;
+    Some(format!(
+        "The claim reads as {name}, and the NLI model ({}) reads English only, so it was not \
+         judged. To check {name} claims, let the chat model judge (`verify.nli = \"llm\"`) \
+         with a model server that reads {name}.",
+        nli.name()
+    ))
+}
+
 /// The premises of one source.
 pub fn premises(
     source: &RankedSource,

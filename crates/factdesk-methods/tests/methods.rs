@@ -765,3 +765,63 @@ async fn corpus_nli_premises_stop_growing_at_the_word_cap() {
     let cut = &of(6)[0].premise;
     assert_eq!(cut.split_whitespace().count(), grounding::MAX_SENTENCE_WORDS);
 }
+
+/// [`FooledNli`] that reads English only, as the offline verifier does.
+struct EnglishOnly;
+
+#[async_trait]
+impl Nli for EnglishOnly {
+    fn name(&self) -> String {
+        "english-only".into()
+    }
+
+    fn reads(&self, language: &str) -> bool {
+        language == "en"
+    }
+
+    async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError> {
+        FooledNli.classify(pairs).await
+    }
+}
+
+#[tokio::test]
+async fn a_claim_in_a_language_the_judge_does_not_read_gets_no_verdict_and_says_why() {
+    let corpus = vec![sentence(4, "Die Zugspitze ist 2962 Meter hoch.")];
+    let claim = "Die Zugspitze ist 3962 Meter hoch.";
+    // A judge that reads German judges it (this one is fooled by the changed figure).
+    let judged = word_corpus_nli(&corpus, Arc::new(FooledNli)).check(claim).await.unwrap();
+    assert_eq!(judged.verdict, Verdict::Supported, "{}", judged.envelope.explanation);
+    // The English-only verifier, as shipped (calibration and fact alignment forward what the
+    // model reads), declines it and names the language and the way out.
+    let folder = tempfile::tempdir().unwrap();
+    let shipped =
+        factdesk_methods::facts::shipped_verifier(Arc::new(EnglishOnly), folder.path()).unwrap();
+    let declined = word_corpus_nli(&corpus, shipped.clone()).check(claim).await.unwrap();
+    assert_eq!(declined.verdict, Verdict::NotEnoughInfo);
+    assert_eq!(declined.undecided, Some(Undecided::UnreadLanguage));
+    assert_eq!(declined.confidence, None);
+    assert!(declined.premises.is_empty(), "nothing judged: {:?}", declined.premises);
+    let why = &declined.envelope.explanation;
+    assert!(why.contains("German") && why.contains("verify.nli"), "{why}");
+    // English full of foreign names is still judged.
+    let english = vec![sentence(5, "Björn Ulvaeus was born in Gothenburg in 1945.")];
+    let named = word_corpus_nli(&english, shipped.clone())
+        .check("Björn Ulvaeus was born in Gothenburg in 1945.")
+        .await
+        .unwrap();
+    assert_eq!(named.verdict, Verdict::Supported, "{}", named.envelope.explanation);
+
+    // LLM-Cite does not even ask the chat model for URLs.
+    let model = Arc::new(ScriptedModel::constant("https://de.wikipedia.org/wiki/Zugspitze"));
+    let cite = LlmCite {
+        model: model.clone(),
+        nli: shipped,
+        prompts: Arc::new(builtin_library().unwrap()),
+        pages: Arc::new(Pages::default()),
+        config: LlmCiteConfig::default(),
+    };
+    let check = cite.check(claim).await.unwrap();
+    assert_eq!(check.undecided, Some(Undecided::UnreadLanguage));
+    assert!(check.envelope.explanation.contains("German"), "{}", check.envelope.explanation);
+    assert!(model.requests().is_empty());
+}

@@ -32,26 +32,35 @@ pub enum Undecided {
     FetchFailed,
     /// The local corpus returned nothing to check the claim against.
     NoEvidence,
+    /// The claim is in a language the judging model does not read (the offline verifier reads
+    /// English only); the explanation names the language.
+    UnreadLanguage,
 }
 
 impl Undecided {
-    pub const ALL: [Undecided; 3] =
-        [Undecided::NoValidUrl, Undecided::FetchFailed, Undecided::NoEvidence];
+    pub const ALL: [Undecided; 4] = [
+        Undecided::NoValidUrl,
+        Undecided::FetchFailed,
+        Undecided::NoEvidence,
+        Undecided::UnreadLanguage,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Undecided::NoValidUrl => "no_valid_url",
             Undecided::FetchFailed => "fetch_failed",
             Undecided::NoEvidence => "no_evidence",
+            Undecided::UnreadLanguage => "unread_language",
         }
     }
 
-    /// Words for people: "no valid URL", "fetch failed", "no evidence".
+    /// Words for people: "no valid URL", "fetch failed", "no evidence", "language not read".
     pub fn label(self) -> &'static str {
         match self {
             Undecided::NoValidUrl => "no valid URL",
             Undecided::FetchFailed => "fetch failed",
             Undecided::NoEvidence => "no evidence",
+            Undecided::UnreadLanguage => "language not read",
         }
     }
 }
@@ -69,7 +78,7 @@ impl FromStr for Undecided {
         Undecided::ALL.into_iter().find(|reason| reason.as_str() == key).ok_or(UnknownValue {
             kind: "reason for no verdict",
             value: s.to_owned(),
-            expected: "no_valid_url, fetch_failed, no_evidence",
+            expected: "no_valid_url, fetch_failed, no_evidence, unread_language",
         })
     }
 }

@@ -50,6 +50,7 @@ pub fn rating_for(verdict: Verdict, undecided: Option<Undecided>) -> ClaimReview
         (_, Some(Undecided::NoValidUrl)) => (None, "No valid URL"),
         (_, Some(Undecided::FetchFailed)) => (None, "Fetch failed"),
         (_, Some(Undecided::NoEvidence)) => (None, "No evidence"),
+        (_, Some(Undecided::UnreadLanguage)) => (None, "Language not read"),
         (Verdict::Supported, None) => (Some(5), "Supported"),
         (Verdict::Refuted, None) => (Some(1), "Refuted"),
         (Verdict::NotEnoughInfo, None) => (Some(3), "Not enough info"),

@@ -702,6 +702,7 @@ fn claim_review_maps_every_verdict() {
         (Verdict::NotEnoughInfo, Some(Undecided::NoValidUrl), None, "No valid URL"),
         (Verdict::NotEnoughInfo, Some(Undecided::FetchFailed), None, "Fetch failed"),
         (Verdict::NotEnoughInfo, Some(Undecided::NoEvidence), None, "No evidence"),
+        (Verdict::NotEnoughInfo, Some(Undecided::UnreadLanguage), None, "Language not read"),
     ];
     for (verdict, undecided, value, name) in cases {
         let mut report = fixture();

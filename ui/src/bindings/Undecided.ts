@@ -4,4 +4,4 @@
  * Why a method could not reach a verdict on the evidence: kept apart from the verdict, which
  * for such a check is always [`Verdict::NotEnoughInfo`].
  */
-export type Undecided = "no_valid_url" | "fetch_failed" | "no_evidence";
+export type Undecided = "no_valid_url" | "fetch_failed" | "no_evidence" | "unread_language";

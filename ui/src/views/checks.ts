@@ -31,6 +31,7 @@ export const UNDECIDED_NAMES: Record<Undecided, string> = {
   no_valid_url: 'no valid URL',
   fetch_failed: 'fetch failed',
   no_evidence: 'no evidence',
+  unread_language: 'language not read',
 };
 
 export const URL_STATUS_NAMES: Record<UrlStatus, string> = {

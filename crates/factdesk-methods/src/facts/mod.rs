@@ -927,6 +927,10 @@ impl Nli for FactChecked {
         self.inner.name()
     }
 
+    fn reads(&self, language: &str) -> bool {
+        self.inner.reads(language)
+    }
+
     /// The premises of one batch asked with the same hypothesis are its evidence
     /// ([`align_all`]): `judge::judge` and `grounding::ground` ask a claim's premises together.
     async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError> {

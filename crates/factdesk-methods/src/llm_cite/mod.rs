@@ -138,7 +138,12 @@ impl LlmCite {
     pub async fn check(&self, claim: &str) -> Result<ClaimCheck, MethodError> {
         let claim = claim.trim();
         let config = &self.config;
-        let mut generated = self.generate_urls(claim).await?;
+        let unread = judge::unread_language(&*self.nli, claim);
+        // A claim the NLI model cannot read is not sent to the chat model for URLs either.
+        let mut generated = match unread {
+            Some(_) => GeneratedUrls::default(),
+            None => self.generate_urls(claim).await?,
+        };
         let mut tokens = generated.tokens;
 
         // Fetch every URL not fetched yet (at most m; the application bounds concurrency).
@@ -192,7 +197,9 @@ impl LlmCite {
             .iter()
             .filter(|url| matches!(url.status, UrlStatus::Refused | UrlStatus::Failed))
             .count();
-        let (verdict, undecided, confidence, explanation) = if fetched > 0 {
+        let (verdict, undecided, confidence, explanation) = if let Some(why) = unread {
+            (Verdict::NotEnoughInfo, Some(Undecided::UnreadLanguage), None, why)
+        } else if fetched > 0 {
             let explanation = match judged.attributions.first() {
                 Some(best) => format!(
                     "{} of {} proposed URLs led to pages; {} entails the claim (P = {:.2}).",

@@ -1,0 +1,123 @@
+//! `factdesk-bench language`: may the English-only verifier judge a claim? The methods that
+//! judge evidence decline a claim `factdesk_text::other_than_english` takes for another
+//! language. This prints the two ways that can go wrong: English claims taken for another
+//! language (claims as the product forms them from HaluEval, on the evaluation range unless
+//! `--dev`: each QA question with its right and with its hallucinated answer, and every
+//! sentence of the right and hallucinated news summaries), and sentences in other languages
+//! taken for English (`data/languages.tsv`: short factual sentences written for this bench,
+//! a line per sentence, its ISO 639-1 code, a tab, the sentence), per language, with the
+//! misses listed.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::Context;
+
+use crate::verifier::{Range, field, qa_claim, read_items};
+
+/// The sentences in other languages, by language.
+const OTHER_LANGUAGES: &str = include_str!("../data/languages.tsv");
+
+/// What to measure.
+#[derive(Debug, Clone, clap::Args)]
+pub struct LanguageBench {
+    /// The folder of HaluEval's JSONL files (scripts/bench-verifier.sh fetches them)
+    pub data: PathBuf,
+    /// Use the dev slice of the training range instead of the evaluation range
+    #[arg(long)]
+    pub dev: bool,
+    /// Items of each file read (QA and summarization)
+    #[arg(long, default_value_t = 2000)]
+    pub items: usize,
+    /// English claims taken for another language to print
+    #[arg(long, default_value_t = 10)]
+    pub show: usize,
+}
+
+pub fn run(bench: &LanguageBench) -> anyhow::Result<()> {
+    let range = if bench.dev { Range::Dev } else { Range::Eval };
+    let mut english: Vec<(&str, String)> = Vec::new();
+    let qa_range = range.items("qa")?;
+    for item in read_items(&bench.data.join("dataset_halueval_qa.jsonl"), qa_range, bench.items)? {
+        let question = field(&item, "question")?;
+        for answer in ["right_answer", "hallucinated_answer"] {
+            english.push(("qa", qa_claim(question, field(&item, answer)?)));
+        }
+    }
+    let summary_range = range.items("summarization")?;
+    let summaries = read_items(
+        &bench.data.join("dataset_halueval_summarization.jsonl"),
+        summary_range,
+        bench.items,
+    )?;
+    for item in summaries {
+        for summary in ["right_summary", "hallucinated_summary"] {
+            let text = field(&item, summary)?;
+            for span in factdesk_text::segment_sentences(text, "en") {
+                english.push(("summarization", span.slice(text).trim().to_owned()));
+            }
+        }
+    }
+
+    let started = Instant::now();
+    let taken: Vec<(&str, &str, &str)> = english
+        .iter()
+        .filter_map(|(dataset, text)| {
+            factdesk_text::other_than_english(text)
+                .map(|language| (*dataset, language.name, text.as_str()))
+        })
+        .collect();
+    let per_text = started.elapsed().as_secs_f64() / english.len().max(1) as f64;
+    println!(
+        "English claims ({} range: QA items {}–{}, summarization items {}–{}), taken for another language:",
+        if bench.dev { "dev" } else { "evaluation" },
+        qa_range.0,
+        (qa_range.0 + bench.items).min(qa_range.1) - 1,
+        summary_range.0,
+        (summary_range.0 + bench.items).min(summary_range.1) - 1,
+    );
+    for dataset in ["qa", "summarization"] {
+        let total = english.iter().filter(|(d, _)| *d == dataset).count();
+        let wrong = taken.iter().filter(|(d, _, _)| *d == dataset).count();
+        println!("  {dataset:<14} {wrong} of {total} ({:.2}%)", percent(wrong, total));
+    }
+    for (dataset, language, text) in taken.iter().take(bench.show) {
+        println!("    [{dataset}] as {language}: {text}");
+    }
+
+    println!("Sentences in other languages (data/languages.tsv), recognised as not English:");
+    let mut rows: Vec<(&str, usize, usize)> = Vec::new();
+    let mut misses = Vec::new();
+    for (number, line) in OTHER_LANGUAGES.lines().enumerate() {
+        let (code, sentence) = line
+            .split_once('\t')
+            .with_context(|| format!("data/languages.tsv line {}: no tab", number + 1))?;
+        let found = factdesk_text::other_than_english(sentence);
+        let right = found.is_some_and(|language| language.code == code);
+        match rows.iter_mut().find(|(c, _, _)| *c == code) {
+            Some(row) => {
+                row.1 += usize::from(right);
+                row.2 += 1;
+            }
+            None => rows.push((code, usize::from(right), 1)),
+        }
+        if !right {
+            let said = found.map_or("English (judged)", |language| language.name);
+            misses.push(format!("    [{code}] as {said}: {sentence}"));
+        }
+    }
+    let (right, total) = rows.iter().fold((0, 0), |(r, t), row| (r + row.1, t + row.2));
+    for (code, right, total) in &rows {
+        println!("  {code:<3} {right} of {total}");
+    }
+    println!("  all {right} of {total} ({:.1}%)", percent(right, total));
+    for miss in misses {
+        println!("{miss}");
+    }
+    println!("{:.3} ms per text", per_text * 1000.0);
+    Ok(())
+}
+
+fn percent(part: usize, whole: usize) -> f64 {
+    if whole == 0 { 0.0 } else { 100.0 * part as f64 / whole as f64 }
+}
