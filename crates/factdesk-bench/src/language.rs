@@ -2,8 +2,9 @@
 //! judge evidence decline a claim `factdesk_text::other_than_english` takes for another
 //! language. This prints the two ways that can go wrong: English claims taken for another
 //! language (claims as the product forms them from HaluEval, on the evaluation range unless
-//! `--dev`: each QA question with its right and with its hallucinated answer, and every
-//! sentence of the right and hallucinated news summaries), and sentences in other languages
+//! `--dev` or `--train`: each QA question with its right and with its hallucinated answer, and every
+//! sentence of the right and hallucinated news summaries; and every sentence of the evidence,
+//! QA knowledge and news articles, which the methods judge sentence by sentence), and sentences in other languages
 //! taken for English (`data/languages.tsv`: short factual sentences written for this bench,
 //! a line per sentence, its ISO 639-1 code, a tab, the sentence), per language, with the
 //! misses listed.
@@ -24,8 +25,11 @@ pub struct LanguageBench {
     /// The folder of HaluEval's JSONL files (scripts/bench-verifier.sh fetches them)
     pub data: PathBuf,
     /// Use the dev slice of the training range instead of the evaluation range
-    #[arg(long)]
+    #[arg(long, conflicts_with = "train")]
     pub dev: bool,
+    /// Use the training range (less its dev slice) instead of the evaluation range
+    #[arg(long)]
+    pub train: bool,
     /// Items of each file read (QA and summarization)
     #[arg(long, default_value_t = 2000)]
     pub items: usize,
@@ -35,13 +39,21 @@ pub struct LanguageBench {
 }
 
 pub fn run(bench: &LanguageBench) -> anyhow::Result<()> {
-    let range = if bench.dev { Range::Dev } else { Range::Eval };
+    let range = match (bench.dev, bench.train) {
+        (true, _) => Range::Dev,
+        (_, true) => Range::Train,
+        _ => Range::Eval,
+    };
     let mut english: Vec<(&str, String)> = Vec::new();
     let qa_range = range.items("qa")?;
     for item in read_items(&bench.data.join("dataset_halueval_qa.jsonl"), qa_range, bench.items)? {
         let question = field(&item, "question")?;
         for answer in ["right_answer", "hallucinated_answer"] {
             english.push(("qa", qa_claim(question, field(&item, answer)?)));
+        }
+        let knowledge = field(&item, "knowledge")?;
+        for span in factdesk_text::segment_sentences(knowledge, "en") {
+            english.push(("qa evidence", span.slice(knowledge).trim().to_owned()));
         }
     }
     let summary_range = range.items("summarization")?;
@@ -51,6 +63,10 @@ pub fn run(bench: &LanguageBench) -> anyhow::Result<()> {
         bench.items,
     )?;
     for item in summaries {
+        let document = field(&item, "document")?;
+        for span in factdesk_text::segment_sentences(document, "en") {
+            english.push(("news evidence", span.slice(document).trim().to_owned()));
+        }
         for summary in ["right_summary", "hallucinated_summary"] {
             let text = field(&item, summary)?;
             for span in factdesk_text::segment_sentences(text, "en") {
@@ -69,17 +85,21 @@ pub fn run(bench: &LanguageBench) -> anyhow::Result<()> {
         .collect();
     let per_text = started.elapsed().as_secs_f64() / english.len().max(1) as f64;
     println!(
-        "English claims ({} range: QA items {}–{}, summarization items {}–{}), taken for another language:",
-        if bench.dev { "dev" } else { "evaluation" },
+        "English claims and evidence ({} range: QA items {}–{}, summarization items {}–{}), taken for another language:",
+        match range {
+            Range::Dev => "dev",
+            Range::Train => "training",
+            Range::Eval => "evaluation",
+        },
         qa_range.0,
         (qa_range.0 + bench.items).min(qa_range.1) - 1,
         summary_range.0,
         (summary_range.0 + bench.items).min(summary_range.1) - 1,
     );
-    for dataset in ["qa", "summarization"] {
+    for dataset in ["qa", "summarization", "qa evidence", "news evidence"] {
         let total = english.iter().filter(|(d, _)| *d == dataset).count();
         let wrong = taken.iter().filter(|(d, _, _)| *d == dataset).count();
-        println!("  {dataset:<14} {wrong} of {total} ({:.2}%)", percent(wrong, total));
+        println!("  {dataset:<15} {wrong} of {total} ({:.2}%)", percent(wrong, total));
     }
     for (dataset, language, text) in taken.iter().take(bench.show) {
         println!("    [{dataset}] as {language}: {text}");

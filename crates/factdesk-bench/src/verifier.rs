@@ -45,6 +45,8 @@ pub enum Range {
     Eval,
     /// The dev slice of the training range: for tuning settings.
     Dev,
+    /// The training range less its dev slice.
+    Train,
 }
 
 impl Range {
@@ -52,6 +54,7 @@ impl Range {
         match self {
             Range::Eval => "eval",
             Range::Dev => "dev",
+            Range::Train => "train",
         }
     }
 

@@ -118,8 +118,8 @@ impl CorpusNli {
     pub async fn check(&self, claim: &str) -> Result<ClaimCheck, MethodError> {
         let claim = claim.trim();
         let config = &self.config;
-        let unread = judge::unread_language(&*self.nli, claim);
-        let parts = match unread {
+        let claim_unread = judge::unread_language(&*self.nli, claim);
+        let parts = match claim_unread {
             Some(_) => Vec::new(),
             None => grounding::claim_sentences(claim, &self.language),
         };
@@ -130,6 +130,7 @@ impl CorpusNli {
         let mut tokens = TokenUse::default();
         let mut supports: Vec<PartSupport> = Vec::new();
         let mut left_out: Vec<LeftOut> = Vec::new();
+        let mut unread: Vec<(usize, &'static str)> = Vec::new();
         for part in &parts {
             let found = self.sources(part).await?;
             let texts = vec![None; found.len()];
@@ -154,6 +155,9 @@ impl CorpusNli {
                     }
                 })
                 .collect();
+            unread.extend(
+                judged.unread.iter().map(|(source, language)| (positions[*source], *language)),
+            );
             for (source, sentence) in judged.left_out {
                 let left = LeftOut { source: positions[source], sentence };
                 if !left_out.contains(&left) {
@@ -216,9 +220,13 @@ impl CorpusNli {
             attribution.source.title.clone().unwrap_or_else(|| "a document".to_owned())
         };
         let mut undecided = None;
-        let (verdict, explanation) = if let Some(why) = unread {
+        let (verdict, explanation) = if let Some(why) = claim_unread {
             undecided = Some(Undecided::UnreadLanguage);
             (Verdict::NotEnoughInfo, why)
+        } else if premises.is_empty() && !unread.is_empty() {
+            undecided = Some(Undecided::UnreadLanguage);
+            let why = judge::unread_note(&*self.nli, &unread, false).unwrap_or_default();
+            (Verdict::NotEnoughInfo, format!("{}.{why}", read(sources.len())))
         } else if supports.iter().all(|part| !part.read) {
             undecided = Some(Undecided::NoEvidence);
             (
@@ -281,6 +289,10 @@ impl CorpusNli {
             (Verdict::NotEnoughInfo, explanation)
         };
         let explanation = explanation + &judge::left_out_note(left_out.len()).unwrap_or_default();
+        let explanation = match undecided {
+            Some(Undecided::UnreadLanguage) => explanation,
+            _ => explanation + &judge::unread_note(&*self.nli, &unread, true).unwrap_or_default(),
+        };
         let confidence = if premises.is_empty() {
             None
         } else if verdict == Verdict::Supported {

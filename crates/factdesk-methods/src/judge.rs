@@ -42,6 +42,9 @@ pub struct Judged {
     /// Evidence sentences left out of the premises because they address the model
     /// ([`crate::injection`]), with the index of their source.
     pub left_out: Vec<(usize, String)>,
+    /// Evidence sentences left out because they are in a language the NLI model does not read
+    /// ([`Nli::reads`]): the index of their source, and the language's name.
+    pub unread: Vec<(usize, &'static str)>,
 }
 
 impl Judged {
@@ -64,6 +67,12 @@ impl Judged {
     /// A sentence for the explanation when evidence was left out ([`left_out_note`]).
     pub fn left_out_note(&self) -> Option<String> {
         left_out_note(self.left_out.len())
+    }
+
+    /// A sentence for the explanation when evidence in a language the NLI model does not read
+    /// was left out ([`unread_note`]).
+    pub fn unread_note(&self, nli: &dyn Nli) -> Option<String> {
+        unread_note(nli, &self.unread, !self.premises.is_empty())
     }
 
     pub fn confidence(&self) -> Option<f64> {
@@ -106,6 +115,38 @@ pub fn unread_language(nli: &dyn Nli, claim: &str) -> Option<String> {
          with a model server that reads {name}.",
         nli.name()
     ))
+}
+
+/// Whether `nli` reads the language `text` is in; the language's name when it does not.
+fn unread_in(nli: &dyn Nli, text: &str) -> Option<&'static str> {
+    factdesk_text::other_than_english(text)
+        .filter(|language| !nli.reads(language.code))
+        .map(|language| language.name)
+}
+
+/// A sentence for a check's explanation when evidence sentences in languages `nli` does not
+/// read were left out of the premises (`unread`: source index and language name, one per
+/// sentence); `judged_some` says whether any premise was judged all the same.
+pub fn unread_note(nli: &dyn Nli, unread: &[(usize, &str)], judged_some: bool) -> Option<String> {
+    if unread.is_empty() {
+        return None;
+    }
+    let mut languages: Vec<&str> = unread.iter().map(|(_, language)| *language).collect();
+    languages.sort_unstable();
+    languages.dedup();
+    let languages = languages.join(" and ");
+    let count = unread.len();
+    let sentences = format!("{count} evidence sentence{}", if count == 1 { "" } else { "s" });
+    Some(if judged_some {
+        format!(" {sentences} in {languages} went unjudged: the NLI model reads English only.")
+    } else {
+        format!(
+            " The evidence found ({sentences}) is in {languages}, and the NLI model ({}) \
+             reads English only, so nothing was judged. To judge {languages} evidence, let the \
+             chat model judge (`verify.nli = \"llm\"`).",
+            nli.name()
+        )
+    })
 }
 
 /// The premises of one source.
@@ -157,6 +198,7 @@ pub async fn judge(
 ) -> Result<Judged, MethodError> {
     let mut slots: Vec<(usize, Vec<String>)> = Vec::new();
     let mut left_out = Vec::new();
+    let mut unread = Vec::new();
     for (index, source) in sources.iter().enumerate() {
         // What addresses the model never reaches it.
         let (sentences, removed): (Vec<String>, Vec<String>) = source
@@ -164,7 +206,27 @@ pub async fn judge(
             .iter()
             .cloned()
             .partition(|sentence| !crate::injection::addresses_model(sentence));
-        let full = texts.get(index).copied().flatten().map(crate::injection::strip);
+        // Nor does what it cannot read.
+        let sentences: Vec<String> = sentences
+            .into_iter()
+            .filter(|sentence| match unread_in(nli, sentence) {
+                Some(language) => {
+                    unread.push((index, language));
+                    false
+                }
+                None => true,
+            })
+            .collect();
+        let mut full = texts.get(index).copied().flatten().map(crate::injection::strip);
+        if let (PremiseForm::WholeDocument { max_chars }, Some((text, _))) = (form, &full) {
+            let start: String = text.chars().take(max_chars).collect();
+            if let Some(language) = unread_in(nli, &start) {
+                if !unread.iter().any(|(source, _)| *source == index) {
+                    unread.push((index, language));
+                }
+                full = None;
+            }
+        }
         let mut removed = removed;
         if let (PremiseForm::WholeDocument { .. }, Some((_, from_text))) = (form, &full) {
             removed = from_text.clone();
@@ -194,6 +256,7 @@ pub async fn judge(
         contradicted: false,
         tokens: TokenUse::default(),
         left_out,
+        unread,
     };
     for ((((source, sentences), pair), judgement), facts) in
         slots.into_iter().zip(pairs.iter()).zip(judgements).zip(alignments)

@@ -803,6 +803,26 @@ async fn a_claim_in_a_language_the_judge_does_not_read_gets_no_verdict_and_says_
     assert!(declined.premises.is_empty(), "nothing judged: {:?}", declined.premises);
     let why = &declined.envelope.explanation;
     assert!(why.contains("German") && why.contains("verify.nli"), "{why}");
+    // Nor does it judge evidence it cannot read: an English claim against German evidence.
+    let english_claim = "The Zugspitze is 3962 metres high.";
+    let german_evidence = vec![sentence(4, "Die Zugspitze ist 2962 Meter hoch über dem Meer.")];
+    let unread = word_corpus_nli(&german_evidence, shipped.clone()).check(english_claim).await;
+    let unread = unread.unwrap();
+    assert_eq!(unread.undecided, Some(Undecided::UnreadLanguage));
+    assert!(unread.premises.is_empty());
+    assert_eq!(unread.sources.len(), 1, "the document found is still shown");
+    let why = &unread.envelope.explanation;
+    assert!(why.contains("evidence found (1 evidence sentence) is in German"), "{why}");
+    // With evidence in both, the English is judged and the German counted out.
+    let both = vec![
+        sentence(4, "Die Zugspitze ist 2962 Meter hoch über dem Meer."),
+        sentence(6, "The Zugspitze is 2962 metres high, the highest peak in Germany."),
+    ];
+    let mixed = word_corpus_nli(&both, shipped.clone()).check(english_claim).await.unwrap();
+    assert_eq!(mixed.verdict, Verdict::Refuted, "{}", mixed.envelope.explanation);
+    assert!(mixed.premises.iter().all(|premise| !premise.premise.contains("Meter")));
+    let why = &mixed.envelope.explanation;
+    assert!(why.contains("1 evidence sentence in German went unjudged"), "{why}");
     // English full of foreign names is still judged.
     let english = vec![sentence(5, "Björn Ulvaeus was born in Gothenburg in 1945.")];
     let named = word_corpus_nli(&english, shipped.clone())

@@ -75,11 +75,14 @@ impl FromStr for Undecided {
     type Err = UnknownValue;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let key = s.trim().to_ascii_lowercase().replace([' ', '-'], "_");
-        Undecided::ALL.into_iter().find(|reason| reason.as_str() == key).ok_or(UnknownValue {
-            kind: "reason for no verdict",
-            value: s.to_owned(),
-            expected: "no_valid_url, fetch_failed, no_evidence, unread_language",
-        })
+        let label = |reason: Undecided| reason.label().to_ascii_lowercase().replace(' ', "_");
+        Undecided::ALL.into_iter().find(|r| r.as_str() == key || label(*r) == key).ok_or(
+            UnknownValue {
+                kind: "reason for no verdict",
+                value: s.to_owned(),
+                expected: "no_valid_url, fetch_failed, no_evidence, unread_language",
+            },
+        )
     }
 }
 

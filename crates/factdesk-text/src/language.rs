@@ -5,9 +5,10 @@
 //!
 //! Names and figures say little of a sentence's language and much of its subject: English news
 //! about "Björn Ulvaeus" or "Sankt Ulrich bei Steyr" reads as Swedish or German when every word
-//! is counted. So words that open with a capital letter, a digit, a quote or a bracket are set
-//! aside first, and a text with fewer than two words left is not judged (taken as English),
-//! unless it is in a script without spaces (Chinese, Japanese), which is read whole. A text is
+//! is counted. So only words that open with a letter other than a capital are read, and a
+//! text with fewer than two of them, or fewer than six letters in them, is not judged (taken as
+//! English), unless it is mostly in a script without spaces (Chinese, Japanese), which is read
+//! whole. A text is
 //! another language only when the detector gives English less than [`ENGLISH_BELOW`] of its
 //! confidence.
 //!
@@ -49,28 +50,30 @@ fn unspaced_script(c: char) -> bool {
         | 0xF900..=0xFAFF) // CJK compatibility ideographs
 }
 
-/// The words that tell a language: those not opening with a capital, a digit, a quote or a
-/// bracket.
+/// The words that tell a language: those that open with a letter that is not a capital
+/// (names, figures, prices and quotations are set aside).
 fn ordinary_words(text: &str) -> Vec<&str> {
     text.split_whitespace()
-        .filter(|word| {
-            word.chars().next().is_some_and(|first| {
-                !(first.is_uppercase()
-                    || first.is_ascii_digit()
-                    || matches!(first, '"' | '\'' | '(' | '[' | '“' | '‘' | '«'))
-            })
-        })
+        .filter(|word| word.chars().next().is_some_and(|c| c.is_alphabetic() && !c.is_uppercase()))
         .collect()
 }
+
+/// Fewer letters than this in a text's ordinary words, and it is not judged.
+const MIN_LETTERS: usize = 6;
 
 /// The language `text` is in, when it is confidently not English; none for English, for text
 /// too short or too full of names to tell, and for text with no letters.
 pub fn other_than_english(text: &str) -> Option<DetectedLanguage> {
-    let read = if text.chars().any(unspaced_script) {
+    let letters = text.chars().filter(|c| c.is_alphabetic()).count();
+    let unspaced = text.chars().filter(|c| unspaced_script(*c)).count();
+    // Chinese or Japanese is read whole; an English sentence quoting a Japanese title is not.
+    let read = if letters > 0 && unspaced * 2 >= letters {
         text.to_owned()
     } else {
         let words = ordinary_words(text);
-        if words.len() < 2 {
+        let letters: usize =
+            words.iter().map(|word| word.chars().filter(|c| c.is_alphabetic()).count()).sum();
+        if words.len() < 2 || letters < MIN_LETTERS {
             return None;
         }
         words.join(" ")
@@ -157,6 +160,7 @@ mod tests {
             "Márcio Borges was from São Paulo.",
             "The Eiffel Tower is 330 metres tall.",
             "Obama won in 2008.",
+            "School Rumble (スクールランブル , Sukūru Ranburu ) is a Japanese manga series.",
         ] {
             assert_eq!(code_of(text), None, "{text}");
         }
@@ -164,7 +168,16 @@ mod tests {
 
     #[test]
     fn too_little_to_tell_is_not_judged() {
-        for text in ["", "   ", "42", "Buenos Aires", "Paris?", "¿?", "Zugspitze 2962"] {
+        for text in [
+            "",
+            "   ",
+            "42",
+            "Buenos Aires",
+            "Paris?",
+            "¿?",
+            "Zugspitze 2962",
+            "Fromage, £2.29 on ios.",
+        ] {
             assert_eq!(code_of(text), None, "{text:?}");
         }
     }

@@ -199,6 +199,11 @@ impl LlmCite {
             .count();
         let (verdict, undecided, confidence, explanation) = if let Some(why) = unread {
             (Verdict::NotEnoughInfo, Some(Undecided::UnreadLanguage), None, why)
+        } else if fetched > 0 && judged.premises.is_empty() && !judged.unread.is_empty() {
+            let why = judged.unread_note(&*self.nli).unwrap_or_default();
+            let explanation =
+                format!("{fetched} of {} proposed URLs led to pages.{why}", proposed.len());
+            (Verdict::NotEnoughInfo, Some(Undecided::UnreadLanguage), None, explanation)
         } else if fetched > 0 {
             let explanation = match judged.attributions.first() {
                 Some(best) => format!(
@@ -216,7 +221,9 @@ impl LlmCite {
                     if judged.contradicted { " and one contradicts it" } else { "" }
                 ),
             };
-            let explanation = explanation + &judged.left_out_note().unwrap_or_default();
+            let explanation = explanation
+                + &judged.left_out_note().unwrap_or_default()
+                + &judged.unread_note(&*self.nli).unwrap_or_default();
             (judged.verdict(), None, judged.confidence(), explanation)
         } else if failed > 0 {
             (
