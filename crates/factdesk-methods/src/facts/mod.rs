@@ -105,6 +105,11 @@ pub const POLARITY_OVERLAP: f64 = 0.7;
 /// Closed sets whose member, stated by a claim and by no premise, leaves the claim unsupported.
 const DESCRIPTIVE_SETS: &[&str] = &["material", "colour", "direction"];
 
+/// Whether closed set `set` is one of [`DESCRIPTIVE_SETS`].
+fn descriptive(set: usize) -> bool {
+    DESCRIPTIVE_SETS.contains(&lexicon::CLOSED_SETS[set].name)
+}
+
 /// Terms whose holder is a role ([`FactKind::Role`]).
 const RANKED_SETS: &[&str] =
     &["ordinal", "size", "height", "length", "age", "heat", "quality", "outcome"];
@@ -260,10 +265,16 @@ fn dates_comparable(claim: &Value, premise: &Value) -> bool {
 /// Whether the names `a` and `b` name the same thing: one's words all among the other's, or
 /// one an initialism of the other.
 fn names_match(a: &[String], b: &[String]) -> bool {
-    // Words meet when equal or when one is the other with an ending ("Indonesia",
-    // "Indonesian"; at least five letters in common).
+    // Words meet when equal; when, both of four letters or more, one is the other with an
+    // ending ("Indonesia", "Indonesian"; "Alex", "Alexander") or misspelt (Damerau-Levenshtein
+    // similarity at least 0.8: "Trail", "Trial").
     let meets = |x: &str, y: &str| {
-        x == y || x.len() >= 5 && y.len() >= 5 && (x.starts_with(y) || y.starts_with(x))
+        x == y
+            || x.len() >= 4
+                && y.len() >= 4
+                && (x.starts_with(y)
+                    || y.starts_with(x)
+                    || strsim::normalized_damerau_levenshtein(x, y) >= 0.8)
     };
     let subset =
         |x: &[String], y: &[String]| x.iter().all(|word| y.iter().any(|other| meets(word, other)));
@@ -509,7 +520,14 @@ impl<'a> Aligner<'a> {
                         out.matched.push(pair(FactKind::Term, Some(found)));
                     } else if let Some(other) = self.counterpart(fact, rival, |_| false) {
                         out.conflicts.push(pair(FactKind::Term, Some(other)));
-                    } else if DESCRIPTIVE_SETS.contains(&lexicon::CLOSED_SETS[*set].name) {
+                    } else if let Some(other) = descriptive(*set)
+                        .then(|| self.about_the_same(&claim_names, rival))
+                        .flatten()
+                    {
+                        // "The Eiffel Tower is a wrought-iron lattice tower" says what the
+                        // tower is made of wherever it stands in the premise.
+                        out.conflicts.push(pair(FactKind::Term, Some(other)));
+                    } else if descriptive(*set) {
                         // What a thing is made of, its colour, its direction: a premise that
                         // says none of it does not back a claim that does.
                         out.unsupported.push(pair(FactKind::Term, None));
@@ -554,6 +572,22 @@ impl<'a> Aligner<'a> {
             held.insert((kind, self.claim_text(fact)));
         }
         (out, held)
+    }
+
+    /// The first premise fact `fits` accepts in a sentence that names what the claim names
+    /// (one of `claim_names`).
+    fn about_the_same(
+        &self,
+        claim_names: &[&[String]],
+        fits: impl Fn(&Fact) -> bool,
+    ) -> Option<&Fact> {
+        let names_one = |sentence: usize| {
+            self.premise.facts.iter().any(|p| {
+                p.sentence == sentence
+                    && matches!(&p.value, Value::Name(words) if claim_names.iter().any(|mine| names_match(mine, words)))
+            })
+        };
+        self.premise.facts.iter().find(|p| fits(p) && names_one(p.sentence))
     }
 
     /// The name standing nearest before token `at` in its sentence, within a few words.
@@ -778,15 +812,18 @@ pub struct AlignmentWeights {
 
 impl Default for AlignmentWeights {
     /// The weights Factdesk judges with ([`shipped_verifier`]): a conflicting number, date,
-    /// closed-set term or role, and a reversed polarity, move the judgement most; a name no
-    /// premise holds a little; a conflicting name and an unsupported figure are shown but do
-    /// not move it (on the dev slice they wronged more right summaries than they caught wrong
-    /// ones).
+    /// closed-set term or role, and a reversed polarity, move the judgement most; a
+    /// conflicting name less (a name in another's place is often the same person or place
+    /// named otherwise: on the dev slice a weight of 2 caught 35 more of 200 names swapped
+    /// for another article's and cost 1.1 points of balanced accuracy on summaries; 4 caught
+    /// 47 and cost 1.8); a name no premise holds a little; an unsupported figure is shown but
+    /// does not move it (on the dev slice it wronged more right summaries than it caught
+    /// wrong ones).
     fn default() -> Self {
         AlignmentWeights {
             conflict: 6.0,
             polarity: 3.0,
-            name: 0.0,
+            name: 2.0,
             unsupported: 1.0,
             unsupported_figure: 0.0,
             contradiction: 0.9,

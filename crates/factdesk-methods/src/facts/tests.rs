@@ -106,6 +106,16 @@ fn a_name_in_another_name_place_conflicts_and_parts_of_a_name_match() {
     );
     check(premise, "Penicillin was discovered by Fleming.", &[], &[]);
     check("Barack Obama met the United Nations chief.", "Obama met the UN chief.", &[], &[]);
+    // A short form and a misspelling name the same person.
+    let warrant = "A warrant was issued for Alexander Soumbadze, a karate instructor.";
+    check(warrant, "A warrant was issued for Alex Soumbadze.", &[], &[]);
+    check(warrant, "A warrant was issued for Alexander Soumbadse.", &[], &[]);
+    check(
+        warrant,
+        "A warrant was issued for Alexander Petrov.",
+        &[(FactKind::Name, "Alexander Petrov", "Alexander Soumbadze")],
+        &[],
+    );
     // A name the premise does not use, with no other name in its place: unsupported.
     check(
         "the drug was discovered in a laboratory.",
@@ -184,6 +194,22 @@ fn closed_set_terms_conflict_with_their_rivals() {
         &[(FactKind::Term, "lost", "won")],
         &[],
     );
+    // What a thing is made of, said in a sentence about it that the claim aligns less well.
+    check(
+        "It is named after the engineer Gustave Eiffel, whose company designed and built it. \
+         The Eiffel Tower is a wrought-iron lattice tower in Paris.",
+        "The Eiffel Tower is built of reinforced concrete.",
+        &[(FactKind::Term, "concrete", "wrought-iron")],
+        &[],
+    );
+    // Not where that sentence is about something else.
+    check(
+        "It is named after the engineer Gustave Eiffel, whose company designed and built it. \
+         The Statue of Liberty has a wrought-iron frame.",
+        "The Eiffel Tower is built of reinforced concrete.",
+        &[],
+        &["Eiffel Tower", "concrete"],
+    );
     // A premise silent on the term leaves it alone.
     check("Shares traded on Tuesday.", "Shares rose on Tuesday.", &[], &[]);
 }
@@ -245,8 +271,7 @@ fn a_conflict_moves_entailment_to_contradiction_and_a_gap_to_neutral() {
     assert!((weights.apply(scores, &missing).entailment - scores.entailment).abs() < 1e-9);
     let same = weights.apply(scores, &align(TOWER, "The tower is 212 metres tall."));
     assert_eq!(same, scores);
-    // A reversed polarity weighs less than a changed figure; a name conflict, by default,
-    // nothing.
+    // A reversed polarity and a name in another's place weigh less than a changed figure.
     let negated = align(
         "The minister did not sign the agreement on Monday.",
         "The minister signed the agreement on Monday.",
@@ -262,15 +287,16 @@ fn a_conflict_moves_entailment_to_contradiction_and_a_gap_to_neutral() {
         }],
         ..FactAlignment::default()
     };
-    assert!((weights.apply(scores, &renamed).entailment - scores.entailment).abs() < 1e-9);
+    let renamed = weights.apply(scores, &renamed);
+    assert!(renamed.entailment < 0.8 && renamed.entailment > refuted.entailment, "{renamed:?}");
 }
 
 #[test]
 fn weights_are_read_by_name_and_bad_ones_are_named() {
-    let weights: AlignmentWeights = "conflict=5, name=2".parse().unwrap();
+    let weights: AlignmentWeights = "conflict=5, name=1".parse().unwrap();
     assert_eq!(
         weights,
-        AlignmentWeights { conflict: 5.0, name: 2.0, ..AlignmentWeights::default() }
+        AlignmentWeights { conflict: 5.0, name: 1.0, ..AlignmentWeights::default() }
     );
     assert_eq!(weights.to_string().parse::<AlignmentWeights>().unwrap(), weights);
     for (bad, named) in [
