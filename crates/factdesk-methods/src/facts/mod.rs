@@ -22,8 +22,8 @@
 //!    [`extract::APPROXIMATE`] when either is approximate; inside the other's range or bound;
 //!    two ranges where both ends agree), a date agreeing in every part both state, a name
 //!    sharing all its words with a premise name or the other way round ("Obama" for "Barack
-//!    Obama", "Indonesia" for "Indonesian"), or an initialism of it ("UN" for "United
-//!    Nations"); the same member of a closed set.
+//!    Obama", "Indonesia" for "Indonesian", "Alex" for "Alexander", a misspelt word), or an
+//!    initialism of it ("UN" for "United Nations"); the same member of a closed set.
 //! 4. A fact not matched is a **conflict** when a premise fact of its kind stands in its
 //!    place: another number of the same unit or counting the same noun, a date of the same
 //!    precision, another member of the same closed set, in an aligned sentence; or a number
@@ -53,13 +53,15 @@
 //! How it changes a judgement ([`FactChecked`], an `Nli` wrapper around the shipped verifier,
 //! [`shipped_verifier`]): a conflicting number, date, closed-set term or role takes
 //! [`AlignmentWeights::conflict`] logits off entailment, a reversed polarity
-//! [`AlignmentWeights::polarity`], and most of what entailment loses becomes contradiction
+//! [`AlignmentWeights::polarity`], a conflicting name [`AlignmentWeights::name`] (less: a name
+//! in another's place is often the same one named otherwise), and most of what entailment
+//! loses becomes contradiction
 //! ([`AlignmentWeights::contradiction`]), so the verdict can be *refuted*; a premise that
 //! reports the claim only as a belief takes the polarity weight too, moving entailment to
 //! neutral, and so does each unsupported name or term ([`AlignmentWeights::unsupported`], at
-//! most two count). Conflicting names and unsupported numbers and dates are shown to people
-//! but, by default, do not move the judgement: on HaluEval's dev slice they wronged more right
-//! summaries (a paraphrased name, a figure the highlights add) than they caught wrong ones.
+//! most two count). Unsupported numbers and dates are shown to people but, by default, do not
+//! move the judgement: on HaluEval's dev slice they wronged more right summaries (a figure the
+//! highlights add) than they caught wrong ones.
 //! The weights were chosen on the dev slice of the verifier's training range
 //! (`scripts/bench-contrast.sh --dev` and `factdesk-bench verifier --dev`, whose
 //! `--alignment` rows compare weights from the same model calls), never on evaluation items.
@@ -430,6 +432,7 @@ impl<'a> Aligner<'a> {
     /// premise (numbers and dates; a name or a term matched anywhere counts).
     fn align_anchored(&self) -> (FactAlignment, HashSet<(FactKind, String)>) {
         let mut anchored: Vec<usize> = Vec::new();
+        let mut anchored_roles: Vec<String> = Vec::new();
         let mut out = FactAlignment::default();
         let claim_names: Vec<&[String]> = self
             .claim
@@ -514,8 +517,10 @@ impl<'a> Aligner<'a> {
                     let same = |p: &Fact| matches!(p.value, Value::Term { set: s, member: m } if s == *set && m == *member);
                     let rival = |p: &Fact| matches!(p.value, Value::Term { set: s, member: m } if s == *set && m != *member);
                     if let Some(found) = self.premise.facts.iter().find(|p| same(p)) {
-                        if let Some(role) = self.role_conflict(fact, found, *set) {
-                            out.conflicts.push(role);
+                        match self.role(fact, same, *set) {
+                            Some(Rank::GivenElsewhere(role)) => out.conflicts.push(role),
+                            Some(Rank::Held(claim)) => anchored_roles.push(claim),
+                            None => {}
                         }
                         out.matched.push(pair(FactKind::Term, Some(found)));
                     } else if let Some(other) = self.counterpart(fact, rival, |_| false) {
@@ -564,6 +569,7 @@ impl<'a> Aligner<'a> {
             .filter(|pair| !matches!(pair.kind, FactKind::Number | FactKind::Date))
             .map(|pair| (pair.kind, pair.claim.clone()))
             .collect();
+        held.extend(anchored_roles.into_iter().map(|claim| (FactKind::Role, claim)));
         for fact in self.claim.facts.iter().filter(|fact| anchored.contains(&fact.start)) {
             let kind = match fact.value {
                 Value::Date { .. } => FactKind::Date,
@@ -591,48 +597,71 @@ impl<'a> Aligner<'a> {
     }
 
     /// The name standing nearest before token `at` in its sentence, within a few words.
+    /// A name after a preposition is no holder: "the second planet from the Sun and the
+    /// hottest" ranks no Sun.
     fn holder<'p>(parsed: &'p Parsed, at: usize) -> Option<&'p Fact> {
         let sentence = parsed.tokens[at].sentence;
+        let object = |fact: &Fact| {
+            let before = parsed.tokens[..fact.token]
+                .iter()
+                .rev()
+                .map(|token| token.lower.as_str())
+                .find(|word| !matches!(*word, "the" | "a" | "an"));
+            before.is_some_and(|word| {
+                matches!(
+                    word,
+                    "from" | "of" | "to" | "in" | "at" | "by" | "with" | "on" | "for" | "than"
+                )
+            })
+        };
         parsed
             .facts
             .iter()
             .filter(|fact| fact.sentence == sentence && fact.token < at && at - fact.token <= 8)
-            .filter(|fact| matches!(fact.value, Value::Name(_)))
+            .filter(|fact| matches!(fact.value, Value::Name(_)) && !object(fact))
             .max_by_key(|fact| fact.token)
     }
 
-    fn role_conflict(
-        &self,
-        claim_term: &Fact,
-        premise_term: &Fact,
-        set: usize,
-    ) -> Option<FactPair> {
+    /// Who holds the rank a claim term gives (`claim_term`, of closed set `set`: "Aldrin was
+    /// the first") where the premise states the same term (`same`): the claim's name
+    /// somewhere ([`Rank::Held`]), or only another while the premise names the claim's holder
+    /// elsewhere ([`Rank::GivenElsewhere`]); none when the premise ranks no one so.
+    fn role(&self, claim_term: &Fact, same: impl Fn(&Fact) -> bool, set: usize) -> Option<Rank> {
         if !RANKED_SETS.contains(&lexicon::CLOSED_SETS[set].name) {
             return None;
         }
-        // A rank held by someone: "the first person", "the largest city" ("was first climbed"
-        // ranks no one).
+        // A rank held among others: "the first person", "the largest city" ("was first
+        // climbed" ranks no one, and "his first visit" ranks him only among his own).
         let ranked = |parsed: &Parsed, term: &Fact| {
-            term.token > 0
-                && matches!(
-                    parsed.tokens[term.token - 1].lower.as_str(),
-                    "the" | "its" | "their" | "his" | "her"
-                )
+            term.token > 0 && parsed.tokens[term.token - 1].lower == "the"
         };
-        if !ranked(&self.claim, claim_term) || !ranked(&self.premise, premise_term) {
+        if !ranked(&self.claim, claim_term) {
             return None;
         }
         let mine = Self::holder(&self.claim, claim_term.token)?;
-        let theirs = Self::holder(&self.premise, premise_term.token)?;
-        let (Value::Name(a), Value::Name(b)) = (&mine.value, &theirs.value) else { return None };
-        if names_match(a, b) || !self.name_held(a) {
+        let Value::Name(a) = &mine.value else { return None };
+        if !self.name_held(a) {
             return None;
         }
-        Some(FactPair {
+        let holders: Vec<(&Fact, &Fact)> = self
+            .premise
+            .facts
+            .iter()
+            .filter(|p| same(p) && ranked(&self.premise, p))
+            .filter_map(|p| Some((p, Self::holder(&self.premise, p.token)?)))
+            .filter(|(_, holder)| matches!(holder.value, Value::Name(_)))
+            .collect();
+        let held_by = |holder: &Fact| matches!(&holder.value, Value::Name(b) if names_match(a, b));
+        let claim = self.claim.slice(mine.start, claim_term.end).to_owned();
+        if holders.iter().any(|(_, holder)| held_by(holder)) {
+            return Some(Rank::Held(claim));
+        }
+        let (term, theirs) = holders.first()?;
+        Some(Rank::GivenElsewhere(FactPair {
             kind: FactKind::Role,
-            claim: self.claim.slice(mine.start, claim_term.end).to_owned(),
-            evidence: self.premise.slice(theirs.start, premise_term.end).to_owned(),
-        })
+            claim,
+            evidence: self.premise.slice(theirs.start, term.end).to_owned(),
+        }))
     }
 
     /// The belief frame premise sentence `index` reports its content in ("popular belief"),
@@ -759,8 +788,10 @@ pub fn align_all(premises: &[&str], claim: &str) -> Vec<FactAlignment> {
     for alignment in &mut each {
         alignment.unsupported.retain(|pair| !elsewhere(pair));
         alignment.conflicts.retain(|pair| {
-            !(matches!(pair.kind, FactKind::Number | FactKind::Date | FactKind::Name)
-                && elsewhere(pair))
+            !(matches!(
+                pair.kind,
+                FactKind::Number | FactKind::Date | FactKind::Name | FactKind::Role
+            ) && elsewhere(pair))
         });
     }
     // A fact no premise holds and one sets another against conflicts with the evidence: the
@@ -771,6 +802,20 @@ pub fn align_all(premises: &[&str], claim: &str) -> Vec<FactAlignment> {
         .filter(|pair| matches!(pair.kind, FactKind::Number | FactKind::Date | FactKind::Term))
         .cloned()
         .collect();
+    // So does a rank one premise gives another name and none gives the claim's.
+    let roles: Vec<FactPair> = each
+        .iter()
+        .flat_map(|alignment| alignment.conflicts.iter())
+        .filter(|pair| pair.kind == FactKind::Role)
+        .cloned()
+        .collect();
+    if let Some(role) = roles.first() {
+        for alignment in &mut each {
+            if !alignment.conflicts.iter().any(|pair| pair.kind == FactKind::Role) {
+                alignment.conflicts.push(role.clone());
+            }
+        }
+    }
     for alignment in &mut each {
         let (moved, kept): (Vec<FactPair>, Vec<FactPair>) =
             std::mem::take(&mut alignment.unsupported).into_iter().partition(|pair| {
@@ -786,6 +831,14 @@ pub fn align_all(premises: &[&str], claim: &str) -> Vec<FactAlignment> {
         }
     }
     each
+}
+
+/// Who holds a rank the claim gives ([`Aligner::role`]).
+enum Rank {
+    /// The claim's name, in the premise (its claim text: "Aldrin was the first").
+    Held(String),
+    /// Only another name, while the premise names the claim's elsewhere.
+    GivenElsewhere(FactPair),
 }
 
 /// How an alignment moves a judgement (see the module documentation).

@@ -226,6 +226,23 @@ fn a_ranked_role_given_to_another_name_conflicts() {
     assert!(
         align(premise, "Armstrong was the first person on the lunar surface.").conflicts.is_empty()
     );
+    // The rank stated after another "first" in the premise, as on the demo's page.
+    let page = "Apollo 11 was the spaceflight that first landed people on the Moon. The lunar \
+                module Eagle touched down on 20 July 1969 carrying the astronauts Neil Armstrong \
+                and Buzz Aldrin. Armstrong became the first person to step onto the lunar \
+                surface, and Aldrin joined him about twenty minutes later.";
+    let alignment = align(page, "Buzz Aldrin was the first person to walk on the Moon.");
+    assert!(alignment.conflicts.iter().any(|pair| pair.kind == FactKind::Role), "{alignment:?}");
+    // A name after a preposition holds no rank.
+    let venus = "Venus is the second planet from the Sun and the hottest planet in the Solar \
+                 System.";
+    let alignment = align(venus, "Venus is the hottest planet in the Solar System.");
+    assert!(alignment.conflicts.is_empty(), "{alignment:?}");
+    // Where the premise gives the rank to the claim's name too, no conflict.
+    let both = "Armstrong was the first person to walk on the Moon. Aldrin was the first person \
+                to pilot the lunar module down.";
+    let alignment = align(both, "Aldrin was the first person to pilot the lunar module down.");
+    assert!(alignment.conflicts.is_empty(), "{alignment:?}");
 }
 
 #[test]
@@ -327,6 +344,19 @@ fn a_fact_another_premise_states_is_held_by_the_evidence() {
     let spread = align_all(&[silent, TOWER], claim);
     assert_eq!(kinds(&spread[0].conflicts), [(FactKind::Number, "412 metres", "212 metres")]);
     assert!(spread[0].unsupported.is_empty());
+    // So does a rank another premise gives someone else, unless one gives it the claim's name.
+    let landed = "The lunar module touched down carrying Neil Armstrong and Buzz Aldrin.";
+    let first = "Armstrong became the first person on the surface, and Aldrin joined him.";
+    let claim = "Buzz Aldrin was the first person to walk on the Moon.";
+    let spread = align_all(&[landed, first], claim);
+    let roles = |alignment: &FactAlignment| {
+        alignment.conflicts.iter().filter(|pair| pair.kind == FactKind::Role).count()
+    };
+    assert_eq!((roles(&spread[0]), roles(&spread[1])), (1, 1), "{spread:?}");
+    let aldrin_first = "In 1969 Buzz Aldrin was the first person to pilot the module.";
+    let held =
+        align_all(&[landed, first, aldrin_first], "Aldrin was the first person to pilot it.");
+    assert!(held.iter().all(|alignment| roles(alignment) == 0), "{held:?}");
 }
 
 #[tokio::test]
