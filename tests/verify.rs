@@ -804,3 +804,51 @@ fn the_server_concurrency_bound_holds_across_claims_checked_at_once() {
     // A lower bound only: with the bound it cannot be faster than the calls in sequence.
     assert!(elapsed >= delay * calls, "{calls} calls in {elapsed:?}");
 }
+
+/// The demo as `scripts/demo.sh` runs it: corpus-NLI over the demo corpus, judged by the
+/// verifier Factdesk ships (calibrated, moved by fact alignment).
+#[test]
+fn the_shipped_verifier_gets_every_demo_claim_right_and_names_each_conflict() {
+    let world = world(false, Duration::ZERO);
+    let app = &world.harness.app;
+    world.harness.import(&[factdesk_tests::demo_corpus().to_str().unwrap()], "demo");
+    let verifier = factdesk_tests::repo_root().join("assets/models/factdesk-verifier");
+    let options = VerifyOptions {
+        method: Some(Method::CorpusNli),
+        nli: Some(format!("cross-encoder:{}", verifier.display())),
+        ..VerifyOptions::default()
+    };
+    let claims =
+        std::fs::read_to_string(factdesk_tests::repo_root().join("assets/demo/claims.csv"))
+            .unwrap();
+    let runtime = runtime();
+    let mut refuted = Vec::new();
+    for line in claims.lines().skip(1) {
+        let (claim, rest) = line.split_once(",").unwrap();
+        let check = runtime.block_on(app.verify_claim(claim, &options)).unwrap().check;
+        let why = &check.envelope.explanation;
+        if rest.starts_with("true") {
+            assert_eq!(check.verdict, Verdict::Supported, "{claim}: {why}");
+            continue;
+        }
+        assert_ne!(check.verdict, Verdict::Supported, "{claim}: {why}");
+        if check.verdict == Verdict::Refuted {
+            // The contradicting sentence is quoted and what it states differently named.
+            let deciding = check.deciding_premise().expect("a refuted check has its premise");
+            let conflict = deciding.facts.conflicts.first().expect("the conflict is kept");
+            assert!(why.contains(&format!("claim: {}", conflict.claim)), "{why}");
+            refuted.push((claim.to_owned(), conflict.evidence.clone()));
+        }
+    }
+    let expected = [
+        ("The Eiffel Tower is built of reinforced concrete.", "wrought-iron"),
+        ("Penicillin was discovered by Louis Pasteur.", "Alexander Fleming"),
+        ("The Great Barrier Reef lies off the coast of Western Australia.", "north-eastern"),
+        ("Buzz Aldrin was the first person to walk on the Moon.", "Armstrong became the first"),
+    ];
+    let expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(claim, evidence)| (claim.to_string(), evidence.to_string()))
+        .collect();
+    assert_eq!(refuted, expected);
+}
