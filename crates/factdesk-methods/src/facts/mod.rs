@@ -31,23 +31,26 @@
 //!    neighbouring content word with the claim's fact (in any premise sentence, as every fact
 //!    found outside the aligned sentences must). A premise whose aligned sentence holds less
 //!    than [`MIN_OVERLAP`] of the claim's content words is about something else: its
-//!    numbers, dates and names leave the claim's unsupported, never contradicted. A fact with
-//!    no counterpart is **unsupported** (a closed-set term is then left alone: the premise is
-//!    silent on it).
+//!    numbers, dates and names leave the claim's unsupported, never contradicted. What a thing
+//!    is made of, its colour or direction also conflicts with a rival in any premise sentence
+//!    that names what the claim names ("The Eiffel Tower is a wrought-iron lattice tower"
+//!    against "built of concrete"). A fact with no counterpart is **unsupported** (a
+//!    closed-set term is then left alone: the premise is silent on it).
 //! 5. **Polarity**: the claim and the aligned sentence disagree when a word both state follows
 //!    a verbal negation ("not", "n't", "never", "cannot", within four words) on one side only
 //!    ("did not sign" against "signed"; "doesn't know" and "does not know" agree), provided
 //!    the sentence shares at least [`POLARITY_OVERLAP`] of the claim's content words. A
 //!    sentence reporting a belief ("a popular belief holds that …") that the next sentence
 //!    denies ("It cannot.") counts as negated.
-//! 6. **Roles**: a ranked term the premise holds too (the first, the largest, the winner) is a
-//!    conflict when the name before it in the claim is not the name before it in the premise,
-//!    and the premise names the claim's one elsewhere ("Aldrin was the first" against
-//!    "Armstrong became the first …, and Aldrin joined him").
+//! 6. **Roles**: a ranked term the premise holds too ("the first", "the largest") is a
+//!    conflict when the name before it in the claim is before it nowhere the premise ranks so,
+//!    another name is, and the premise names the claim's one elsewhere ("Aldrin was the first"
+//!    against "Armstrong became the first …, and Aldrin joined him"). A name after a
+//!    preposition holds no rank ("the second planet from the Sun and the hottest").
 //! 7. **The evidence as a whole** ([`align_all`]): the premises judged with one claim are its
-//!    evidence. A number, date or name one premise leaves unsupported or sets against another
-//!    but another premise states in its place is held: it is neither unsupported nor
-//!    conflicting anywhere. A number, date or closed-set term no premise holds and one
+//!    evidence. A number, date, name or rank one premise leaves unsupported or sets against
+//!    another but another premise states in its place is held: it is neither unsupported nor
+//!    conflicting anywhere. A number, date, closed-set term or rank no premise holds and one
 //!    premise contradicts conflicts in the premises silent on it too.
 //!
 //! How it changes a judgement ([`FactChecked`], an `Nli` wrapper around the shipped verifier,
