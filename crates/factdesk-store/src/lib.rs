@@ -55,6 +55,13 @@ pub enum StoreError {
          changed (please report this, with the database if you can share it)"
     )]
     MigrationDangling { table: String },
+    #[error(
+        "the database {path} was upgraded by migration {version:04} ({name}) as another build \
+         wrote it, not as this one does; nothing was changed. Open it with the Factdesk that \
+         made it, or restore migrations/{version:04}_{name}.sql (a migration must never change \
+         once it has landed: a change is a new migration)"
+    )]
+    MigrationChanged { path: String, version: i64, name: &'static str },
     #[error("cannot open the database {path}: {source}")]
     Open {
         path: String,

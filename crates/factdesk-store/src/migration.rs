@@ -1,5 +1,8 @@
 //! Numbered, forward-only migrations from `migrations/`, applied in one transaction with the
-//! schema version kept in `PRAGMA user_version`.
+//! schema version kept in `PRAGMA user_version`. Since migration 16 every applied migration's
+//! checksum is kept in `schema_migrations`, and a database whose applied migrations differ from
+//! this build's texts is refused ([`StoreError::MigrationChanged`]): a landed migration is never
+//! edited (`LANDED` in the tests holds their checksums).
 
 use rusqlite::{Connection, OptionalExtension};
 
@@ -90,7 +93,20 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "claim_dates",
         sql: include_str!("../../../migrations/0015_claim_dates.sql"),
     },
+    Migration {
+        version: 16,
+        name: "migration_checksums",
+        sql: include_str!("../../../migrations/0016_migration_checksums.sql"),
+    },
 ];
+
+impl Migration {
+    /// BLAKE3 of the migration's text, with line ends read as `\n` (a checkout that writes
+    /// `\r\n` holds the same migration).
+    pub fn checksum(&self) -> String {
+        blake3::hash(self.sql.replace("\r\n", "\n").as_bytes()).to_hex().to_string()
+    }
+}
 
 /// The schema version this binary writes.
 pub fn latest_version(migrations: &[Migration]) -> i64 {
@@ -131,7 +147,7 @@ fn apply_pending(
     }
     let pending: Vec<&Migration> = migrations.iter().filter(|m| m.version > found).collect();
     if pending.is_empty() {
-        return Ok(());
+        return check_applied(conn, migrations, display_path);
     }
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     // Another process may have migrated between the read above and the lock.
@@ -151,7 +167,67 @@ fn apply_pending(
     if let Some(table) = dangling {
         return Err(StoreError::MigrationDangling { table });
     }
+    record_applied(&tx, migrations)?;
     tx.commit()?;
+    check_applied(conn, migrations, display_path)
+}
+
+/// Whether the database keeps migration checksums (migration 16 has run).
+fn keeps_checksums(conn: &Connection) -> Result<bool> {
+    Ok(conn
+        .query_row(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
+            [],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some())
+}
+
+/// Records the checksum of every applied migration not recorded yet: those just applied, and on
+/// the first open with migration 16 those applied before it (taken as this build's texts).
+fn record_applied(conn: &Connection, migrations: &[Migration]) -> Result<()> {
+    if !keeps_checksums(conn)? {
+        return Ok(());
+    }
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+    let now = factdesk_model::now_rfc3339();
+    let mut insert = conn.prepare(
+        "INSERT OR IGNORE INTO schema_migrations (version, name, checksum, applied_at) \
+         VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for migration in migrations.iter().filter(|m| m.version <= version) {
+        insert.execute(rusqlite::params![
+            migration.version,
+            migration.name,
+            migration.checksum(),
+            now
+        ])?;
+    }
+    Ok(())
+}
+
+/// Refuses a database whose applied migrations were applied from other texts than this
+/// build's.
+fn check_applied(conn: &Connection, migrations: &[Migration], display_path: &str) -> Result<()> {
+    if !keeps_checksums(conn)? {
+        return Ok(());
+    }
+    let mut rows =
+        conn.prepare("SELECT version, checksum FROM schema_migrations ORDER BY version")?;
+    let applied = rows
+        .query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    for (version, checksum) in applied {
+        let Some(migration) = migrations.iter().find(|m| m.version == version) else { continue };
+        if migration.checksum() != checksum {
+            return Err(StoreError::MigrationChanged {
+                path: display_path.to_owned(),
+                version,
+                name: migration.name,
+            });
+        }
+    }
     Ok(())
 }
 
@@ -503,5 +579,93 @@ mod tests {
         let keys: i64 = store.conn.query_row("PRAGMA foreign_keys", [], |r| r.get(0)).unwrap();
         let timeout: i64 = store.conn.query_row("PRAGMA busy_timeout", [], |r| r.get(0)).unwrap();
         assert_eq!((mode.as_str(), keys, timeout), ("wal", 1, 10_000));
+    }
+
+    /// The checksum of every landed migration. A migration is never edited once it has landed:
+    /// this list fails the tests when one is. A new migration appends its checksum here.
+    const LANDED: &[(i64, &str)] = &[
+        (1, "81aec6af42976dca0ee0bf6fbe7f8452775029ad9038cff6d36e7f0eeee2ca09"),
+        (2, "7bcb1961f9d044a975faca6b3b7e3d21815419f2e29a082ce1e2d90c6ec2b812"),
+        (3, "8d650e73e0285c66d7e69859e7689998b5e884835c137132cd0d15cd4ad8b4b9"),
+        (4, "6d8a2c18d98a3198c2878643c49fae7d38fe9e1a289bfe9f54c028948f4c879e"),
+        (5, "12d233d6e2c4e189a18e0975c16b121a70e078d9f36026f968475a89633810d3"),
+        (6, "70a08b1069512270329adb4d6db512d7504a0247603fbc76f1e55900bf67aea9"),
+        (7, "fcd905a52e2c7a2d70ce45efa8f3311716b97820a3073534dd20680f5142641a"),
+        (8, "49a4a2d7b86218a3c419cf0bdae8a68fd4163c0b95d50591009920dc7a89cadb"),
+        (9, "d8270d1987313a3486c635b1cd539998edb9637e86c6ce8173d93fb64341758b"),
+        (10, "7c7a1a244198208819a57b89fa7d1f37edff0e011cb1dad0ae9aa3365afe8d4d"),
+        (11, "2cdbd5fcb8593a509168dd9cf1c287812f2613e7636546f871626c4b63999a13"),
+        (12, "108eb2bd6d6761dd131bcd37638de8f35a969ae434cac06bc8dfbb87d474852a"),
+        (13, "19ad681f42fa177e49af45ae04766f7a43c4a71656f372eb9cc208ee9fc3ca73"),
+        (14, "399e1dc45ba7c5ede77aa63513288a134d916b4e776414e3dbe2ef102ddf86da"),
+        (15, "e666454e40d98b85af21e81f1c555cb976d14c3d371b24310c65de955b6108ef"),
+        (16, "718789c8c802822a6873ff720fc5088538f84271093bbf07f20b51bb42cb449b"),
+    ];
+
+    #[test]
+    fn no_landed_migration_has_changed() {
+        let now: Vec<(i64, String)> =
+            MIGRATIONS.iter().map(|migration| (migration.version, migration.checksum())).collect();
+        let landed: Vec<(i64, String)> =
+            LANDED.iter().map(|(version, checksum)| (*version, (*checksum).to_owned())).collect();
+        assert_eq!(
+            now, landed,
+            "a landed migration changed, or a new one has no checksum in LANDED"
+        );
+        // Line ends do not count.
+        let crlf = Migration { sql: "CREATE TABLE a (id INTEGER);\r\n", ..MIGRATIONS[0] };
+        let lf = Migration { sql: "CREATE TABLE a (id INTEGER);\n", ..MIGRATIONS[0] };
+        assert_eq!(crlf.checksum(), lf.checksum());
+    }
+
+    fn recorded(conn: &Connection) -> Vec<(i64, String)> {
+        let mut rows = conn
+            .prepare("SELECT version, checksum FROM schema_migrations ORDER BY version")
+            .unwrap();
+        rows.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_database_whose_applied_migration_changed_is_refused_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("factdesk.sqlite3");
+        drop(Store::open(&path).unwrap());
+        let expected: Vec<(i64, String)> =
+            MIGRATIONS.iter().map(|migration| (migration.version, migration.checksum())).collect();
+        assert_eq!(recorded(&Connection::open(&path).unwrap()), expected);
+        // A build whose migration 3 reads otherwise refuses the database, naming the file.
+        let mut edited: Vec<Migration> = MIGRATIONS.to_vec();
+        edited[2].sql = "CREATE TABLE fetches (id INTEGER);";
+        let mut conn = Connection::open(&path).unwrap();
+        let error = apply_migrations(&mut conn, &edited, "factdesk.sqlite3").unwrap_err();
+        assert!(matches!(error, StoreError::MigrationChanged { version: 3, .. }), "{error}");
+        let message = error.to_string();
+        assert!(
+            message.contains("factdesk.sqlite3") && message.contains("migrations/0003_fetches.sql"),
+            "{message}"
+        );
+        // Nothing was changed: the database still opens as it was.
+        assert_eq!(recorded(&conn), expected);
+        drop(conn);
+        assert!(Store::open(&path).is_ok());
+    }
+
+    #[test]
+    fn a_database_from_before_checksums_records_those_of_its_migrations() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite3");
+        {
+            let mut conn = Connection::open(&path).unwrap();
+            let older: Vec<Migration> =
+                MIGRATIONS.iter().copied().filter(|m| m.version <= 15).collect();
+            apply_migrations(&mut conn, &older, "old").unwrap();
+        }
+        drop(Store::open(&path).unwrap());
+        let versions: Vec<i64> =
+            recorded(&Connection::open(&path).unwrap()).into_iter().map(|(v, _)| v).collect();
+        assert_eq!(versions, (1..=latest_version(MIGRATIONS)).collect::<Vec<_>>());
     }
 }
