@@ -12,7 +12,8 @@
 //! the contrast sets of `training/verifier/contrast.py` (one fact changed) per edit kind
 //! (`contrast.rs`); both can keep the verifier's judgements between runs (`nli_cache.rs`).
 //! `language` counts the claims the verifier declines as not English, rightly and wrongly
-//! (`language.rs`).
+//! (`language.rs`). `claim-speed` times one claim sentence checked offline against 100 news
+//! articles (`claim_speed.rs`).
 //! `ciber` compares CIBER's fusion rules with plain RAG on a simulated model
 //! of known accuracy (`ciber.rs`).
 //! `revise` runs RARR or CoVe over HaluEval's hallucinated summaries through the core
@@ -22,6 +23,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod ciber;
+mod claim_speed;
 mod contrast;
 mod import_search;
 mod language;
@@ -139,6 +141,9 @@ enum Bench {
     /// from HaluEval taken for another language, and sentences in eleven other languages
     /// taken for English
     Language(language::LanguageBench),
+    /// Seconds per claim sentence checked offline (corpus-NLI, the shipped verifier) against a
+    /// corpus of news articles imported through the core
+    ClaimSpeed(claim_speed::ClaimSpeed),
     /// CIBER's fusion rules against plain RAG with a simulated model of known accuracy
     Ciber(ciber::CiberSimulation),
     /// RARR or CoVe over HaluEval's hallucinated news summaries, their articles as evidence:
@@ -220,6 +225,7 @@ fn main() -> anyhow::Result<()> {
         Bench::Ciber(simulation) => ciber::run(simulation),
         Bench::Contrast(bench) => contrast::run(&bench),
         Bench::Language(bench) => language::run(&bench),
+        Bench::ClaimSpeed(bench) => claim_speed::run(&bench),
         Bench::Revise(bench) => revise::run(&bench),
         Bench::Tts(bench) => tts::run(&bench),
         Bench::SimilarClaims(bench) => similar::run(&bench),
