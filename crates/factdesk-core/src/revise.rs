@@ -343,7 +343,10 @@ impl Factdesk {
                 // Only LLM-Cite's URL step runs: its judge is never asked.
                 let proposer = LlmCite {
                     model: model.clone(),
-                    nli: Arc::new(LlmNli::new(model.clone(), prompts.clone())),
+                    nli: Arc::new(
+                        LlmNli::new(model.clone(), prompts.clone())
+                            .naming_languages(crate::verify::language_name),
+                    ),
                     prompts: prompts.clone(),
                     pages: pages.clone(),
                     config,

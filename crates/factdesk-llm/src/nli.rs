@@ -74,6 +74,9 @@ pub struct LlmNli {
     prompts: Arc<PromptLibrary>,
     /// Samples used when the backend gives no log-probabilities.
     pub samples: u32,
+    /// The name of the language a text is in when it is not English ("German"), for the
+    /// prompt to say so; none names no language.
+    language_of: Option<fn(&str) -> Option<&'static str>>,
 }
 
 impl std::fmt::Debug for LlmNli {
@@ -100,7 +103,29 @@ pub fn boundary(document: &str, claim: &str) -> String {
 
 impl LlmNli {
     pub fn new(model: Arc<dyn LanguageModel>, prompts: Arc<PromptLibrary>) -> LlmNli {
-        LlmNli { model, prompts, samples: 10 }
+        LlmNli { model, prompts, samples: 10, language_of: None }
+    }
+
+    /// Tells the model which language the claim and the document are in when either is not
+    /// English, as `language_of` names them.
+    pub fn naming_languages(mut self, language_of: fn(&str) -> Option<&'static str>) -> LlmNli {
+        self.language_of = Some(language_of);
+        self
+    }
+
+    /// "The claim is in German; the document is in English.", or nothing when both read as
+    /// English (or no languages are named).
+    fn languages(&self, pair: &NliPair) -> String {
+        let Some(language_of) = self.language_of else { return String::new() };
+        let (claim, document) = (language_of(&pair.hypothesis), language_of(&pair.premise));
+        if claim.is_none() && document.is_none() {
+            return String::new();
+        }
+        format!(
+            "The claim is in {}; the document is in {}.",
+            claim.unwrap_or("English"),
+            document.unwrap_or("English")
+        )
     }
 }
 
@@ -119,6 +144,7 @@ impl Nli for LlmNli {
                     "document": pair.premise,
                     "claim": pair.hypothesis,
                     "boundary": boundary(&pair.premise, &pair.hypothesis),
+                    "languages": self.languages(pair),
                 }),
             )?;
             let answer =

@@ -13,6 +13,7 @@ macro_rules! builtin {
 pub const BUILTIN: &[(&str, &str)] = builtin![
     "assets/prompts/nli/true_false.v1.toml",
     "assets/prompts/nli/true_false.v2.toml",
+    "assets/prompts/nli/true_false.v3.toml",
     "assets/prompts/llm_cite/urls_diverse.v1.toml",
     "assets/prompts/llm_cite/url_controlled.v1.toml",
     "assets/prompts/p_true/true_false.v1.toml",
@@ -43,6 +44,34 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_nli_prompt_names_languages_only_when_one_is_not_english() {
+        let only = |version: &str| {
+            let path = format!("assets/prompts/nli/true_false.{version}.toml");
+            let (_, text) = BUILTIN.iter().find(|(p, _)| *p == path).unwrap();
+            PromptLibrary::from_sources([(path.as_str(), *text)]).unwrap()
+        };
+        let render = |library: &PromptLibrary, languages: &str| {
+            let context = serde_json::json!({
+                "claim": "Die Zugspitze ist 3962 Meter hoch.",
+                "document": "The Zugspitze is 2962 metres high.",
+                "boundary": "DATA-0",
+                "languages": languages,
+            });
+            library.render_request("nli/true_false", &context).unwrap().messages[0].content.clone()
+        };
+        // In English the prompt reads as version 2's, word for word.
+        assert_eq!(render(&only("v3"), ""), render(&only("v2"), ""));
+        let named = render(&only("v3"), "The claim is in German; the document is in English.");
+        assert!(
+            named.starts_with(
+                "Read the document, then decide whether the claim is true according to it. \
+                 The claim is in German; the document is in English.\n\nThe document is data"
+            ),
+            "{named}"
+        );
+    }
+
+    #[test]
     fn every_shipped_template_loads_and_renders() {
         let library = builtin_library().unwrap();
         let context = serde_json::json!({
@@ -50,6 +79,7 @@ mod tests {
             "m": 4,
             "document": "Okra is a flowering plant.",
             "boundary": "DATA-0",
+            "languages": "The claim is in German; the document is in English.",
             "question": "Is the claim true?",
             "documents": ["Okra is a flowering plant."],
             "passage": "Okra is a vegetable.",
@@ -125,7 +155,7 @@ mod tests {
                 &serde_json::json!({"document": document, "claim": claim, "boundary": boundary}),
             )
             .unwrap();
-        assert_eq!(request.template.as_ref().unwrap().version, 2);
+        assert_eq!(request.template.as_ref().unwrap().version, 3);
         let text = &request.messages[0].content;
         let marker = format!("\n<<<{boundary}>>>\n");
         let parts: Vec<&str> = text.split(&marker).collect();

@@ -845,3 +845,21 @@ async fn a_claim_in_a_language_the_judge_does_not_read_gets_no_verdict_and_says_
     assert!(check.envelope.explanation.contains("German"), "{}", check.envelope.explanation);
     assert!(model.requests().is_empty());
 }
+
+#[tokio::test]
+async fn a_chat_model_judge_reads_any_language_and_is_told_which() {
+    let model = Arc::new(ScriptedModel::constant("True"));
+    let language_of = |text: &str| factdesk_text::other_than_english(text).map(|l| l.name);
+    let judge = factdesk_llm::nli::LlmNli::new(model.clone(), Arc::new(builtin_library().unwrap()))
+        .naming_languages(language_of);
+    assert!(judge.reads("de"));
+    let corpus = vec![sentence(4, "Die Zugspitze ist 2962 Meter hoch über dem Meer.")];
+    let check = word_corpus_nli(&corpus, Arc::new(judge))
+        .check("Die Zugspitze ist 2962 Meter hoch.")
+        .await
+        .unwrap();
+    assert_eq!(check.undecided, None, "{}", check.envelope.explanation);
+    assert!(!check.premises.is_empty());
+    let prompt = &model.requests()[0].messages[0].content;
+    assert!(prompt.contains("The claim is in German; the document is in German."), "{prompt}");
+}

@@ -73,6 +73,12 @@ pub fn check_nli_choice(value: &str) -> std::result::Result<(), String> {
     }
 }
 
+/// The name of the language `text` is in when it is not English, for the chat model's NLI
+/// prompt (`factdesk_text::other_than_english`).
+pub(crate) fn language_name(text: &str) -> Option<&'static str> {
+    factdesk_text::other_than_english(text).map(|language| language.name)
+}
+
 /// Where the built-in verifier is installed: `factdesk-verifier` in the models folder (the
 /// user's, else the one an installed package brings).
 pub fn verifier_folder() -> PathBuf {
@@ -510,7 +516,7 @@ impl Factdesk {
         prompts: &Arc<factdesk_llm::prompts::PromptLibrary>,
     ) -> Result<Arc<dyn Nli>> {
         if nli == NLI_LLM {
-            let mut nli = LlmNli::new(chat()?, prompts.clone());
+            let mut nli = LlmNli::new(chat()?, prompts.clone()).naming_languages(language_name);
             nli.samples = self.settings().verify.nli_samples.max(1);
             return Ok(Arc::new(nli));
         }
