@@ -364,6 +364,62 @@ pub const CLOSED_SETS: &[ClosedSet] = &[
         members: &[&["opened", "reopened"], &["closed", "shut"]],
         capitalised: false,
     },
+    ClosedSet {
+        name: "sex",
+        members: &[
+            &["man", "men", "male", "males", "boy", "boys"],
+            &["woman", "women", "female", "females", "girl", "girls"],
+        ],
+        capitalised: false,
+    },
+    ClosedSet { name: "spouse", members: &[&["husband"], &["wife"]], capitalised: false },
+    ClosedSet {
+        name: "child",
+        members: &[&["son", "sons"], &["daughter", "daughters"]],
+        capitalised: false,
+    },
+    ClosedSet {
+        name: "parent",
+        members: &[&["father", "dad"], &["mother", "mum", "mom"]],
+        capitalised: false,
+    },
+    ClosedSet {
+        name: "sibling",
+        members: &[&["brother", "brothers"], &["sister", "sisters"]],
+        capitalised: false,
+    },
+    ClosedSet {
+        name: "trade",
+        members: &[
+            &["bought", "buy", "buys", "buying", "buyer", "purchased"],
+            &["sold", "sell", "sells", "selling", "seller"],
+        ],
+        capitalised: false,
+    },
+    ClosedSet {
+        name: "result",
+        members: &[&["profit", "profits"], &["loss", "losses"]],
+        capitalised: false,
+    },
+    ClosedSet { name: "access", members: &[&["public"], &["private"]], capitalised: false },
+    ClosedSet {
+        name: "enclosure",
+        members: &[&["inside", "indoors", "indoor"], &["outside", "outdoors", "outdoor"]],
+        capitalised: false,
+    },
+    ClosedSet { name: "level", members: &[&["above"], &["below"]], capitalised: false },
+    ClosedSet { name: "origin", members: &[&["foreign"], &["domestic"]], capitalised: false },
+    ClosedSet {
+        name: "sequence",
+        members: &[&["before", "earlier"], &["after", "later"]],
+        capitalised: false,
+    },
+    ClosedSet { name: "amount", members: &[&["more"], &["less", "fewer"]], capitalised: false },
+    ClosedSet {
+        name: "success",
+        members: &[&["success", "successful", "succeeded"], &["failure", "unsuccessful", "failed"]],
+        capitalised: false,
+    },
 ];
 
 /// Capitalised words that start sentences without naming anything.

@@ -210,6 +210,25 @@ fn closed_set_terms_conflict_with_their_rivals() {
         &[],
         &["Eiffel Tower", "concrete"],
     );
+    // People's sex and family ties, trade, sequence.
+    check(
+        "Her husband, a doctor, was arrested on Monday.",
+        "Her wife, a doctor, was arrested on Monday.",
+        &[(FactKind::Term, "wife", "husband")],
+        &[],
+    );
+    check(
+        "The club sold the striker for £20m.",
+        "The club bought the striker for £20m.",
+        &[(FactKind::Term, "bought", "sold")],
+        &[],
+    );
+    check(
+        "He was arrested after the match.",
+        "He was arrested before the match.",
+        &[(FactKind::Term, "before", "after")],
+        &[],
+    );
     // A premise silent on the term leaves it alone.
     check("Shares traded on Tuesday.", "Shares rose on Tuesday.", &[], &[]);
 }
