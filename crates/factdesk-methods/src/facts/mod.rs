@@ -163,19 +163,27 @@ fn numbers_agree(claim: &Value, premise: &Value) -> bool {
     let within = |value: f64, low: f64, high: f64| {
         value >= low * (1.0 - tolerance) && value <= high * (1.0 + tolerance)
     };
+    // A number inside a range or under a bound agrees only where it says what it counts if the
+    // range or bound does: "up to 20 per cent" is not a bare "16" of something else.
+    let claim_bounds = !(a_unit.is_some() && b_unit.is_none());
+    let premise_bounds = !(b_unit.is_some() && a_unit.is_none());
     match (a_up, b_up) {
         // Two ranges agree where their ends do ("8-13lbs" is not "8-10lbs").
         (Some(high), Some(b_high)) => close(*a, *b, tolerance) && close(*high, *b_high, tolerance),
-        (Some(high), None) => within(*b, *a, *high),
-        (None, Some(high)) => within(*a, *b, *high),
+        (Some(high), None) => claim_bounds && within(*b, *a, *high),
+        (None, Some(high)) => premise_bounds && within(*a, *b, *high),
         (None, None) => match (a_q, b_q) {
-            (Some(Qualifier::AtLeast), _) => *b >= *a * (1.0 - tolerance),
-            (Some(Qualifier::AtMost), _) => *b <= *a * (1.0 + tolerance),
+            (Some(Qualifier::AtLeast), _) => {
+                claim_bounds && *b >= *a * (1.0 - tolerance) || close(*a, *b, tolerance)
+            }
+            (Some(Qualifier::AtMost), _) => {
+                claim_bounds && *b <= *a * (1.0 + tolerance) || close(*a, *b, tolerance)
+            }
             (_, Some(Qualifier::AtLeast)) => {
-                *a >= *b * (1.0 - tolerance) || close(*a, *b, tolerance)
+                premise_bounds && *a >= *b * (1.0 - tolerance) || close(*a, *b, tolerance)
             }
             (_, Some(Qualifier::AtMost)) => {
-                *a <= *b * (1.0 + tolerance) || close(*a, *b, tolerance)
+                premise_bounds && *a <= *b * (1.0 + tolerance) || close(*a, *b, tolerance)
             }
             _ => close(*a, *b, tolerance),
         },

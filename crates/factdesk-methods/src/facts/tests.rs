@@ -71,6 +71,13 @@ fn approximations_and_ranges_have_a_tolerance() {
         &[],
     );
     check("Between 200 and 250 people came.", "About 220 people came.", &[], &[]);
+    // A bound with a unit holds no bare number of something else.
+    check(
+        "Up to 30 per cent of men have the defect. They found 16 out of 49 men responded.",
+        "Up to 20 per cent of men have the defect.",
+        &[(FactKind::Number, "20 per cent", "30 per cent")],
+        &[],
+    );
 }
 
 #[test]
