@@ -51,7 +51,9 @@
 //!    evidence. A number, date, name or rank one premise leaves unsupported or sets against
 //!    another but another premise states in its place is held: it is neither unsupported nor
 //!    conflicting anywhere. A number, date, closed-set term or rank no premise holds and one
-//!    premise contradicts conflicts in the premises silent on it too.
+//!    premise contradicts conflicts in the premises silent on it too (a term even in those
+//!    that do not mention it: "Tuesday" against a premise saying "Friday" and one saying no
+//!    day).
 //!
 //! How it changes a judgement ([`FactChecked`], an `Nli` wrapper around the shipped verifier,
 //! [`shipped_verifier`]): a conflicting number, date, closed-set term or role takes
@@ -813,6 +815,26 @@ pub fn align_all(premises: &[&str], claim: &str) -> Vec<FactAlignment> {
         .filter(|pair| matches!(pair.kind, FactKind::Number | FactKind::Date | FactKind::Term))
         .cloned()
         .collect();
+    // A closed-set term ("Tuesday") too, in premises that do not state it at all (a premise
+    // silent on a term lists nothing for it).
+    let terms: Vec<FactPair> = against
+        .iter()
+        .filter(|pair| pair.kind == FactKind::Term && !elsewhere(pair))
+        .cloned()
+        .collect();
+    for alignment in &mut each {
+        for term in &terms {
+            let states = |pairs: &[FactPair]| {
+                pairs.iter().any(|pair| pair.kind == term.kind && pair.claim == term.claim)
+            };
+            if !states(&alignment.conflicts)
+                && !states(&alignment.matched)
+                && !states(&alignment.unsupported)
+            {
+                alignment.conflicts.push(term.clone());
+            }
+        }
+    }
     // So does a rank one premise gives another name and none gives the claim's.
     let roles: Vec<FactPair> = each
         .iter()

@@ -370,6 +370,15 @@ fn a_fact_another_premise_states_is_held_by_the_evidence() {
     let spread = align_all(&[silent, TOWER], claim);
     assert_eq!(kinds(&spread[0].conflicts), [(FactKind::Number, "412 metres", "212 metres")]);
     assert!(spread[0].unsupported.is_empty());
+    // So does a closed-set term, in a premise that does not state it at all.
+    let silent = "The supplies are on their way to the space station.";
+    let friday = "The supplies should reach the astronauts on Friday.";
+    let spread = align_all(&[silent, friday], "The supplies will reach the station on Tuesday.");
+    assert_eq!(kinds(&spread[0].conflicts), [(FactKind::Term, "Tuesday", "Friday")], "{spread:?}");
+    // Not where another premise states the claim's.
+    let tuesday = "They will reach the station on Tuesday.";
+    let held = align_all(&[silent, friday, tuesday], "They will reach the station on Tuesday.");
+    assert!(held[0].conflicts.is_empty(), "{held:?}");
     // So does a rank another premise gives someone else, unless one gives it the claim's name.
     let landed = "The lunar module touched down carrying Neil Armstrong and Buzz Aldrin.";
     let first = "Armstrong became the first person on the surface, and Aldrin joined him.";
