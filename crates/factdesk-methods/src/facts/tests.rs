@@ -123,6 +123,14 @@ fn a_name_in_another_name_place_conflicts_and_parts_of_a_name_match() {
         &[(FactKind::Name, "Alexander Petrov", "Alexander Soumbadze")],
         &[],
     );
+    // A name the premise gives elsewhere, another in its place in the sentence restated.
+    check(
+        "Mark Lippert, 42, was assaulted by the nationalist Kim Ki-Jong at a breakfast in Seoul. \
+         He was taken to Severance Hospital.",
+        "Mark Lippert, 42, was assaulted by the nationalist Severance Hospital in Seoul.",
+        &[(FactKind::Name, "Severance Hospital", "Kim Ki-Jong")],
+        &[],
+    );
     // A name the premise does not use, with no other name in its place: unsupported.
     check(
         "the drug was discovered in a laboratory.",
