@@ -57,9 +57,10 @@ pub enum StoreError {
     MigrationDangling { table: String },
     #[error(
         "the database {path} was upgraded by migration {version:04} ({name}) as another build \
-         wrote it, not as this one does; nothing was changed. Open it with the Factdesk that \
-         made it, or restore migrations/{version:04}_{name}.sql (a migration must never change \
-         once it has landed: a change is a new migration)"
+         of Factdesk wrote it, not as this one does; nothing was changed. Open it with the \
+         Factdesk that last opened it, or point --data-dir at another folder (for developers: \
+         restore migrations/{version:04}_{name}.sql; a landed migration never changes, a change \
+         is a new migration)"
     )]
     MigrationChanged { path: String, version: i64, name: &'static str },
     #[error("cannot open the database {path}: {source}")]

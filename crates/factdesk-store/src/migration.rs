@@ -145,9 +145,11 @@ fn apply_pending(
     if found > supported {
         return Err(StoreError::DatabaseTooNew { path: display_path.to_owned(), found, supported });
     }
+    // What was applied must be what this build holds before anything more is applied.
+    check_applied(conn, migrations, display_path)?;
     let pending: Vec<&Migration> = migrations.iter().filter(|m| m.version > found).collect();
     if pending.is_empty() {
-        return check_applied(conn, migrations, display_path);
+        return Ok(());
     }
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     // Another process may have migrated between the read above and the lock.
@@ -169,7 +171,7 @@ fn apply_pending(
     }
     record_applied(&tx, migrations)?;
     tx.commit()?;
-    check_applied(conn, migrations, display_path)
+    Ok(())
 }
 
 /// Whether the database keeps migration checksums (migration 16 has run).
@@ -649,6 +651,18 @@ mod tests {
         );
         // Nothing was changed: the database still opens as it was.
         assert_eq!(recorded(&conn), expected);
+        // Nor by a build that also brings a new migration: it is refused before it runs.
+        let mut newer = edited.clone();
+        newer.push(Migration {
+            version: 99,
+            name: "later",
+            sql: "CREATE TABLE later (id INTEGER);",
+        });
+        let error = apply_migrations(&mut conn, &newer, "factdesk.sqlite3").unwrap_err();
+        assert!(matches!(error, StoreError::MigrationChanged { version: 3, .. }), "{error}");
+        assert!(!table_names(&conn).contains(&"later".to_owned()));
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0)).unwrap();
+        assert_eq!(version, latest_version(MIGRATIONS));
         drop(conn);
         assert!(Store::open(&path).is_ok());
     }
