@@ -113,19 +113,25 @@ impl LlmNli {
         self
     }
 
-    /// "The claim is in German; the document is in English.", or nothing when both read as
-    /// English (or no languages are named).
+    /// "The claim is in German; the document is in French.", naming only what was found (the
+    /// document read as far as the prompt quotes it); nothing when neither reads as another
+    /// language than English (or no languages are named).
     fn languages(&self, pair: &NliPair) -> String {
         let Some(language_of) = self.language_of else { return String::new() };
-        let (claim, document) = (language_of(&pair.hypothesis), language_of(&pair.premise));
-        if claim.is_none() && document.is_none() {
-            return String::new();
+        let quoted: String = pair.premise.chars().take(4000).collect();
+        let found = [("claim", language_of(&pair.hypothesis)), ("document", language_of(&quoted))];
+        let said: Vec<String> = found
+            .iter()
+            .filter_map(|(what, language)| language.map(|name| format!("the {what} is in {name}")))
+            .collect();
+        match said.join("; ") {
+            text if text.is_empty() => text,
+            text => {
+                let mut chars = text.chars();
+                let first = chars.next().map(|c| c.to_uppercase().collect::<String>());
+                format!("{}{}.", first.unwrap_or_default(), chars.as_str())
+            }
         }
-        format!(
-            "The claim is in {}; the document is in {}.",
-            claim.unwrap_or("English"),
-            document.unwrap_or("English")
-        )
     }
 }
 

@@ -110,9 +110,9 @@ pub fn unread_language(nli: &dyn Nli, claim: &str) -> Option<String> {
     }
     let name = language.name;
     Some(format!(
-        "The claim reads as {name}, and the NLI model ({}) reads English only, so it was not \
-         judged. To check {name} claims, let the chat model judge (`verify.nli = \"llm\"`) \
-         with a model server that reads {name}.",
+        "The claim is written in {name}, which the NLI model ({}) does not read, so it was not \
+         judged. To check claims in {name}, let the chat model judge (`verify.nli = \"llm\"`) \
+         with a model server that reads it.",
         nli.name()
     ))
 }
@@ -134,15 +134,18 @@ pub fn unread_note(nli: &dyn Nli, unread: &[(usize, &str)], judged_some: bool) -
     let mut languages: Vec<&str> = unread.iter().map(|(_, language)| *language).collect();
     languages.sort_unstable();
     languages.dedup();
-    let languages = languages.join(" and ");
+    let languages = match languages.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => languages.concat(),
+    };
     let count = unread.len();
     let sentences = format!("{count} evidence sentence{}", if count == 1 { "" } else { "s" });
     Some(if judged_some {
-        format!(" {sentences} in {languages} went unjudged: the NLI model reads English only.")
+        format!(" {sentences} in {languages} went unjudged: the NLI model does not read it.")
     } else {
         format!(
-            " The evidence found ({sentences}) is in {languages}, and the NLI model ({}) \
-             reads English only, so nothing was judged. To judge {languages} evidence, let the \
+            " The evidence found ({sentences}) is in {languages}, which the NLI model ({}) \
+             does not read, so nothing was judged. To judge evidence in {languages}, let the \
              chat model judge (`verify.nli = \"llm\"`).",
             nli.name()
         )

@@ -813,6 +813,7 @@ async fn a_claim_in_a_language_the_judge_does_not_read_gets_no_verdict_and_says_
     assert_eq!(unread.sources.len(), 1, "the document found is still shown");
     let why = &unread.envelope.explanation;
     assert!(why.contains("evidence found (1 evidence sentence) is in German"), "{why}");
+    assert!(why.contains("does not read"), "{why}");
     // With evidence in both, the English is judged and the German counted out.
     let both = vec![
         sentence(4, "Die Zugspitze ist 2962 Meter hoch über dem Meer."),
@@ -862,4 +863,15 @@ async fn a_chat_model_judge_reads_any_language_and_is_told_which() {
     assert!(!check.premises.is_empty());
     let prompt = &model.requests()[0].messages[0].content;
     assert!(prompt.contains("The claim is in German; the document is in German."), "{prompt}");
+    // In English, nothing is said of languages.
+    let english = vec![sentence(5, "The Zugspitze is 2962 metres high above the sea.")];
+    let model = Arc::new(ScriptedModel::constant("True"));
+    let judge = factdesk_llm::nli::LlmNli::new(model.clone(), Arc::new(builtin_library().unwrap()))
+        .naming_languages(language_of);
+    word_corpus_nli(&english, Arc::new(judge))
+        .check("The Zugspitze is 2962 metres high.")
+        .await
+        .unwrap();
+    let prompt = &model.requests()[0].messages[0].content;
+    assert!(!prompt.contains(" is in "), "{prompt}");
 }

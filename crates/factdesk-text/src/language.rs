@@ -50,6 +50,23 @@ fn unspaced_script(c: char) -> bool {
         | 0xF900..=0xFAFF) // CJK compatibility ideographs
 }
 
+/// Letters of the scripts the twelve languages are written in: Latin, Cyrillic, Arabic, Han,
+/// kana, Hangul.
+fn known_script(c: char) -> bool {
+    c.is_ascii_alphabetic()
+        || unspaced_script(c)
+        || matches!(c as u32,
+            0x00C0..=0x024F      // Latin-1 and Latin Extended
+            | 0x1E00..=0x1EFF    // Latin Extended Additional
+            | 0x0400..=0x052F    // Cyrillic
+            | 0x0600..=0x06FF    // Arabic
+            | 0x0750..=0x077F    // Arabic Supplement
+            | 0xFB50..=0xFDFF    // Arabic presentation forms A
+            | 0xFE70..=0xFEFF    // Arabic presentation forms B
+            | 0x1100..=0x11FF    // Hangul Jamo
+            | 0xAC00..=0xD7AF) // Hangul syllables
+}
+
 /// The words that tell a language: those that open with a letter that is not a capital
 /// (names, figures, prices and quotations are set aside).
 fn ordinary_words(text: &str) -> Vec<&str> {
@@ -78,6 +95,13 @@ pub fn other_than_english(text: &str) -> Option<DetectedLanguage> {
         }
         words.join(" ")
     };
+    // Letters of scripts none of the twelve languages is written in (Greek, Hebrew,
+    // Devanagari, Thai…): no model fits them, yet the text is plainly not English.
+    let letters_read: Vec<char> = read.chars().filter(|c| c.is_alphabetic()).collect();
+    let foreign_script = letters_read.iter().filter(|c| !known_script(**c)).count();
+    if letters_read.len() >= MIN_LETTERS && foreign_script * 2 > letters_read.len() {
+        return Some(DetectedLanguage { code: "und", name: "a language it does not recognise" });
+    }
     let confidences = detector().compute_language_confidence_values(read.as_str());
     let english = confidences
         .iter()
@@ -168,6 +192,11 @@ mod tests {
 
     #[test]
     fn too_little_to_tell_is_not_judged() {
+        // A script none of the twelve is written in is not English either.
+        for text in ["Η Ακρόπολη βρίσκεται στην Αθήνα.", "ירושלים היא עיר עתיקה מאוד."]
+        {
+            assert_eq!(code_of(text), Some("und"), "{text}");
+        }
         for text in [
             "",
             "   ",

@@ -414,7 +414,6 @@ pub const CLOSED_SETS: &[ClosedSet] = &[
         members: &[&["before", "earlier"], &["after", "later"]],
         capitalised: false,
     },
-    ClosedSet { name: "amount", members: &[&["more"], &["less", "fewer"]], capitalised: false },
     ClosedSet {
         name: "success",
         members: &[&["success", "successful", "succeeded"], &["failure", "unsuccessful", "failed"]],

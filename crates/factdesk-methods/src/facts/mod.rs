@@ -22,7 +22,7 @@
 //!    [`extract::APPROXIMATE`] when either is approximate; inside the other's range or bound;
 //!    two ranges where both ends agree), a date agreeing in every part both state, a name
 //!    sharing all its words with a premise name or the other way round ("Obama" for "Barack
-//!    Obama", "Indonesia" for "Indonesian", "Alex" for "Alexander", a misspelt word), or an
+//!    Obama", "Indonesia" for "Indonesian", a misspelt word), or an
 //!    initialism of it ("UN" for "United Nations"); the same member of a closed set.
 //! 4. A fact not matched is a **conflict** when a premise fact of its kind stands in its
 //!    place: another number of the same unit or counting the same noun, a date of the same
@@ -288,16 +288,17 @@ fn dates_comparable(claim: &Value, premise: &Value) -> bool {
 /// Whether the names `a` and `b` name the same thing: one's words all among the other's, or
 /// one an initialism of the other.
 fn names_match(a: &[String], b: &[String]) -> bool {
-    // Words meet when equal; when, both of four letters or more, one is the other with an
-    // ending ("Indonesia", "Indonesian"; "Alex", "Alexander") or misspelt (Damerau-Levenshtein
-    // similarity at least 0.8: "Trail", "Trial").
+    // Words meet when equal; when, both of five letters or more, one is the other with an
+    // ending ("Indonesia", "Indonesian"); or when, both of six letters or more and of one
+    // first letter, one is the other misspelt (Damerau-Levenshtein similarity at least 0.8:
+    // "Soumbadze", "Soumbadse"; not "Obama" and "Osama", "Gambia" and "Zambia").
     let meets = |x: &str, y: &str| {
         x == y
-            || x.len() >= 4
-                && y.len() >= 4
-                && (x.starts_with(y)
-                    || y.starts_with(x)
-                    || strsim::normalized_damerau_levenshtein(x, y) >= 0.8)
+            || x.len() >= 5 && y.len() >= 5 && (x.starts_with(y) || y.starts_with(x))
+            || x.len() >= 6
+                && y.len() >= 6
+                && x.chars().next() == y.chars().next()
+                && strsim::normalized_damerau_levenshtein(x, y) >= 0.8
     };
     let subset =
         |x: &[String], y: &[String]| x.iter().all(|word| y.iter().any(|other| meets(word, other)));
@@ -689,11 +690,20 @@ impl<'a> Aligner<'a> {
         if !self.name_held(a) {
             return None;
         }
+        // The first of the same kind: "the first woman" is not "the first human".
+        fn next(parsed: &Parsed, term: &Fact) -> Option<String> {
+            parsed.tokens.get(term.token + 1).map(|token| token.lower.clone())
+        }
+        let wanted = next(&self.claim, claim_term);
+        let of_kind = |term: &Fact| match (&wanted, next(&self.premise, term)) {
+            (Some(a), Some(b)) => *a == b,
+            _ => true,
+        };
         let holders: Vec<(&Fact, &Fact)> = self
             .premise
             .facts
             .iter()
-            .filter(|p| same(p) && ranked(&self.premise, p))
+            .filter(|p| same(p) && ranked(&self.premise, p) && of_kind(p))
             .filter_map(|p| Some((p, Self::holder(&self.premise, p.token)?)))
             .filter(|(_, holder)| matches!(holder.value, Value::Name(_)))
             .collect();
