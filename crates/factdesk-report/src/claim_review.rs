@@ -14,6 +14,7 @@
 //! | not_enough_info, no valid URL | (none) | No valid URL |
 //! | not_enough_info, fetch failed | (none) | Fetch failed |
 //! | not_enough_info, no evidence | (none) | No evidence |
+//! | not_enough_info, language not read | (none) | Language not read |
 //!
 //! Not enough info after reading evidence means the claim was neither shown true nor shown
 //! false, the middle of the scale. When the method could not read any evidence at all, there is
