@@ -396,6 +396,7 @@ fn a_fact_another_premise_states_is_held_by_the_evidence() {
     // Not where another premise states the claim's.
     let tuesday = "They will reach the station on Tuesday.";
     let held = align_all(&[silent, friday, tuesday], "They will reach the station on Tuesday.");
+    assert_eq!(kinds(&held[1].conflicts), [(FactKind::Term, "Tuesday", "Friday")], "{held:?}");
     assert!(held[0].conflicts.is_empty(), "{held:?}");
     // So does a rank another premise gives someone else, unless one gives it the claim's name.
     let landed = "The lunar module touched down carrying Neil Armstrong and Buzz Aldrin.";
