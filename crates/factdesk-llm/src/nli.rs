@@ -54,9 +54,11 @@ pub trait Nli: Send + Sync {
     /// A short name for reports (`llm:<model>` or `cross-encoder:<path>`).
     fn name(&self) -> String;
 
-    /// Whether the model judges text in `language` (an ISO 639-1 code such as `de`). A chat
-    /// model is asked in any language; a model that reads one language says so, and a method
-    /// declines a claim in another rather than let it guess.
+    /// Whether the model judges text in `language` (an ISO 639-1 code such as `de`, or `und`
+    /// for a language no one recognised). A chat model is asked in any language and says yes
+    /// to every code, `und` included (methods then detect no language for it); a model that
+    /// reads one language says so, and a method declines a claim in another rather than let
+    /// it guess.
     fn reads(&self, language: &str) -> bool {
         let _ = language;
         true

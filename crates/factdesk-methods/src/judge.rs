@@ -104,6 +104,9 @@ pub fn left_out_note(count: usize) -> Option<String> {
 /// ([`factdesk_model::Undecided::UnreadLanguage`]) with this explanation, rather than let the
 /// model guess; a claim too short or too full of names to tell is judged.
 pub fn unread_language(nli: &dyn Nli, claim: &str) -> Option<String> {
+    if nli.reads(ANY_LANGUAGE) {
+        return None;
+    }
     let language = factdesk_text::other_than_english(claim)?;
     if nli.reads(language.code) {
         return None;
@@ -118,7 +121,14 @@ pub fn unread_language(nli: &dyn Nli, claim: &str) -> Option<String> {
 }
 
 /// Whether `nli` reads the language `text` is in; the language's name when it does not.
+/// The code no detector gives ("undetermined"): a model that reads it reads every language,
+/// and nothing need be detected for it (the chat model).
+const ANY_LANGUAGE: &str = "und";
+
 fn unread_in(nli: &dyn Nli, text: &str) -> Option<&'static str> {
+    if nli.reads(ANY_LANGUAGE) {
+        return None;
+    }
     factdesk_text::other_than_english(text)
         .filter(|language| !nli.reads(language.code))
         .map(|language| language.name)
