@@ -410,11 +410,6 @@ pub const CLOSED_SETS: &[ClosedSet] = &[
     ClosedSet { name: "level", members: &[&["above"], &["below"]], capitalised: false },
     ClosedSet { name: "origin", members: &[&["foreign"], &["domestic"]], capitalised: false },
     ClosedSet {
-        name: "sequence",
-        members: &[&["before", "earlier"], &["after", "later"]],
-        capitalised: false,
-    },
-    ClosedSet {
         name: "success",
         members: &[&["success", "successful", "succeeded"], &["failure", "unsuccessful", "failed"]],
         capitalised: false,

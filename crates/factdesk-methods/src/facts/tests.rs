@@ -231,7 +231,7 @@ fn closed_set_terms_conflict_with_their_rivals() {
         &[],
         &["Eiffel Tower", "concrete"],
     );
-    // People's sex and family ties, trade, sequence.
+    // People's sex and family ties, trade.
     check(
         "Her husband, a doctor, was arrested on Monday.",
         "Her wife, a doctor, was arrested on Monday.",
@@ -244,10 +244,12 @@ fn closed_set_terms_conflict_with_their_rivals() {
         &[(FactKind::Term, "bought", "sold")],
         &[],
     );
+    // Order in time is no closed set: "before" and "after" swap with their events in a
+    // paraphrase.
     check(
-        "He was arrested after the match.",
-        "He was arrested before the match.",
-        &[(FactKind::Term, "before", "after")],
+        "The vote came after he resigned from the party.",
+        "He resigned from the party before the vote.",
+        &[],
         &[],
     );
     // A premise silent on the term leaves it alone.
