@@ -372,7 +372,6 @@ pub const CLOSED_SETS: &[ClosedSet] = &[
         ],
         capitalised: false,
     },
-    ClosedSet { name: "spouse", members: &[&["husband"], &["wife"]], capitalised: false },
     ClosedSet {
         name: "child",
         members: &[&["son", "sons"], &["daughter", "daughters"]],
@@ -381,19 +380,6 @@ pub const CLOSED_SETS: &[ClosedSet] = &[
     ClosedSet {
         name: "parent",
         members: &[&["father", "dad"], &["mother", "mum", "mom"]],
-        capitalised: false,
-    },
-    ClosedSet {
-        name: "sibling",
-        members: &[&["brother", "brothers"], &["sister", "sisters"]],
-        capitalised: false,
-    },
-    ClosedSet {
-        name: "trade",
-        members: &[
-            &["bought", "buy", "buys", "buying", "buyer", "purchased"],
-            &["sold", "sell", "sells", "selling", "seller"],
-        ],
         capitalised: false,
     },
     ClosedSet {
@@ -407,7 +393,6 @@ pub const CLOSED_SETS: &[ClosedSet] = &[
         members: &[&["inside", "indoors", "indoor"], &["outside", "outdoors", "outdoor"]],
         capitalised: false,
     },
-    ClosedSet { name: "level", members: &[&["above"], &["below"]], capitalised: false },
     ClosedSet { name: "origin", members: &[&["foreign"], &["domestic"]], capitalised: false },
     ClosedSet {
         name: "success",

@@ -231,19 +231,23 @@ fn closed_set_terms_conflict_with_their_rivals() {
         &[],
         &["Eiffel Tower", "concrete"],
     );
-    // People's sex and family ties, trade.
+    // People's sex and family ties.
     check(
-        "Her husband, a doctor, was arrested on Monday.",
-        "Her wife, a doctor, was arrested on Monday.",
-        &[(FactKind::Term, "wife", "husband")],
+        "Her father, a doctor, was arrested on Monday.",
+        "Her mother, a doctor, was arrested on Monday.",
+        &[(FactKind::Term, "mother", "father")],
         &[],
     );
+    // Relations that read both ways are no closed set: one side's husband is the other's
+    // wife, one club sells what another buys.
     check(
-        "The club sold the striker for £20m.",
-        "The club bought the striker for £20m.",
-        &[(FactKind::Term, "bought", "sold")],
+        "Mary Smith is the wife of John Smith.",
+        "John Smith is the husband of Mary Smith.",
+        &[],
         &[],
     );
+    check("United sold Jones to City.", "City bought Jones from United.", &[], &[]);
+    check("The flat is above the shop.", "The shop is below the flat.", &[], &[]);
     // Order in time is no closed set: "before" and "after" swap with their events in a
     // paraphrase.
     check(
