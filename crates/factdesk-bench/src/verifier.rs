@@ -306,10 +306,11 @@ fn calibrated(
 }
 
 /// Each premise's calibrated P(entailment) for `sentence`, moved by fact alignment with the
-/// sentence's premises as its evidence when `alignment` is given
-/// (`factdesk_methods::facts::FactChecked`).
+/// sentence's premises as its evidence and `source` as the text they were cut from when
+/// `alignment` is given (`factdesk_methods::facts::FactChecked`).
 fn premise_supports(
     sentence: &grounding::SentenceSupport,
+    source: &str,
     weights: Option<&CalibrationWeights>,
     alignment: Option<&factdesk_methods::facts::AlignmentWeights>,
 ) -> Vec<f64> {
@@ -323,12 +324,13 @@ fn premise_supports(
         .collect();
     let Some(alignment) = alignment else { return plain };
     let texts: Vec<&str> = premises.iter().map(String::as_str).collect();
+    let absent = factdesk_methods::facts::absent_figures(&[source], &sentence.sentence);
     factdesk_methods::facts::align_all(&texts, &sentence.sentence)
         .iter()
         .zip(plain)
         .map(|(facts, p)| {
             let scores = factdesk_llm::NliScores::normalised(p, 1.0 - p, 0.0);
-            alignment.apply(scores, facts).entailment
+            alignment.apply(scores, facts, &absent).entailment
         })
         .collect()
 }
@@ -337,11 +339,12 @@ fn premise_supports(
 /// premises, min over sentences).
 fn calibrated_support(
     grounding: &Grounding,
+    source: &str,
     weights: Option<&CalibrationWeights>,
     alignment: Option<&factdesk_methods::facts::AlignmentWeights>,
 ) -> f64 {
     grounding::aggregate(grounding.sentences.iter().map(|sentence| {
-        premise_supports(sentence, weights, alignment).into_iter().fold(0.0, f64::max)
+        premise_supports(sentence, source, weights, alignment).into_iter().fold(0.0, f64::max)
     }))
 }
 
@@ -411,8 +414,8 @@ fn dump(
                     sentence.premises.iter().map(|(premise, _)| premise.join(" ")).collect();
                 let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
                 let facts = factdesk_methods::facts::align_all(&refs, &sentence.sentence);
-                let plain = premise_supports(sentence, weights, None);
-                let aligned = premise_supports(sentence, weights, Some(alignment));
+                let plain = premise_supports(sentence, &case.evidence, weights, None);
+                let aligned = premise_supports(sentence, &case.evidence, weights, Some(alignment));
                 let premises: Vec<serde_json::Value> = sentence
                     .premises
                     .iter()
@@ -516,13 +519,18 @@ pub fn run(bench: VerifierBench) -> anyhow::Result<()> {
     for (name, alignment) in &weighed {
         let supports: Vec<(&Case, f64)> = judged
             .iter()
-            .map(|(case, g)| (*case, calibrated_support(g, calibration.as_ref(), Some(alignment))))
+            .map(|(case, g)| {
+                (
+                    *case,
+                    calibrated_support(g, &case.evidence, calibration.as_ref(), Some(alignment)),
+                )
+            })
             .collect();
         rows.extend(self::rows(name, &supports, speed, threshold));
     }
     let without: Vec<(&Case, f64)> = judged
         .iter()
-        .map(|(case, g)| (*case, calibrated_support(g, calibration.as_ref(), None)))
+        .map(|(case, g)| (*case, calibrated_support(g, &case.evidence, calibration.as_ref(), None)))
         .collect();
     rows.extend(self::rows("verifier without facts", &without, speed, threshold));
     if calibration.is_some() {

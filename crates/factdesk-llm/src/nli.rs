@@ -65,6 +65,19 @@ pub trait Nli: Send + Sync {
     }
 
     async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError>;
+
+    /// Classifies `pairs` whose premises were cut from `sources`, the whole texts the evidence
+    /// came from (a document, a fetched page). A judge that weighs what the premises leave out
+    /// reads them: a figure the premises miss but the source states elsewhere is no sign of
+    /// an invented one. By default the sources are not read.
+    async fn classify_from(
+        &self,
+        pairs: &[NliPair],
+        sources: &[&str],
+    ) -> Result<Vec<NliJudgement>, LlmError> {
+        let _ = sources;
+        self.classify(pairs).await
+    }
 }
 
 /// NLI by asking a chat model whether the claim is true given the document, in the

@@ -14,7 +14,9 @@
 use std::sync::Arc;
 
 use factdesk_llm::Nli;
-use factdesk_model::{ClaimCheck, Envelope, EvidenceSource, LeftOut, TokenUse, Undecided, Verdict};
+use factdesk_model::{
+    ClaimCheck, DocumentId, Envelope, EvidenceSource, LeftOut, TokenUse, Undecided, Verdict,
+};
 
 use crate::MethodError;
 use crate::evidence::CorpusRetriever;
@@ -131,9 +133,25 @@ impl CorpusNli {
         let mut supports: Vec<PartSupport> = Vec::new();
         let mut left_out: Vec<LeftOut> = Vec::new();
         let mut unread: Vec<(usize, &'static str)> = Vec::new();
+        // The documents found, whole: a figure the premises leave out but the document states
+        // elsewhere is no sign of an invented one (`Nli::classify_from`).
+        let mut documents: std::collections::HashMap<DocumentId, String> =
+            std::collections::HashMap::new();
         for part in &parts {
             let found = self.sources(part).await?;
-            let texts = vec![None; found.len()];
+            for id in found.iter().filter_map(|ranked| ranked.source.document_id) {
+                if let std::collections::hash_map::Entry::Vacant(slot) = documents.entry(id) {
+                    let document =
+                        self.retriever.document(id).await.map_err(MethodError::Evidence)?;
+                    slot.insert(document.text);
+                }
+            }
+            let texts: Vec<Option<&str>> = found
+                .iter()
+                .map(|ranked| {
+                    ranked.source.document_id.and_then(|id| documents.get(&id)).map(String::as_str)
+                })
+                .collect();
             let judged = judge::judge(
                 &*self.nli,
                 part,

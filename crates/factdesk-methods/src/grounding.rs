@@ -192,7 +192,7 @@ pub async fn ground(
             hypothesis: sentences[*index].clone(),
         })
         .collect();
-    let judgements = judge::classify_all(nli, &pairs).await?;
+    let judgements = judge::classify_all(nli, &pairs, &[evidence]).await?;
     let mut supports: Vec<SentenceSupport> = sentences
         .into_iter()
         .map(|sentence| SentenceSupport {

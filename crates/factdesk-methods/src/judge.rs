@@ -183,12 +183,15 @@ pub fn premises(
 }
 
 /// Classifies every pair (none asked when there are none), refusing an answer that leaves
-/// pairs out.
+/// pairs out. `sources` are the whole texts the premises were cut from (`Nli::classify_from`;
+/// empty when the premises are all there is).
 pub async fn classify_all(
     nli: &dyn Nli,
     pairs: &[NliPair],
+    sources: &[&str],
 ) -> Result<Vec<factdesk_llm::NliJudgement>, MethodError> {
-    let judgements = if pairs.is_empty() { Vec::new() } else { nli.classify(pairs).await? };
+    let judgements =
+        if pairs.is_empty() { Vec::new() } else { nli.classify_from(pairs, sources).await? };
     if judgements.len() != pairs.len() {
         return Err(MethodError::Model(factdesk_llm::LlmError::Backend(format!(
             "the NLI model answered {} of {} premises",
@@ -200,7 +203,8 @@ pub async fn classify_all(
 }
 
 /// Judges `claim` against every premise of every source (sources are indexed as given).
-/// `texts[i]` is source i's full text, used by [`PremiseForm::WholeDocument`].
+/// `texts[i]` is source i's full text, used by [`PremiseForm::WholeDocument`] and read for
+/// the figures the premises leave out (`Nli::classify_from`).
 pub async fn judge(
     nli: &dyn Nli,
     claim: &str,
@@ -257,7 +261,9 @@ pub async fn judge(
             hypothesis: claim.to_owned(),
         })
         .collect();
-    let judgements = classify_all(nli, &pairs).await?;
+    // The sources' whole texts, read for figures only (never sent to a model).
+    let whole: Vec<&str> = texts.iter().filter_map(|text| *text).collect();
+    let judgements = classify_all(nli, &pairs, &whole).await?;
     // Each premise's facts with every premise as the evidence, as the shipped verifier
     // weighs them (`facts::FactChecked`).
     let premise_texts: Vec<&str> = pairs.iter().map(|pair| pair.premise.as_str()).collect();

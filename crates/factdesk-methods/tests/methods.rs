@@ -657,6 +657,49 @@ async fn the_shipped_verifier_refutes_a_changed_figure_in_every_method_that_judg
     assert!(fine.support > 0.5 && !fine.refuted(0.5), "{fine:?}");
 }
 
+#[tokio::test]
+async fn a_figure_no_source_states_is_not_supported_and_one_stated_elsewhere_is() {
+    let folder = tempfile::tempdir().unwrap();
+    let shipped =
+        factdesk_methods::facts::shipped_verifier(Arc::new(FooledNli), folder.path()).unwrap();
+    // Only the first sentence is retrieved for the claims below; the second, in the same
+    // document, states the year.
+    let corpus = vec![
+        sentence(7, "The bridge opened to traffic in the spring."),
+        sentence(7, "Its builders finished it in 1932."),
+    ];
+    let method = word_corpus_nli(&corpus, shipped.clone());
+    let stated = method.check("The bridge opened to traffic in the spring of 1932.").await.unwrap();
+    assert_eq!(stated.verdict, Verdict::Supported, "{}", stated.envelope.explanation);
+    let invented =
+        method.check("The bridge opened to traffic in the spring of 1931.").await.unwrap();
+    assert_eq!(invented.verdict, Verdict::NotEnoughInfo, "{}", invented.envelope.explanation);
+    assert!(
+        invented.premises.iter().all(|premise| premise
+            .facts
+            .unsupported
+            .iter()
+            .any(|pair| pair.claim == "1931")),
+        "{:?}",
+        invented.premises
+    );
+    // The model alone, which reads no source, passes both.
+    let fooled = word_corpus_nli(&corpus, Arc::new(FooledNli));
+    let passed = fooled.check("The bridge opened to traffic in the spring of 1931.").await.unwrap();
+    assert_eq!(passed.verdict, Verdict::Supported);
+    // The grounding rule reads its evidence as the source: the same holds there.
+    let evidence = "The bridge opened to traffic in the spring. Its builders finished it in 1932.";
+    let config = grounding::GroundingConfig::default();
+    for (claim, supported) in [
+        ("The bridge opened to traffic in the spring of 1932.", true),
+        ("The bridge opened to traffic on a Sunday in the spring.", false),
+    ] {
+        let grounded = grounding::ground(shipped.as_ref(), evidence, claim, &config).await.unwrap();
+        assert_eq!(grounded.support >= 0.5, supported, "{claim}: {grounded:?}");
+        assert!(!grounded.refuted(0.5), "{claim}: {grounded:?}");
+    }
+}
+
 /// Corpus-NLI over `sentences` (retrieved as [`WordCorpus`] does), judged by `nli`.
 fn word_corpus_nli(sentences: &[CorpusSentence], nli: Arc<dyn Nli>) -> CorpusNli {
     CorpusNli {

@@ -98,23 +98,25 @@ impl Parsed<'_> {
         self.negations_before(index, |_| true)
     }
 
-    /// Like [`Parsed::negations`], counting only the cues followed within four words by a
-    /// word `counts` accepts (the negated verb or adjective).
-    /// The words of sentence `index` that follow a verbal negation cue within four words
-    /// and `counts` accepts: what the sentence says is not so.
+    /// The words of sentence `index` said not to be so: after each verbal negation cue, the
+    /// first word within four that `counts` accepts (the negated verb or adjective; "who do
+    /// not comply will face fines" negates complying, not facing fines).
     pub fn negated_words(&self, index: usize, counts: impl Fn(&str) -> bool) -> Vec<String> {
         let tokens = self.sentence_tokens(index);
         let mut out = Vec::new();
         for at in (0..tokens.len()).filter(|&at| lexicon::is_verbal_negation(&tokens[at].lower)) {
-            for token in &tokens[at + 1..(at + 5).min(tokens.len())] {
-                if counts(&token.lower) && !out.contains(&token.lower) {
-                    out.push(token.lower.clone());
-                }
+            if let Some(token) =
+                tokens[at + 1..(at + 5).min(tokens.len())].iter().find(|t| counts(&t.lower))
+                && !out.contains(&token.lower)
+            {
+                out.push(token.lower.clone());
             }
         }
         out
     }
 
+    /// Like [`Parsed::negations`], counting only the cues followed within four words by a
+    /// word `counts` accepts (the negated verb or adjective).
     pub fn negations_before(&self, index: usize, counts: impl Fn(&str) -> bool) -> usize {
         let tokens = self.sentence_tokens(index);
         (0..tokens.len())
@@ -129,7 +131,7 @@ impl Parsed<'_> {
 fn joins(previous: char, c: char, next: Option<char>) -> bool {
     let Some(next) = next else { return false };
     match c {
-        '.' | ',' => previous.is_ascii_digit() && next.is_ascii_digit(),
+        '.' | ',' | ':' => previous.is_ascii_digit() && next.is_ascii_digit(),
         '-' | '\'' | '’' | '/' => previous.is_alphanumeric() && next.is_alphanumeric(),
         _ => false,
     }
@@ -402,6 +404,28 @@ fn facts(parsed: &Parsed, first: &FirstWords) -> Vec<Fact> {
             continue;
         };
         let word = &tokens[index].lower;
+        // A telephone number or a code ("08457 90 90 90", "0800 123"): digits after a leading
+        // zero, or several groups of digits in a row, state no figure.
+        let code = |at: usize| {
+            tokens
+                .get(at)
+                .is_some_and(|t| !t.lower.is_empty() && t.lower.bytes().all(|b| b.is_ascii_digit()))
+        };
+        let spaced = |a: usize, b: usize| parsed.text[tokens[a].end..tokens[b].start] == *" ";
+        if code(index)
+            && ((word.len() >= 3 && word.starts_with('0'))
+                || (code(index + 1) && spaced(index, index + 1) && same_sentence(index, index + 1)))
+        {
+            let mut end = index;
+            while code(end + 1) && spaced(end, end + 1) && same_sentence(index, end + 1) {
+                end += 1;
+            }
+            for slot in &mut used[index..=end] {
+                *slot = true;
+            }
+            index = end + 1;
+            continue;
+        }
         let previous = |back: usize| {
             index
                 .checked_sub(back)
@@ -443,9 +467,17 @@ fn facts(parsed: &Parsed, first: &FirstWords) -> Vec<Fact> {
             } else if let Some(u) = lexicon::unit(suffix) {
                 unit = Some(u);
             } else if let Some(tail) = suffix.strip_prefix('-') {
-                // "30-year-old", "5-mile", "3-bedroom".
-                unit = Some(hyphen_unit(tail));
+                // "£1,000-a-year" is a sum of money, paid yearly.
+                if currency.is_none() || !per_period(tail) {
+                    // "30-year-old", "5-mile", "3-bedroom".
+                    unit = Some(hyphen_unit(tail));
+                }
+            } else if let Some(u) = suffix.split_once('-').and_then(|(head, _)| lexicon::unit(head))
+            {
+                // "10in-tall".
+                unit = Some(u);
             } else {
+                // "4:45" (a time of day) and other codes state no figure.
                 index += 1;
                 continue;
             }
@@ -475,6 +507,14 @@ fn facts(parsed: &Parsed, first: &FirstWords) -> Vec<Fact> {
             {
                 unit = Some(u);
                 to = next;
+                // "seven years old" is an age, as "seven-year-old" is.
+                if let Some(age) = age_unit(u)
+                    && tokens.get(next + 1).is_some_and(|t| t.lower == "old")
+                    && same_sentence(next + 1, index)
+                {
+                    unit = Some(age);
+                    to = next + 1;
+                }
             } else if after.chars().all(char::is_alphabetic)
                 && !lexicon::FUNCTION_WORDS.contains(&after)
             {
@@ -531,6 +571,23 @@ fn facts(parsed: &Parsed, first: &FirstWords) -> Vec<Fact> {
     // Closed-set terms (a word of a name may state one: "Western Australia").
     for (index, token) in tokens.iter().enumerate() {
         if used[index] {
+            continue;
+        }
+        // "last Wednesday", "last year" say when, not a rank ("the last day" is one).
+        let determined = index.checked_sub(1).is_some_and(|at| {
+            same_sentence(at, index)
+                && matches!(
+                    tokens[at].lower.as_str(),
+                    "the" | "its" | "his" | "her" | "their" | "our" | "my" | "your" | "this"
+                )
+        });
+        if token.lower == "last"
+            && !determined
+            && tokens.get(index + 1).is_some_and(|next| {
+                same_sentence(index, index + 1)
+                    && (lexicon::is_time_word(&next.lower) || month_token(next).is_some())
+            })
+        {
             continue;
         }
         let parts: Vec<&str> =
@@ -762,6 +819,22 @@ fn number_at(tokens: &[Token], index: usize) -> Option<(NumberAt, usize)> {
         },
         last,
     ))
+}
+
+/// "a-year", "per-month": a hyphenated tail saying how often a sum is paid.
+fn per_period(tail: &str) -> bool {
+    matches!(tail.split_once('-'), Some(("a" | "per", "year" | "month" | "week" | "day")))
+}
+
+/// The age a unit of time gives with "old" after it ("seven years old").
+fn age_unit(unit: &str) -> Option<&'static str> {
+    Some(match unit {
+        "year" => "year-old",
+        "month" => "month-old",
+        "week" => "week-old",
+        "day" => "day-old",
+        _ => return None,
+    })
 }
 
 /// The unit a hyphenated tail gives a number: ages meet ("30-year-old", "three-years-old"),

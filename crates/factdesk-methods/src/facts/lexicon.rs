@@ -63,6 +63,111 @@ pub fn month(word: &str) -> Option<u8> {
 }
 
 /// A unit in one spelling: plurals, abbreviations and British / American spellings meet.
+/// A title before a name ("President", "Dr", "Sgt"), lower-cased: it says who someone is,
+/// not which one.
+pub fn is_title(word: &str) -> bool {
+    matches!(
+        word,
+        "president"
+            | "vice"
+            | "prime"
+            | "minister"
+            | "mr"
+            | "mrs"
+            | "ms"
+            | "miss"
+            | "dr"
+            | "doctor"
+            | "sir"
+            | "dame"
+            | "lord"
+            | "lady"
+            | "queen"
+            | "king"
+            | "prince"
+            | "princess"
+            | "senator"
+            | "sen"
+            | "rep"
+            | "governor"
+            | "gov"
+            | "mayor"
+            | "judge"
+            | "justice"
+            | "officer"
+            | "sgt"
+            | "sergeant"
+            | "lt"
+            | "lieutenant"
+            | "captain"
+            | "capt"
+            | "colonel"
+            | "col"
+            | "general"
+            | "gen"
+            | "detective"
+            | "det"
+            | "constable"
+            | "pc"
+            | "chancellor"
+            | "pope"
+            | "rev"
+            | "reverend"
+            | "father"
+            | "professor"
+            | "prof"
+            | "chief"
+            | "secretary"
+            | "ambassador"
+            | "archbishop"
+            | "bishop"
+            | "saint"
+            | "st"
+            | "coach"
+            | "manager"
+    )
+}
+
+/// A word naming a stretch of time or a day ("week", "Wednesday", "summer"): "last" before
+/// it says when, not a rank.
+pub fn is_time_word(word: &str) -> bool {
+    matches!(
+        word,
+        "year"
+            | "years"
+            | "month"
+            | "months"
+            | "week"
+            | "weeks"
+            | "weekend"
+            | "day"
+            | "days"
+            | "night"
+            | "nights"
+            | "time"
+            | "season"
+            | "summer"
+            | "winter"
+            | "spring"
+            | "autumn"
+            | "fall"
+            | "term"
+            | "decade"
+            | "century"
+            | "hour"
+            | "minute"
+            | "monday"
+            | "tuesday"
+            | "wednesday"
+            | "thursday"
+            | "friday"
+            | "saturday"
+            | "sunday"
+            | "christmas"
+            | "easter"
+    )
+}
+
 pub fn unit(word: &str) -> Option<&'static str> {
     Some(match word {
         "%" | "percent" | "per cent" | "pc" | "percentage" => "percent",
@@ -525,7 +630,8 @@ pub const FUNCTION_WORDS: &[&str] = &[
     "of", "on", "or", "she", "so", "than", "that", "the", "their", "them", "then", "there",
     "these", "they", "this", "those", "to", "was", "were", "which", "who", "whom", "will", "with",
     "would", "you", "said", "says", "also", "can", "could", "may", "might", "should", "after",
-    "before", "about", "over", "up", "out", "more", "most", "not", "no",
+    "before", "about", "over", "up", "out", "more", "most", "not", "no", "when", "where", "while",
+    "what", "we", "our", "if", "because", "during", "until", "since", "just",
 ];
 
 /// Whether `word` (lower-cased) names a day of the week: a closed-set term, never a name.

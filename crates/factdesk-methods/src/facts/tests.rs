@@ -51,6 +51,51 @@ fn numbers_are_normalised_before_they_are_compared() {
         &[(FactKind::Number, "Two hundred and twelve people", "Twelve people")],
         &[],
     );
+    // An age, a sum paid yearly and a glued unit, written either way.
+    check("Jean is seven years old.", "Jean is a seven-year-old.", &[], &[]);
+    check(
+        "Jean is seven years old.",
+        "Jean is a nine-year-old.",
+        &[(FactKind::Number, "nine-year-old", "seven years old")],
+        &[],
+    );
+    check("Families lose over £1,000 a year.", "Families lose £1,000-a-year.", &[], &[]);
+    check("The burger is 10in-tall.", "The burger is 10 inches tall.", &[], &[]);
+}
+
+#[test]
+fn last_before_a_time_says_when_not_a_rank() {
+    check(
+        "The claims were thrown out by the judge on the first Wednesday of May.",
+        "Claims were thrown out by the judge last Wednesday.",
+        &[],
+        &[],
+    );
+    check(
+        "A snap of the Queen went viral last year.",
+        "A snap of the Queen went viral in the first year.",
+        &[],
+        &[],
+    );
+    check(
+        "It was the first day of the tournament.",
+        "It was the last day of the tournament.",
+        &[(FactKind::Term, "last", "first")],
+        &[],
+    );
+}
+
+#[test]
+fn times_and_telephone_numbers_state_no_figure() {
+    for claim in [
+        "The crash took place at about 4:45 p.m.",
+        "Call the helpline on 08457 90 90 90.",
+        "Quote reference 0800 on the line.",
+    ] {
+        let alignment = align("Something else entirely happened.", claim);
+        assert!(alignment.is_empty(), "{claim:?}: {alignment:?}");
+        assert!(absent_figures(&["Something else entirely happened."], claim).is_empty());
+    }
 }
 
 #[test]
@@ -86,6 +131,23 @@ fn numbers_of_other_units_do_not_conflict_but_are_unsupported() {
 }
 
 #[test]
+fn whole_numbers_are_compared_exactly_and_large_ones_allow_rounding() {
+    check(
+        "He was jailed for his role in a 2007 shooting that killed 14 civilians.",
+        "He was jailed for his role in a 2005 shooting that killed 14 civilians.",
+        &[(FactKind::Number, "2005 shooting", "2007 shooting")],
+        &[],
+    );
+    check(
+        "She has lived in the apartment since 1962 when rent was $150 a month.",
+        "She has lived there since 1961 when rent was $150 a month.",
+        &[(FactKind::Date, "1961", "1962")],
+        &[],
+    );
+    check("The town has 1,841,000 residents.", "The town has 1.84 million residents.", &[], &[]);
+}
+
+#[test]
 fn years_and_dates_conflict_when_a_part_differs() {
     check(TOWER, "It was built in 1911.", &[(FactKind::Date, "1911", "1887")], &[]);
     check(TOWER, "It was built in 1887.", &[], &[]);
@@ -112,6 +174,19 @@ fn a_name_in_another_name_place_conflicts_and_parts_of_a_name_match() {
         &[],
     );
     check(premise, "Penicillin was discovered by Fleming.", &[], &[]);
+    // Titles and possessives name no one.
+    check(
+        "He interned with President Obama's 2012 re-election campaign.",
+        "Bird interned with Barack Obama's 2012 campaign.",
+        &[],
+        &[],
+    );
+    check(
+        "Prince William visited the school.",
+        "Prince Harry visited the school.",
+        &[(FactKind::Name, "Harry", "Prince William")],
+        &[],
+    );
     check("Barack Obama met the United Nations chief.", "Obama met the UN chief.", &[], &[]);
     // A short form and a misspelling name the same person.
     let warrant = "A warrant was issued for Alexander Soumbadze, a karate instructor.";
@@ -322,7 +397,7 @@ fn claims_without_facts_and_bad_input_give_an_empty_alignment() {
 fn a_conflict_moves_entailment_to_contradiction_and_a_gap_to_neutral() {
     let weights = AlignmentWeights::default();
     let scores = NliScores::normalised(0.95, 0.05, 0.0);
-    let refuted = weights.apply(scores, &align(TOWER, "The tower is 412 metres tall."));
+    let refuted = weights.apply(scores, &align(TOWER, "The tower is 412 metres tall."), &[]);
     assert!(
         refuted.entailment < 0.2
             && refuted.contradiction > 0.5
@@ -333,10 +408,10 @@ fn a_conflict_moves_entailment_to_contradiction_and_a_gap_to_neutral() {
     let missing = align(TOWER, "The tower weighs 7,300 tonnes.");
     assert_eq!(kinds(&missing.unsupported), [(FactKind::Number, "7,300 tonnes", "")]);
     let weighed: AlignmentWeights = "unsupported_figure=4".parse().unwrap();
-    let gap = weighed.apply(scores, &missing);
+    let gap = weighed.apply(scores, &missing, &[]);
     assert!(gap.entailment < 0.5 && gap.contradiction == 0.0, "{gap:?}");
-    assert!((weights.apply(scores, &missing).entailment - scores.entailment).abs() < 1e-9);
-    let same = weights.apply(scores, &align(TOWER, "The tower is 212 metres tall."));
+    assert!((weights.apply(scores, &missing, &[]).entailment - scores.entailment).abs() < 1e-9);
+    let same = weights.apply(scores, &align(TOWER, "The tower is 212 metres tall."), &[]);
     assert_eq!(same, scores);
     // A reversed polarity and a name in another's place weigh less than a changed figure.
     let negated = align(
@@ -344,7 +419,7 @@ fn a_conflict_moves_entailment_to_contradiction_and_a_gap_to_neutral() {
         "The minister signed the agreement on Monday.",
     );
     assert_eq!(negated.conflicts[0].kind, FactKind::Polarity);
-    let moved = weights.apply(scores, &negated);
+    let moved = weights.apply(scores, &negated, &[]);
     assert!(moved.entailment < 0.5 && moved.entailment > refuted.entailment, "{moved:?}");
     let renamed = FactAlignment {
         conflicts: vec![FactPair {
@@ -354,7 +429,7 @@ fn a_conflict_moves_entailment_to_contradiction_and_a_gap_to_neutral() {
         }],
         ..FactAlignment::default()
     };
-    let renamed = weights.apply(scores, &renamed);
+    let renamed = weights.apply(scores, &renamed, &[]);
     assert!(renamed.entailment < 0.8 && renamed.entailment > refuted.entailment, "{renamed:?}");
 }
 
@@ -465,6 +540,19 @@ fn a_negation_counts_where_it_negates_a_word_both_state() {
         "The company does not know when it will be fully supplied again and has not said why.",
         "The company doesn't know when it will be fully supplied again.",
         &[],
+        &[],
+    );
+    // A negation negates the word it stands before, not what the next clause says.
+    check(
+        "Agents face fines and imprisonment if they don't comply with the new law.",
+        "Agents who do not comply with the law will face fines and imprisonment.",
+        &[],
+        &[],
+    );
+    check(
+        "Agents face fines and imprisonment if they comply with the new law.",
+        "Agents who do not comply with the law will face fines and imprisonment.",
+        &[(FactKind::Polarity, "do not comply", "(not negated)")],
         &[],
     );
 }

@@ -359,7 +359,9 @@ impl Reviser {
                         hypothesis: statement.into(),
                     })
                     .collect();
-                let judgements = crate::judge::classify_all(nli.as_ref(), &pairs).await?;
+                // The snippets are all the gate sees: a figure they leave out is unsupported,
+                // not a sign that the statement is wrong.
+                let judgements = crate::judge::classify_all(nli.as_ref(), &pairs, &[]).await?;
                 let best = judgements
                     .iter()
                     .map(|judgement| judgement.scores.entailment)

@@ -462,7 +462,8 @@ impl Tts {
                     pairs.push(NliPair { premise: premise.join(" "), hypothesis: claim.clone() });
                 }
             }
-            let judgements = crate::judge::classify_all(nli.as_ref(), &pairs).await?;
+            let judgements =
+                crate::judge::classify_all(nli.as_ref(), &pairs, &[document.as_str()]).await?;
             judged += pairs.len();
             let (mut entail, mut contradict) =
                 (vec![0.0_f64; claims.len()], vec![0.0_f64; claims.len()]);
