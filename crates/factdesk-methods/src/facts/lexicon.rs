@@ -499,6 +499,51 @@ pub const CLOSED_SETS: &[ClosedSet] = &[
         capitalised: false,
     },
     ClosedSet { name: "origin", members: &[&["foreign"], &["domestic"]], capitalised: false },
+    // Relations that read both ways ("his wife" is "her husband"): a rival conflicts only
+    // between the same words (`facts::FRAMED_SETS`).
+    ClosedSet { name: "sequence", members: &[&["before"], &["after"]], capitalised: false },
+    ClosedSet { name: "timing", members: &[&["earlier"], &["later"]], capitalised: false },
+    ClosedSet { name: "recency", members: &[&["earliest"], &["latest"]], capitalised: false },
+    ClosedSet { name: "amount", members: &[&["more"], &["less"]], capitalised: false },
+    ClosedSet {
+        name: "spouse",
+        members: &[&["husband", "husbands"], &["wife", "wives"]],
+        capitalised: false,
+    },
+    ClosedSet {
+        name: "sibling",
+        members: &[&["brother", "brothers"], &["sister", "sisters"]],
+        capitalised: false,
+    },
+    ClosedSet {
+        name: "trade",
+        members: &[
+            &["bought", "buy", "buys", "buying", "purchased"],
+            &["sold", "sell", "sells", "selling"],
+        ],
+        capitalised: false,
+    },
+    ClosedSet { name: "position", members: &[&["above"], &["below"]], capitalised: false },
+    ClosedSet { name: "extreme", members: &[&["top"], &["bottom"]], capitalised: false },
+    ClosedSet { name: "limit", members: &[&["maximum"], &["minimum"]], capitalised: false },
+    ClosedSet {
+        name: "daypart",
+        members: &[&["morning", "mornings"], &["evening", "evenings"]],
+        capitalised: false,
+    },
+    ClosedSet {
+        name: "movement",
+        members: &[
+            &["arrived", "arrive", "arrives", "arriving"],
+            &["departed", "depart", "departs"],
+        ],
+        capitalised: false,
+    },
+    ClosedSet {
+        name: "strength",
+        members: &[&["strongest", "stronger"], &["weakest", "weaker"]],
+        capitalised: false,
+    },
     ClosedSet {
         name: "success",
         members: &[&["success", "successful", "succeeded"], &["failure", "unsuccessful", "failed"]],

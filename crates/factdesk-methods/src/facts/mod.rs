@@ -127,6 +127,18 @@ pub const NAME_PLACE_OVERLAP: f64 = 0.5;
 /// Closed sets whose member, stated by a claim and by no premise, leaves the claim unsupported.
 const DESCRIPTIVE_SETS: &[&str] = &["material", "colour", "direction"];
 
+/// Closed sets of relations that read both ways ("the wife of John" is "John's husband"'s
+/// other side; "the vote came after he resigned" is "he resigned before the vote"): a rival
+/// conflicts only between the same words ([`Aligner::same_frame`]).
+const FRAMED_SETS: &[&str] = &[
+    "sequence", "timing", "recency", "amount", "spouse", "sibling", "trade", "position", "extreme",
+    "limit", "daypart", "movement",
+];
+
+fn framed(set: usize) -> bool {
+    FRAMED_SETS.contains(&lexicon::CLOSED_SETS[set].name)
+}
+
 /// Whether closed set `set` is one of [`DESCRIPTIVE_SETS`].
 fn descriptive(set: usize) -> bool {
     DESCRIPTIVE_SETS.contains(&lexicon::CLOSED_SETS[set].name)
@@ -457,6 +469,33 @@ impl<'a> Aligner<'a> {
         best(true).or_else(|| best(false))
     }
 
+    /// Whether the premise term `other` stands in the claim term `fact`'s frame: the three
+    /// content words before it, or the three after it, in its sentence share one with those
+    /// on the same side of the claim's ("resigned … before the vote" against "resigned …
+    /// after the vote", not "the vote came after he resigned"). Names are left out: in "John
+    /// Smith is the husband of Mary Smith" they are what the relation turns round.
+    fn same_frame(&self, fact: &Fact, other: &Fact) -> bool {
+        let around = |parsed: &Parsed, fact: &Fact| -> (HashSet<String>, HashSet<String>) {
+            let range = &parsed.sentences[fact.sentence];
+            let word = |token: &extract::Token| {
+                if token.capitalised && !token.first {
+                    return None;
+                }
+                crate::bm25_terms(&token.lower).into_iter().find(|word| word.chars().count() > 1)
+            };
+            let before =
+                parsed.tokens[range.start..fact.token].iter().rev().filter_map(word).take(3);
+            let after = parsed.tokens[(fact.token + 1).min(range.end)..range.end]
+                .iter()
+                .filter_map(word)
+                .take(3);
+            (before.collect(), after.collect())
+        };
+        let (before, after) = around(&self.claim, fact);
+        let (other_before, other_after) = around(&self.premise, other);
+        !before.is_disjoint(&other_before) || !after.is_disjoint(&other_after)
+    }
+
     /// Whether a sentence the claim aligns with names `words`.
     fn name_held_aligned(&self, words: &[String]) -> bool {
         self.premise.facts.iter().any(|fact| {
@@ -611,14 +650,44 @@ impl<'a> Aligner<'a> {
                 Value::Term { set, member } => {
                     let same = |p: &Fact| matches!(p.value, Value::Term { set: s, member: m } if s == *set && m == *member);
                     let rival = |p: &Fact| matches!(p.value, Value::Term { set: s, member: m } if s == *set && m != *member);
-                    if let Some(found) = self.premise.facts.iter().find(|p| same(p)) {
+                    // Held elsewhere, but a rival stands in its place in the sentence the claim
+                    // restates ("the last contact a patient has" against "the first contact a
+                    // patient has", a "last" further on).
+                    let displaced = self.overlap >= NAME_PLACE_OVERLAP
+                        && !self
+                            .premise
+                            .facts
+                            .iter()
+                            .any(|p| same(p) && self.aligned.contains(&p.sentence))
+                        && self.premise.facts.iter().any(|p| same(p));
+                    // A relation that reads both ways is held only in the claim's frame: "before
+                    // switching to ISIS after four months" does not hold "switched to ISIS
+                    // before four months".
+                    let framed_rival = framed(*set)
+                        && !self.premise.facts.iter().any(|p| same(p) && self.same_frame(fact, p));
+                    let in_place = (displaced || framed_rival)
+                        .then(|| {
+                            self.premise.facts.iter().find(|p| {
+                                rival(p)
+                                    && self.aligned.contains(&p.sentence)
+                                    && self.same_frame(fact, p)
+                            })
+                        })
+                        .flatten();
+                    if let Some(other) = in_place {
+                        out.conflicts.push(pair(FactKind::Term, Some(other)));
+                    } else if let Some(found) = self.premise.facts.iter().find(|p| same(p)) {
                         match self.role(fact, same, *set) {
                             Some(Rank::GivenElsewhere(role)) => out.conflicts.push(role),
                             Some(Rank::Held(claim)) => anchored_roles.push(claim),
                             None => {}
                         }
                         out.matched.push(pair(FactKind::Term, Some(found)));
-                    } else if let Some(other) = self.counterpart(fact, rival, |_| false) {
+                    } else if let Some(other) = self.counterpart(
+                        fact,
+                        |p| rival(p) && (!framed(*set) || self.same_frame(fact, p)),
+                        |_| false,
+                    ) {
                         out.conflicts.push(pair(FactKind::Term, Some(other)));
                     } else if let Some(other) = descriptive(*set)
                         .then(|| self.about_the_same(&claim_names, rival))

@@ -313,8 +313,8 @@ fn closed_set_terms_conflict_with_their_rivals() {
         &[(FactKind::Term, "mother", "father")],
         &[],
     );
-    // Relations that read both ways are no closed set: one side's husband is the other's
-    // wife, one club sells what another buys.
+    // Relations that read both ways conflict only between the same words: one side's husband
+    // is the other's wife, one club sells what another buys.
     check(
         "Mary Smith is the wife of John Smith.",
         "John Smith is the husband of Mary Smith.",
@@ -323,16 +323,48 @@ fn closed_set_terms_conflict_with_their_rivals() {
     );
     check("United sold Jones to City.", "City bought Jones from United.", &[], &[]);
     check("The flat is above the shop.", "The shop is below the flat.", &[], &[]);
-    // Order in time is no closed set: "before" and "after" swap with their events in a
-    // paraphrase.
+    // Order in time: "before" and "after" swap with their events in a paraphrase, and
+    // conflict where they stand between the same words.
     check(
         "The vote came after he resigned from the party.",
         "He resigned from the party before the vote.",
         &[],
         &[],
     );
+    check(
+        "He resigned from the party after the vote.",
+        "He resigned from the party before the vote.",
+        &[(FactKind::Term, "before", "after")],
+        &[],
+    );
+    check(
+        "The recruit joined the front before switching to the rival group after just four months.",
+        "The recruit switched to the rival group before just four months.",
+        &[(FactKind::Term, "before", "after")],
+        &[],
+    );
+    check(
+        "Mary Smith is the wife of John Smith.",
+        "Mary Smith is the husband of John Smith.",
+        &[(FactKind::Term, "husband", "wife")],
+        &[],
+    );
+    check(
+        "Demand for the tickets was more than expected.",
+        "Demand for the tickets was less than expected.",
+        &[(FactKind::Term, "less", "more")],
+        &[],
+    );
     // A premise silent on the term leaves it alone.
     check("Shares traded on Tuesday.", "Shares rose on Tuesday.", &[], &[]);
+    // A term held elsewhere does not hold against a rival in the restated sentence.
+    check(
+        "Nine out of 10 times, the first contact a patient has with the health service is \
+         through their GP. The last government encouraged extra hours.",
+        "Nine in 10 times, the last contact a patient has with the health service is via a GP.",
+        &[(FactKind::Term, "last", "first")],
+        &[],
+    );
 }
 
 #[test]
