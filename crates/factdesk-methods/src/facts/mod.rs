@@ -659,7 +659,7 @@ impl<'a> Aligner<'a> {
                             .facts
                             .iter()
                             .any(|p| same(p) && self.aligned.contains(&p.sentence))
-                        && self.premise.facts.iter().any(|p| same(p));
+                        && self.premise.facts.iter().any(&same);
                     // A relation that reads both ways is held only in the claim's frame: "before
                     // switching to ISIS after four months" does not hold "switched to ISIS
                     // before four months".
