@@ -522,6 +522,27 @@ fn facts(parsed: &Parsed, first: &FirstWords) -> Vec<Fact> {
                 to = next;
             }
         }
+        // "Joseph O'Riordan, 73, stabbed …": a bare number set off by commas after a name is
+        // the person's age, as "73-year-old" is.
+        let between = |a: usize, b: usize| &parsed.text[tokens[a].end..tokens[b].start];
+        let apposed = index > 0
+            && same_sentence(index - 1, index)
+            && tokens[index - 1].capitalised
+            && between(index - 1, index).trim() == ","
+            && (to + 1 >= tokens.len()
+                || !same_sentence(index, to + 1)
+                || between(to, to + 1).trim_start().starts_with([',', ')']));
+        if apposed
+            && unit.is_none()
+            && noun.is_none()
+            && !ordinal
+            && number.digits
+            && number.range.is_none()
+            && value.fract() == 0.0
+            && (1.0..130.0).contains(&value)
+        {
+            unit = Some("year-old");
+        }
         let qualifier = lexicon::qualifier(previous(1), previous(2));
         // A range: "between 200 and 250", "200 to 250", "200-250".
         let mut upper = None;

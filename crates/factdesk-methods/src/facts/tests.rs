@@ -51,6 +51,25 @@ fn numbers_are_normalised_before_they_are_compared() {
         &[(FactKind::Number, "Two hundred and twelve people", "Twelve people")],
         &[],
     );
+    // A number set off after a name is an age: not a count of something else.
+    check(
+        "Joseph O'Riordan stabbed his wife eight times after discovering her affair.",
+        "Joseph O'Riordan, 73, stabbed wife eight times after discovering her affair.",
+        &[],
+        &["73"],
+    );
+    check(
+        "The councillor, a 73-year-old, stabbed his wife.",
+        "Joseph O'Riordan, 73, stabbed his wife.",
+        &[],
+        &["O'Riordan"],
+    );
+    check(
+        "Joseph O'Riordan, 37, stabbed his wife.",
+        "Joseph O'Riordan, 73, stabbed his wife.",
+        &[(FactKind::Number, "73", "37")],
+        &[],
+    );
     // An age, a sum paid yearly and a glued unit, written either way.
     check("Jean is seven years old.", "Jean is a seven-year-old.", &[], &[]);
     check(
@@ -174,6 +193,27 @@ fn a_name_in_another_name_place_conflicts_and_parts_of_a_name_match() {
         &[],
     );
     check(premise, "Penicillin was discovered by Fleming.", &[], &[]);
+    // Short forms, peoples named for their places and plurals name the same.
+    check("Jessica Wright fronts the campaign.", "Jess fronts the campaign.", &[], &[]);
+    check(
+        "A warrant was issued for Alexander Soumbadze, 26.",
+        "A warrant was issued for Alex Soumbadze, 26.",
+        &[],
+        &[],
+    );
+    check("She died on holiday in Mexico.", "She died on a Mexican holiday.", &[], &[]);
+    check(
+        "Five more years of the Tories would harm the NHS.",
+        "Five more years of Tory government would harm the NHS.",
+        &[],
+        &[],
+    );
+    check(
+        "The match was won by Austria.",
+        "The match was won by Australia.",
+        &[(FactKind::Name, "Australia", "Austria")],
+        &[],
+    );
     // Titles and possessives name no one.
     check(
         "He interned with President Obama's 2012 re-election campaign.",
