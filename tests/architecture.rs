@@ -1,0 +1,168 @@
+//! The invariants of ARCHITECTURE.md that a manifest shows, checked on every crate's
+//! `Cargo.toml`: which way dependencies point (so there are no circles between crates), which
+//! crate alone may use rusqlite, tantivy, an HTTP client, candle or llama.cpp, Tauri, and that
+//! every crate is placed on the architecture's diagram.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The layers, lowest first: a crate depends only on crates of lower layers. `factdesk-testkit`
+/// (scripted servers and models for tests) stands at the bottom so anything may use it in its
+/// tests; outside tests only the benchmarks and the cross-crate tests do.
+const LAYERS: &[&[&str]] = &[
+    &["factdesk-model", "factdesk-testkit"],
+    &["factdesk-text"],
+    &[
+        "factdesk-store",
+        "factdesk-index",
+        "factdesk-archive",
+        "factdesk-fetch",
+        "factdesk-llm",
+        "factdesk-report",
+    ],
+    &["factdesk-methods"],
+    &["factdesk-core"],
+    &["factdesk-cli", "factdesk-app", "factdesk-bench", "factdesk-tests"],
+];
+
+/// External crates only one of ours may depend on (a name ending in `*` is a prefix).
+const OWNED: &[(&str, &[&str])] = &[
+    ("rusqlite", &["factdesk-store"]),
+    ("tantivy", &["factdesk-index"]),
+    ("reqwest", &["factdesk-fetch", "factdesk-llm"]),
+    ("hyper", &[]),
+    ("ureq", &[]),
+    ("zim", &["factdesk-fetch"]),
+    ("zip", &["factdesk-archive"]),
+    ("candle-*", &["factdesk-llm"]),
+    ("llama-cpp-*", &["factdesk-llm"]),
+    ("tokenizers", &["factdesk-llm"]),
+    ("tauri*", &["factdesk-app"]),
+];
+
+/// The shells hold no application logic: of our crates they use the core alone.
+const SHELLS: &[&str] = &["factdesk-cli", "factdesk-app"];
+
+struct Manifest {
+    name: String,
+    /// Dependency name → the table it is listed in ("dependencies", "dev-dependencies", …).
+    dependencies: BTreeMap<String, Vec<&'static str>>,
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_owned()
+}
+
+fn manifests() -> Vec<Manifest> {
+    let root = root();
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path().join("Cargo.toml"))
+        .filter(|path| path.exists())
+        .collect();
+    paths.push(root.join("src-tauri/Cargo.toml"));
+    paths.push(root.join("tests/Cargo.toml"));
+    paths.sort();
+    paths
+        .iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(path).unwrap();
+            let value: toml::Table =
+                text.parse().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let name = value["package"]["name"].as_str().unwrap().to_owned();
+            let mut dependencies: BTreeMap<String, Vec<&'static str>> = BTreeMap::new();
+            for table in ["dependencies", "dev-dependencies", "build-dependencies"] {
+                if let Some(listed) = value.get(table).and_then(|t| t.as_table()) {
+                    for dependency in listed.keys() {
+                        dependencies.entry(dependency.clone()).or_default().push(table);
+                    }
+                }
+            }
+            Manifest { name, dependencies }
+        })
+        .collect()
+}
+
+fn layer(name: &str) -> Option<usize> {
+    LAYERS.iter().position(|layer| layer.contains(&name))
+}
+
+#[test]
+fn every_crate_has_a_layer_and_depends_only_on_lower_ones() {
+    let manifests = manifests();
+    assert!(manifests.len() >= 14, "the manifests were not found: {}", manifests.len());
+    let mut wrong = Vec::new();
+    for manifest in &manifests {
+        let Some(own) = layer(&manifest.name) else {
+            wrong.push(format!("{} has no layer in tests/architecture.rs", manifest.name));
+            continue;
+        };
+        for (dependency, tables) in &manifest.dependencies {
+            if !dependency.starts_with("factdesk") {
+                continue;
+            }
+            let Some(theirs) = layer(dependency) else {
+                wrong
+                    .push(format!("{} depends on {dependency}, which has no layer", manifest.name));
+                continue;
+            };
+            if theirs >= own {
+                wrong.push(format!(
+                    "{} (layer {own}) depends on {dependency} (layer {theirs}): dependencies point down",
+                    manifest.name
+                ));
+            }
+            let only_in_tests = tables.iter().all(|table| *table == "dev-dependencies");
+            if dependency == "factdesk-testkit"
+                && !only_in_tests
+                && !["factdesk-bench", "factdesk-tests"].contains(&manifest.name.as_str())
+            {
+                wrong.push(format!("{} uses factdesk-testkit outside its tests", manifest.name));
+            }
+            if SHELLS.contains(&manifest.name.as_str())
+                && dependency != "factdesk-core"
+                && !(dependency == "factdesk-testkit" && only_in_tests)
+            {
+                wrong.push(format!(
+                    "the shell {} depends on {dependency}: shells call the core alone",
+                    manifest.name
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn sql_search_http_models_and_the_window_each_live_in_one_crate() {
+    let mut wrong = Vec::new();
+    for manifest in manifests() {
+        for dependency in manifest.dependencies.keys() {
+            for (owned, owners) in OWNED {
+                let matches = match owned.strip_suffix('*') {
+                    Some(prefix) => dependency.starts_with(prefix),
+                    None => dependency == owned,
+                };
+                if matches && !owners.contains(&manifest.name.as_str()) {
+                    wrong.push(format!(
+                        "{} depends on {dependency}; only {owners:?} may",
+                        manifest.name
+                    ));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_architecture_names_every_crate() {
+    let architecture = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let missing: Vec<String> = manifests()
+        .into_iter()
+        .map(|manifest| manifest.name)
+        .filter(|name| name.starts_with("factdesk-") && name != "factdesk-tests")
+        .filter(|name| !architecture.contains(name.as_str()))
+        .collect();
+    assert!(missing.is_empty(), "ARCHITECTURE.md does not name {missing:?}");
+}
