@@ -349,7 +349,9 @@ fn facts(parsed: &Parsed, first: &FirstWords) -> Vec<Fact> {
         if used[index] {
             continue;
         }
-        if let Some(date) = iso_date(&tokens[index].lower) {
+        if let Some(date) =
+            iso_date(&tokens[index].lower).or_else(|| slashed_date(&tokens[index].lower))
+        {
             used[index] = true;
             out.push(fact(date, index, index));
             continue;
@@ -703,6 +705,26 @@ fn iso_date(word: &str) -> Option<Value> {
         month: Some(month),
         day: Some(day),
     })
+}
+
+/// "20/07/1969" or "07/20/1969" as a date: the day is the part above 12; when both parts
+/// could be the month, only the year is read.
+fn slashed_date(word: &str) -> Option<Value> {
+    let mut parts = word.split('/');
+    let (first, second, year) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() || year.len() != 4 || first.len() > 2 || second.len() > 2 {
+        return None;
+    }
+    let (first, second, year): (u8, u8, i32) =
+        (first.parse().ok()?, second.parse().ok()?, year.parse().ok()?);
+    let valid = |day: u8, month: u8| (1..=31).contains(&day) && (1..=12).contains(&month);
+    let (month, day) = match (first > 12, second > 12) {
+        (true, false) if valid(first, second) => (Some(second), Some(first)),
+        (false, true) if valid(second, first) => (Some(first), Some(second)),
+        (false, false) if first >= 1 && second >= 1 => (None, None),
+        _ => return None,
+    };
+    Some(Value::Date { year: Some(year), month, day })
 }
 
 /// A number read at a token.

@@ -202,6 +202,38 @@ pub fn unit(word: &str) -> Option<&'static str> {
     })
 }
 
+/// What a unit measures and how many of that measure's base unit it holds (metres, grams,
+/// seconds, km/h): "212 metres" and "696 feet" state one height. Units of money, calendar
+/// spans and ages are not converted.
+pub fn measure(unit: &str) -> Option<(&'static str, f64)> {
+    Some(match unit {
+        "metre" => ("length", 1.0),
+        "kilometre" => ("length", 1000.0),
+        "centimetre" => ("length", 0.01),
+        "millimetre" => ("length", 0.001),
+        "mile" => ("length", 1609.344),
+        "foot" => ("length", 0.3048),
+        "inch" => ("length", 0.0254),
+        "yard" => ("length", 0.9144),
+        "gram" => ("mass", 1.0),
+        "kilogram" => ("mass", 1000.0),
+        "pound" => ("mass", 453.592_37),
+        "tonne" => ("mass", 1_000_000.0),
+        "week" => ("time", 604_800.0),
+        "day" => ("time", 86_400.0),
+        "hour" => ("time", 3600.0),
+        "minute" => ("time", 60.0),
+        "second" => ("time", 1.0),
+        "mph" => ("speed", 1.609_344),
+        "km/h" => ("speed", 1.0),
+        _ => return None,
+    })
+}
+
+/// Figures converted from one unit to another are rounded ("212 metres (696 ft)", "5 km (3.1
+/// miles)"): they agree within this share.
+pub const CONVERTED: f64 = 0.02;
+
 /// Words before a number that make it approximate or a bound.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Qualifier {

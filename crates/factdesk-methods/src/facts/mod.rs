@@ -7,8 +7,9 @@
 //!
 //! 1. Both are read for facts ([`extract`]): numbers with unit, qualifier ("about", "more
 //!    than") and range, normalised (1,000 = 1000 = one thousand = 1k; 20% = 20 per cent;
-//!    "father-of-three" counts children; "2pm"); dates (years, "20 July 1969", "July 20,
-//!    1969", "2020-11-18"); names (runs of capitalised words joined by "of", "van", …; a
+//!    "father-of-three" counts children; "2pm"; "Smith, 73," an age; times and telephone
+//!    numbers state none); dates (years, "20 July 1969", "July 20, 1969", "2020-11-18",
+//!    "20/07/1969"); names (runs of capitalised words joined by "of", "van", …; a
 //!    sentence's first word only when it is capitalised elsewhere too); closed-set terms
 //!    ([`lexicon::CLOSED_SETS`]: directions, ordinals, materials, colours, weekdays, and
 //!    antonym pairs such as rose / fell, won / lost); and negation cues per sentence. "Fell by
@@ -19,7 +20,9 @@
 //!    words and any within 15 points of it.
 //! 3. Each claim fact is **matched** when the premise states it anywhere (in an aligned
 //!    sentence or beside the same words first): a number equal to it (within 0.5%, or within
-//!    [`extract::APPROXIMATE`] when either is approximate; inside the other's range or bound;
+//!    [`extract::APPROXIMATE`] when either is approximate; whole numbers under ten thousand
+//!    exactly; another unit of the same measure converted, within [`lexicon::CONVERTED`]:
+//!    212 metres is 696 feet; inside the other's range or bound;
 //!    two ranges where both ends agree), a date agreeing in every part both state, a name
 //!    sharing all its words with a premise name or the other way round ("Obama" for "Barack
 //!    Obama", "Indonesia" for "Indonesian", a misspelt word), or an
@@ -198,7 +201,40 @@ fn numbers_agree(claim: &Value, premise: &Value) -> bool {
     if let (Some(x), Some(y)) = (a_unit, b_unit)
         && x != y
     {
-        return false;
+        // "5 km" and "5,000 metres": the same measure in other units.
+        return match (lexicon::measure(x), lexicon::measure(y)) {
+            (Some((one, scale)), Some((other, other_scale))) if one == other => {
+                let converted = |value: &Value, scale: f64| match value {
+                    Value::Number { value, upper, unit, noun, qualifier, ordinal } => {
+                        Value::Number {
+                            value: value * scale,
+                            upper: upper.map(|upper| upper * scale),
+                            unit: *unit,
+                            noun: noun.clone(),
+                            qualifier: *qualifier,
+                            ordinal: *ordinal,
+                        }
+                    }
+                    other => other.clone(),
+                };
+                let (a, b) = (converted(claim, scale), converted(premise, other_scale));
+                let (Value::Number { value: a, .. }, Value::Number { value: b, .. }) = (&a, &b)
+                else {
+                    return false;
+                };
+                let about =
+                    matches!(a_q, Some(Qualifier::About)) || matches!(b_q, Some(Qualifier::About));
+                let tolerance = if about { extract::APPROXIMATE } else { lexicon::CONVERTED };
+                match (a_q, b_q) {
+                    (Some(Qualifier::AtLeast), _) => *b >= *a * (1.0 - tolerance),
+                    (Some(Qualifier::AtMost), _) => *b <= *a * (1.0 + tolerance),
+                    (_, Some(Qualifier::AtLeast)) => *a >= *b * (1.0 - tolerance),
+                    (_, Some(Qualifier::AtMost)) => *a <= *b * (1.0 + tolerance),
+                    _ => close(*a, *b, tolerance),
+                }
+            }
+            _ => false,
+        };
     }
     // Rounding leaves large figures a little apart ("1.84 million" for 1,841,000); whole
     // numbers under ten thousand (counts, ages, years: 2005 is not 2007) are said exactly.
@@ -270,7 +306,11 @@ fn numbers_comparable(claim: &Value, premise: &Value) -> bool {
     };
     a_ord == b_ord
         && match (a_unit, b_unit) {
-            (Some(x), Some(y)) => x == y,
+            (Some(x), Some(y)) => {
+                x == y
+                    || matches!((lexicon::measure(x), lexicon::measure(y)),
+                        (Some((one, _)), Some((other, _))) if one == other)
+            }
             (None, None) => {
                 a_noun.is_some() && a_noun == b_noun || a_noun.is_none() && b_noun.is_none()
             }

@@ -105,6 +105,40 @@ fn last_before_a_time_says_when_not_a_rank() {
 }
 
 #[test]
+fn a_measure_in_other_units_is_the_same_figure() {
+    check("The tower is 212 metres tall.", "The tower is 696 feet tall.", &[], &[]);
+    check(
+        "The tower is 212 metres tall.",
+        "The tower is 900 feet tall.",
+        &[(FactKind::Number, "900 feet", "212 metres")],
+        &[],
+    );
+    check("The race is 5 km long.", "The race is 5,000 metres long.", &[], &[]);
+    check("The flight took 2 hours.", "The flight took 120 minutes.", &[], &[]);
+    check(
+        "The flight took 2 hours.",
+        "The flight took 150 minutes.",
+        &[(FactKind::Number, "150 minutes", "2 hours")],
+        &[],
+    );
+    check("The baby weighed 4 kg.", "The baby weighed 4,000 grams.", &[], &[]);
+    // Money is not converted: a sum in pounds is not one in dollars.
+    check("The coat cost £25.", "The coat cost $25.", &[], &["$25"]);
+}
+
+#[test]
+fn dates_written_with_slashes_are_dates() {
+    check("It happened on 20 July 1969.", "It happened on 07/20/1969.", &[], &[]);
+    check("It happened on 20 July 1969.", "It happened on 20/07/1969.", &[], &[]);
+    check(
+        "It happened on 20 July 1969.",
+        "It happened on 21/07/1969.",
+        &[(FactKind::Date, "21/07/1969", "20 July 1969")],
+        &[],
+    );
+}
+
+#[test]
 fn times_and_telephone_numbers_state_no_figure() {
     for claim in [
         "The crash took place at about 4:45 p.m.",
