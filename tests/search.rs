@@ -188,3 +188,32 @@ fn an_index_of_another_layout_is_rebuilt_on_open() {
         Some("How penicillin was found")
     );
 }
+
+#[test]
+fn chinese_text_is_found_by_its_words_and_an_index_of_the_old_analyzer_is_rebuilt() {
+    let harness = Harness::new();
+    let file = harness.dir.path().join("巴黎.txt");
+    std::fs::write(&file, "埃菲尔铁塔位于法国巴黎。它建于1889年，高约330米。\n").unwrap();
+    let summary = harness.import(&[&file.display().to_string()], "news");
+    assert!(summary.failures.is_empty(), "{:#?}", summary.failures);
+    for query in ["巴黎", "埃菲尔铁塔", "1889年"] {
+        let hits = search(&harness, query);
+        assert!(!hits.is_empty(), "{query}: no hit");
+        assert!(hits[0].sentence.contains(query.trim_end_matches('年')), "{query}: {:?}", hits[0]);
+    }
+    assert_eq!(highlighted(&search(&harness, "铁塔")[0]), ["铁塔"]);
+
+    // An index from before (tantivy's en_stem, a whole clause one token) is rebuilt on open.
+    let Harness { dir, app } = harness;
+    drop(app);
+    let meta = dir.path().join(factdesk_core::INDEX_DIR).join("meta.json");
+    let layout = std::fs::read_to_string(&meta).unwrap();
+    assert!(layout.contains("\"factdesk_words\""), "{layout}");
+    std::fs::write(&meta, layout.replace("\"factdesk_words\"", "\"en_stem\"")).unwrap();
+    let app =
+        factdesk_core::Factdesk::open_with_settings(dir.path(), factdesk_core::Settings::default())
+            .unwrap();
+    let reopened = Harness { dir, app };
+    assert!(reopened.app.check_index().unwrap().consistent);
+    assert!(search(&reopened, "巴黎")[0].sentence.contains("巴黎"));
+}

@@ -1,6 +1,6 @@
 //! The text analyzer of the sentence field: the tokens of tantivy's `en_stem` (words, long
 //! words dropped, lower case, English Snowball stems), made in one pass that remembers each
-//! word's stem.
+//! word's stem, and Chinese, Japanese and Korean text cut into overlapping pairs of characters.
 //!
 //! tantivy's `en_stem` is a chain of four stages, each touching every token again: split into
 //! words, drop long ones, lower-case, stem. A news corpus has millions of words but only tens
@@ -10,6 +10,14 @@
 //! stages. The cache is per tokenizer (tantivy clones the registered analyzer for every
 //! segment writer and every query), bounded, and emptied when full, so a clone never grows past
 //! [`MAX_CACHED_WORDS`] words.
+//!
+//! Chinese and Japanese put no spaces between words, so `en_stem` made a whole clause one
+//! token and no word in it could be found ("巴黎" in "埃菲尔铁塔位于巴黎"). A run of Han,
+//! kana or Hangul characters is instead given as its overlapping pairs ("埃菲", "菲尔", "尔铁",
+//! …; a lone character as itself), at consecutive positions: a query is cut the same way and
+//! its pairs searched as a phrase, so any word of two characters or more is found where it is
+//! written, with no dictionary to keep (the bigram indexing long used for CJK search). Text
+//! without those characters gets exactly `en_stem`'s tokens.
 
 use std::hash::BuildHasher;
 
@@ -17,9 +25,13 @@ use foldhash::fast::RandomState;
 use hashbrown::HashTable;
 use tantivy::tokenizer::{TextAnalyzer, Token, TokenStream, Tokenizer};
 
-/// The name the analyzer is registered under: the schema's, so indexes built with tantivy's
-/// own `en_stem` stay valid (the tokens are the same).
-pub(crate) const NAME: &str = "en_stem";
+/// The name the analyzer is registered under, which the schema records: an index built when
+/// CJK text was one token per clause (under tantivy's name `en_stem`) has another schema, and
+/// is rebuilt on open.
+pub(crate) const NAME: &str = "factdesk_words";
+
+/// tantivy's own analyzer, which gives the same tokens for text without CJK characters.
+pub(crate) const TANTIVY_EN_STEM: &str = "en_stem";
 
 /// Words of this many bytes or more are dropped (tantivy's `en_stem` limit).
 const MAX_WORD_BYTES: usize = 40;
@@ -49,7 +61,13 @@ impl Tokenizer for EnglishTokenizer {
 
     fn token_stream<'a>(&'a mut self, text: &'a str) -> EnglishTokenStream<'a> {
         self.token.reset();
-        EnglishTokenStream { text, next: 0, token: &mut self.token, stems: &mut self.stems }
+        EnglishTokenStream {
+            text,
+            next: 0,
+            word_end: 0,
+            token: &mut self.token,
+            stems: &mut self.stems,
+        }
     }
 }
 
@@ -57,6 +75,9 @@ pub(crate) struct EnglishTokenStream<'a> {
     text: &'a str,
     /// Where the search for the next word starts, in bytes.
     next: usize,
+    /// The end of the word being cut into pieces (CJK runs and the words between them), when
+    /// `next` is inside one.
+    word_end: usize,
     token: &'a mut Token,
     stems: &'a mut Stems,
 }
@@ -66,9 +87,30 @@ impl TokenStream for EnglishTokenStream<'_> {
         loop {
             // Every word counts for positions, the dropped long ones too (as in `en_stem`).
             self.token.position = self.token.position.wrapping_add(1);
-            let Some((from, to)) = next_word(self.text, &mut self.next) else {
-                return false;
+            let (from, to, cjk) = if self.next < self.word_end {
+                // The rest of a word holding CJK characters.
+                self.piece()
+            } else {
+                let Some((from, to)) = next_word(self.text, &mut self.next) else {
+                    return false;
+                };
+                let word = &self.text.as_bytes()[from..to];
+                if word.is_ascii() || !has_cjk(&self.text[from..to]) {
+                    (from, to, false)
+                } else {
+                    self.word_end = to;
+                    self.next = from;
+                    self.piece()
+                }
             };
+            if cjk {
+                // A pair of characters (or a lone one), as written.
+                self.token.offset_from = from;
+                self.token.offset_to = to;
+                self.token.text.clear();
+                self.token.text.push_str(&self.text[from..to]);
+                return true;
+            }
             if to - from >= MAX_WORD_BYTES {
                 continue;
             }
@@ -94,6 +136,64 @@ impl TokenStream for EnglishTokenStream<'_> {
     fn token_mut(&mut self) -> &mut Token {
         self.token
     }
+}
+
+impl EnglishTokenStream<'_> {
+    /// The next piece of the word that ends at `word_end`, from `next`, and whether it is
+    /// CJK: a pair of CJK characters (the second starting the next pair, if the run goes on),
+    /// a CJK character alone in its run, or the letters and digits up to the next CJK
+    /// character.
+    #[cold]
+    #[inline(never)]
+    fn piece(&mut self) -> (usize, usize, bool) {
+        let rest = &self.text[self.next..self.word_end];
+        let mut chars = rest.char_indices();
+        let (_, first) = chars.next().expect("a piece starts before the word ends");
+        let from = self.next;
+        if is_cjk(first) {
+            let second = first.len_utf8();
+            match rest[second..].chars().next() {
+                Some(next) if is_cjk(next) => {
+                    let end = from + second + next.len_utf8();
+                    // The pair's second character starts the next pair, if the run goes on.
+                    let goes_on = self.text[end..self.word_end].chars().next().is_some_and(is_cjk);
+                    self.next = if goes_on { from + second } else { end };
+                    (from, end, true)
+                }
+                _ => {
+                    self.next = from + second;
+                    (from, from + second, true)
+                }
+            }
+        } else {
+            let end = chars.find(|(_, c)| is_cjk(*c)).map_or(rest.len(), |(at, _)| at);
+            self.next = from + end;
+            (from, from + end, false)
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn has_cjk(word: &str) -> bool {
+    word.chars().any(is_cjk)
+}
+
+/// Whether `c` is written without spaces between words: a Han ideograph, kana, or Hangul.
+pub(crate) fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x1100..=0x11FF // Hangul Jamo
+        | 0x3005..=0x3007 // iteration and zero marks
+        | 0x3040..=0x30FF // Hiragana, Katakana
+        | 0x3130..=0x318F // Hangul compatibility Jamo
+        | 0x31F0..=0x31FF // Katakana phonetic extensions
+        | 0x3400..=0x4DBF // CJK extension A
+        | 0x4E00..=0x9FFF // CJK unified ideographs
+        | 0xAC00..=0xD7AF // Hangul syllables
+        | 0xF900..=0xFAFF // CJK compatibility ideographs
+        | 0xFF66..=0xFF9F // half-width Katakana
+        | 0x20000..=0x3134F // CJK extensions B to G
+    )
 }
 
 /// The next run of alphanumeric characters at or after byte `*next`, as a byte range; `*next`
@@ -227,11 +327,11 @@ mod tests {
 
     #[test]
     fn the_cached_analyzer_gives_tantivys_en_stem_tokens() {
-        let mut reference = TokenizerManager::default().get(NAME).unwrap();
+        let mut reference = TokenizerManager::default().get(TANTIVY_EN_STEM).unwrap();
         let mut cached = english();
         let texts = [
             "Dogs are the bests! Running runners ran; connections CONNECTED connecting.",
-            "Über-Größe: naïve cafés, Ελληνικά και Русский текст, 日本語のテキスト.",
+            "Über-Größe: naïve cafés, Ελληνικά και Русский текст, العربية.",
             "ΣΊΣΥΦΟΣ Σίσυφος ὈΔΥΣΣΕΎΣ İstanbul ǅemal ﬁnancial Straße STRASSE ſtuff.",
             "Generalizations generalization generalizations, 1,234.5 km² in 2019-03-04.",
             "",
@@ -264,7 +364,7 @@ mod tests {
 
     #[test]
     fn a_full_cache_starts_again_and_stems_stay_right() {
-        let mut reference = TokenizerManager::default().get(NAME).unwrap();
+        let mut reference = TokenizerManager::default().get(TANTIVY_EN_STEM).unwrap();
         let mut cached = english();
         let words: Vec<String> =
             (0..MAX_CACHED_WORDS + 10).map(|i| format!("running{i}s connections")).collect();
@@ -288,17 +388,50 @@ mod tests {
         let piece = prop_oneof![
             "[a-zA-Z]{1,12}",
             "[a-zA-Z0-9]{35,45}",
-            "[ÄäÉéΣσςİıßẞﬁȺⱥǅǈⅯⓐ\u{0345}\u{0301}ΩΏ日本語Русский٣]{1,8}",
+            "[ÄäÉéΣσςİıßẞﬁȺⱥǅǈⅯⓐ\u{0345}\u{0301}ΩΏРусский٣]{1,8}",
             "[ .,;:!?'\"()\n\t\u{00a0}_-]{1,3}",
             any::<String>(),
         ];
-        prop::collection::vec(piece, 0..40).prop_map(|pieces| pieces.concat())
+        // Text without CJK characters: those are cut into pairs, not given as `en_stem` gives
+        // them.
+        prop::collection::vec(piece, 0..40)
+            .prop_map(|pieces| pieces.concat().chars().filter(|c| !is_cjk(*c)).collect())
+    }
+
+    #[test]
+    fn cjk_runs_are_cut_into_overlapping_pairs_at_consecutive_positions() {
+        let mut analyzer = english();
+        let text = "埃菲尔铁塔位于巴黎";
+        let pairs: Vec<(String, usize)> =
+            tokens(&mut analyzer, text).into_iter().map(|(t, p, _, _)| (t, p)).collect();
+        let expected = ["埃菲", "菲尔", "尔铁", "铁塔", "塔位", "位于", "于巴", "巴黎"];
+        assert_eq!(
+            pairs,
+            expected.iter().enumerate().map(|(i, t)| (t.to_string(), i)).collect::<Vec<_>>()
+        );
+        // Offsets point at the pair in the text.
+        for (token, _, from, to) in tokens(&mut analyzer, text) {
+            assert_eq!(&text[from..to], token);
+        }
+        // A lone character is itself; words around a run are stemmed as ever; Japanese kana
+        // and Korean Hangul are cut the same way.
+        let mixed: Vec<String> = tokens(&mut analyzer, "In 2024年 Running 塔 東京タワー 서울에서")
+            .into_iter()
+            .map(|(t, _, _, _)| t)
+            .collect();
+        assert_eq!(
+            mixed,
+            [
+                "in", "2024", "年", "run", "塔", "東京", "京タ", "タワ", "ワー", "서울", "울에",
+                "에서"
+            ]
+        );
     }
 
     proptest! {
         #[test]
         fn property_same_tokens_as_en_stem(texts in prop::collection::vec(wordy_text(), 1..4)) {
-            let mut reference = TokenizerManager::default().get(NAME).unwrap();
+            let mut reference = TokenizerManager::default().get(TANTIVY_EN_STEM).unwrap();
             let mut cached = english();
             // Each text twice, so the second pass is served from the cache.
             for text in texts.iter().chain(&texts) {

@@ -495,7 +495,8 @@ impl SentenceIndexWriter<'_> {
 pub enum Analyzer {
     /// The sentence field's analyzer, with its stem cache (what imports and queries use).
     Sentences,
-    /// tantivy's own `en_stem`, which gives the same tokens without the cache.
+    /// tantivy's own `en_stem`, which gives the same tokens without the cache (for text
+    /// without CJK characters).
     TantivyEnStem,
 }
 
@@ -506,7 +507,7 @@ pub fn count_tokens(texts: &[&str], analyzer: Analyzer) -> usize {
         Analyzer::Sentences => analyzer::english(),
         // tantivy's default manager always registers en_stem (the test below runs it).
         Analyzer::TantivyEnStem => tantivy::tokenizer::TokenizerManager::default()
-            .get(analyzer::NAME)
+            .get(analyzer::TANTIVY_EN_STEM)
             .expect("tantivy registers en_stem by default"),
     };
     let mut count = 0;
@@ -618,6 +619,27 @@ mod tests {
         assert!(!has_query_syntax("The okra's pods are green, it said."));
         assert!(has_query_syntax("pods (not) green") && has_query_syntax("mallow OR okra"));
         assert!(has_query_syntax("okra -mallow") && !has_query_syntax("well-known okra"));
+    }
+
+    #[test]
+    fn chinese_and_japanese_words_are_found_inside_unspaced_text() {
+        let index = SentenceIndex::create_in_ram().unwrap();
+        let mut writer = index.writer().unwrap();
+        writer.add(record(21, 30, 1, "埃菲尔铁塔位于法国巴黎，建于1889年。")).unwrap();
+        writer.add(record(22, 31, 1, "東京タワーは東京都港区にある電波塔です。")).unwrap();
+        writer.add(record(23, 32, 1, "The Eiffel Tower is in Paris.")).unwrap();
+        writer.finish().unwrap();
+        assert_eq!(ids(&index.search(&query("巴黎")).unwrap()), [21]);
+        assert_eq!(ids(&index.search(&query("埃菲尔铁塔")).unwrap()), [21]);
+        assert_eq!(ids(&index.search(&query("東京タワー")).unwrap()), [22]);
+        // A query's characters are searched together, in their order.
+        assert!(index.search(&query("黎巴")).unwrap().hits.is_empty());
+        assert_eq!(ids(&index.search(&query("Paris 巴黎")).unwrap()).len(), 2);
+        let search = index.search(&query("铁塔")).unwrap();
+        let snippet = search.snippet("埃菲尔铁塔位于法国巴黎，建于1889年。");
+        let marked: Vec<&str> =
+            snippet.highlights.iter().map(|range| &snippet.text[range.clone()]).collect();
+        assert_eq!(marked, ["铁塔"]);
     }
 
     #[test]
