@@ -159,31 +159,65 @@ struct RevisePlan {
 }
 
 impl RevisePlan {
-    /// The run's identity: the method's configuration and the models it asks.
+    /// The run's identity: the method's configuration and the models it asks. Every field of
+    /// [`ReviseConfig`] is in it (serialised, so a field added later cannot be left out), the
+    /// method named beside it, with the run's evidence, models and judging.
     fn identity(&self) -> serde_json::Value {
         let mut models = serde_json::json!({"chat": self.chat});
         if let Some(nli) = &self.nli {
             models["nli"] = serde_json::json!(nli);
         }
+        let mut config = serde_json::to_value(&self.config).unwrap_or_default();
+        if let Some(fields) = config.as_object_mut() {
+            fields.remove("method");
+            fields.insert("evidence".into(), serde_json::json!(self.evidence));
+            fields.insert("granularity".into(), serde_json::json!(self.granularity));
+            fields.insert("corpora".into(), serde_json::json!(self.corpora));
+            fields.insert("web".into(), serde_json::json!(self.web));
+            fields.insert("judge".into(), serde_json::json!(self.judge));
+        }
         serde_json::json!({
             "method": self.config.method.as_str(),
-            "config": {
-                "questions": self.config.questions,
-                "max_growth": self.config.max_growth,
-                "max_chars": self.config.max_chars,
-                "gate": self.config.gate,
-                "threshold": self.config.threshold,
-                "evidence_words": self.config.evidence_words,
-                "language": self.config.language,
-                "seed": self.config.seed,
-                "evidence": self.evidence,
-                "granularity": self.granularity,
-                "corpora": self.corpora,
-                "web": self.web,
-                "judge": self.judge,
-            },
+            "config": config,
             "models": models,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_identity_holds_every_config_field_and_reads_as_before() {
+        let plan = RevisePlan {
+            config: ReviseConfig::default(),
+            evidence: EvidenceChoice::Corpus,
+            granularity: Granularity::Snippets,
+            corpora: vec!["news".into()],
+            chat: "embedded:smollm2".into(),
+            nli: Some("cross-encoder:verifier".into()),
+            web: None,
+            judge: false,
+        };
+        // The identity runs stored before it was derived from the config: they still resume.
+        let before = serde_json::json!({
+            "method": "rarr",
+            "config": {
+                "questions": 3, "max_growth": 1.5, "max_chars": 20_000, "gate": plan.config.gate,
+                "threshold": 0.5, "evidence_words": 200, "language": "en", "seed": 0,
+                "evidence": plan.evidence, "granularity": plan.granularity,
+                "corpora": ["news"], "web": null, "judge": false,
+            },
+            "models": {"chat": "embedded:smollm2", "nli": "cross-encoder:verifier"},
+        });
+        assert_eq!(plan.identity(), before);
+        // Every field of the method's configuration but its name is there.
+        let fields = serde_json::to_value(ReviseConfig::default()).unwrap();
+        let identity = plan.identity();
+        for field in fields.as_object().unwrap().keys().filter(|key| *key != "method") {
+            assert!(identity["config"].get(field).is_some(), "{field} is left out");
+        }
     }
 }
 
