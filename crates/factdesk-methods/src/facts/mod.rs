@@ -260,6 +260,10 @@ fn numbers_agree(claim: &Value, premise: &Value) -> bool {
         (Some(high), None) => claim_bounds && within(*b, *a, *high),
         (None, Some(high)) => premise_bounds && within(*a, *b, *high),
         (None, None) => match (a_q, b_q) {
+            // The same bound restated with another figure is another figure: "more than 80
+            // lawmakers" does not restate "more than 130 lawmakers".
+            (Some(Qualifier::AtLeast), Some(Qualifier::AtLeast))
+            | (Some(Qualifier::AtMost), Some(Qualifier::AtMost)) => close(*a, *b, tolerance),
             (Some(Qualifier::AtLeast), _) => {
                 claim_bounds && *b >= *a * (1.0 - tolerance) || close(*a, *b, tolerance)
             }
@@ -1188,7 +1192,9 @@ pub struct AlignmentWeights {
     /// dev slice: 3 took one changed number in a news sentence from 77% to 90% not supported
     /// and a changed date from 82% to 93%, the unchanged sentences staying at 91.5%
     /// supported, for 1.2 points of balanced accuracy on summaries (figures the highlights add
-    /// to a cut article); 2 caught 4.5 points fewer numbers for no better summaries.
+    /// to a cut article); 2 caught 4.5 points fewer numbers for no better summaries; 4 (once
+    /// names, terms and bounds were read better) caught 0.5 points more numbers and 1.3 more
+    /// dates than 3 for the same balanced accuracy, 6 no more than 4.
     #[serde(default)]
     pub absent_figure: f64,
     /// The share of what entailment loses to a conflict that becomes contradiction.
@@ -1213,7 +1219,7 @@ impl Default for AlignmentWeights {
             name: 4.0,
             unsupported: 1.0,
             unsupported_figure: 0.0,
-            absent_figure: 3.0,
+            absent_figure: 4.0,
             contradiction: 0.9,
         }
     }

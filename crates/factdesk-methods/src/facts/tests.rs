@@ -105,6 +105,20 @@ fn last_before_a_time_says_when_not_a_rank() {
 }
 
 #[test]
+fn a_bound_restated_with_another_figure_conflicts() {
+    let premise = "Officials made calls to more than 130 federal lawmakers last week.";
+    check(
+        premise,
+        "Officials made calls to more than 80 federal lawmakers last week.",
+        &[(FactKind::Number, "80 federal", "130 federal")],
+        &[],
+    );
+    check(premise, "Officials made calls to more than 130 federal lawmakers.", &[], &[]);
+    // A figure inside the bound still agrees with it.
+    check(premise, "Officials called 150 federal lawmakers last week.", &[], &[]);
+}
+
+#[test]
 fn a_measure_in_other_units_is_the_same_figure() {
     check("The tower is 212 metres tall.", "The tower is 696 feet tall.", &[], &[]);
     check(
