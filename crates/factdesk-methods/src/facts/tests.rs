@@ -1,3 +1,8 @@
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use factdesk_llm::{LlmError, Nli, NliJudgement, NliPair, NliScores};
+
 use super::*;
 
 fn kinds(pairs: &[FactPair]) -> Vec<(FactKind, &str, &str)> {
