@@ -28,6 +28,20 @@ pub(super) fn same_year(a: &Value, b: &Value) -> bool {
         || matches!((date(a), year(b)), (Some(x), Some(y)) if x == y)
 }
 
+/// How far a figure may be from what it rounds, relative to it: half the place of its last
+/// significant digit (3 → 0.5 / 3; 696 → 0.5 / 696; 4.5 → 0.05 / 4.5).
+fn rounding(value: f64) -> f64 {
+    let value = value.abs();
+    if value == 0.0 || !value.is_finite() {
+        return 0.0;
+    }
+    let mut place = 10f64.powi(value.log10().floor() as i32);
+    while place > 1e-6 && ((value / place).round() * place - value).abs() > value * 1e-9 {
+        place /= 10.0;
+    }
+    0.5 * place / value
+}
+
 /// Whether the claim number `claim` is what the premise number `premise` says.
 pub(super) fn numbers_agree(claim: &Value, premise: &Value) -> bool {
     let (
@@ -50,27 +64,14 @@ pub(super) fn numbers_agree(claim: &Value, premise: &Value) -> bool {
         // "5 km" and "5,000 metres": the same measure in other units.
         return match (lexicon::measure(x), lexicon::measure(y)) {
             (Some((one, scale)), Some((other, other_scale))) if one == other => {
-                let converted = |value: &Value, scale: f64| match value {
-                    Value::Number { value, upper, unit, noun, qualifier, ordinal } => {
-                        Value::Number {
-                            value: value * scale,
-                            upper: upper.map(|upper| upper * scale),
-                            unit: *unit,
-                            noun: noun.clone(),
-                            qualifier: *qualifier,
-                            ordinal: *ordinal,
-                        }
-                    }
-                    other => other.clone(),
-                };
-                let (a, b) = (converted(claim, scale), converted(premise, other_scale));
-                let (Value::Number { value: a, .. }, Value::Number { value: b, .. }) = (&a, &b)
-                else {
-                    return false;
-                };
+                let (x, y) = (*a * scale, *b * other_scale);
                 let about =
                     matches!(a_q, Some(Qualifier::About)) || matches!(b_q, Some(Qualifier::About));
-                let tolerance = if about { extract::APPROXIMATE } else { lexicon::CONVERTED };
+                // A claim may round what it converts, as far as it is written: "3 miles" for
+                // 5 km is 4.8 km said to the nearest mile ("150 minutes" for 2 hours is not).
+                let tolerance =
+                    if about { extract::APPROXIMATE } else { lexicon::CONVERTED.max(rounding(*a)) };
+                let (a, b) = (&x, &y);
                 match (a_q, b_q) {
                     (Some(Qualifier::AtLeast), _) => *b >= *a * (1.0 - tolerance),
                     (Some(Qualifier::AtMost), _) => *b <= *a * (1.0 + tolerance),

@@ -21,7 +21,8 @@
 //! 3. Each claim fact is **matched** when the premise states it anywhere (in an aligned
 //!    sentence or beside the same words first): a number equal to it (within 0.5%, or within
 //!    [`extract::APPROXIMATE`] when either is approximate; whole numbers under ten thousand
-//!    exactly; another unit of the same measure converted, within [`lexicon::CONVERTED`]:
+//!    exactly; another unit of the same measure converted, within [`lexicon::CONVERTED`] or
+//!    the rounding the claim's figure is written to ("3 miles" for 5 km):
 //!    212 metres is 696 feet; inside the other's range or bound;
 //!    two ranges where both ends agree), a date agreeing in every part both state, a name
 //!    sharing all its words with a premise name or the other way round ("Obama" for "Barack

@@ -141,6 +141,14 @@ fn a_measure_in_other_units_is_the_same_figure() {
         &[],
     );
     check("The baby weighed 4 kg.", "The baby weighed 4,000 grams.", &[], &[]);
+    // A conversion is as rounded as the figure it gives: 5 km is 3 miles to the nearest mile.
+    check("The race is 5 km long.", "The race is 3 miles long.", &[], &[]);
+    check(
+        "The race is 5 km long.",
+        "The race is 4 miles long.",
+        &[(FactKind::Number, "4 miles", "5 km")],
+        &[],
+    );
     // Money is not converted: a sum in pounds is not one in dollars.
     check("The coat cost £25.", "The coat cost $25.", &[], &["$25"]);
 }
