@@ -744,7 +744,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
         Command::Init => {
             let report = Factdesk::init(&data_dir)?;
-            output::init(&report, json)?;
+            output::show(&report, json)?;
             Ok(Outcome::Success)
         }
         Command::Import { sources, corpus, text_field, title_field, url_field, date_field } => {
@@ -755,7 +755,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             let cancel = CancelToken::new();
             let summary = runtime.block_on(app.import(request, reporter, cancel))?;
-            output::import(&summary, json)?;
+            output::show(&summary, json)?;
             Ok(if summary.failed > 0 { Outcome::SomeFailed } else { Outcome::Success })
         }
         Command::Search { query, limit, corpus, document } => {
@@ -768,48 +768,48 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 plain_words: false,
             };
             let hits = app.search(&request)?;
-            output::search(&hits, json)?;
+            output::show(&hits, json)?;
             Ok(Outcome::Success)
         }
         Command::Docs { corpus, limit, offset } => {
             let documents = open()?.documents(corpus.as_deref(), Some(limit), offset)?;
-            output::documents(&documents, json)?;
+            output::show(&documents, json)?;
             Ok(Outcome::Success)
         }
         Command::Doc { id } => {
             let document = open()?.document(DocumentId(id))?;
-            output::document(&document, json)?;
+            output::show(&document, json)?;
             Ok(Outcome::Success)
         }
         Command::Corpora => {
-            output::corpora(&open()?.corpora()?, json)?;
+            output::show(&open()?.corpora()?, json)?;
             Ok(Outcome::Success)
         }
         Command::Claims { command } => match command {
             ClaimsCommand::Add { texts, collection, date } => {
                 let summary = open()?.add_claims(&collection, &texts, date.as_deref())?;
-                output::claim_import(&summary, json)?;
+                output::show(&summary, json)?;
                 Ok(Outcome::Success)
             }
             ClaimsCommand::Import { file, collection } => {
                 let summary = open()?.import_claims(&file, &collection)?;
-                output::claim_import(&summary, json)?;
+                output::show(&summary, json)?;
                 Ok(if summary.failed > 0 { Outcome::SomeFailed } else { Outcome::Success })
             }
             ClaimsCommand::List { collection, status, tag, limit } => {
                 let claims = open()?.claims(&ClaimQuery { collection, status, tag, limit })?;
-                output::claims(&claims, json)?;
+                output::show(&claims, json)?;
                 Ok(Outcome::Success)
             }
             ClaimsCommand::Collections => {
-                output::collections(&open()?.collections()?, json)?;
+                output::show(&open()?.collections()?, json)?;
                 Ok(Outcome::Success)
             }
             ClaimsCommand::Similar { text, limit, threshold } => {
                 let app = open()?;
                 let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
                 let similar = runtime.block_on(app.similar_claims(&text, limit, threshold))?;
-                output::similar_claims(&similar, json)?;
+                output::show(&similar, json)?;
                 Ok(Outcome::Success)
             }
         },
@@ -836,7 +836,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             use factdesk_core::methods::tts::baselines::Baseline;
             let app = open()?;
             if list {
-                output::sourced_summaries(&app.sourced_summaries()?, json)?;
+                output::show(&app.sourced_summaries()?, json)?;
                 return Ok(Outcome::Success);
             }
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
@@ -928,10 +928,10 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                     let kept = app
                         .add_summary(&question, &name, &text)
                         .map_err(|error| anyhow::anyhow!("{}: {error}", file.display()))?;
-                    output::stored_summary(&kept, json)?;
+                    output::show(&kept, json)?;
                 }
                 SummariesCommand::List { question: None } => {
-                    output::summary_questions(&app.summary_questions()?, json)?;
+                    output::show(&app.summary_questions()?, json)?;
                 }
                 SummariesCommand::List { question: Some(question) } => {
                     output::question_summaries(&app.score_question(&question)?, json)?;
@@ -984,7 +984,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                         let format = score_report_format(&path, None)?;
                         app.write_score_report(&scored.scores, format, &path)?;
                     }
-                    output::summary_scores(&scored.scores, json)?;
+                    output::show(&scored.scores, json)?;
                 }
             }
             Ok(Outcome::Success)
@@ -994,11 +994,11 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 let sources: Vec<DocumentId> = sources.into_iter().map(DocumentId).collect();
                 let summary =
                     open()?.add_passage(&collection, kind, &text, question.as_deref(), &sources)?;
-                output::passage_add(&summary, json)?;
+                output::show(&summary, json)?;
                 Ok(Outcome::Success)
             }
             PassagesCommand::List { collection } => {
-                output::passages(&open()?.passages(&collection)?, json)?;
+                output::show(&open()?.passages(&collection)?, json)?;
                 Ok(Outcome::Success)
             }
             PassagesCommand::Import {
@@ -1027,7 +1027,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                     reporter,
                     CancelToken::new(),
                 ))?;
-                output::passage_import(&summary, json)?;
+                output::show(&summary, json)?;
                 Ok(if summary.failed > 0 { Outcome::SomeFailed } else { Outcome::Success })
             }
         },
@@ -1035,7 +1035,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             let app = open()?;
             if check {
                 let report = app.check_index()?;
-                output::index_check(&report, json)?;
+                output::show(&report, json)?;
                 return Ok(if report.consistent { Outcome::Success } else { Outcome::SomeFailed });
             }
             let reporter = Arc::new(progress::BarReporter::new(json));
@@ -1047,12 +1047,8 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             let app = open()?;
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             match command {
-                ModelsCommand::List => {
-                    output::model_listing(&runtime.block_on(app.list_models())?, json)?
-                }
-                ModelsCommand::Check => {
-                    output::model_check(&runtime.block_on(app.check_model())?, json)?
-                }
+                ModelsCommand::List => output::show(&runtime.block_on(app.list_models())?, json)?,
+                ModelsCommand::Check => output::show(&runtime.block_on(app.check_model())?, json)?,
             }
             Ok(Outcome::Success)
         }
@@ -1061,7 +1057,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             let options = AskOptions { system, max_tokens, temperature, seed };
             let answer = runtime.block_on(app.ask(&prompt, options))?;
-            output::ask(&answer, json)?;
+            output::show(&answer, json)?;
             Ok(Outcome::Success)
         }
         Command::Verify {
@@ -1116,7 +1112,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                         reporter,
                         cancel,
                     ))?;
-                    output::batch(&summary, json)?;
+                    output::show(&summary, json)?;
                     Ok(if summary.failed > 0 || summary.cancelled {
                         Outcome::SomeFailed
                     } else {
@@ -1125,7 +1121,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 }
                 (Some(claim), None) => {
                     let check = runtime.block_on(app.verify_claim(&claim, &options))?;
-                    output::check(&check, json)?;
+                    output::show(&check, json)?;
                     Ok(Outcome::Success)
                 }
                 (None, None) => anyhow::bail!("give a claim to check, or --collection NAME"),
@@ -1173,7 +1169,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                     reporter,
                     cancel,
                 ))?;
-                output::revise_batch(&summary, json)?;
+                output::show(&summary, json)?;
                 return Ok(if summary.failed > 0 || summary.cancelled {
                     Outcome::SomeFailed
                 } else {
@@ -1189,7 +1185,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                     anyhow::bail!("give a passage to correct, --passage ID or --collection NAME")
                 }
             };
-            output::revision(&stored, json)?;
+            output::show(&stored, json)?;
             Ok(Outcome::Success)
         }
         Command::Score {
@@ -1221,7 +1217,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                     out,
                 };
                 let report = open()?.fit_summary_weights(&request)?;
-                output::fitted_weights(&report, json)?;
+                output::show(&report, json)?;
                 return Ok(Outcome::Success);
             }
             let label_with = label_with
@@ -1248,7 +1244,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                     println!("Report written to {} ({format})", path.display());
                 }
             }
-            output::summary_scores(&scores, json)?;
+            output::show(&scores, json)?;
             Ok(Outcome::Success)
         }
         Command::Revision { id, accept, reject, reviewer, text } => {
@@ -1266,7 +1262,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             if text && !json {
                 println!("{}", reviewed.accepted_text);
             } else {
-                output::reviewed_revision(&reviewed, json)?;
+                output::show(&reviewed, json)?;
             }
             Ok(Outcome::Success)
         }
@@ -1279,12 +1275,12 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 &comment,
                 reviewer.as_deref(),
             )?;
-            output::review(&review, json)?;
+            output::show(&review, json)?;
             Ok(Outcome::Success)
         }
         Command::Archive { command: ArchiveCommand::Export { output, collection } } => {
             let export = open()?.export_archive(&output, collection.as_deref())?;
-            output::archive_export(&export, json)?;
+            output::show(&export, json)?;
             Ok(Outcome::Success)
         }
         Command::Report { collection, format, output, method, run, revisions } => {
@@ -1324,31 +1320,31 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Eval { collection, run, revisions: true, .. } => {
             let selection = CheckSelection { method: None, run: run.map(RunId) };
             let figures = open()?.evaluate_revisions(&collection, &selection)?;
-            output::revision_evaluation(&figures, json)?;
+            output::show(&figures, json)?;
             Ok(Outcome::Success)
         }
         Command::Eval { collection, run, method, tune: Some(_), .. } => {
             let selection = CheckSelection { method, run: run.map(RunId) };
             let tuning = open()?.tune_alpha(&collection, &selection)?;
-            output::alpha_tuning(&tuning, json)?;
+            output::show(&tuning, json)?;
             Ok(Outcome::Success)
         }
         Command::Eval { collection, run, method, tune: None, .. } => {
             let selection = CheckSelection { method, run: run.map(RunId) };
             let evaluation = open()?.evaluate(&collection, &selection)?;
-            output::evaluation(&evaluation, json)?;
+            output::show(&evaluation, json)?;
             Ok(Outcome::Success)
         }
         Command::Config { defaults, path } => {
             if defaults && json {
-                output::settings(&Settings::default(), true)?;
+                output::show(&Settings::default(), true)?;
             } else if defaults {
                 print!("{}", factdesk_core::settings::DEFAULT_CONFIG);
             } else if path {
                 output::config_path(&Settings::user_config_path(&data_dir), json)?;
             } else {
                 let settings = Settings::load(&data_dir)?;
-                output::settings(&settings, json)?;
+                output::show(&settings, json)?;
             }
             Ok(Outcome::Success)
         }

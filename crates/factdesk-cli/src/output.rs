@@ -24,70 +24,89 @@ use factdesk_core::verify::BatchSummary;
 use factdesk_core::{InitReport, Settings};
 use serde::Serialize;
 
+/// What a command prints for people (its JSON is its `Serialize`).
+pub(crate) trait Text {
+    fn text(&self) -> anyhow::Result<()>;
+}
+
+impl<T> Text for Vec<T>
+where
+    [T]: Text,
+{
+    fn text(&self) -> anyhow::Result<()> {
+        self.as_slice().text()
+    }
+}
+
+/// Prints `value` as JSON with `--json`, else as text: the one place that chooses.
+pub fn show<T: Serialize + Text + ?Sized>(value: &T, json: bool) -> anyhow::Result<()> {
+    if json { print_json(&value) } else { value.text() }
+}
+
 pub(crate) fn print_json(value: &impl Serialize) -> anyhow::Result<()> {
     println!("{}", serde_json::to_string_pretty(value)?);
     Ok(())
 }
 
-pub fn init(report: &InitReport, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(report);
+impl Text for InitReport {
+    fn text(&self) -> anyhow::Result<()> {
+        let report = self;
+        println!("Data directory: {}", report.data_dir.display());
+        println!(
+            "  database:     {} (schema version {})",
+            report.database.display(),
+            report.schema_version
+        );
+        println!("  search index: {}", report.index.display());
+        println!(
+            "  config:       {}{}",
+            report.config.display(),
+            if report.config_created { " (created)" } else { " (kept)" }
+        );
+        Ok(())
     }
-    println!("Data directory: {}", report.data_dir.display());
-    println!(
-        "  database:     {} (schema version {})",
-        report.database.display(),
-        report.schema_version
-    );
-    println!("  search index: {}", report.index.display());
-    println!(
-        "  config:       {}{}",
-        report.config.display(),
-        if report.config_created { " (created)" } else { " (kept)" }
-    );
-    Ok(())
 }
 
-pub fn import(summary: &ImportSummary, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(summary);
-    }
-    let megabytes = summary.bytes as f64 / 1e6;
-    println!(
-        "Imported {} document(s) with {} sentence(s) into corpus '{}' ({:.1} MB in {:.1} s); \
-         {} already present, {} failed{}.",
-        summary.imported,
-        summary.sentences,
-        summary.corpus,
-        megabytes,
-        summary.seconds,
-        summary.duplicates,
-        summary.failed,
-        if summary.cancelled { "; cancelled before the end" } else { "" }
-    );
-    if summary.archived > 0 {
+impl Text for ImportSummary {
+    fn text(&self) -> anyhow::Result<()> {
+        let summary = self;
+        let megabytes = summary.bytes as f64 / 1e6;
         println!(
-            "Added {} page(s) of web archives to the page archive (offline checks are served them).",
-            summary.archived
+            "Imported {} document(s) with {} sentence(s) into corpus '{}' ({:.1} MB in {:.1} s); \
+             {} already present, {} failed{}.",
+            summary.imported,
+            summary.sentences,
+            summary.corpus,
+            megabytes,
+            summary.seconds,
+            summary.duplicates,
+            summary.failed,
+            if summary.cancelled { "; cancelled before the end" } else { "" }
         );
-    }
-    if !summary.skipped.is_empty() {
-        println!(
-            "Skipped {} entr{} (other file types; links, pipes, devices; archived records that are no readable page):",
-            summary.skipped.len(),
-            if summary.skipped.len() == 1 { "y" } else { "ies" }
-        );
-        for skipped in &summary.skipped {
-            println!("  {skipped}");
+        if summary.archived > 0 {
+            println!(
+                "Added {} page(s) of web archives to the page archive (offline checks are served them).",
+                summary.archived
+            );
         }
-    }
-    if summary.failed > 0 {
-        println!("Failures:");
-        for failure in &summary.failures {
-            println!("  {}: {}", failure.item, failure.message);
+        if !summary.skipped.is_empty() {
+            println!(
+                "Skipped {} entr{} (other file types; links, pipes, devices; archived records that are no readable page):",
+                summary.skipped.len(),
+                if summary.skipped.len() == 1 { "y" } else { "ies" }
+            );
+            for skipped in &summary.skipped {
+                println!("  {skipped}");
+            }
         }
+        if summary.failed > 0 {
+            println!("Failures:");
+            for failure in &summary.failures {
+                println!("  {}: {}", failure.item, failure.message);
+            }
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 fn highlight(snippet: &str, ranges: &[[usize; 2]]) -> String {
@@ -109,244 +128,245 @@ fn highlight(snippet: &str, ranges: &[[usize; 2]]) -> String {
     out
 }
 
-pub fn search(hits: &[SearchHit], json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(&hits);
-    }
-    if hits.is_empty() {
-        println!("No sentence matches.");
-    }
-    for (rank, hit) in hits.iter().enumerate() {
-        let page = hit.page.map(|page| format!(" · p. {page}")).unwrap_or_default();
-        println!(
-            "{:>2}. {}  ({} · doc {} · sentence {}{page} · score {:.2})",
-            rank + 1,
-            hit.document_title.as_deref().unwrap_or("(untitled)"),
-            hit.corpus,
-            hit.document_id,
-            hit.ordinal + 1,
-            hit.score
-        );
-        println!("    {}", highlight(&hit.snippet, &hit.highlights));
-        println!("    {}", hit.document_url.as_deref().unwrap_or(&hit.document_origin));
-    }
-    Ok(())
-}
-
-pub fn documents(documents: &[DocumentSummary], json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(&documents);
-    }
-    if documents.is_empty() {
-        println!("No documents.");
-    }
-    for document in documents {
-        println!(
-            "{:>6}  {:<12} {:>5} sent.  {}  [{}]",
-            document.id,
-            document.corpus,
-            document.sentence_count,
-            document.title.as_deref().unwrap_or("(untitled)"),
-            document.origin
-        );
-    }
-    Ok(())
-}
-
-pub fn document(document: &Document, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(document);
-    }
-    let summary = &document.summary;
-    println!("{}", summary.title.as_deref().unwrap_or("(untitled)"));
-    println!(
-        "  id {} · corpus {} · {} · {}",
-        summary.id,
-        summary.corpus,
-        summary.format.as_str(),
-        summary.origin
-    );
-    if let Some(url) = &summary.url {
-        println!("  url {url}");
-    }
-    if let Some(date) = &summary.published_at {
-        println!("  published {date}");
-    }
-    println!(
-        "  acquired {} · hash {}",
-        summary.acquired_at,
-        &summary.content_hash[..16.min(summary.content_hash.len())]
-    );
-    let mut page = None;
-    for sentence in &document.sentences {
-        if sentence.page.is_some() && sentence.page != page {
-            page = sentence.page;
-            println!("\n  — page {} —", page.unwrap_or_default());
-        } else if sentence.ordinal == 0 {
-            println!();
+impl Text for [SearchHit] {
+    fn text(&self) -> anyhow::Result<()> {
+        let hits = self;
+        if hits.is_empty() {
+            println!("No sentence matches.");
         }
-        println!("{:>4}  {}", sentence.ordinal + 1, sentence.text);
+        for (rank, hit) in hits.iter().enumerate() {
+            let page = hit.page.map(|page| format!(" · p. {page}")).unwrap_or_default();
+            println!(
+                "{:>2}. {}  ({} · doc {} · sentence {}{page} · score {:.2})",
+                rank + 1,
+                hit.document_title.as_deref().unwrap_or("(untitled)"),
+                hit.corpus,
+                hit.document_id,
+                hit.ordinal + 1,
+                hit.score
+            );
+            println!("    {}", highlight(&hit.snippet, &hit.highlights));
+            println!("    {}", hit.document_url.as_deref().unwrap_or(&hit.document_origin));
+        }
+        Ok(())
     }
-    Ok(())
 }
 
-pub fn corpora(corpora: &[Corpus], json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(&corpora);
+impl Text for [DocumentSummary] {
+    fn text(&self) -> anyhow::Result<()> {
+        let documents = self;
+        if documents.is_empty() {
+            println!("No documents.");
+        }
+        for document in documents {
+            println!(
+                "{:>6}  {:<12} {:>5} sent.  {}  [{}]",
+                document.id,
+                document.corpus,
+                document.sentence_count,
+                document.title.as_deref().unwrap_or("(untitled)"),
+                document.origin
+            );
+        }
+        Ok(())
     }
-    if corpora.is_empty() {
-        println!("No corpora yet; import documents with `factdesk import PATH --corpus NAME`.");
-    }
-    for corpus in corpora {
-        println!("{:<20} {:>7} document(s)", corpus.name, corpus.document_count);
-    }
-    Ok(())
 }
 
-pub fn claim_import(summary: &ClaimImportSummary, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(summary);
-    }
-    println!(
-        "Imported {} claim(s) into collection '{}'; {} already present, {} failed.",
-        summary.imported, summary.collection, summary.duplicates, summary.failed
-    );
-    for failure in &summary.failures {
-        println!("  {}: {}", failure.item, failure.message);
-    }
-    Ok(())
-}
-
-pub fn passage_add(summary: &PassageAddSummary, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(summary);
-    }
-    if summary.added > 0 {
-        println!("Added the passage to '{}'.", summary.collection);
-    } else {
-        println!("'{}' already holds this passage; nothing was added.", summary.collection);
-    }
-    Ok(())
-}
-
-pub fn passages(passages: &[Passage], json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(&passages);
-    }
-    if passages.is_empty() {
-        println!("No passages.");
-    }
-    for passage in passages {
-        let sources: Vec<String> = passage.sources.iter().map(|id| id.to_string()).collect();
+impl Text for Document {
+    fn text(&self) -> anyhow::Result<()> {
+        let document = self;
+        let summary = &document.summary;
+        println!("{}", summary.title.as_deref().unwrap_or("(untitled)"));
         println!(
-            "{:>6}  {:<18} {}{}{}",
-            passage.id,
-            passage.kind.as_str(),
-            passage.text,
-            passage.question.as_deref().map(|q| format!("  (question: {q})")).unwrap_or_default(),
-            if sources.is_empty() {
+            "  id {} · corpus {} · {} · {}",
+            summary.id,
+            summary.corpus,
+            summary.format.as_str(),
+            summary.origin
+        );
+        if let Some(url) = &summary.url {
+            println!("  url {url}");
+        }
+        if let Some(date) = &summary.published_at {
+            println!("  published {date}");
+        }
+        println!(
+            "  acquired {} · hash {}",
+            summary.acquired_at,
+            &summary.content_hash[..16.min(summary.content_hash.len())]
+        );
+        let mut page = None;
+        for sentence in &document.sentences {
+            if sentence.page.is_some() && sentence.page != page {
+                page = sentence.page;
+                println!("\n  — page {} —", page.unwrap_or_default());
+            } else if sentence.ordinal == 0 {
+                println!();
+            }
+            println!("{:>4}  {}", sentence.ordinal + 1, sentence.text);
+        }
+        Ok(())
+    }
+}
+
+impl Text for [Corpus] {
+    fn text(&self) -> anyhow::Result<()> {
+        let corpora = self;
+        if corpora.is_empty() {
+            println!("No corpora yet; import documents with `factdesk import PATH --corpus NAME`.");
+        }
+        for corpus in corpora {
+            println!("{:<20} {:>7} document(s)", corpus.name, corpus.document_count);
+        }
+        Ok(())
+    }
+}
+
+impl Text for ClaimImportSummary {
+    fn text(&self) -> anyhow::Result<()> {
+        let summary = self;
+        println!(
+            "Imported {} claim(s) into collection '{}'; {} already present, {} failed.",
+            summary.imported, summary.collection, summary.duplicates, summary.failed
+        );
+        for failure in &summary.failures {
+            println!("  {}: {}", failure.item, failure.message);
+        }
+        Ok(())
+    }
+}
+
+impl Text for PassageAddSummary {
+    fn text(&self) -> anyhow::Result<()> {
+        let summary = self;
+        if summary.added > 0 {
+            println!("Added the passage to '{}'.", summary.collection);
+        } else {
+            println!("'{}' already holds this passage; nothing was added.", summary.collection);
+        }
+        Ok(())
+    }
+}
+
+impl Text for [Passage] {
+    fn text(&self) -> anyhow::Result<()> {
+        let passages = self;
+        if passages.is_empty() {
+            println!("No passages.");
+        }
+        for passage in passages {
+            let sources: Vec<String> = passage.sources.iter().map(|id| id.to_string()).collect();
+            println!(
+                "{:>6}  {:<18} {}{}{}",
+                passage.id,
+                passage.kind.as_str(),
+                passage.text,
+                passage
+                    .question
+                    .as_deref()
+                    .map(|q| format!("  (question: {q})"))
+                    .unwrap_or_default(),
+                if sources.is_empty() {
+                    String::new()
+                } else {
+                    format!("  (sources: {})", sources.join(", "))
+                }
+            );
+        }
+        Ok(())
+    }
+}
+
+impl Text for [Claim] {
+    fn text(&self) -> anyhow::Result<()> {
+        let claims = self;
+        if claims.is_empty() {
+            println!("No claims.");
+        }
+        for claim in claims {
+            let label = claim.gold_label.map_or("-", |label| label.as_str());
+            let tags = if claim.tags.is_empty() {
                 String::new()
             } else {
-                format!("  (sources: {})", sources.join(", "))
-            }
-        );
+                format!("  #{}", claim.tags.join(" #"))
+            };
+            let date =
+                claim.claimed_on.as_deref().map(|date| format!("  ({date})")).unwrap_or_default();
+            println!(
+                "{:>6}  {:<10} {:<10} gold {:<16} {}{}{}",
+                claim.id,
+                claim.collection,
+                claim.status.as_str(),
+                label,
+                claim.text,
+                date,
+                tags
+            );
+        }
+        Ok(())
     }
-    Ok(())
-}
-
-pub fn claims(claims: &[Claim], json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(&claims);
-    }
-    if claims.is_empty() {
-        println!("No claims.");
-    }
-    for claim in claims {
-        let label = claim.gold_label.map_or("-", |label| label.as_str());
-        let tags = if claim.tags.is_empty() {
-            String::new()
-        } else {
-            format!("  #{}", claim.tags.join(" #"))
-        };
-        let date =
-            claim.claimed_on.as_deref().map(|date| format!("  ({date})")).unwrap_or_default();
-        println!(
-            "{:>6}  {:<10} {:<10} gold {:<16} {}{}{}",
-            claim.id,
-            claim.collection,
-            claim.status.as_str(),
-            label,
-            claim.text,
-            date,
-            tags
-        );
-    }
-    Ok(())
 }
 
 /// Earlier claims like a text: similarity, claim, and its newest verdict and review.
-pub fn similar_claims(
-    similar: &[factdesk_core::similar::SimilarClaim],
-    json: bool,
-) -> anyhow::Result<()> {
-    if json {
-        return print_json(&similar);
+impl Text for [factdesk_core::similar::SimilarClaim] {
+    fn text(&self) -> anyhow::Result<()> {
+        let similar = self;
+        if similar.is_empty() {
+            println!("No earlier claim says the same thing.");
+        }
+        for entry in similar {
+            let verdict = entry.check.as_ref().map_or_else(
+                || "unchecked".to_owned(),
+                |stored| {
+                    let machine = stored.check.verdict.as_str();
+                    match &stored.review {
+                        Some(review) => format!("{machine}, reviewed {}", review.verdict.as_str()),
+                        None => machine.to_owned(),
+                    }
+                },
+            );
+            println!(
+                "{:.2}  {:>6}  {:<10}  {:<28}  {}",
+                entry.similarity, entry.claim.id, entry.claim.collection, verdict, entry.claim.text
+            );
+        }
+        Ok(())
     }
-    if similar.is_empty() {
-        println!("No earlier claim says the same thing.");
-    }
-    for entry in similar {
-        let verdict = entry.check.as_ref().map_or_else(
-            || "unchecked".to_owned(),
-            |stored| {
-                let machine = stored.check.verdict.as_str();
-                match &stored.review {
-                    Some(review) => format!("{machine}, reviewed {}", review.verdict.as_str()),
-                    None => machine.to_owned(),
-                }
-            },
-        );
-        println!(
-            "{:.2}  {:>6}  {:<10}  {:<28}  {}",
-            entry.similarity, entry.claim.id, entry.claim.collection, verdict, entry.claim.text
-        );
-    }
-    Ok(())
 }
 
-pub fn collections(collections: &[ClaimCollection], json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(&collections);
+impl Text for [ClaimCollection] {
+    fn text(&self) -> anyhow::Result<()> {
+        let collections = self;
+        if collections.is_empty() {
+            println!(
+                "No claim collections yet; add one with `factdesk claims import FILE --collection NAME`."
+            );
+        }
+        for collection in collections {
+            println!("{:<20} {:>7} claim(s)", collection.name, collection.claim_count);
+        }
+        Ok(())
     }
-    if collections.is_empty() {
-        println!(
-            "No claim collections yet; add one with `factdesk claims import FILE --collection NAME`."
-        );
-    }
-    for collection in collections {
-        println!("{:<20} {:>7} claim(s)", collection.name, collection.claim_count);
-    }
-    Ok(())
 }
 
-pub fn index_check(check: &IndexCheck, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(check);
-    }
-    println!(
-        "Database: {} indexed sentence(s), {} document(s) pending. Index: {} sentence(s).",
-        check.store_sentences, check.pending_documents, check.index_sentences
-    );
-    if check.consistent {
-        println!("The search index matches the database.");
-    } else {
+impl Text for IndexCheck {
+    fn text(&self) -> anyhow::Result<()> {
+        let check = self;
         println!(
-            "The search index differs from the database: {} missing, {} orphaned, {} duplicated. \
-             Run `factdesk reindex` to rebuild it.",
-            check.missing_from_index, check.orphaned_in_index, check.duplicated_in_index
+            "Database: {} indexed sentence(s), {} document(s) pending. Index: {} sentence(s).",
+            check.store_sentences, check.pending_documents, check.index_sentences
         );
+        if check.consistent {
+            println!("The search index matches the database.");
+        } else {
+            println!(
+                "The search index differs from the database: {} missing, {} orphaned, {} duplicated. \
+                 Run `factdesk reindex` to rebuild it.",
+                check.missing_from_index, check.orphaned_in_index, check.duplicated_in_index
+            );
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 pub fn reindex(summary: Option<&ReindexSummary>, json: bool) -> anyhow::Result<()> {
@@ -366,20 +386,17 @@ pub fn reindex(summary: Option<&ReindexSummary>, json: bool) -> anyhow::Result<(
 }
 
 /// What `archive export` wrote.
-pub fn archive_export(
-    export: &factdesk_core::archive::ArchiveExport,
-    json: bool,
-) -> anyhow::Result<()> {
-    if json {
-        return print_json(export);
+impl Text for factdesk_core::archive::ArchiveExport {
+    fn text(&self) -> anyhow::Result<()> {
+        let export = self;
+        println!(
+            "Wrote {} page(s) to {} ({:.1} MB, WACZ).",
+            export.pages,
+            export.path.display(),
+            export.bytes as f64 / 1e6
+        );
+        Ok(())
     }
-    println!(
-        "Wrote {} page(s) to {} ({:.1} MB, WACZ).",
-        export.pages,
-        export.path.display(),
-        export.bytes as f64 / 1e6
-    );
-    Ok(())
 }
 
 /// Where `report -o` wrote, on stderr for people or as JSON on stdout.
@@ -400,12 +417,12 @@ pub fn config_path(path: &Path, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn settings(settings: &Settings, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(settings);
+impl Text for Settings {
+    fn text(&self) -> anyhow::Result<()> {
+        let settings = self;
+        print!("{}", toml::to_string_pretty(settings)?);
+        Ok(())
     }
-    print!("{}", toml::to_string_pretty(settings)?);
-    Ok(())
 }
 
 fn describe_choice(choice: &ModelChoice) -> String {
@@ -418,60 +435,60 @@ fn describe_choice(choice: &ModelChoice) -> String {
     }
 }
 
-pub fn model_listing(listing: &ModelListing, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(listing);
-    }
-    println!("Selected: {}", describe_choice(&listing.selected));
-    println!("Model files in {}:", listing.models_dir.display());
-    if listing.local_models.is_empty() {
-        println!("  (none; `bash scripts/fetch-models.sh` installs the default)");
-    }
-    for model in &listing.local_models {
-        println!("  {model}");
-    }
-    if let Some(models) = &listing.server_models {
-        println!("Models the server offers:");
-        for model in models {
+impl Text for ModelListing {
+    fn text(&self) -> anyhow::Result<()> {
+        let listing = self;
+        println!("Selected: {}", describe_choice(&listing.selected));
+        println!("Model files in {}:", listing.models_dir.display());
+        if listing.local_models.is_empty() {
+            println!("  (none; `bash scripts/fetch-models.sh` installs the default)");
+        }
+        for model in &listing.local_models {
             println!("  {model}");
         }
+        if let Some(models) = &listing.server_models {
+            println!("Models the server offers:");
+            for model in models {
+                println!("  {model}");
+            }
+        }
+        if let Some(error) = &listing.server_error {
+            println!("The server did not list its models: {error}");
+        }
+        Ok(())
     }
-    if let Some(error) = &listing.server_error {
-        println!("The server did not list its models: {error}");
-    }
-    Ok(())
 }
 
-pub fn model_check(check: &ModelCheck, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(check);
+impl Text for ModelCheck {
+    fn text(&self) -> anyhow::Result<()> {
+        let check = self;
+        println!("{} answers: {:?}", describe_choice(&check.selected), check.answer);
+        println!(
+            "  {} ms, {} prompt + {} completion tokens",
+            check.latency_ms, check.prompt_tokens, check.completion_tokens
+        );
+        Ok(())
     }
-    println!("{} answers: {:?}", describe_choice(&check.selected), check.answer);
-    println!(
-        "  {} ms, {} prompt + {} completion tokens",
-        check.latency_ms, check.prompt_tokens, check.completion_tokens
-    );
-    Ok(())
 }
 
-pub fn ask(answer: &AskAnswer, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(answer);
+impl Text for AskAnswer {
+    fn text(&self) -> anyhow::Result<()> {
+        let answer = self;
+        println!("{}", answer.text.trim());
+        eprintln!(
+            "[{} {} · run {} · call {} · {} + {} tokens · {} ms{}{}]",
+            answer.provider,
+            answer.model,
+            answer.run_id,
+            answer.audit_id.map_or("-".to_owned(), |id| id.to_string()),
+            answer.prompt_tokens,
+            answer.completion_tokens,
+            answer.latency_ms,
+            if answer.replayed { " · replayed from the record" } else { "" },
+            if answer.truncated { " · cut at max tokens" } else { "" }
+        );
+        Ok(())
     }
-    println!("{}", answer.text.trim());
-    eprintln!(
-        "[{} {} · run {} · call {} · {} + {} tokens · {} ms{}{}]",
-        answer.provider,
-        answer.model,
-        answer.run_id,
-        answer.audit_id.map_or("-".to_owned(), |id| id.to_string()),
-        answer.prompt_tokens,
-        answer.completion_tokens,
-        answer.latency_ms,
-        if answer.replayed { " · replayed from the record" } else { "" },
-        if answer.truncated { " · cut at max tokens" } else { "" }
-    );
-    Ok(())
 }
 
 /// " (url 120 in + 30 out, judge 800 in + 4 out)", or nothing when no purpose cost tokens.
@@ -488,72 +505,77 @@ fn percent(value: Option<f64>) -> String {
     value.map_or_else(|| "n/a".to_owned(), |v| format!("{:.1}%", v * 100.0))
 }
 
-pub fn check(stored: &StoredCheck, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(stored);
-    }
-    let check = &stored.check;
-    println!("Claim:      {}", check.claim);
-    println!(
-        "Verdict:    {}{}",
-        check.verdict_label(),
-        check.confidence.map(|c| format!(" (confidence {c:.2})")).unwrap_or_default()
-    );
-    println!("            {}", check.envelope.explanation);
-    // What the deciding premise states differently or not at all (FactAlignment::summary).
-    if let Some(facts) = check.deciding_premise().and_then(|premise| premise.facts.summary()) {
-        println!("            facts: {facts}");
-    }
-    println!(
-        "Method:     {} · model {}{}",
-        check.envelope.method,
-        check.envelope.model,
-        check.envelope.nli_model.as_deref().map(|nli| format!(" · NLI {nli}")).unwrap_or_default()
-    );
-    println!("Check id:   {} (run {})", stored.id, stored.run_id);
-    for attribution in &check.attributions {
-        let source = &attribution.source;
+impl Text for StoredCheck {
+    fn text(&self) -> anyhow::Result<()> {
+        let stored = self;
+        let check = &stored.check;
+        println!("Claim:      {}", check.claim);
         println!(
-            "Evidence:   {} (P = {:.2})",
-            source.url.as_deref().or(source.title.as_deref()).unwrap_or("(document)"),
-            attribution.entailment
+            "Verdict:    {}{}",
+            check.verdict_label(),
+            check.confidence.map(|c| format!(" (confidence {c:.2})")).unwrap_or_default()
         );
-        if let Some(date) = &source.published_at {
-            println!("            published {date}");
+        println!("            {}", check.envelope.explanation);
+        // What the deciding premise states differently or not at all (FactAlignment::summary).
+        if let Some(facts) = check.deciding_premise().and_then(|premise| premise.facts.summary()) {
+            println!("            facts: {facts}");
         }
-        if let (Some(at), Some(hash)) = (&source.fetched_at, &source.content_hash) {
-            println!("            fetched {at}, content {}", &hash[..hash.len().min(16)]);
-        }
-        for sentence in &attribution.sentences {
-            println!("            “{sentence}”");
-        }
-    }
-    for stale in &stored.stale {
-        let source = stale.source();
-        let name = source.url.as_deref().or(source.title.as_deref()).unwrap_or("(document)");
-        println!("Old:        {name}: {}", stale.note);
-    }
-    if let Some(detail) = &check.ciber {
-        ciber(check, detail);
-    }
-    if !check.urls.is_empty() {
-        println!("URLs proposed:");
-        for url in &check.urls {
-            let status = serde_json::to_value(url.status)?;
-            println!("  {:<10} {}", status.as_str().unwrap_or_default(), url.url);
-            if let Some(error) = &url.error {
-                println!("             {error}");
+        println!(
+            "Method:     {} · model {}{}",
+            check.envelope.method,
+            check.envelope.model,
+            check
+                .envelope
+                .nli_model
+                .as_deref()
+                .map(|nli| format!(" · NLI {nli}"))
+                .unwrap_or_default()
+        );
+        println!("Check id:   {} (run {})", stored.id, stored.run_id);
+        for attribution in &check.attributions {
+            let source = &attribution.source;
+            println!(
+                "Evidence:   {} (P = {:.2})",
+                source.url.as_deref().or(source.title.as_deref()).unwrap_or("(document)"),
+                attribution.entailment
+            );
+            if let Some(date) = &source.published_at {
+                println!("            published {date}");
+            }
+            if let (Some(at), Some(hash)) = (&source.fetched_at, &source.content_hash) {
+                println!("            fetched {at}, content {}", &hash[..hash.len().min(16)]);
+            }
+            for sentence in &attribution.sentences {
+                println!("            “{sentence}”");
             }
         }
+        for stale in &stored.stale {
+            let source = stale.source();
+            let name = source.url.as_deref().or(source.title.as_deref()).unwrap_or("(document)");
+            println!("Old:        {name}: {}", stale.note);
+        }
+        if let Some(detail) = &check.ciber {
+            ciber(check, detail);
+        }
+        if !check.urls.is_empty() {
+            println!("URLs proposed:");
+            for url in &check.urls {
+                let status = serde_json::to_value(url.status)?;
+                println!("  {:<10} {}", status.as_str().unwrap_or_default(), url.url);
+                if let Some(error) = &url.error {
+                    println!("             {error}");
+                }
+            }
+        }
+        println!(
+            "Tokens:     {}{}",
+            check.envelope.tokens.total(),
+            purposes(check.envelope.tokens.0.iter().map(|(purpose, count)| {
+                (purpose.as_str(), count.prompt as f64, count.completion as f64)
+            }))
+        );
+        Ok(())
     }
-    println!(
-        "Tokens:     {}{}",
-        check.envelope.tokens.total(),
-        purposes(check.envelope.tokens.0.iter().map(|(purpose, count)| {
-            (purpose.as_str(), count.prompt as f64, count.completion as f64)
-        }))
-    );
-    Ok(())
 }
 
 /// CIBER's claim verdict under each rule, then per document its probes and fused verdicts.
@@ -615,187 +637,190 @@ fn ciber(check: &ClaimCheck, detail: &CiberDetail) {
     }
 }
 
-pub fn alpha_tuning(tuning: &AlphaTuning, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(tuning);
-    }
-    println!(
-        "CIBER α grid on '{}' ({} labelled claims): accuracy / macro-F1 (three-way)",
-        tuning.collection, tuning.claims
-    );
-    let mut alphas: Vec<f64> = tuning.scores.iter().map(|score| score.alpha).collect();
-    alphas.dedup();
-    println!(
-        "  α     {}",
-        FusionRule::ALL.map(|rule| format!("{:<14}", rule.as_str().to_uppercase())).join("")
-    );
-    for alpha in alphas {
-        let cells: Vec<String> = FusionRule::ALL
-            .iter()
-            .map(|&rule| {
-                tuning
-                    .scores
-                    .iter()
-                    .find(|score| score.rule == rule && score.alpha == alpha)
-                    .map_or_else(String::new, |score| {
-                        format!("{} / {}", percent(score.accuracy), percent(score.macro_f1))
-                    })
-            })
-            .map(|cell| format!("{cell:<14}"))
-            .collect();
-        println!("  {alpha:<5.1} {}", cells.join(""));
-    }
-    for best in &tuning.best {
+impl Text for AlphaTuning {
+    fn text(&self) -> anyhow::Result<()> {
+        let tuning = self;
         println!(
-            "Best α for {}: {:.1} (macro-F1 {})",
-            best.rule.as_str().to_uppercase(),
-            best.alpha,
-            percent(best.macro_f1)
+            "CIBER α grid on '{}' ({} labelled claims): accuracy / macro-F1 (three-way)",
+            tuning.collection, tuning.claims
         );
+        let mut alphas: Vec<f64> = tuning.scores.iter().map(|score| score.alpha).collect();
+        alphas.dedup();
+        println!(
+            "  α     {}",
+            FusionRule::ALL.map(|rule| format!("{:<14}", rule.as_str().to_uppercase())).join("")
+        );
+        for alpha in alphas {
+            let cells: Vec<String> = FusionRule::ALL
+                .iter()
+                .map(|&rule| {
+                    tuning
+                        .scores
+                        .iter()
+                        .find(|score| score.rule == rule && score.alpha == alpha)
+                        .map_or_else(String::new, |score| {
+                            format!("{} / {}", percent(score.accuracy), percent(score.macro_f1))
+                        })
+                })
+                .map(|cell| format!("{cell:<14}"))
+                .collect();
+            println!("  {alpha:<5.1} {}", cells.join(""));
+        }
+        for best in &tuning.best {
+            println!(
+                "Best α for {}: {:.1} (macro-F1 {})",
+                best.rule.as_str().to_uppercase(),
+                best.alpha,
+                percent(best.macro_f1)
+            );
+        }
+        Ok(())
     }
-    Ok(())
 }
 
-pub fn batch(summary: &BatchSummary, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(summary);
-    }
-    println!(
-        "Run {} ({}) over '{}': {} claim(s); {} checked now, {} checked before{}{}, {} failed{}.",
-        summary.run_id,
-        summary.method,
-        summary.collection,
-        summary.claims,
-        summary.checked,
-        summary.already_checked,
-        if summary.resumed { " (run resumed)" } else { "" },
-        if summary.elsewhere > 0 {
-            format!(", {} being checked by another process", summary.elsewhere)
-        } else {
-            String::new()
-        },
-        summary.failed,
-        if summary.cancelled {
-            "; cancelled — run the same command again to continue"
-        } else {
-            ""
+impl Text for BatchSummary {
+    fn text(&self) -> anyhow::Result<()> {
+        let summary = self;
+        println!(
+            "Run {} ({}) over '{}': {} claim(s); {} checked now, {} checked before{}{}, {} failed{}.",
+            summary.run_id,
+            summary.method,
+            summary.collection,
+            summary.claims,
+            summary.checked,
+            summary.already_checked,
+            if summary.resumed { " (run resumed)" } else { "" },
+            if summary.elsewhere > 0 {
+                format!(", {} being checked by another process", summary.elsewhere)
+            } else {
+                String::new()
+            },
+            summary.failed,
+            if summary.cancelled {
+                "; cancelled — run the same command again to continue"
+            } else {
+                ""
+            }
+        );
+        for (verdict, count) in &summary.verdicts {
+            println!("  {:<16} {count}", verdict.label());
         }
-    );
-    for (verdict, count) in &summary.verdicts {
-        println!("  {:<16} {count}", verdict.label());
-    }
-    for (reason, count) in &summary.undecided {
-        println!("    of which {:<12} {count}", reason.label());
-    }
-    if !summary.failures.is_empty() {
-        println!("Failures (run the same command again to retry them):");
-        for failure in &summary.failures {
-            println!("  {}: {}", failure.subject, failure.message);
+        for (reason, count) in &summary.undecided {
+            println!("    of which {:<12} {count}", reason.label());
         }
+        if !summary.failures.is_empty() {
+            println!("Failures (run the same command again to retry them):");
+            for failure in &summary.failures {
+                println!("  {}: {}", failure.subject, failure.message);
+            }
+        }
+        Ok(())
     }
-    Ok(())
 }
 
-pub fn review(review: &Review, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(review);
+impl Text for Review {
+    fn text(&self) -> anyhow::Result<()> {
+        let review = self;
+        println!(
+            "Review {} of check {}: {} → {}{}",
+            review.id,
+            review.check_id,
+            review.decision.as_str(),
+            review.verdict.label(),
+            if review.comment.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", review.comment)
+            }
+        );
+        Ok(())
     }
-    println!(
-        "Review {} of check {}: {} → {}{}",
-        review.id,
-        review.check_id,
-        review.decision.as_str(),
-        review.verdict.label(),
-        if review.comment.is_empty() { String::new() } else { format!(" ({})", review.comment) }
-    );
-    Ok(())
 }
 
-pub fn evaluation(evaluation: &Evaluation, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(evaluation);
-    }
-    println!(
-        "Collection '{}': {} claim(s), {} labelled, {} scored (methods: {})",
-        evaluation.collection,
-        evaluation.claims,
-        evaluation.labelled,
-        evaluation.evaluated,
-        if evaluation.methods.is_empty() {
-            "none".to_owned()
-        } else {
-            evaluation.methods.join(", ")
+impl Text for Evaluation {
+    fn text(&self) -> anyhow::Result<()> {
+        let evaluation = self;
+        println!(
+            "Collection '{}': {} claim(s), {} labelled, {} scored (methods: {})",
+            evaluation.collection,
+            evaluation.claims,
+            evaluation.labelled,
+            evaluation.evaluated,
+            if evaluation.methods.is_empty() {
+                "none".to_owned()
+            } else {
+                evaluation.methods.join(", ")
+            }
+        );
+        println!("accuracy             {}", percent(evaluation.accuracy));
+        println!("balanced accuracy    {}", percent(evaluation.balanced_accuracy));
+        println!("true claims found    {}", percent(evaluation.true_positive_rate));
+        println!("other claims not     {}", percent(evaluation.true_negative_rate));
+        println!(
+            "not supported: precision {}, recall {}",
+            percent(evaluation.not_supported_precision),
+            percent(evaluation.not_supported_recall)
+        );
+        println!(
+            "ROC AUC              {}",
+            evaluation.roc_auc.map_or_else(|| "n/a".to_owned(), |auc| format!("{auc:.3}"))
+        );
+        println!(
+            "calibration error    {}",
+            evaluation
+                .expected_calibration_error
+                .map_or_else(|| "n/a".to_owned(), |ece| format!("{ece:.3}"))
+        );
+        if !evaluation.nli_models.is_empty() {
+            println!("NLI                  {}", evaluation.nli_models.join(", "));
         }
-    );
-    println!("accuracy             {}", percent(evaluation.accuracy));
-    println!("balanced accuracy    {}", percent(evaluation.balanced_accuracy));
-    println!("true claims found    {}", percent(evaluation.true_positive_rate));
-    println!("other claims not     {}", percent(evaluation.true_negative_rate));
-    println!(
-        "not supported: precision {}, recall {}",
-        percent(evaluation.not_supported_precision),
-        percent(evaluation.not_supported_recall)
-    );
-    println!(
-        "ROC AUC              {}",
-        evaluation.roc_auc.map_or_else(|| "n/a".to_owned(), |auc| format!("{auc:.3}"))
-    );
-    println!(
-        "calibration error    {}",
-        evaluation
-            .expected_calibration_error
-            .map_or_else(|| "n/a".to_owned(), |ece| format!("{ece:.3}"))
-    );
-    if !evaluation.nli_models.is_empty() {
-        println!("NLI                  {}", evaluation.nli_models.join(", "));
-    }
-    println!("Confusion (rows gold label, columns verdict):");
-    print!("  {:<16}", "");
-    for verdict in Verdict::ALL {
-        print!("{:>16}", verdict.label());
-    }
-    println!();
-    for row in &evaluation.confusion {
-        print!("  {:<16}", row.gold.label());
-        for (_, count) in &row.verdicts {
-            print!("{count:>16}");
+        println!("Confusion (rows gold label, columns verdict):");
+        print!("  {:<16}", "");
+        for verdict in Verdict::ALL {
+            print!("{:>16}", verdict.label());
         }
         println!();
-    }
-    println!(
-        "macro F1 (3-way)     {}",
-        evaluation.macro_f1.map_or_else(|| "n/a".to_owned(), |f1| format!("{f1:.3}"))
-    );
-    if !evaluation.undecided.is_empty() {
-        let reasons: Vec<String> = evaluation
-            .undecided
-            .iter()
-            .map(|(reason, count)| format!("{count} {}", reason.label()))
-            .collect();
-        println!("could not decide     {}", reasons.join(", "));
-    }
-    for own in &evaluation.figures {
-        for figure in &own.figures {
-            let value = match (figure.rate, figure.value) {
-                (true, value) => percent(value),
-                (false, Some(count)) => format!("{count:.0}"),
-                (false, None) => "n/a".to_owned(),
-            };
-            println!("{:<20} {value} ({}: {})", figure.label, own.method, figure.note);
+        for row in &evaluation.confusion {
+            print!("  {:<16}", row.gold.label());
+            for (_, count) in &row.verdicts {
+                print!("{count:>16}");
+            }
+            println!();
         }
-    }
-    let tokens = &evaluation.tokens_per_claim;
-    println!(
-        "tokens per claim     {:.0}{}",
-        tokens.total,
-        purposes(
-            tokens
-                .purposes
+        println!(
+            "macro F1 (3-way)     {}",
+            evaluation.macro_f1.map_or_else(|| "n/a".to_owned(), |f1| format!("{f1:.3}"))
+        );
+        if !evaluation.undecided.is_empty() {
+            let reasons: Vec<String> = evaluation
+                .undecided
                 .iter()
-                .map(|purpose| { (purpose.purpose.as_str(), purpose.prompt, purpose.completion) })
-        )
-    );
-    Ok(())
+                .map(|(reason, count)| format!("{count} {}", reason.label()))
+                .collect();
+            println!("could not decide     {}", reasons.join(", "));
+        }
+        for own in &evaluation.figures {
+            for figure in &own.figures {
+                let value = match (figure.rate, figure.value) {
+                    (true, value) => percent(value),
+                    (false, Some(count)) => format!("{count:.0}"),
+                    (false, None) => "n/a".to_owned(),
+                };
+                println!("{:<20} {value} ({}: {})", figure.label, own.method, figure.note);
+            }
+        }
+        let tokens = &evaluation.tokens_per_claim;
+        println!(
+            "tokens per claim     {:.0}{}",
+            tokens.total,
+            purposes(
+                tokens.purposes.iter().map(|purpose| {
+                    (purpose.purpose.as_str(), purpose.prompt, purpose.completion)
+                })
+            )
+        );
+        Ok(())
+    }
 }
 
 /// "0.12" or "n/a".
@@ -803,303 +828,317 @@ fn figure(value: Option<f64>) -> String {
     value.map_or_else(|| "n/a".to_owned(), |v| format!("{v:.3}"))
 }
 
-pub fn reviewed_revision(reviewed: &ReviewedRevision, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(reviewed);
-    }
-    revision(&reviewed.stored, false)?;
-    for decision in &reviewed.decisions {
-        println!(
-            "Decision:   edit {} {}{} at {}",
-            decision.edit + 1,
-            if decision.accepted { "accepted" } else { "rejected" },
-            decision.reviewer.as_deref().map(|name| format!(" by {name}")).unwrap_or_default(),
-            decision.decided_at
-        );
-    }
-    println!("Kept:       {}", reviewed.accepted_text);
-    Ok(())
-}
-
-pub fn revision(stored: &StoredOutcome, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(stored);
-    }
-    let Outcome::Revision(revision) = &stored.outcome else {
-        anyhow::bail!("outcome {} is not a revision", stored.id);
-    };
-    let envelope = &revision.envelope;
-    println!("Original:   {}", revision.original);
-    println!("Revised:    {}", revision.revised);
-    println!("            {}", envelope.explanation);
-    println!(
-        "Method:     {} · model {}{} · evidence {} {}",
-        envelope.method,
-        envelope.model,
-        envelope.nli_model.as_deref().map(|nli| format!(" · NLI gate {nli}")).unwrap_or_default(),
-        envelope.parameters["evidence"].as_str().unwrap_or("?"),
-        envelope.parameters["granularity"].as_str().unwrap_or("")
-    );
-    println!("Outcome id: {} (run {})", stored.id, stored.run_id);
-    for (index, edit) in revision.edits.iter().enumerate() {
-        println!(
-            "Edit {}:     “{}” → “{}” at byte {}{}",
-            index + 1,
-            edit.before,
-            edit.after,
-            edit.start,
-            edit.agreement.map(|a| format!(" (agreement {a:.2})")).unwrap_or_default()
-        );
-        if let Some(question) = &edit.question {
-            println!("            asked: {question}");
-        }
-        for evidence in &edit.evidence {
-            let source = &evidence.source;
-            let name = source.url.as_deref().or(source.title.as_deref()).unwrap_or("(document)");
-            println!("            evidence from {name}: “{}”", evidence.sentences.join(" "));
-        }
-    }
-    for step in revision.steps.iter().filter(|step| step.agrees == Some(true)) {
-        let sources: Vec<&str> = step
-            .evidence
-            .iter()
-            .map(|e| e.source.url.as_deref().or(e.source.title.as_deref()).unwrap_or("(document)"))
-            .collect();
-        println!(
-            "Backed:     “{}” — {} ({})",
-            revision.original.get(step.start..step.end).unwrap_or_default(),
-            step.question,
-            sources.join(", ")
-        );
-    }
-    for change in &revision.rejected {
-        println!("Refused:    “{}” → “{}”: {}", change.before, change.after, change.reason);
-    }
-    if let Some(metrics) = &revision.metrics {
-        println!(
-            "Metrics:    edit distance {:.3} · similarity {} · entailment by the sources {} → {}",
-            metrics.edit_distance,
-            figure(metrics.similarity),
-            figure(metrics.entailment_before),
-            figure(metrics.entailment_after)
-        );
-        for score in &metrics.judge {
+impl Text for ReviewedRevision {
+    fn text(&self) -> anyhow::Result<()> {
+        let reviewed = self;
+        reviewed.stored.text()?;
+        for decision in &reviewed.decisions {
             println!(
-                "            judge, {}: {:.2} → {:.2} (1-5)",
-                score.criterion, score.before, score.after
+                "Decision:   edit {} {}{} at {}",
+                decision.edit + 1,
+                if decision.accepted { "accepted" } else { "rejected" },
+                decision.reviewer.as_deref().map(|name| format!(" by {name}")).unwrap_or_default(),
+                decision.decided_at
             );
         }
-        for note in &metrics.notes {
-            println!("            {note}");
-        }
-        if metrics.reference_distance_before.is_some() {
+        println!("Kept:       {}", reviewed.accepted_text);
+        Ok(())
+    }
+}
+
+impl Text for StoredOutcome {
+    fn text(&self) -> anyhow::Result<()> {
+        let stored = self;
+        let Outcome::Revision(revision) = &stored.outcome else {
+            anyhow::bail!("outcome {} is not a revision", stored.id);
+        };
+        let envelope = &revision.envelope;
+        println!("Original:   {}", revision.original);
+        println!("Revised:    {}", revision.revised);
+        println!("            {}", envelope.explanation);
+        println!(
+            "Method:     {} · model {}{} · evidence {} {}",
+            envelope.method,
+            envelope.model,
+            envelope
+                .nli_model
+                .as_deref()
+                .map(|nli| format!(" · NLI gate {nli}"))
+                .unwrap_or_default(),
+            envelope.parameters["evidence"].as_str().unwrap_or("?"),
+            envelope.parameters["granularity"].as_str().unwrap_or("")
+        );
+        println!("Outcome id: {} (run {})", stored.id, stored.run_id);
+        for (index, edit) in revision.edits.iter().enumerate() {
             println!(
-                "            to the reference: edit distance {} → {} · similarity {} → {}",
-                figure(metrics.reference_distance_before),
-                figure(metrics.reference_distance_after),
-                figure(metrics.reference_similarity_before),
-                figure(metrics.reference_similarity_after)
+                "Edit {}:     “{}” → “{}” at byte {}{}",
+                index + 1,
+                edit.before,
+                edit.after,
+                edit.start,
+                edit.agreement.map(|a| format!(" (agreement {a:.2})")).unwrap_or_default()
+            );
+            if let Some(question) = &edit.question {
+                println!("            asked: {question}");
+            }
+            for evidence in &edit.evidence {
+                let source = &evidence.source;
+                let name =
+                    source.url.as_deref().or(source.title.as_deref()).unwrap_or("(document)");
+                println!("            evidence from {name}: “{}”", evidence.sentences.join(" "));
+            }
+        }
+        for step in revision.steps.iter().filter(|step| step.agrees == Some(true)) {
+            let sources: Vec<&str> = step
+                .evidence
+                .iter()
+                .map(|e| {
+                    e.source.url.as_deref().or(e.source.title.as_deref()).unwrap_or("(document)")
+                })
+                .collect();
+            println!(
+                "Backed:     “{}” — {} ({})",
+                revision.original.get(step.start..step.end).unwrap_or_default(),
+                step.question,
+                sources.join(", ")
             );
         }
-    }
-    println!(
-        "Tokens:     {}{}",
-        envelope.tokens.total(),
-        purposes(envelope.tokens.0.iter().map(|(purpose, count)| {
-            (purpose.as_str(), count.prompt as f64, count.completion as f64)
-        }))
-    );
-    Ok(())
-}
-
-pub fn revise_batch(summary: &ReviseSummary, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(summary);
-    }
-    println!(
-        "Run {} ({}) over '{}': {} passage(s); {} revised now ({} changed), {} before{}{}, {} \
-         failed{}.",
-        summary.run_id,
-        summary.method,
-        summary.collection,
-        summary.passages,
-        summary.revised,
-        summary.changed,
-        summary.already_revised,
-        if summary.resumed { " (run resumed)" } else { "" },
-        if summary.elsewhere > 0 {
-            format!(", {} being revised by another process", summary.elsewhere)
-        } else {
-            String::new()
-        },
-        summary.failed,
-        if summary.cancelled {
-            "; cancelled — run the same command again to continue"
-        } else {
-            ""
+        for change in &revision.rejected {
+            println!("Refused:    “{}” → “{}”: {}", change.before, change.after, change.reason);
         }
-    );
-    if !summary.failures.is_empty() {
-        println!("Failures (run the same command again to retry them):");
-        for failure in &summary.failures {
-            println!("  {}: {}", failure.subject, failure.message);
+        if let Some(metrics) = &revision.metrics {
+            println!(
+                "Metrics:    edit distance {:.3} · similarity {} · entailment by the sources {} → {}",
+                metrics.edit_distance,
+                figure(metrics.similarity),
+                figure(metrics.entailment_before),
+                figure(metrics.entailment_after)
+            );
+            for score in &metrics.judge {
+                println!(
+                    "            judge, {}: {:.2} → {:.2} (1-5)",
+                    score.criterion, score.before, score.after
+                );
+            }
+            for note in &metrics.notes {
+                println!("            {note}");
+            }
+            if metrics.reference_distance_before.is_some() {
+                println!(
+                    "            to the reference: edit distance {} → {} · similarity {} → {}",
+                    figure(metrics.reference_distance_before),
+                    figure(metrics.reference_distance_after),
+                    figure(metrics.reference_similarity_before),
+                    figure(metrics.reference_similarity_after)
+                );
+            }
         }
-    }
-    Ok(())
-}
-
-pub fn revision_evaluation(figures: &RevisionEvaluation, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(figures);
-    }
-    println!(
-        "Revisions of '{}': {} ({} changed), {} edit(s), {} change(s) refused",
-        figures.collection, figures.revisions, figures.changed, figures.edits, figures.refused
-    );
-    println!(
-        "  entailment by the sources: measured for {}, rose for {}, fell for {}; mean {} → {}",
-        figures.entailment_measured,
-        figures.entailment_rose,
-        figures.entailment_fell,
-        figure(figures.mean_entailment_before),
-        figure(figures.mean_entailment_after)
-    );
-    println!(
-        "  mean edit distance to the original {} · mean similarity {}",
-        figure(figures.mean_edit_distance),
-        figure(figures.mean_similarity)
-    );
-    println!("  people's decisions: {} accepted, {} rejected", figures.accepted, figures.rejected);
-    for (step, calls) in &figures.calls_per_revision {
-        let tokens = figures.tokens_per_revision.get(step).copied().unwrap_or(0.0);
-        println!("  {step:<10} {calls:.2} calls, {tokens:.0} tokens per revision");
-    }
-    Ok(())
-}
-
-pub fn passage_import(summary: &PassageImportSummary, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(summary);
-    }
-    println!(
-        "'{}': {} passage(s) added, {} already there, {} failed; source articles: {} imported, {} \
-         already in the corpus.",
-        summary.collection,
-        summary.added,
-        summary.duplicates,
-        summary.failed,
-        summary.sources_imported,
-        summary.sources_already_there
-    );
-    for failure in &summary.failures {
-        println!("  {}: {}", failure.item, failure.message);
-    }
-    Ok(())
-}
-
-pub fn summary_scores(scores: &[SummaryScore], json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(&scores);
-    }
-    for score in scores {
         println!(
-            "{}: {} line(s); XUX {:.3} · XUX_F {:.3} · XUX_G {:.3}{}",
-            score.file,
-            score.lines,
-            score.xux,
-            score.xux_f,
-            score.xux_g,
-            match (score.comp, score.sgss) {
-                (Some(comp), Some(sgss)) => format!(" · Comp {comp:.3} · SGSS {sgss:.3}"),
-                _ => String::new(),
+            "Tokens:     {}{}",
+            envelope.tokens.total(),
+            purposes(envelope.tokens.0.iter().map(|(purpose, count)| {
+                (purpose.as_str(), count.prompt as f64, count.completion as f64)
+            }))
+        );
+        Ok(())
+    }
+}
+
+impl Text for ReviseSummary {
+    fn text(&self) -> anyhow::Result<()> {
+        let summary = self;
+        println!(
+            "Run {} ({}) over '{}': {} passage(s); {} revised now ({} changed), {} before{}{}, {} \
+             failed{}.",
+            summary.run_id,
+            summary.method,
+            summary.collection,
+            summary.passages,
+            summary.revised,
+            summary.changed,
+            summary.already_revised,
+            if summary.resumed { " (run resumed)" } else { "" },
+            if summary.elsewhere > 0 {
+                format!(", {} being revised by another process", summary.elsewhere)
+            } else {
+                String::new()
+            },
+            summary.failed,
+            if summary.cancelled {
+                "; cancelled — run the same command again to continue"
+            } else {
+                ""
             }
         );
-        let curve: Vec<String> = score.x.iter().map(|x| format!("{x:.2}")).collect();
-        println!("  X(l): {}", curve.join(" "));
-        for label in &score.machine_labels {
-            println!("  {} = {} by {}: {}", label.element, label.grade, label.by, label.why);
+        if !summary.failures.is_empty() {
+            println!("Failures (run the same command again to retry them):");
+            for failure in &summary.failures {
+                println!("  {}: {}", failure.subject, failure.message);
+            }
         }
-        if !score.missing.is_empty() {
-            println!("  not labelled (counted 0): {}", score.missing.join("; "));
-        }
-        for note in &score.notes {
-            println!("  note: {note}");
-        }
+        Ok(())
     }
-    Ok(())
 }
 
-pub fn fitted_weights(report: &FitReport, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(&report);
+impl Text for RevisionEvaluation {
+    fn text(&self) -> anyhow::Result<()> {
+        let figures = self;
+        println!(
+            "Revisions of '{}': {} ({} changed), {} edit(s), {} change(s) refused",
+            figures.collection, figures.revisions, figures.changed, figures.edits, figures.refused
+        );
+        println!(
+            "  entailment by the sources: measured for {}, rose for {}, fell for {}; mean {} → {}",
+            figures.entailment_measured,
+            figures.entailment_rose,
+            figures.entailment_fell,
+            figure(figures.mean_entailment_before),
+            figure(figures.mean_entailment_after)
+        );
+        println!(
+            "  mean edit distance to the original {} · mean similarity {}",
+            figure(figures.mean_edit_distance),
+            figure(figures.mean_similarity)
+        );
+        println!(
+            "  people's decisions: {} accepted, {} rejected",
+            figures.accepted, figures.rejected
+        );
+        for (step, calls) in &figures.calls_per_revision {
+            let tokens = figures.tokens_per_revision.get(step).copied().unwrap_or(0.0);
+            println!("  {step:<10} {calls:.2} calls, {tokens:.0} tokens per revision");
+        }
+        Ok(())
     }
-    println!(
-        "Fitted on {} question(s) ({} preference pair(s), {} label(s), {} degraded pair(s)); \
-         held out {} question(s) ({} pair(s), {} label(s)); seed {}, L_max {}, alpha {}",
-        report.train.questions.len(),
-        report.train.pairs,
-        report.train.labels,
-        report.train.degraded_pairs,
-        report.test.questions.len(),
-        report.test.pairs,
-        report.test.labels,
-        report.seed,
-        report.l_max,
-        report.alpha,
-    );
-    let w = &report.weights;
-    println!(
-        "Weights: OS {:.3} · OF {:.3} · OR {:.3} · HR {:.3} · SRel {:.3} · SF {:.3} · Comp {:.3}",
-        w.overview_sufficiency,
-        w.overview_faithfulness,
-        w.overview_representativeness,
-        w.heading_representativeness,
-        w.statement_relevance,
-        w.statement_faithfulness,
-        w.comp
-    );
-    let rate = |value: Option<f64>| value.map_or_else(|| "n/a".to_owned(), |v| format!("{v:.3}"));
-    println!("{:<10} {:>10} {:>10} {:>14}", "weights", "MAR train", "MAR test", "test degraded");
-    for row in &report.agreement {
+}
+
+impl Text for PassageImportSummary {
+    fn text(&self) -> anyhow::Result<()> {
+        let summary = self;
+        println!(
+            "'{}': {} passage(s) added, {} already there, {} failed; source articles: {} imported, {} \
+             already in the corpus.",
+            summary.collection,
+            summary.added,
+            summary.duplicates,
+            summary.failed,
+            summary.sources_imported,
+            summary.sources_already_there
+        );
+        for failure in &summary.failures {
+            println!("  {}: {}", failure.item, failure.message);
+        }
+        Ok(())
+    }
+}
+
+impl Text for [SummaryScore] {
+    fn text(&self) -> anyhow::Result<()> {
+        let scores = self;
+        for score in scores {
+            println!(
+                "{}: {} line(s); XUX {:.3} · XUX_F {:.3} · XUX_G {:.3}{}",
+                score.file,
+                score.lines,
+                score.xux,
+                score.xux_f,
+                score.xux_g,
+                match (score.comp, score.sgss) {
+                    (Some(comp), Some(sgss)) => format!(" · Comp {comp:.3} · SGSS {sgss:.3}"),
+                    _ => String::new(),
+                }
+            );
+            let curve: Vec<String> = score.x.iter().map(|x| format!("{x:.2}")).collect();
+            println!("  X(l): {}", curve.join(" "));
+            for label in &score.machine_labels {
+                println!("  {} = {} by {}: {}", label.element, label.grade, label.by, label.why);
+            }
+            if !score.missing.is_empty() {
+                println!("  not labelled (counted 0): {}", score.missing.join("; "));
+            }
+            for note in &score.notes {
+                println!("  note: {note}");
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Text for FitReport {
+    fn text(&self) -> anyhow::Result<()> {
+        let report = self;
+        println!(
+            "Fitted on {} question(s) ({} preference pair(s), {} label(s), {} degraded pair(s)); \
+             held out {} question(s) ({} pair(s), {} label(s)); seed {}, L_max {}, alpha {}",
+            report.train.questions.len(),
+            report.train.pairs,
+            report.train.labels,
+            report.train.degraded_pairs,
+            report.test.questions.len(),
+            report.test.pairs,
+            report.test.labels,
+            report.seed,
+            report.l_max,
+            report.alpha,
+        );
+        let w = &report.weights;
+        println!(
+            "Weights: OS {:.3} · OF {:.3} · OR {:.3} · HR {:.3} · SRel {:.3} · SF {:.3} · Comp {:.3}",
+            w.overview_sufficiency,
+            w.overview_faithfulness,
+            w.overview_representativeness,
+            w.heading_representativeness,
+            w.statement_relevance,
+            w.statement_faithfulness,
+            w.comp
+        );
+        let rate =
+            |value: Option<f64>| value.map_or_else(|| "n/a".to_owned(), |v| format!("{v:.3}"));
         println!(
             "{:<10} {:>10} {:>10} {:>14}",
-            row.weights,
-            rate(row.train),
-            rate(row.test),
-            rate(row.test_degraded)
+            "weights", "MAR train", "MAR test", "test degraded"
         );
+        for row in &report.agreement {
+            println!(
+                "{:<10} {:>10} {:>10} {:>14}",
+                row.weights,
+                rate(row.train),
+                rate(row.test),
+                rate(row.test_degraded)
+            );
+        }
+        for note in &report.notes {
+            println!("note: {note}");
+        }
+        Ok(())
     }
-    for note in &report.notes {
-        println!("note: {note}");
-    }
-    Ok(())
 }
 
-pub fn stored_summary(summary: &SummaryView, json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(summary);
+impl Text for SummaryView {
+    fn text(&self) -> anyhow::Result<()> {
+        let summary = self;
+        println!(
+            "Kept summary {} “{}” of “{}” ({} lines)",
+            summary.id,
+            summary.name,
+            summary.question,
+            summary.lines.len()
+        );
+        Ok(())
     }
-    println!(
-        "Kept summary {} “{}” of “{}” ({} lines)",
-        summary.id,
-        summary.name,
-        summary.question,
-        summary.lines.len()
-    );
-    Ok(())
 }
 
-pub fn summary_questions(questions: &[SummaryQuestion], json: bool) -> anyhow::Result<()> {
-    if json {
-        return print_json(&questions);
+impl Text for [SummaryQuestion] {
+    fn text(&self) -> anyhow::Result<()> {
+        let questions = self;
+        if questions.is_empty() {
+            println!("No summaries yet (factdesk summaries add FILE --question Q)");
+        }
+        for entry in questions {
+            println!("{} ({} summary(ies))", entry.question, entry.summaries);
+        }
+        Ok(())
     }
-    if questions.is_empty() {
-        println!("No summaries yet (factdesk summaries add FILE --question Q)");
-    }
-    for entry in questions {
-        println!("{} ({} summary(ies))", entry.question, entry.summaries);
-    }
-    Ok(())
 }
 
 pub fn question_summaries(scored: &QuestionScores, json: bool) -> anyhow::Result<()> {
@@ -1125,29 +1164,28 @@ pub fn question_summaries(scored: &QuestionScores, json: bool) -> anyhow::Result
 }
 
 /// The stored summaries of several sources, newest first: id, method, sources kept, question.
-pub fn sourced_summaries(
-    summaries: &[factdesk_core::model::StoredOutcome],
-    json: bool,
-) -> anyhow::Result<()> {
-    if json {
-        return print_json(&summaries);
-    }
-    if summaries.is_empty() {
-        println!("No summaries yet: make one with `factdesk summarize --question Q --corpus C`.");
-    }
-    for stored in summaries {
-        if let factdesk_core::model::Outcome::Summary(summary) = &stored.outcome {
+impl Text for [factdesk_core::model::StoredOutcome] {
+    fn text(&self) -> anyhow::Result<()> {
+        let summaries = self;
+        if summaries.is_empty() {
             println!(
-                "{:>5}  {:<16}  {:>2}/{:<2} kept  {}",
-                stored.id,
-                summary.envelope.method,
-                summary.sources.iter().filter(|s| s.used).count(),
-                summary.sources.len(),
-                summary.question.as_deref().unwrap_or_default()
+                "No summaries yet: make one with `factdesk summarize --question Q --corpus C`."
             );
         }
+        for stored in summaries {
+            if let factdesk_core::model::Outcome::Summary(summary) = &stored.outcome {
+                println!(
+                    "{:>5}  {:<16}  {:>2}/{:<2} kept  {}",
+                    stored.id,
+                    summary.envelope.method,
+                    summary.sources.iter().filter(|s| s.used).count(),
+                    summary.sources.len(),
+                    summary.question.as_deref().unwrap_or_default()
+                );
+            }
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 pub fn sourced_summary(
