@@ -845,6 +845,7 @@ fn the_shipped_verifier_gets_every_demo_claim_right_and_names_each_conflict() {
         ("Penicillin was discovered by Louis Pasteur.", "Alexander Fleming"),
         ("The Great Barrier Reef lies off the coast of Western Australia.", "north-eastern"),
         ("Buzz Aldrin was the first person to walk on the Moon.", "Armstrong became the first"),
+        ("The Great Wall of China is visible from the Moon with the naked eye.", "It cannot"),
     ];
     let expected: Vec<(String, String)> = expected
         .iter()

@@ -343,7 +343,7 @@ impl<'a> Aligner<'a> {
         } else if let Some(&best) = self.aligned.first()
             && self.overlap >= 0.5
             && let Some(frame) = self.belief_frame(best)
-            && !self.denied_belief(best)
+            && self.denied_belief(best).is_none()
         {
             // "A popular belief holds that …" reports a belief: it does not state the claim.
             out.unsupported.push(FactPair {
@@ -485,22 +485,32 @@ impl<'a> Aligner<'a> {
         lexicon::BELIEF_FRAMES.iter().find(|frame| text.contains(*frame)).copied()
     }
 
-    /// Whether premise sentence `index` reports a belief that the next sentence denies.
-    fn denied_belief(&self, index: usize) -> bool {
+    /// The premise sentence that denies the belief sentence `index` reports: the next one
+    /// opening with a negation, or another that points back at it ("It cannot: …").
+    fn denied_belief(&self, index: usize) -> Option<usize> {
+        self.belief_frame(index)?;
+        let denies = |at: usize| {
+            self.premise.sentence_tokens(at).iter().take(4).any(|t| lexicon::is_negation(&t.lower))
+        };
         let next = index + 1;
-        self.belief_frame(index).is_some()
-            && next < self.premise.sentences.len()
-            && self
-                .premise
-                .sentence_tokens(next)
-                .iter()
-                .take(4)
-                .any(|t| lexicon::is_negation(&t.lower))
+        if next < self.premise.sentences.len() && denies(next) {
+            return Some(next);
+        }
+        // Further on in a premise whose sentences stand in another order, a denial that
+        // points back at it ("It cannot: …").
+        (0..self.premise.sentences.len()).filter(|&at| at != index && at != next).find(|&at| {
+            self.premise.sentence_tokens(at).first().is_some_and(|t| {
+                matches!(t.lower.as_str(), "it" | "this" | "that" | "they" | "neither")
+            }) && denies(at)
+        })
     }
 
     fn polarity_conflict(&self) -> Option<FactPair> {
         let best = *self.aligned.first()?;
-        if self.overlap < POLARITY_OVERLAP {
+        // A belief the premise reports and denies is about the claim at a lower overlap than a
+        // negation is: the report restates it.
+        let denial = self.denied_belief(best).filter(|_| self.overlap >= 0.5);
+        if self.overlap < POLARITY_OVERLAP && denial.is_none() {
             return None;
         }
         // A cue counts where it negates a word both state: "accused him of not properly
@@ -513,7 +523,7 @@ impl<'a> Aligner<'a> {
                 .is_some_and(|term| claim_words.contains(term) && premise_words.contains(term))
         };
         let mut evidence_sentence = best;
-        if self.denied_belief(best) {
+        if let Some(denial) = denial {
             // A belief the next sentence denies: the premise says not-so of all it reports.
             let claim_negated = (0..self.claim.sentences.len())
                 .map(|i| self.claim.negations_before(i, shared))
@@ -524,7 +534,7 @@ impl<'a> Aligner<'a> {
             if claim_negated == premise_negated {
                 return None;
             }
-            evidence_sentence = best + 1;
+            evidence_sentence = denial;
         } else {
             // A word both state, said not to be so on one side only ("did not sign" against
             // "signed"); "doesn't know" and "does not know" agree.

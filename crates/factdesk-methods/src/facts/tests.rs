@@ -357,6 +357,21 @@ fn a_belief_the_evidence_denies_counts_as_negated() {
     assert_eq!(alignment.conflicts.len(), 1, "{alignment:?}");
     assert_eq!(alignment.conflicts[0].kind, FactKind::Polarity);
     assert_eq!(alignment.conflicts[0].evidence, "It cannot");
+    // In a premise whose sentences come in the order they were found, the denial that points
+    // back at the belief still denies it; a negative sentence that does not, does not.
+    let found_order = "A popular belief holds that the wall can be seen from the Moon with the naked eye. The Great Wall of China is a series of fortifications. It cannot: astronauts have reported that it is hard to see even from orbit.";
+    let alignment =
+        align(found_order, "The Great Wall of China can be seen from the Moon with the naked eye.");
+    assert_eq!(alignment.conflicts.len(), 1, "{alignment:?}");
+    assert_eq!(alignment.conflicts[0].evidence, "It cannot");
+    // Said in other words ("visible" for "can be seen"), the belief is still the claim's.
+    let alignment =
+        align(found_order, "The Great Wall of China is visible from the Moon with the naked eye.");
+    assert_eq!(alignment.conflicts.len(), 1, "{alignment:?}");
+    let unrelated = "A popular belief holds that the wall can be seen from the Moon with the naked eye. The Great Wall of China is a series of fortifications. Tourists do not pay to walk on it.";
+    let alignment =
+        align(unrelated, "The Great Wall of China can be seen from the Moon with the naked eye.");
+    assert!(alignment.conflicts.is_empty(), "{alignment:?}");
 }
 
 #[test]
