@@ -827,7 +827,13 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     // CIBER takes documents per claim and corpora, not sentences per page or a threshold.
     assert.equal(await find('#check-l').isDisplayed(), false);
     await (await find('#check-start')).click();
-    await waitForText('#check-results-status', /^1 claim of 1 checked in “ciber-desk”/, 120_000);
+    try {
+      await waitForText('#check-results-status', /^1 claim of 1 checked in “ciber-desk”/, 120_000);
+    } catch (error) {
+      // Once (of several runs) the check never reported: say what the form said.
+      const status = await find('#check-status').then((line) => line.getText()).catch(() => '(none)');
+      throw new Error(`${error.message}; #check-status: ${JSON.stringify(status)}`);
+    }
     const item = await find('#check-results .result');
     assert.equal(await item.getAttribute('data-verdict'), 'supported');
     await (await item.findElement(By.css('.claim-link'))).click();
