@@ -43,6 +43,16 @@ pub fn show<T: Serialize + Text + ?Sized>(value: &T, json: bool) -> anyhow::Resu
     if json { print_json(&value) } else { value.text() }
 }
 
+/// The claims or passages a batch could not do, and how to retry them.
+fn retry_failures(failures: &[factdesk_core::batch::SubjectFailure]) {
+    if !failures.is_empty() {
+        println!("Failures (run the same command again to retry them):");
+        for failure in failures {
+            println!("  {}: {}", failure.subject, failure.message);
+        }
+    }
+}
+
 pub(crate) fn print_json(value: &impl Serialize) -> anyhow::Result<()> {
     println!("{}", serde_json::to_string_pretty(value)?);
     Ok(())
@@ -708,12 +718,7 @@ impl Text for BatchSummary {
         for (reason, count) in &summary.undecided {
             println!("    of which {:<12} {count}", reason.label());
         }
-        if !summary.failures.is_empty() {
-            println!("Failures (run the same command again to retry them):");
-            for failure in &summary.failures {
-                println!("  {}: {}", failure.subject, failure.message);
-            }
-        }
+        retry_failures(&summary.failures);
         Ok(())
     }
 }
@@ -970,12 +975,7 @@ impl Text for ReviseSummary {
                 ""
             }
         );
-        if !summary.failures.is_empty() {
-            println!("Failures (run the same command again to retry them):");
-            for failure in &summary.failures {
-                println!("  {}: {}", failure.subject, failure.message);
-            }
-        }
+        retry_failures(&summary.failures);
         Ok(())
     }
 }

@@ -19,7 +19,7 @@ use super::{
 /// sentence; a claim of several sentences is aligned as a whole).
 pub(super) struct Aligner<'a> {
     pub(super) claim: Parsed<'a>,
-    premise: Parsed<'a>,
+    pub(super) premise: Parsed<'a>,
     /// Every lower-cased word of the premise (for names written in lower case there).
     premise_words: HashSet<String>,
     /// The premise sentences aligned with the claim, best first.

@@ -6,7 +6,6 @@ use std::collections::HashSet;
 use factdesk_model::{FactKind, FactPair};
 
 use super::aligner::Aligner;
-use super::extract;
 use super::lexicon;
 
 /// How much of a source [`absent_figures`] reads (its first characters): a book-length page
@@ -22,19 +21,23 @@ fn cut(text: &str, limit: usize) -> &str {
 }
 
 /// The numbers, dates and days of the week `claim` states that none of `sources` states
-/// anywhere, each once (its evidence empty). `sources` are the whole texts the evidence was drawn from: a figure
-/// the premises leave unsupported is often stated elsewhere in its article, and is then no
-/// sign of an invented figure; one that no source states at all is.
+/// anywhere, each once (its evidence empty). `sources` are the whole texts the evidence was
+/// drawn from: a figure the premises leave unsupported is often stated elsewhere in its
+/// article, and is then no sign of an invented figure; one that no source states at all is.
 pub fn absent_figures(sources: &[&str], claim: &str) -> Vec<FactPair> {
-    if claim.trim().is_empty() {
+    let aligners: Vec<Aligner> = sources
+        .iter()
+        .map(|source| cut(source, SOURCE_CHARS))
+        .filter(|source| !source.trim().is_empty())
+        .map(|source| Aligner::new(source, claim))
+        .collect();
+    if claim.trim().is_empty() || aligners.is_empty() {
         return Vec::new();
     }
-    let sources: Vec<&str> = sources.iter().map(|source| cut(source, SOURCE_CHARS)).collect();
-    let sources = sources.as_slice();
     let mut stated: HashSet<(FactKind, String)> = HashSet::new();
     let mut figures: Vec<FactPair> = Vec::new();
-    for source in sources.iter().filter(|source| !source.trim().is_empty()) {
-        let alignment = Aligner::new(source, claim).align();
+    for aligner in &aligners {
+        let alignment = aligner.align();
         stated.extend(
             alignment
                 .matched
@@ -50,27 +53,19 @@ pub fn absent_figures(sources: &[&str], claim: &str) -> Vec<FactPair> {
             }
         }
     }
-    if sources.iter().all(|source| source.trim().is_empty()) {
-        return Vec::new();
-    }
     figures.retain(|pair| !stated.contains(&(pair.kind, pair.claim.clone())));
-    // A day of the week is a date too ("arrested on Sunday").
-    let words = |text: &str| -> Vec<String> {
-        extract::tokenize(text)
-            .into_iter()
-            .map(|(start, end)| text[start..end].to_lowercase())
-            .collect()
-    };
-    let named: HashSet<String> = sources
+    // A day of the week is a date too ("arrested on Sunday"): the words the aligners read.
+    let named: HashSet<&str> = aligners
         .iter()
-        .flat_map(|source| words(source))
+        .flat_map(|aligner| aligner.premise.tokens.iter())
+        .map(|token| token.lower.as_str())
         .filter(|word| lexicon::is_weekday(word))
         .collect();
-    for (start, end) in extract::tokenize(claim) {
-        let word = &claim[start..end];
-        let lower = word.to_lowercase();
-        if lexicon::is_weekday(&lower)
-            && !named.contains(&lower)
+    let parsed = &aligners[0].claim;
+    for token in &parsed.tokens {
+        let word = parsed.slice(token.start, token.end);
+        if lexicon::is_weekday(&token.lower)
+            && !named.contains(token.lower.as_str())
             && !figures.iter().any(|pair| pair.claim == word)
         {
             figures.push(FactPair {
