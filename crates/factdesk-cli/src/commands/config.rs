@@ -21,7 +21,7 @@ pub fn config(args: ConfigArgs, globals: &Globals) -> anyhow::Result<Outcome> {
     } else if defaults {
         print!("{}", factdesk_core::settings::DEFAULT_CONFIG);
     } else if path {
-        output::config_path(&Settings::user_config_path(data_dir), json)?;
+        output::config::config_path(&Settings::user_config_path(data_dir), json)?;
     } else {
         let settings = Settings::load(data_dir)?;
         output::show(&settings, json)?;

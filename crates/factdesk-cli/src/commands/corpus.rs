@@ -67,6 +67,6 @@ pub fn reindex(args: ReindexArgs, globals: &Globals) -> anyhow::Result<Outcome> 
     }
     let reporter = Arc::new(progress::BarReporter::new(json));
     let summary = app.reindex(reporter, CancelToken::new())?;
-    output::reindex(summary.as_ref(), json)?;
+    output::corpus::reindex(summary.as_ref(), json)?;
     Ok(Outcome::Success)
 }

@@ -27,11 +27,11 @@ pub fn report(args: ReportArgs, globals: &Globals) -> anyhow::Result<Outcome> {
     match (output, revisions) {
         (Some(path), false) => {
             app.write_report_file(&collection, &selection, format, &path)?;
-            output::report_written(&path, format, json)?;
+            output::report::report_written(&path, format, json)?;
         }
         (Some(path), true) => {
             app.write_revision_report_file(&collection, &selection, format, &path)?;
-            output::report_written(&path, format, json)?;
+            output::report::report_written(&path, format, json)?;
         }
         (None, false) => {
             let mut stdout = std::io::stdout().lock();

@@ -94,7 +94,7 @@ pub fn summarize(args: SummarizeArgs, globals: &Globals) -> anyhow::Result<Outco
         let format = score_report_format(&path, format)?;
         app.write_summary_report(stored.id, format, &path)?;
     }
-    output::sourced_summary(&stored, json)?;
+    output::summaries::sourced_summary(&stored, json)?;
     Ok(Outcome::Success)
 }
 
@@ -129,7 +129,7 @@ pub fn summaries(command: SummariesCommand, globals: &Globals) -> anyhow::Result
             output::show(&app.summary_questions()?, json)?;
         }
         SummariesCommand::List { question: Some(question) } => {
-            output::question_summaries(&app.score_question(&question)?, json)?;
+            output::summaries::question_summaries(&app.score_question(&question)?, json)?;
         }
         SummariesCommand::Label { id, element, grade, by } => {
             let grade = match grade.trim().to_ascii_lowercase().as_str() {
