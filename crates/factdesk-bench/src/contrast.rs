@@ -217,9 +217,25 @@ fn dump(
     for (((case, grounding), plain), words) in
         cases.iter().zip(product).zip(without_facts).zip(lexical)
     {
+        // Each claim sentence's alignment with each of its premises, and what its article
+        // never states: why the product judged as it did.
+        let alignments: Vec<serde_json::Value> = grounding
+            .sentences
+            .iter()
+            .map(|sentence| {
+                let texts: Vec<String> =
+                    sentence.premises.iter().map(|(premise, _)| premise.join(" ")).collect();
+                let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+                serde_json::json!({
+                    "premises": factdesk_methods::facts::align_all(&refs, &sentence.sentence),
+                    "absent": factdesk_methods::facts::absent_facts(&[case.article.as_str()], &sentence.sentence),
+                })
+            })
+            .collect();
         let line = serde_json::json!({
             "item": case.item,
             "kind": case.kind,
+            "alignments": alignments,
             "claim": case.claim,
             "original": case.original,
             "old": case.old,

@@ -324,7 +324,7 @@ fn premise_supports(
         .collect();
     let Some(alignment) = alignment else { return plain };
     let texts: Vec<&str> = premises.iter().map(String::as_str).collect();
-    let absent = factdesk_methods::facts::absent_figures(&[source], &sentence.sentence);
+    let absent = factdesk_methods::facts::absent_facts(&[source], &sentence.sentence);
     factdesk_methods::facts::align_all(&texts, &sentence.sentence)
         .iter()
         .zip(plain)

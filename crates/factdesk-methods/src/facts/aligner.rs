@@ -130,15 +130,70 @@ impl<'a> Aligner<'a> {
         !before.is_disjoint(&other_before) || !after.is_disjoint(&other_after)
     }
 
-    /// Whether a sentence the claim aligns with names `words`.
-    fn name_held_aligned(&self, words: &[String]) -> bool {
+    /// The premise sentences that restate the claim but for the name `words`: those sharing
+    /// most of the claim's other content words (and any within 15 points of the best), with
+    /// the best share. A sentence that says the same of another name lacks the claim's name,
+    /// so the name's own words are left out of the share.
+    fn restating_without(&self, words: &[String]) -> (Vec<usize>, f64) {
+        let left_out: HashSet<String> =
+            words.iter().flat_map(|word| crate::bm25_terms(word)).collect();
+        let wanted: HashSet<String> =
+            content(&self.claim.tokens).into_iter().filter(|w| !left_out.contains(w)).collect();
+        if wanted.is_empty() {
+            return (Vec::new(), 0.0);
+        }
+        let shares: Vec<f64> = (0..self.premise.sentences.len())
+            .map(|index| {
+                let held = content(self.premise.sentence_tokens(index));
+                wanted.iter().filter(|word| held.contains(*word)).count() as f64
+                    / wanted.len() as f64
+            })
+            .collect();
+        let best = shares.iter().copied().fold(0.0, f64::max);
+        let sentences = (0..shares.len())
+            .filter(|&index| shares[index] > 0.0 && shares[index] >= best - 0.15)
+            .collect();
+        (sentences, best)
+    }
+
+    /// Whether one of `sentences` names `words`.
+    fn name_held_in(&self, sentences: &[usize], words: &[String]) -> bool {
         self.premise.facts.iter().any(|fact| {
-            self.aligned.contains(&fact.sentence)
+            sentences.contains(&fact.sentence)
                 && matches!(&fact.value, Value::Name(other) if names_match(words, other))
-        }) || self.aligned.iter().any(|&index| {
+        }) || sentences.iter().any(|&index| {
             let tokens = self.premise.sentence_tokens(index);
             words.iter().all(|word| tokens.iter().any(|t| t.lower.trim_end_matches("'s") == word))
         })
+    }
+
+    /// The name standing in the claim name `fact`'s place in `sentences`, among those `free`
+    /// accepts and sharing a neighbouring word with it: the one sharing most, then the nearest
+    /// its place.
+    fn name_in_place(
+        &self,
+        fact: &Fact,
+        sentences: &[usize],
+        free: impl Fn(&Fact) -> bool,
+    ) -> Option<&Fact> {
+        let at = fact.token as f64 / self.claim.tokens.len().max(1) as f64;
+        let mine = neighbours(&self.claim, fact);
+        self.premise
+            .facts
+            .iter()
+            .filter(|p| sentences.contains(&p.sentence) && free(p))
+            .filter_map(|p| {
+                let shared = neighbours(&self.premise, p).intersection(&mine).count();
+                if shared == 0 {
+                    return None;
+                }
+                let range = &self.premise.sentences[p.sentence];
+                let size = (range.end - range.start).max(1) as f64;
+                let place = -((p.token - range.start) as f64 / size - at).abs();
+                Some(((shared, place), p))
+            })
+            .max_by(|(a, _), (b, _)| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)))
+            .map(|(_, p)| p)
     }
 
     pub(super) fn name_held(&self, words: &[String]) -> bool {
@@ -248,24 +303,24 @@ impl<'a> Aligner<'a> {
                     // A premise name the claim does not use stands in its place.
                     let free = |p: &Fact| match &p.value {
                         Value::Name(other) => {
-                            !claim_names.iter().any(|mine| names_match(mine, other))
+                            name_class(&self.premise, p) == name_class(&self.claim, fact)
+                                && !claim_names.iter().any(|mine| names_match(mine, other))
                                 && !other
                                     .iter()
                                     .all(|word| self.claim.tokens.iter().any(|t| &t.lower == word))
                         }
                         _ => false,
                     };
+                    // The sentences that say the same of another name lack this one: its own
+                    // words are left out of what they must share.
+                    let (restating, share) = self.restating_without(words);
                     if self.name_held(words) {
                         // Named elsewhere, but another name stands in its place in the
                         // sentence the claim restates ("assaulted by Kim Ki-Jong" against
-                        // "assaulted by Severance Hospital", the hospital named further on).
-                        if self.overlap >= NAME_PLACE_OVERLAP
-                            && !self.name_held_aligned(words)
-                            && let Some(other) = self.counterpart(
-                                fact,
-                                |p| self.aligned.contains(&p.sentence) && free(p),
-                                |_| true,
-                            )
+                        // "assaulted by Lee Sang-Min", the doctor named further on).
+                        if share >= NAME_PLACE_OVERLAP
+                            && !self.name_held_in(&restating, words)
+                            && let Some(other) = self.name_in_place(fact, &restating, free)
                         {
                             out.conflicts.push(pair(kind, Some(other)));
                             continue;
@@ -572,6 +627,48 @@ impl<'a> Aligner<'a> {
             claim: cue(&self.claim, &self.claim.tokens),
             evidence: cue(&self.premise, self.premise.sentence_tokens(evidence_sentence)),
         })
+    }
+}
+
+/// The preposition a name stands after ("in", "from", "by"; articles and determiners
+/// skipped), or none ([`name_class`]: a name after "in" names a place).
+fn slot<'p>(parsed: &'p Parsed, fact: &Fact) -> &'p str {
+    let range = &parsed.sentences[fact.sentence];
+    let before = parsed.tokens[range.start..fact.token]
+        .iter()
+        .rev()
+        .map(|token| token.lower.as_str())
+        .find(|word| !matches!(*word, "the" | "a" | "an" | "this" | "that" | "its" | "their"));
+    match before {
+        Some(word) if lexicon::is_preposition(word) => word,
+        _ => "",
+    }
+}
+
+/// What a name names, as far as its words and place say: a body (a school, a department, a
+/// party), a place (a street, a city: a name with a place's word, or after "in", "at", "from"
+/// …), else a person (most names in the news). A name stands in another's place only when both
+/// name the same kind of thing: "Alix" is not contradicted by "Bowburn Infants School".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NameClass {
+    Person,
+    Place,
+    Body,
+}
+
+fn name_class(parsed: &Parsed, fact: &Fact) -> NameClass {
+    let Value::Name(words) = &fact.value else { return NameClass::Person };
+    if words.iter().any(|word| lexicon::is_body_word(word)) {
+        NameClass::Body
+    } else if words.iter().any(|word| lexicon::is_place_word(word))
+        || matches!(
+            slot(parsed, fact),
+            "in" | "at" | "near" | "from" | "into" | "across" | "throughout" | "outside" | "inside"
+        )
+    {
+        NameClass::Place
+    } else {
+        NameClass::Person
     }
 }
 

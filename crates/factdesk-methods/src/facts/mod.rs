@@ -34,8 +34,12 @@
 //!    that does not say what it counts, or a name the claim does not use, sharing a
 //!    neighbouring content word with the claim's fact (in any premise sentence, as every fact
 //!    found outside the aligned sentences must); a name the premise holds only outside the
-//!    aligned sentences also conflicts with a name in its place in them, where the best of
-//!    them shares at least [`NAME_PLACE_OVERLAP`] of the claim's content words. A premise whose aligned
+//!    sentences restating the claim also conflicts with a name in its place in them, where
+//!    the best of them shares at least [`NAME_PLACE_OVERLAP`] of the claim's other content
+//!    words (the name's own left out: a sentence saying the same of someone else lacks it).
+//!    A name stands in another's place only when both name the same kind of thing: a body (a
+//!    school, a court, a party), a place (a street, a city, or a name after "in", "at",
+//!    "from") or, failing both, a person. A premise whose aligned
 //!    sentence holds less than [`MIN_OVERLAP`] of the claim's content words is about
 //!    something else: its numbers, dates and names leave the claim's unsupported, never
 //!    contradicted. What a thing is made of, its colour or direction also conflicts with a
@@ -60,11 +64,12 @@
 //!    premise contradicts conflicts in the premises silent on it too (a term even in those
 //!    that do not mention it: "Tuesday" against a premise saying "Friday" and one saying no
 //!    day).
-//! 8. **The sources** ([`absent_figures`]): the premises are cut from whole texts (a corpus
-//!    document, a fetched page, the evidence given). A number, date or day of the week the
-//!    claim states and no source states anywhere is **absent**: the claim adds a figure its
-//!    sources never give ("McCarthy, 153," where the article says 51 in a sentence no premise
-//!    took). One the premises miss but the source states elsewhere is only unsupported.
+//! 8. **The sources** ([`absent_facts`]): the premises are cut from whole texts (a corpus
+//!    document, a fetched page, the evidence given). A number, date, day of the week or name
+//!    the claim states and no source states anywhere is **absent**: the claim adds a figure
+//!    or a person its sources never give ("McCarthy, 153," where the article says 51 in a
+//!    sentence no premise took). One the premises miss but the source states elsewhere is
+//!    only unsupported.
 //!
 //! How it changes a judgement ([`FactChecked`], an `Nli` wrapper around the shipped verifier,
 //! [`shipped_verifier`]): a conflicting number, date, closed-set term or role takes
@@ -78,7 +83,8 @@
 //! most two count). Unsupported numbers and dates are shown to people but, by default, do not
 //! move the judgement: on HaluEval's dev slice they wronged more right summaries (a figure the
 //! highlights add) than they caught wrong ones. An absent one does, by
-//! [`AlignmentWeights::absent_figure`] (at most two count), towards neutral: the judge is
+//! [`AlignmentWeights::absent_figure`] (an absent name by [`AlignmentWeights::absent_name`];
+//! at most two of each count), towards neutral: the judge is
 //! told the sources through `Nli::classify_from`, and without them nothing is absent.
 //! The weights were chosen on the dev slice of the verifier's training range
 //! (`scripts/bench-contrast.sh --dev` and `factdesk-bench verifier --dev`, whose
@@ -104,7 +110,7 @@ use std::collections::HashSet;
 use factdesk_model::{FactAlignment, FactKind, FactPair};
 
 use aligner::Aligner;
-pub use sources::{SOURCE_CHARS, absent_figures};
+pub use sources::{SOURCE_CHARS, absent_facts};
 pub use weights::{AlignmentWeights, FactChecked, shipped_verifier};
 
 /// "metres" → "metre", "people" stays: a light singular for comparing the nouns numbers count.
@@ -128,10 +134,11 @@ pub const MIN_OVERLAP: f64 = 0.3;
 /// shares less is most often about something else (chosen on the dev slice).
 pub const POLARITY_OVERLAP: f64 = 0.7;
 
-/// A claim name the premise holds only outside the aligned sentences conflicts with another
-/// name in its place there when that sentence shares at least this share of the claim's
-/// content words (chosen on the dev slice: 0.5 caught 6.5 points more names swapped within an
-/// article for 1 point of unchanged sentences; 0.7 caught 1).
+/// A claim name the premise holds only outside the sentences restating the claim conflicts
+/// with another name in its place there when the best of them shares at least this share of
+/// the claim's content words other than the name's (chosen on the dev slice: 0.5 caught 6.5
+/// points more names swapped within an article for 1 point of unchanged sentences; 0.7
+/// caught 1).
 pub const NAME_PLACE_OVERLAP: f64 = 0.5;
 
 /// Closed sets whose member, stated by a claim and by no premise, leaves the claim unsupported.

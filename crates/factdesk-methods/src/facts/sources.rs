@@ -1,14 +1,15 @@
-//! The sources the evidence came from: the figures a claim states that none of them states
-//! (step 8 of the rule in the module documentation).
+//! The sources the evidence came from: the figures and names a claim states that none of them
+//! states (step 8 of the rule in the module documentation).
 
 use std::collections::HashSet;
 
 use factdesk_model::{FactKind, FactPair};
 
 use super::aligner::Aligner;
+use super::extract::Value;
 use super::lexicon;
 
-/// How much of a source [`absent_figures`] reads (its first characters): a book-length page
+/// How much of a source [`absent_facts`] reads (its first characters): a book-length page
 /// would cost more to read than its tail is worth.
 pub const SOURCE_CHARS: usize = 100_000;
 
@@ -20,11 +21,13 @@ fn cut(text: &str, limit: usize) -> &str {
     }
 }
 
-/// The numbers, dates and days of the week `claim` states that none of `sources` states
+/// The numbers, dates, days of the week and names `claim` states that none of `sources` states
 /// anywhere, each once (its evidence empty). `sources` are the whole texts the evidence was
-/// drawn from: a figure the premises leave unsupported is often stated elsewhere in its
-/// article, and is then no sign of an invented figure; one that no source states at all is.
-pub fn absent_figures(sources: &[&str], claim: &str) -> Vec<FactPair> {
+/// drawn from: a figure or name the premises leave unsupported is often stated elsewhere in
+/// its article, and is then no sign of an invented fact; one that no source states at all is.
+/// A name counts as stated when a source names it as the aligner matches names (a short
+/// form, a title dropped, a people for its place) or holds all its words in any case.
+pub fn absent_facts(sources: &[&str], claim: &str) -> Vec<FactPair> {
     let aligners: Vec<Aligner> = sources
         .iter()
         .map(|source| cut(source, SOURCE_CHARS))
@@ -73,6 +76,21 @@ pub fn absent_figures(sources: &[&str], claim: &str) -> Vec<FactPair> {
                 claim: word.to_owned(),
                 evidence: String::new(),
             });
+        }
+    }
+    // A name no source holds: a person, place or body the claim brings in.
+    for fact in parsed.facts.iter().filter(|fact| !parsed.asked(fact.start)) {
+        if let Value::Name(words) = &fact.value {
+            let text = aligners[0].claim_text(fact);
+            if !aligners.iter().any(|aligner| aligner.name_held(words))
+                && !figures.iter().any(|pair| pair.claim == text)
+            {
+                figures.push(FactPair {
+                    kind: FactKind::Name,
+                    claim: text,
+                    evidence: String::new(),
+                });
+            }
         }
     }
     figures

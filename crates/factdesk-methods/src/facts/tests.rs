@@ -174,7 +174,7 @@ fn times_and_telephone_numbers_state_no_figure() {
     ] {
         let alignment = align("Something else entirely happened.", claim);
         assert!(alignment.is_empty(), "{claim:?}: {alignment:?}");
-        assert!(absent_figures(&["Something else entirely happened."], claim).is_empty());
+        assert!(absent_facts(&["Something else entirely happened."], claim).is_empty());
     }
 }
 
@@ -306,11 +306,19 @@ fn a_name_in_another_name_place_conflicts_and_parts_of_a_name_match() {
         &[],
     );
     // A name the premise gives elsewhere, another in its place in the sentence restated.
+    let assault = "Mark Lippert, 42, was assaulted by the nationalist Kim Ki-Jong at a breakfast \
+                   in Seoul. He was treated by Lee Sang-Min at Severance Hospital.";
     check(
-        "Mark Lippert, 42, was assaulted by the nationalist Kim Ki-Jong at a breakfast in Seoul. \
-         He was taken to Severance Hospital.",
+        assault,
+        "Mark Lippert, 42, was assaulted by the nationalist Lee Sang-Min in Seoul.",
+        &[(FactKind::Name, "Lee Sang-Min", "Kim Ki-Jong")],
+        &[],
+    );
+    // A hospital in a person's place names another kind of thing: no conflict.
+    check(
+        assault,
         "Mark Lippert, 42, was assaulted by the nationalist Severance Hospital in Seoul.",
-        &[(FactKind::Name, "Severance Hospital", "Kim Ki-Jong")],
+        &[],
         &[],
     );
     // A name the premise does not use, with no other name in its place: unsupported.
@@ -762,4 +770,53 @@ fn what_a_claim_only_asks_about_is_not_aligned() {
         &[(FactKind::Date, "20 July 1968", "20 July 1969")],
         &[],
     );
+}
+
+#[test]
+fn a_name_no_source_names_is_absent_and_one_named_anywhere_is_not() {
+    let source = "The council met on Monday. Mayor Ellen Park opened the meeting. Later, \
+                  residents of Linden Street asked about the bridge.";
+    let absent = absent_facts(&[source], "Mayor Tom Reyes opened the meeting.");
+    assert_eq!(kinds(&absent), [(FactKind::Name, "Tom Reyes", "")]);
+    // Named in another sentence of the source, or by a short form: not absent.
+    assert!(absent_facts(&[source], "Linden Street residents asked about the bridge.").is_empty());
+    assert!(absent_facts(&[source], "Park opened the meeting.").is_empty());
+    // What a claim only asks about it does not state.
+    assert!(absent_facts(&[source], "Did Tom Reyes open the meeting?").is_empty());
+}
+
+#[test]
+fn a_name_stands_in_another_place_only_for_the_same_kind_of_thing() {
+    // A person is not contradicted by the school, the street or the city the premise names.
+    let premise = "Pupils at Greenfield Primary School were told of the teacher's death on Friday.";
+    check(
+        premise,
+        "Pupils of Hannah Cole were told of the teacher's death on Friday.",
+        &[],
+        &["Hannah Cole"],
+    );
+    let premise = "Doctors say the 29-year-old from Chicago has a rare condition.";
+    check(premise, "Doctors say Sara Lind has a rare condition.", &[], &["Sara Lind"]);
+    // Two people do stand in each other's place.
+    check(
+        "Doctors say the patient Maria Holt has a rare condition.",
+        "Doctors say Sara Lind has a rare condition.",
+        &[(FactKind::Name, "Sara Lind", "Maria Holt")],
+        &[],
+    );
+}
+
+#[test]
+fn a_name_held_elsewhere_conflicts_with_the_one_in_its_place_where_the_rest_is_restated() {
+    // The sentence restating the claim names someone else; the claim's name is in another
+    // sentence. Its own words are left out of what the restating sentence must share.
+    let premise = "Shadow transport secretary Dan Price spoke at a hustings event on Tuesday. \
+                   Earlier, shadow health secretary Lena Ward had visited the hospital.";
+    check(
+        premise,
+        "Shadow transport secretary Lena Ward spoke at a hustings event.",
+        &[(FactKind::Name, "Lena Ward", "Dan Price")],
+        &[],
+    );
+    check(premise, "Shadow transport secretary Dan Price spoke at a hustings event.", &[], &[]);
 }
