@@ -430,6 +430,17 @@ impl<'a> Aligner<'a> {
             };
             held.insert((kind, self.claim_text(fact)));
         }
+        // A compound term ("northeast") states two members, which may meet the same rival.
+        for pairs in [&mut out.conflicts, &mut out.unsupported, &mut out.matched] {
+            let mut seen: Vec<FactPair> = Vec::new();
+            pairs.retain(|pair| {
+                let new = !seen.contains(pair);
+                if new {
+                    seen.push(pair.clone());
+                }
+                new
+            });
+        }
         (out, held)
     }
 

@@ -335,6 +335,8 @@ fn year_of(token: Option<&Token>) -> Option<i32> {
 fn facts(parsed: &Parsed, first: &FirstWords) -> Vec<Fact> {
     let tokens = &parsed.tokens;
     let mut used = vec![false; tokens.len()];
+    // The nouns numbers count ("three women"): used by their number, yet closed-set terms.
+    let mut counted: Vec<usize> = Vec::new();
     let mut out = Vec::new();
     let fact = |value: Value, from: usize, to: usize| Fact {
         value,
@@ -588,12 +590,16 @@ fn facts(parsed: &Parsed, first: &FirstWords) -> Vec<Fact> {
         for slot in &mut used[from..=to] {
             *slot = true;
         }
+        if noun.is_some() {
+            counted.push(to);
+        }
         out.push(fact(Value::Number { value, upper, unit, noun, qualifier, ordinal }, from, to));
         index = to + 1;
     }
-    // Closed-set terms (a word of a name may state one: "Western Australia").
+    // Closed-set terms (a word of a name may state one: "Western Australia"; so may the noun
+    // a number counts: "three women", "her 65-year-old daughter").
     for (index, token) in tokens.iter().enumerate() {
-        if used[index] {
+        if used[index] && !counted.contains(&index) {
             continue;
         }
         // "last Wednesday", "last year" say when, not a rank ("the last day" is one).
@@ -613,8 +619,16 @@ fn facts(parsed: &Parsed, first: &FirstWords) -> Vec<Fact> {
         {
             continue;
         }
-        let parts: Vec<&str> =
+        let mut parts: Vec<&str> =
             std::iter::once(token.lower.as_str()).chain(token.lower.split('-')).collect();
+        // "northeast", "southwestern": both directions.
+        for head in ["north", "south"] {
+            if let Some(tail) = token.lower.strip_prefix(head)
+                && (tail.starts_with("east") || tail.starts_with("west"))
+            {
+                parts.extend([head, tail]);
+            }
+        }
         let mut seen = Vec::new();
         for part in parts {
             for (set_index, set) in CLOSED_SETS.iter().enumerate() {

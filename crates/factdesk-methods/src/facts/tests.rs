@@ -820,3 +820,37 @@ fn a_name_held_elsewhere_conflicts_with_the_one_in_its_place_where_the_rest_is_r
     );
     check(premise, "Shadow transport secretary Dan Price spoke at a hustings event.", &[], &[]);
 }
+
+#[test]
+fn the_noun_a_number_counts_and_a_compound_direction_state_terms() {
+    check(
+        "Police said three men had threatened him with a gun.",
+        "Police said three women had threatened him with a gun.",
+        &[(FactKind::Term, "women", "men")],
+        &[],
+    );
+    check(
+        "She lived with her 65-year-old daughter Carolyn in the house.",
+        "She lived with her 65-year-old son Carolyn in the house.",
+        &[(FactKind::Term, "son", "daughter")],
+        &[],
+    );
+    check(
+        "Police said three men had threatened him.",
+        "Three men threatened him, police said.",
+        &[],
+        &[],
+    );
+    check(
+        "He serves at a temple in Kitakyushu, southwest Japan.",
+        "He serves at a temple in northeast Japan.",
+        &[(FactKind::Term, "northeast", "southwest")],
+        &[],
+    );
+    check(
+        "He serves at a temple in south-western Japan.",
+        "He serves at a temple in southwest Japan.",
+        &[],
+        &[],
+    );
+}
