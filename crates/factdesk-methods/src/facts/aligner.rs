@@ -78,29 +78,34 @@ impl<'a> Aligner<'a> {
         fits: impl Fn(&Fact) -> bool,
         needs: impl Fn(&Fact) -> bool,
     ) -> Option<&Fact> {
-        let claim_tokens = self.claim.tokens.len().max(1) as f64;
-        let at = claim_fact.token as f64 / claim_tokens;
-        let around = neighbours;
-        let mine = around(&self.claim, claim_fact);
+        let mine = neighbours(&self.claim, claim_fact);
         let best = |aligned: bool| {
             self.premise
                 .facts
                 .iter()
                 .filter(|fact| self.aligned.contains(&fact.sentence) == aligned && fits(fact))
                 .filter_map(|fact| {
-                    let shared = around(&self.premise, fact).intersection(&mine).count();
+                    let (shared, place) = self.standing(claim_fact, &mine, fact);
                     if shared == 0 && (!aligned || needs(fact)) {
                         return None;
                     }
-                    let range = &self.premise.sentences[fact.sentence];
-                    let size = (range.end - range.start).max(1) as f64;
-                    let place = -((fact.token - range.start) as f64 / size - at).abs();
                     Some(((shared, place), fact))
                 })
                 .max_by(|(a, _), (b, _)| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)))
                 .map(|(_, fact)| fact)
         };
         best(true).or_else(|| best(false))
+    }
+
+    /// How well premise fact `fact` stands in claim fact `claim_fact`'s place: the content
+    /// words their neighbourhoods share (`mine`: the claim fact's), and how near their places
+    /// in their sentences are (0 at the same place, down to -1).
+    fn standing(&self, claim_fact: &Fact, mine: &HashSet<String>, fact: &Fact) -> (usize, f64) {
+        let shared = neighbours(&self.premise, fact).intersection(mine).count();
+        let at = claim_fact.token as f64 / self.claim.tokens.len().max(1) as f64;
+        let range = &self.premise.sentences[fact.sentence];
+        let size = (range.end - range.start).max(1) as f64;
+        (shared, -((fact.token - range.start) as f64 / size - at).abs())
     }
 
     /// Whether the premise term `other` stands in the claim term `fact`'s frame: the three
@@ -176,21 +181,14 @@ impl<'a> Aligner<'a> {
         sentences: &[usize],
         free: impl Fn(&Fact) -> bool,
     ) -> Option<&Fact> {
-        let at = fact.token as f64 / self.claim.tokens.len().max(1) as f64;
         let mine = neighbours(&self.claim, fact);
         self.premise
             .facts
             .iter()
             .filter(|p| sentences.contains(&p.sentence) && free(p))
             .filter_map(|p| {
-                let shared = neighbours(&self.premise, p).intersection(&mine).count();
-                if shared == 0 {
-                    return None;
-                }
-                let range = &self.premise.sentences[p.sentence];
-                let size = (range.end - range.start).max(1) as f64;
-                let place = -((p.token - range.start) as f64 / size - at).abs();
-                Some(((shared, place), p))
+                let standing = self.standing(fact, &mine, p);
+                (standing.0 > 0).then_some((standing, p))
             })
             .max_by(|(a, _), (b, _)| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)))
             .map(|(_, p)| p)
