@@ -39,8 +39,8 @@ pub struct AlignmentWeights {
     pub absent_figure: f64,
     /// Logit taken off entailment per name that no source the evidence came from names
     /// ([`absent_facts`]; at most two count). Chosen on the dev slice: 2 took a name swapped
-    /// for another article's from 64% to 86% not supported and claims against another
-    /// article's text from 90% to 91.5%, for 0.5 points of balanced accuracy on summaries
+    /// for another article's from 72.5% to 86% not supported and claims against another
+    /// article's text from 90% to 91.5%, for 0.4 points of balanced accuracy on summaries
     /// (names the highlights add); 4 caught 1.5 points more swapped names for no better
     /// summaries.
     #[serde(default)]
