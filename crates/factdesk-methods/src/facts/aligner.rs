@@ -309,13 +309,13 @@ impl<'a> Aligner<'a> {
                         }
                         _ => false,
                     };
-                    // The sentences that say the same of another name lack this one: its own
-                    // words are left out of what they must share.
-                    let (restating, share) = self.restating_without(words);
                     if self.name_held(words) {
                         // Named elsewhere, but another name stands in its place in the
                         // sentence the claim restates ("assaulted by Kim Ki-Jong" against
-                        // "assaulted by Lee Sang-Min", the doctor named further on).
+                        // "assaulted by Lee Sang-Min", the doctor named further on). The
+                        // sentences that say the same of another name lack this one: its own
+                        // words are left out of what they must share.
+                        let (restating, share) = self.restating_without(words);
                         if share >= NAME_PLACE_OVERLAP
                             && !self.name_held_in(&restating, words)
                             && let Some(other) = self.name_in_place(fact, &restating, free)
