@@ -228,11 +228,11 @@ impl<'a> Aligner<'a> {
         self.align_anchored().0
     }
 
-    /// The alignment, and the claim facts (by their claim text) matched in their place: in an
-    /// aligned sentence or among the same neighbouring words, not merely somewhere in the
-    /// premise (numbers and dates; a name or a term matched anywhere counts).
-    pub(super) fn align_anchored(&self) -> (FactAlignment, HashSet<(FactKind, String)>) {
+    /// The alignment, and what [`Anchors`] records of it for reading the premises together.
+    pub(super) fn align_anchored(&self) -> (FactAlignment, Anchors) {
         let mut anchored: Vec<usize> = Vec::new();
+        let mut displaced: HashSet<String> = HashSet::new();
+        let mut restated: HashSet<String> = HashSet::new();
         let mut anchored_roles: Vec<String> = Vec::new();
         let mut out = FactAlignment::default();
         let claim_names: Vec<&[String]> = self
@@ -302,6 +302,7 @@ impl<'a> Aligner<'a> {
                     let free = |p: &Fact| match &p.value {
                         Value::Name(other) => {
                             name_class(&self.premise, p) == name_class(&self.claim, fact)
+                                && name_class(&self.claim, fact) != NameClass::Office
                                 && !claim_names.iter().any(|mine| names_match(mine, other))
                                 && !other
                                     .iter()
@@ -316,12 +317,14 @@ impl<'a> Aligner<'a> {
                         // sentences that say the same of another name lack this one: its own
                         // words are left out of what they must share.
                         let (restating, share) = self.restating_without(words);
-                        if share >= NAME_PLACE_OVERLAP
-                            && !self.name_held_in(&restating, words)
-                            && let Some(other) = self.name_in_place(fact, &restating, free)
-                        {
-                            out.conflicts.push(pair(kind, Some(other)));
-                            continue;
+                        if share >= NAME_PLACE_OVERLAP {
+                            if self.name_held_in(&restating, words) {
+                                restated.insert(self.claim_text(fact));
+                            } else if let Some(other) = self.name_in_place(fact, &restating, free) {
+                                displaced.insert(self.claim_text(fact));
+                                out.conflicts.push(pair(kind, Some(other)));
+                                continue;
+                            }
                         }
                         let found = self.premise.facts.iter().find(
                             |p| matches!(&p.value, Value::Name(other) if names_match(words, other)),
@@ -439,7 +442,7 @@ impl<'a> Aligner<'a> {
                 new
             });
         }
-        (out, held)
+        (out, Anchors { held, displaced, restated })
     }
 
     /// The first premise fact `fits` accepts in a sentence that names what the claim names
@@ -654,20 +657,34 @@ fn slot<'p>(parsed: &'p Parsed, fact: &Fact) -> &'p str {
     }
 }
 
-/// What a name names, as far as its words and place say: a body (a school, a department, a
-/// party), a place (a street, a city: a name with a place's word, or after "in", "at", "from"
-/// …), else a person (most names in the news). A name stands in another's place only when both
-/// name the same kind of thing: "Alix" is not contradicted by "Bowburn Infants School".
+/// What a name names, as far as its words and place say: a people, a faith or a party
+/// ("British", "Tories"), an office ("the London Mayor", "the Duke of York"), a body (a school,
+/// a department, a party), a place (a street, a city: a name with a place's word, or after
+/// "in", "at", "from" …), else a person (most names in the news). A name stands in another's
+/// place only when both name the same kind of thing: "Alix" is not contradicted by "Bowburn
+/// Infants School", nor "Rose Byrne" by "Australian". An office is held by someone the premise
+/// may name: it stands in no one's place, and no one in its.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum NameClass {
     Person,
     Place,
     Body,
+    People,
+    Office,
 }
 
 fn name_class(parsed: &Parsed, fact: &Fact) -> NameClass {
     let Value::Name(words) = &fact.value else { return NameClass::Person };
-    if words.iter().any(|word| lexicon::is_body_word(word)) {
+    let text = parsed.slice(fact.start, fact.end).to_lowercase();
+    let office = words.last().is_some_and(|word| lexicon::is_office_word(word))
+        || words.first().is_some_and(|word| lexicon::is_office_word(word)) && text.contains(" of ");
+    if office {
+        NameClass::Office
+    } else if let [word] = words.as_slice()
+        && lexicon::is_people_word(word)
+    {
+        NameClass::People
+    } else if words.iter().any(|word| lexicon::is_body_word(word)) {
         NameClass::Body
     } else if words.iter().any(|word| lexicon::is_place_word(word))
         || matches!(
@@ -679,6 +696,21 @@ fn name_class(parsed: &Parsed, fact: &Fact) -> NameClass {
     } else {
         NameClass::Person
     }
+}
+
+/// What one premise's alignment says of the claim's facts beyond itself, for reading the
+/// premises together (`align_all`), each by its claim text.
+pub(super) struct Anchors {
+    /// Facts matched in their place: in an aligned sentence or among the same neighbouring
+    /// words, not merely somewhere in the premise (numbers and dates; a name or a term matched
+    /// anywhere counts).
+    pub(super) held: HashSet<(FactKind, String)>,
+    /// Names the premise holds only outside the sentences restating the claim, another name
+    /// standing in their place there ("assaulted by Kim Ki-Jong", the claim's name further
+    /// on).
+    pub(super) displaced: HashSet<String>,
+    /// Names a sentence restating the claim holds.
+    pub(super) restated: HashSet<String>,
 }
 
 /// Who holds a rank the claim gives ([`Aligner::role`]).

@@ -662,11 +662,40 @@ fn facts(parsed: &Parsed, first: &FirstWords) -> Vec<Fact> {
             index += 1;
             continue;
         }
+        // Words of one name stand apart by spaces only, or by the stop after an initial or an
+        // abbreviated title ("George W. Bush", "Dr. Fredric Brandt"): not "ORDINARY: Austin
+        // Bird", "Trident. 'We", "Buddy Holly, Charles Manson".
+        let adjoining = |a: usize, b: usize| {
+            let gap = parsed.slice(tokens[a].end, tokens[b].start).trim();
+            gap.is_empty()
+                || gap == "."
+                    && (tokens[a].lower.chars().count() == 1
+                        || matches!(
+                            tokens[a].lower.as_str(),
+                            "mr" | "mrs"
+                                | "ms"
+                                | "dr"
+                                | "st"
+                                | "jr"
+                                | "sr"
+                                | "prof"
+                                | "gen"
+                                | "col"
+                                | "lt"
+                                | "sgt"
+                                | "rev"
+                                | "capt"
+                                | "gov"
+                                | "sen"
+                                | "rep"
+                        ))
+        };
         let mut to = index;
         loop {
             let next = to + 1;
             if next < tokens.len()
                 && same_sentence(next, index)
+                && adjoining(to, next)
                 && tokens[next].capitalised
                 && !used[next]
                 && lexicon::month(&tokens[next].lower).is_none()
@@ -675,6 +704,8 @@ fn facts(parsed: &Parsed, first: &FirstWords) -> Vec<Fact> {
             } else if next + 1 < tokens.len()
                 && same_sentence(next + 1, index)
                 && lexicon::NAME_JOINERS.contains(&tokens[next].lower.as_str())
+                && adjoining(to, next)
+                && adjoining(next, next + 1)
                 && !tokens[next].capitalised
                 && tokens[next + 1].capitalised
                 && !used[next + 1]

@@ -905,6 +905,121 @@ pub fn is_body_word(word: &str) -> bool {
     )
 }
 
+/// Whether `word` (lower-cased) names a people, a faith or a party as an adjective or its
+/// members ("British", "Australians", "Burmese", "Tories"): by its ending where it is long
+/// enough not to be a first name ("Russian" but not "Brian" or "Gillian"), else by the list.
+pub fn is_people_word(word: &str) -> bool {
+    let word = word.strip_suffix('s').filter(|w| w.len() > 4).unwrap_or(word);
+    let letters = word.chars().count();
+    if matches!(
+        word,
+        "christian"
+            | "sebastian"
+            | "gillian"
+            | "lillian"
+            | "jillian"
+            | "killian"
+            | "cillian"
+            | "kristian"
+            | "florian"
+            | "maximilian"
+            | "damian"
+            | "fabian"
+            | "vivian"
+            | "julian"
+            | "adrian"
+            | "dorian"
+            | "marian"
+            | "doreen"
+            | "maureen"
+            | "kathleen"
+            | "eileen"
+            | "colleen"
+            | "noreen"
+            | "duncan"
+    ) {
+        return false;
+    }
+    (letters >= 6 && ["ian", "ese", "ish", "ean"].iter().any(|end| word.ends_with(end)))
+        || (letters >= 7 && word.ends_with("can"))
+        || matches!(
+            word,
+            "asian"
+                | "french"
+                | "dutch"
+                | "swiss"
+                | "greek"
+                | "thai"
+                | "welsh"
+                | "scot"
+                | "scots"
+                | "irish"
+                | "arab"
+                | "israeli"
+                | "pakistani"
+                | "iraqi"
+                | "saudi"
+                | "kuwaiti"
+                | "yemeni"
+                | "afghan"
+                | "german"
+                | "aussie"
+                | "kiwi"
+                | "brit"
+                | "yank"
+                | "tory"
+                | "tories"
+                | "labour"
+                | "conservative"
+                | "democrat"
+                | "liberal"
+                | "muslim"
+                | "catholic"
+                | "sunni"
+                | "shia"
+                | "kurd"
+                | "libyan"
+                | "kenyan"
+                | "ukip"
+                | "snp"
+        )
+}
+
+/// Whether `word` (lower-cased) names an office or a rank rather than its holder ("Mayor",
+/// "Duke", "MP"): beyond [`is_title`], the words that close a name of an office ("the London
+/// Mayor", "the Home Secretary", "Tory MP").
+pub fn is_office_word(word: &str) -> bool {
+    is_title(word)
+        || matches!(
+            word,
+            "duke"
+                | "duchess"
+                | "earl"
+                | "countess"
+                | "count"
+                | "baron"
+                | "baroness"
+                | "majesty"
+                | "highness"
+                | "mp"
+                | "mps"
+                | "mep"
+                | "correspondent"
+                | "editor"
+                | "chairman"
+                | "chairwoman"
+                | "spokesman"
+                | "spokeswoman"
+                | "spokesperson"
+                | "leader"
+                | "commissioner"
+                | "director"
+                | "executive"
+                | "ceo"
+                | "head"
+        )
+}
+
 /// Whether `word` (lower-cased) marks a name as a place's: a street, a county, an airport.
 pub fn is_place_word(word: &str) -> bool {
     matches!(

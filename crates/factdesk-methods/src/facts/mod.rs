@@ -9,8 +9,9 @@
 //!    than") and range, normalised (1,000 = 1000 = one thousand = 1k; 20% = 20 per cent;
 //!    "father-of-three" counts children; "2pm"; "Smith, 73," an age; times and telephone
 //!    numbers state none); dates (years, "20 July 1969", "July 20, 1969", "2020-11-18",
-//!    "20/07/1969"); names (runs of capitalised words joined by "of", "van", …; a
-//!    sentence's first word only when it is capitalised elsewhere too); closed-set terms
+//!    "20/07/1969"); names (runs of capitalised words apart by spaces only, or joined by
+//!    "of", "van", …: "Buddy Holly, Charles Manson" is two names and "ORDINARY: Austin Bird"
+//!    one; a sentence's first word only when it is capitalised elsewhere too); closed-set terms
 //!    ([`lexicon::CLOSED_SETS`]: directions, ordinals, materials, colours, weekdays, and
 //!    antonym pairs such as rose / fell, won / lost); and negation cues per sentence. "Fell by
 //!    76,000 to 1.84 million" is a change, not a range, and "between 2005 and 2012" two years.
@@ -37,9 +38,10 @@
 //!    sentences restating the claim also conflicts with a name in its place in them, where
 //!    the best of them shares at least [`NAME_PLACE_OVERLAP`] of the claim's other content
 //!    words (the name's own left out: a sentence saying the same of someone else lacks it).
-//!    A name stands in another's place only when both name the same kind of thing: a body (a
-//!    school, a court, a party), a place (a street, a city, or a name after "in", "at",
-//!    "from") or, failing both, a person. A premise whose aligned
+//!    A name stands in another's place only when both name the same kind of thing: a people,
+//!    a faith or a party ("British", "Tories"), a body (a school, a court, a party), a place (a
+//!    street, a city, or a name after "in", "at", "from") or, failing all, a person; an office
+//!    ("the London Mayor", "the Duke of York") stands in no one's place. A premise whose aligned
 //!    sentence holds less than [`MIN_OVERLAP`] of the claim's content words is about
 //!    something else: its numbers, dates and names leave the claim's unsupported, never
 //!    contradicted. What a thing is made of, its colour or direction also conflicts with a
@@ -63,7 +65,11 @@
 //!    conflicting anywhere. A number, date, closed-set term or rank no premise holds and one
 //!    premise contradicts conflicts in the premises silent on it too (a term even in those
 //!    that do not mention it: "Tuesday" against a premise saying "Friday" and one saying no
-//!    day).
+//!    day). A name is held only where a sentence restating the claim holds it: one that a
+//!    premise's restating sentence gives to another name in its place (step 4) and none
+//!    restates with it conflicts in every premise, those naming it elsewhere included
+//!    ("attacked by Kim Ki-Jong" against "attacked by Lee Sang-Min", the doctor a later
+//!    premise names).
 //! 8. **The sources** ([`absent_facts`]): the premises are cut from whole texts (a corpus
 //!    document, a fetched page, the evidence given). A number, date, day of the week or name
 //!    the claim states and no source states anywhere is **absent**: the claim adds a figure
@@ -190,25 +196,55 @@ pub fn align(premise: &str, claim: &str) -> FactAlignment {
 /// none holds conflicts in the premises silent on it too.
 pub fn align_all(premises: &[&str], claim: &str) -> Vec<FactAlignment> {
     let mut held: HashSet<(FactKind, String)> = HashSet::new();
+    let mut displaced: HashSet<String> = HashSet::new();
+    let mut restated: HashSet<String> = HashSet::new();
     let mut each: Vec<FactAlignment> = Vec::with_capacity(premises.len());
     for premise in premises {
         if premise.trim().is_empty() || claim.trim().is_empty() {
             each.push(FactAlignment::default());
             continue;
         }
-        let (alignment, anchored) = Aligner::new(premise, claim).align_anchored();
-        held.extend(anchored);
+        let (alignment, anchors) = Aligner::new(premise, claim).align_anchored();
+        held.extend(anchors.held);
+        displaced.extend(anchors.displaced);
+        restated.extend(anchors.restated);
         each.push(alignment);
     }
+    // A name that a sentence restating the claim gives to another, and that no sentence
+    // restating it holds, is not held by being named elsewhere: "assaulted by Kim Ki-Jong"
+    // against "assaulted by Severance Hospital", the hospital named in another premise.
+    displaced.retain(|name| !restated.contains(name));
     let elsewhere = |pair: &FactPair| held.contains(&(pair.kind, pair.claim.clone()));
     for alignment in &mut each {
         alignment.unsupported.retain(|pair| !elsewhere(pair));
         alignment.conflicts.retain(|pair| {
-            !(matches!(
-                pair.kind,
-                FactKind::Number | FactKind::Date | FactKind::Name | FactKind::Role
-            ) && elsewhere(pair))
+            pair.kind == FactKind::Name && displaced.contains(&pair.claim)
+                || !(matches!(
+                    pair.kind,
+                    FactKind::Number | FactKind::Date | FactKind::Name | FactKind::Role
+                ) && elsewhere(pair))
         });
+    }
+    // Such a name conflicts with the evidence as a whole: the premises that name it only
+    // elsewhere, or not at all, do not hold it.
+    let names: Vec<FactPair> = displaced
+        .iter()
+        .filter_map(|name| {
+            each.iter()
+                .flat_map(|alignment| alignment.conflicts.iter())
+                .find(|pair| pair.kind == FactKind::Name && pair.claim == *name)
+        })
+        .cloned()
+        .collect();
+    for alignment in &mut each {
+        for name in &names {
+            let same = |pair: &FactPair| pair.kind == FactKind::Name && pair.claim == name.claim;
+            alignment.matched.retain(|pair| !same(pair));
+            alignment.unsupported.retain(|pair| !same(pair));
+            if !alignment.conflicts.iter().any(same) {
+                alignment.conflicts.push(name.clone());
+            }
+        }
     }
     // A fact no premise holds and one sets another against conflicts with the evidence: the
     // premises silent on it say nothing for it.

@@ -822,6 +822,83 @@ fn a_name_held_elsewhere_conflicts_with_the_one_in_its_place_where_the_rest_is_r
 }
 
 #[test]
+fn a_name_given_to_another_where_the_claim_is_restated_conflicts_with_every_premise() {
+    let restating = "Lippert suffered deep gashes when he was attacked by Kim Ki-Jong in Seoul.";
+    let further = "Lippert suffered deep gashes when he was attacked by Kim Ki-Jong in Seoul. \
+                   He was treated at the clinic of Dr Lee Sang-Min.";
+    let elsewhere = "Dr Lee Sang-Min said the ambassador would recover fully.";
+    let claim = "Lippert suffered deep gashes when he was attacked by Lee Sang-Min in Seoul.";
+    let each = align_all(&[restating, further, elsewhere], claim);
+    // The premise naming Lee Sang-Min only elsewhere holds no name in its place, yet the
+    // restating sentence gives the attack to Kim Ki-Jong: every premise conflicts.
+    for alignment in &each {
+        assert_eq!(
+            kinds(&alignment.conflicts),
+            [(FactKind::Name, "Lee Sang-Min", "Kim Ki-Jong")],
+            "{each:?}"
+        );
+        assert!(!alignment.matched.iter().any(|pair| pair.claim == "Lee Sang-Min"), "{each:?}");
+    }
+    // A premise restating the claim with its name holds it for the evidence.
+    let held = "Lippert suffered deep gashes when he was attacked by Lee Sang-Min in Seoul.";
+    let each = align_all(&[restating, further, held], claim);
+    assert!(each.iter().all(|alignment| alignment.conflicts.is_empty()), "{each:?}");
+}
+
+#[test]
+fn the_words_of_one_name_stand_apart_by_spaces_only() {
+    let parsed = |text: &str| -> Vec<Vec<String>> {
+        let parsed = extract::parse(text, &extract::FirstWords::default());
+        parsed
+            .facts
+            .iter()
+            .filter_map(|fact| match &fact.value {
+                extract::Value::Name(words) => Some(words.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let words = |names: &[&str]| -> Vec<Vec<String>> {
+        names.iter().map(|name| name.split(' ').map(str::to_owned).collect()).collect()
+    };
+    assert_eq!(
+        parsed("The driver was named by Judge Ann Cole: Austin Bird."),
+        words(&["judge ann cole", "austin bird"])
+    );
+    assert_eq!(
+        parsed("It met Buddy Holly, Charles Manson and George W. Bush there."),
+        words(&["buddy holly", "charles manson", "george bush"])
+    );
+    assert_eq!(parsed("She thanked Dr. Fredric Brandt."), words(&["fredric brandt"]));
+    assert_eq!(parsed("He visited the Duke of York."), words(&["duke york"]));
+}
+
+#[test]
+fn a_people_or_an_office_stands_in_no_person_place() {
+    // "Australian" says where she is from, not who she is.
+    check(
+        "The Australian actress said she had turned the part down.",
+        "The actress Rose Byrne said she had turned the part down.",
+        &[],
+        &["Rose Byrne"],
+    );
+    // An office is held by someone the premise may name.
+    check(
+        "The London Mayor warned that the party wanted to end Britain.",
+        "Yesterday Boris Johnson warned that the party wanted to end Britain.",
+        &[],
+        &["Boris Johnson"],
+    );
+    // Two peoples do stand in each other's place.
+    check(
+        "The Norwegian explorer reached the pole first.",
+        "The British explorer reached the pole first.",
+        &[(FactKind::Name, "British", "Norwegian")],
+        &[],
+    );
+}
+
+#[test]
 fn the_noun_a_number_counts_and_a_compound_direction_state_terms() {
     check(
         "Police said three men had threatened him with a gun.",
