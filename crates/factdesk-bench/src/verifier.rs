@@ -328,9 +328,11 @@ fn premise_supports(
     factdesk_methods::facts::align_all(&texts, &sentence.sentence)
         .iter()
         .zip(plain)
-        .map(|(facts, p)| {
+        .zip(&texts)
+        .map(|((facts, p), premise)| {
             let scores = factdesk_llm::NliScores::normalised(p, 1.0 - p, 0.0);
-            alignment.apply(scores, facts, &absent).entailment
+            let held = 1.0 - calibration::missing_share(premise, &sentence.sentence);
+            alignment.apply(scores, facts, &absent, held).entailment
         })
         .collect()
 }

@@ -91,7 +91,11 @@
 //! highlights add) than they caught wrong ones. An absent one does, by
 //! [`AlignmentWeights::absent_figure`] (an absent name by [`AlignmentWeights::absent_name`];
 //! at most two of each count), towards neutral: the judge is
-//! told the sources through `Nli::classify_from`, and without them nothing is absent.
+//! told the sources through `Nli::classify_from`, and without them nothing is absent. A
+//! premise holding less than [`UNRELATED_SHARE`] of the claim's content words is about
+//! something else, however sure the model is ("A study suggests overweight people are less
+//! likely to develop dementia" against "Some people have hinted the photographs may have been
+//! altered", which the model alone entails at 0.9): it loses [`AlignmentWeights::unrelated`].
 //! The weights were chosen on the dev slice of the verifier's training range
 //! (`scripts/bench-contrast.sh --dev` and `factdesk-bench verifier --dev`, whose
 //! `--alignment` rows compare weights from the same model calls), never on evaluation items.
@@ -117,7 +121,7 @@ use factdesk_model::{FactAlignment, FactKind, FactPair};
 
 use aligner::Aligner;
 pub use sources::{SOURCE_CHARS, absent_facts};
-pub use weights::{AlignmentWeights, FactChecked, shipped_verifier};
+pub use weights::{AlignmentWeights, FactChecked, UNRELATED_SHARE, shipped_verifier};
 
 /// "metres" → "metre", "people" stays: a light singular for comparing the nouns numbers count.
 pub(crate) fn singular(word: &str) -> String {

@@ -553,7 +553,7 @@ fn claims_without_facts_and_bad_input_give_an_empty_alignment() {
 fn a_conflict_moves_entailment_to_contradiction_and_a_gap_to_neutral() {
     let weights = AlignmentWeights::default();
     let scores = NliScores::normalised(0.95, 0.05, 0.0);
-    let refuted = weights.apply(scores, &align(TOWER, "The tower is 412 metres tall."), &[]);
+    let refuted = weights.apply(scores, &align(TOWER, "The tower is 412 metres tall."), &[], 1.0);
     assert!(
         refuted.entailment < 0.2
             && refuted.contradiction > 0.5
@@ -564,10 +564,12 @@ fn a_conflict_moves_entailment_to_contradiction_and_a_gap_to_neutral() {
     let missing = align(TOWER, "The tower weighs 7,300 tonnes.");
     assert_eq!(kinds(&missing.unsupported), [(FactKind::Number, "7,300 tonnes", "")]);
     let weighed: AlignmentWeights = "unsupported_figure=4".parse().unwrap();
-    let gap = weighed.apply(scores, &missing, &[]);
+    let gap = weighed.apply(scores, &missing, &[], 1.0);
     assert!(gap.entailment < 0.5 && gap.contradiction == 0.0, "{gap:?}");
-    assert!((weights.apply(scores, &missing, &[]).entailment - scores.entailment).abs() < 1e-9);
-    let same = weights.apply(scores, &align(TOWER, "The tower is 212 metres tall."), &[]);
+    assert!(
+        (weights.apply(scores, &missing, &[], 1.0).entailment - scores.entailment).abs() < 1e-9
+    );
+    let same = weights.apply(scores, &align(TOWER, "The tower is 212 metres tall."), &[], 1.0);
     assert_eq!(same, scores);
     // A reversed polarity and a name in another's place weigh less than a changed figure.
     let negated = align(
@@ -575,7 +577,7 @@ fn a_conflict_moves_entailment_to_contradiction_and_a_gap_to_neutral() {
         "The minister signed the agreement on Monday.",
     );
     assert_eq!(negated.conflicts[0].kind, FactKind::Polarity);
-    let moved = weights.apply(scores, &negated, &[]);
+    let moved = weights.apply(scores, &negated, &[], 1.0);
     assert!(moved.entailment < 0.5 && moved.entailment > refuted.entailment, "{moved:?}");
     let renamed = FactAlignment {
         conflicts: vec![FactPair {
@@ -585,7 +587,7 @@ fn a_conflict_moves_entailment_to_contradiction_and_a_gap_to_neutral() {
         }],
         ..FactAlignment::default()
     };
-    let renamed = weights.apply(scores, &renamed, &[]);
+    let renamed = weights.apply(scores, &renamed, &[], 1.0);
     assert!(renamed.entailment < 0.8 && renamed.entailment > refuted.entailment, "{renamed:?}");
 }
 
@@ -687,6 +689,35 @@ async fn the_premises_asked_with_one_claim_are_its_evidence() {
     assert!(together[1].scores.contradiction > 0.5, "{:?}", together[1]);
     let alone = checked.classify(&[pair(first, claim)]).await.unwrap();
     assert!(alone[0].scores.contradiction > 0.5, "{:?}", alone[0]);
+    // A premise about something else entails nothing, however sure the model is; one on the
+    // claim's topic keeps the model's judgement.
+    let unrelated = checked
+        .classify(&[
+            pair(
+                "Some people have hinted the photographs may have been altered.",
+                "A study suggests overweight people are less likely to develop dementia.",
+            ),
+            pair(
+                "A new study suggests that overweight people are less likely to develop dementia.",
+                "A study suggests overweight people are less likely to develop dementia.",
+            ),
+        ])
+        .await
+        .unwrap();
+    assert!(unrelated[0].scores.entailment < 0.5, "{:?}", unrelated[0]);
+    assert!(unrelated[1].scores.entailment > 0.9, "{:?}", unrelated[1]);
+}
+
+#[test]
+fn a_premise_holding_few_of_the_claim_words_is_unrelated_only_when_weighed() {
+    let scores = NliScores::normalised(0.9, 0.1, 0.0);
+    let none = FactAlignment::default();
+    let weights = AlignmentWeights::default();
+    let moved = weights.apply(scores, &none, &[], 0.1);
+    assert!(moved.entailment < 0.5 && moved.contradiction == 0.0, "{moved:?}");
+    assert_eq!(weights.apply(scores, &none, &[], UNRELATED_SHARE), scores);
+    let unweighed: AlignmentWeights = "unrelated=0".parse().unwrap();
+    assert_eq!(unweighed.apply(scores, &none, &[], 0.0), scores);
 }
 
 #[test]
