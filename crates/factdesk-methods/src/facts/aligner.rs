@@ -132,7 +132,44 @@ impl<'a> Aligner<'a> {
         };
         let (before, after) = around(&self.claim, fact);
         let (other_before, other_after) = around(&self.premise, other);
-        !before.is_disjoint(&other_before) || !after.is_disjoint(&other_after)
+        // The same names right before and right after both are the same frame too: "Major
+        // Jackson and his wife Carolyn" against "Major Jackson and his husband Carolyn" ("John
+        // is the husband of Mary" against "Mary is the wife of John" names others on each
+        // side, "City bought Jones" against "United sold Jones" on one).
+        fn nearest<'p>(parsed: &'p Parsed, fact: &Fact, after: bool) -> Option<&'p [String]> {
+            parsed
+                .facts
+                .iter()
+                .filter(|p| p.sentence == fact.sentence && matches!(p.value, Value::Name(_)))
+                .filter(|p| {
+                    if after {
+                        p.token > fact.token && p.token - fact.token <= 2
+                    } else {
+                        // From the name's last word.
+                        let last = parsed.tokens.partition_point(|t| t.end <= p.end) - 1;
+                        p.token < fact.token && fact.token - last <= 4
+                    }
+                })
+                .max_by_key(|p| if after { usize::MAX - p.token } else { p.token })
+                .and_then(|p| match &p.value {
+                    Value::Name(words) => Some(words.as_slice()),
+                    _ => None,
+                })
+        }
+        // Some(true) when both sides have the same name there, None when neither has one.
+        let same_name = |after: bool| match (
+            nearest(&self.claim, fact, after),
+            nearest(&self.premise, other, after),
+        ) {
+            (Some(a), Some(b)) => Some(names_match(a, b)),
+            (None, None) => None,
+            _ => Some(false),
+        };
+        let names = match (same_name(false), same_name(true)) {
+            (None, None) => false,
+            (before, after) => before != Some(false) && after != Some(false),
+        };
+        !before.is_disjoint(&other_before) || !after.is_disjoint(&other_after) || names
     }
 
     /// The premise sentences that restate the claim but for the name `words`: those sharing

@@ -555,6 +555,7 @@ pub const CLOSED_SETS: &[ClosedSet] = &[
         ],
         capitalised: false,
     },
+    ClosedSet { name: "accompaniment", members: &[&["with"], &["without"]], capitalised: false },
     ClosedSet { name: "position", members: &[&["above"], &["below"]], capitalised: false },
     ClosedSet { name: "extreme", members: &[&["top"], &["bottom"]], capitalised: false },
     ClosedSet { name: "limit", members: &[&["maximum"], &["minimum"]], capitalised: false },

@@ -155,11 +155,23 @@ pub const NAME_PLACE_OVERLAP: f64 = 0.5;
 const DESCRIPTIVE_SETS: &[&str] = &["material", "colour", "direction"];
 
 /// Closed sets of relations that read both ways ("the wife of John" is "John's husband"'s
-/// other side; "the vote came after he resigned" is "he resigned before the vote"): a rival
-/// conflicts only between the same words ([`Aligner::same_frame`]).
+/// other side; "the vote came after he resigned" is "he resigned before the vote"), and "with"
+/// and "without", too common to set against each other anywhere: a rival conflicts only
+/// between the same words, or the same names ([`Aligner::same_frame`]).
 const FRAMED_SETS: &[&str] = &[
-    "sequence", "timing", "recency", "amount", "spouse", "sibling", "trade", "position", "extreme",
-    "limit", "daypart", "movement",
+    "sequence",
+    "timing",
+    "recency",
+    "amount",
+    "spouse",
+    "sibling",
+    "trade",
+    "position",
+    "extreme",
+    "limit",
+    "daypart",
+    "movement",
+    "accompaniment",
 ];
 
 fn framed(set: usize) -> bool {

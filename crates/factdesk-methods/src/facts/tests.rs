@@ -447,6 +447,26 @@ fn closed_set_terms_conflict_with_their_rivals() {
     );
     check("United sold Jones to City.", "City bought Jones from United.", &[], &[]);
     check("The flat is above the shop.", "The shop is below the flat.", &[], &[]);
+    // Beside the same name, the same frame: "his wife Carolyn" is not "his husband Carolyn".
+    check(
+        "Cruel: Army Major John Jackson (left) and his wife Carolyn (right) are on trial.",
+        "Army Major John Jackson and his husband Carolyn face charges of abuse.",
+        &[(FactKind::Term, "husband", "wife")],
+        &[],
+    );
+    // With and without, between the same words.
+    check(
+        "The law lets the police detain suspects for two years without charge or trial.",
+        "The law lets the police hold suspects for two years with charge or trial.",
+        &[(FactKind::Term, "with", "without")],
+        &[],
+    );
+    check(
+        "He left without his coat, and came back with it an hour later.",
+        "He came back with his coat an hour later.",
+        &[],
+        &[],
+    );
     // Order in time: "before" and "after" swap with their events in a paraphrase, and
     // conflict where they stand between the same words.
     check(
