@@ -1,7 +1,7 @@
 //! LLM-Cite ("LLM-Cite: Cheap Fact Verification with Attribution via URL Generation"): verify a
 //! claim with citations the model proposes.
 //!
-//! 1. [`generate_urls`]: the chat model proposes up to m Wikipedia URLs (DIVERSE: one prompt,
+//! 1. [`LlmCite::generate_urls`]: the chat model proposes up to m Wikipedia URLs (DIVERSE: one prompt,
 //!    a list; CONTROLLED: one URL per sample, m samples; RS: the DIVERSE prompt sampled R times
 //!    at temperature 0.8, keeping the sample with the most valid URLs).
 //!    Where the model enforces grammars, its answer is held to Wikipedia URLs
