@@ -243,15 +243,17 @@ pub fn align_all(premises: &[&str], claim: &str) -> Vec<FactAlignment> {
     }
     // Such a name conflicts with the evidence as a whole: the premises that name it only
     // elsewhere, or not at all, do not hold it.
-    let names: Vec<FactPair> = displaced
-        .iter()
-        .filter_map(|name| {
-            each.iter()
-                .flat_map(|alignment| alignment.conflicts.iter())
-                .find(|pair| pair.kind == FactKind::Name && pair.claim == *name)
-        })
-        .cloned()
-        .collect();
+    // In the order the premises give them, each once (a set's order would vary from run to
+    // run).
+    let mut names: Vec<FactPair> = Vec::new();
+    for pair in each.iter().flat_map(|alignment| alignment.conflicts.iter()) {
+        if pair.kind == FactKind::Name
+            && displaced.contains(&pair.claim)
+            && !names.iter().any(|seen| seen.claim == pair.claim)
+        {
+            names.push(pair.clone());
+        }
+    }
     for alignment in &mut each {
         for name in &names {
             let same = |pair: &FactPair| pair.kind == FactKind::Name && pair.claim == name.claim;
