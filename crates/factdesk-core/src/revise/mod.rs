@@ -1,0 +1,231 @@
+//! Correcting passages with RARR or CoVe (`factdesk-methods` `revise`): one text
+//! ([`Factdesk::revise_text`]), one stored passage ([`Factdesk::revise_passage`]) or every
+//! passage of a collection ([`Factdesk::revise_collection`], through the resumable batch
+//! runner). This module resolves a run's configuration from `[methods.rarr]` / `[methods.cove]`
+//! and the options, builds the evidence (the corpus search, the passage's source documents,
+//! or none), the audited chat model and, for the NLI gate, the judge `verify.nli` names; it
+//! measures each revision ([`RevisionMetrics`]: edit distance, MiniLM similarity, the
+//! verifier's entailment by the source documents) and stores it with the model calls behind
+//! it. The original passage is part of every stored revision and is never changed.
+//!
+//! `mod.rs` holds the settings, the options and a run's plan; `run.rs` revises and measures
+//! (one text, one passage, a collection); `review.rs` reads revisions back with people's
+//! decisions on their edits and gives a collection's figures.
+
+mod review;
+mod run;
+
+pub use review::{ReviewedRevision, RevisionEvaluation};
+
+use factdesk_llm::CacheMode;
+use factdesk_methods::revise::evidence::Granularity;
+use factdesk_methods::revise::{Gate, ReviseConfig};
+use factdesk_model::{DocumentId, RunId};
+use serde::{Deserialize, Serialize};
+
+use crate::batch::SubjectFailure;
+use crate::{CoreError, Result};
+
+/// `[methods.rarr]` and `[methods.cove]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct ReviseSettings {
+    /// `auto` (the passage's source documents when it has some, else the corpus), `corpus`,
+    /// `source`, `web` (pages the chat model proposes, as LLM-Cite's URL step with
+    /// `[methods.llm-cite]`'s `urls` and `m`) or `none` (the model's own knowledge).
+    pub evidence: String,
+    /// `snippets` or `chunks`.
+    pub granularity: String,
+    /// `auto` (the NLI judge with the embedded chat model, the chat model with a server),
+    /// `chat` or `nli`.
+    pub gate: String,
+    /// RARR: searches per sentence; CoVe: verification questions per passage.
+    pub questions: usize,
+    pub max_growth: f64,
+    pub threshold: f64,
+    pub evidence_words: usize,
+    pub max_chars: usize,
+}
+
+impl ReviseSettings {
+    /// The first setting of section `key` that no run could use, as a message naming it.
+    pub fn validate(&self, key: &str) -> std::result::Result<(), String> {
+        parse_evidence(&self.evidence).map_err(|message| format!("`{key}.evidence`: {message}"))?;
+        self.granularity
+            .parse::<Granularity>()
+            .map_err(|message| format!("`{key}.granularity`: {message}"))?;
+        if self.gate.trim() != "auto" {
+            self.gate.parse::<Gate>().map_err(|message| format!("`{key}.gate`: {message}"))?;
+        }
+        for (name, value) in [
+            ("questions", self.questions),
+            ("evidence_words", self.evidence_words),
+            ("max_chars", self.max_chars),
+        ] {
+            if value == 0 {
+                return Err(format!("`{key}.{name}` must be at least 1"));
+            }
+        }
+        if !(self.max_growth.is_finite() && self.max_growth >= 1.0) {
+            return Err(format!(
+                "`{key}.max_growth` is {}; it must be 1 or more (the revision may be at most \
+                 that many times as long as the passage)",
+                self.max_growth
+            ));
+        }
+        crate::verify::config::check_threshold(self.threshold)
+            .map_err(|message| format!("`{key}.threshold`: {message}"))
+    }
+}
+
+/// Where a revision's evidence comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
+pub enum EvidenceChoice {
+    /// The passage's source documents when it has some, else the corpus.
+    Auto,
+    Corpus,
+    Source,
+    /// Web pages the chat model proposes for each query (LLM-Cite's URL step), fetched.
+    Web,
+    None,
+}
+
+fn parse_evidence(value: &str) -> std::result::Result<EvidenceChoice, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "auto" => Ok(EvidenceChoice::Auto),
+        "corpus" => Ok(EvidenceChoice::Corpus),
+        "source" | "sources" => Ok(EvidenceChoice::Source),
+        "none" => Ok(EvidenceChoice::None),
+        "web" => Ok(EvidenceChoice::Web),
+        other => {
+            Err(format!("'{other}' is no evidence source; use auto, corpus, source, web or none"))
+        }
+    }
+}
+
+impl std::str::FromStr for EvidenceChoice {
+    type Err = CoreError;
+    fn from_str(s: &str) -> Result<Self> {
+        parse_evidence(s).map_err(CoreError::InvalidInput)
+    }
+}
+
+/// The options of one revision run; what is not given comes from the method's section.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReviseOptions {
+    pub evidence: Option<EvidenceChoice>,
+    pub granularity: Option<Granularity>,
+    pub gate: Option<Gate>,
+    /// The corpora searched for corpus evidence (all when empty).
+    pub corpora: Vec<String>,
+    /// The source documents of an ad-hoc text.
+    pub sources: Vec<DocumentId>,
+    /// A reference text the revision is measured against (an ad-hoc text only).
+    pub reference: Option<String>,
+    pub restart: bool,
+    pub concurrency: Option<usize>,
+    pub cache: Option<CacheMode>,
+    /// Leave out the metrics (they load MiniLM and the verifier and judge the sources).
+    pub skip_metrics: bool,
+    /// Also ask the chat model to score the original and the revision against the sources
+    /// (overall, factuality, relevance, 1–5; G-Eval style).
+    pub judge: bool,
+}
+
+/// A run's resolved configuration.
+#[derive(Debug, Clone, PartialEq)]
+struct RevisePlan {
+    config: ReviseConfig,
+    evidence: EvidenceChoice,
+    granularity: Granularity,
+    corpora: Vec<String>,
+    chat: String,
+    /// The NLI judge, with the NLI gate.
+    nli: Option<String>,
+    /// With web evidence, how URLs are proposed (LLM-Cite's URL step).
+    web: Option<factdesk_methods::llm_cite::LlmCiteConfig>,
+    /// Whether the chat model judges each revision.
+    judge: bool,
+}
+
+impl RevisePlan {
+    /// The run's identity: the method's configuration and the models it asks. Every field of
+    /// [`ReviseConfig`] is in it (serialised, so a field added later cannot be left out), the
+    /// method named beside it, with the run's evidence, models and judging.
+    fn identity(&self) -> serde_json::Value {
+        let mut models = serde_json::json!({"chat": self.chat});
+        if let Some(nli) = &self.nli {
+            models["nli"] = serde_json::json!(nli);
+        }
+        let mut config = serde_json::to_value(&self.config).unwrap_or_default();
+        if let Some(fields) = config.as_object_mut() {
+            fields.remove("method");
+            fields.insert("evidence".into(), serde_json::json!(self.evidence));
+            fields.insert("granularity".into(), serde_json::json!(self.granularity));
+            fields.insert("corpora".into(), serde_json::json!(self.corpora));
+            fields.insert("web".into(), serde_json::json!(self.web));
+            fields.insert("judge".into(), serde_json::json!(self.judge));
+        }
+        serde_json::json!({
+            "method": self.config.method.as_str(),
+            "config": config,
+            "models": models,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_identity_holds_every_config_field_and_reads_as_before() {
+        let plan = RevisePlan {
+            config: ReviseConfig::default(),
+            evidence: EvidenceChoice::Corpus,
+            granularity: Granularity::Snippets,
+            corpora: vec!["news".into()],
+            chat: "embedded:smollm2".into(),
+            nli: Some("cross-encoder:verifier".into()),
+            web: None,
+            judge: false,
+        };
+        // The identity runs stored before it was derived from the config: they still resume.
+        let before = serde_json::json!({
+            "method": "rarr",
+            "config": {
+                "questions": 3, "max_growth": 1.5, "max_chars": 20_000, "gate": plan.config.gate,
+                "threshold": 0.5, "evidence_words": 200, "language": "en", "seed": 0,
+                "evidence": plan.evidence, "granularity": plan.granularity,
+                "corpora": ["news"], "web": null, "judge": false,
+            },
+            "models": {"chat": "embedded:smollm2", "nli": "cross-encoder:verifier"},
+        });
+        assert_eq!(plan.identity(), before);
+        // Every field of the method's configuration but its name is there.
+        let fields = serde_json::to_value(ReviseConfig::default()).unwrap();
+        let identity = plan.identity();
+        for field in fields.as_object().unwrap().keys().filter(|key| *key != "method") {
+            assert!(identity["config"].get(field).is_some(), "{field} is left out");
+        }
+    }
+}
+
+/// What a collection revision run did.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct ReviseSummary {
+    pub run_id: RunId,
+    pub collection: String,
+    pub method: String,
+    pub resumed: bool,
+    pub passages: usize,
+    pub already_revised: usize,
+    pub elsewhere: usize,
+    pub revised: usize,
+    /// Of those revised, the ones the method changed.
+    pub changed: usize,
+    pub failed: usize,
+    pub cancelled: bool,
+    pub failures: Vec<SubjectFailure>,
+}
