@@ -1,5 +1,15 @@
 //! The aligner: one claim against one premise (steps 1–6 of the rule in the module
 //! documentation).
+//!
+//! Files: `names` (how a claim's name stands in a premise, and what kind of thing it names),
+//! `roles` (ranks and their holders), `polarity` (negation and beliefs).
+
+mod names;
+mod polarity;
+mod roles;
+
+use names::{NameClass, name_class};
+use roles::Rank;
 
 use std::collections::HashSet;
 
@@ -170,73 +180,6 @@ impl<'a> Aligner<'a> {
             (before, after) => before != Some(false) && after != Some(false),
         };
         !before.is_disjoint(&other_before) || !after.is_disjoint(&other_after) || names
-    }
-
-    /// The premise sentences that restate the claim but for the name `words`: those sharing
-    /// most of the claim's other content words (and any within 15 points of the best), with
-    /// the best share. A sentence that says the same of another name lacks the claim's name,
-    /// so the name's own words are left out of the share.
-    fn restating_without(&self, words: &[String]) -> (Vec<usize>, f64) {
-        let left_out: HashSet<String> =
-            words.iter().flat_map(|word| crate::bm25_terms(word)).collect();
-        let wanted: HashSet<String> =
-            content(&self.claim.tokens).into_iter().filter(|w| !left_out.contains(w)).collect();
-        if wanted.is_empty() {
-            return (Vec::new(), 0.0);
-        }
-        let shares: Vec<f64> = (0..self.premise.sentences.len())
-            .map(|index| {
-                let held = content(self.premise.sentence_tokens(index));
-                wanted.iter().filter(|word| held.contains(*word)).count() as f64
-                    / wanted.len() as f64
-            })
-            .collect();
-        let best = shares.iter().copied().fold(0.0, f64::max);
-        let sentences = (0..shares.len())
-            .filter(|&index| shares[index] > 0.0 && shares[index] >= best - 0.15)
-            .collect();
-        (sentences, best)
-    }
-
-    /// Whether one of `sentences` names `words`.
-    fn name_held_in(&self, sentences: &[usize], words: &[String]) -> bool {
-        self.premise.facts.iter().any(|fact| {
-            sentences.contains(&fact.sentence)
-                && matches!(&fact.value, Value::Name(other) if names_match(words, other))
-        }) || sentences.iter().any(|&index| {
-            let tokens = self.premise.sentence_tokens(index);
-            words.iter().all(|word| tokens.iter().any(|t| t.lower.trim_end_matches("'s") == word))
-        })
-    }
-
-    /// The name standing in the claim name `fact`'s place in `sentences`, among those `free`
-    /// accepts and sharing a neighbouring word with it: the one sharing most, then the nearest
-    /// its place.
-    fn name_in_place(
-        &self,
-        fact: &Fact,
-        sentences: &[usize],
-        free: impl Fn(&Fact) -> bool,
-    ) -> Option<&Fact> {
-        let mine = neighbours(&self.claim, fact);
-        self.premise
-            .facts
-            .iter()
-            .filter(|p| sentences.contains(&p.sentence) && free(p))
-            .filter_map(|p| {
-                let standing = self.standing(fact, &mine, p);
-                (standing.0 > 0).then_some((standing, p))
-            })
-            .max_by(|(a, _), (b, _)| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)))
-            .map(|(_, p)| p)
-    }
-
-    pub(super) fn name_held(&self, words: &[String]) -> bool {
-        self.premise
-            .facts
-            .iter()
-            .any(|fact| matches!(&fact.value, Value::Name(other) if names_match(words, other)))
-            || words.iter().all(|word| self.premise_words.contains(word))
     }
 
     /// The premise fact `agrees` accepts for `claim_fact`: one in an aligned sentence or
@@ -497,242 +440,6 @@ impl<'a> Aligner<'a> {
         };
         self.premise.facts.iter().find(|p| fits(p) && names_one(p.sentence))
     }
-
-    /// The name standing nearest before token `at` in its sentence, within a few words.
-    /// A name after a preposition is no holder: "the second planet from the Sun and the
-    /// hottest" ranks no Sun.
-    fn holder<'p>(parsed: &'p Parsed, at: usize) -> Option<&'p Fact> {
-        let sentence = parsed.tokens[at].sentence;
-        let object = |fact: &Fact| {
-            let before = parsed.tokens[..fact.token]
-                .iter()
-                .rev()
-                .map(|token| token.lower.as_str())
-                .find(|word| !matches!(*word, "the" | "a" | "an"));
-            before.is_some_and(|word| {
-                matches!(
-                    word,
-                    "from" | "of" | "to" | "in" | "at" | "by" | "with" | "on" | "for" | "than"
-                )
-            })
-        };
-        parsed
-            .facts
-            .iter()
-            .filter(|fact| fact.sentence == sentence && fact.token < at && at - fact.token <= 8)
-            .filter(|fact| matches!(fact.value, Value::Name(_)) && !object(fact))
-            .max_by_key(|fact| fact.token)
-    }
-
-    /// Who holds the rank a claim term gives (`claim_term`, of closed set `set`: "Aldrin was
-    /// the first") where the premise states the same term (`same`): the claim's name
-    /// somewhere ([`Rank::Held`]), or only another while the premise names the claim's holder
-    /// elsewhere ([`Rank::GivenElsewhere`]); none when the premise ranks no one so.
-    fn role(&self, claim_term: &Fact, same: impl Fn(&Fact) -> bool, set: usize) -> Option<Rank> {
-        if !RANKED_SETS.contains(&lexicon::CLOSED_SETS[set].name) {
-            return None;
-        }
-        // A rank held among others: "the first person", "the largest city" ("was first
-        // climbed" ranks no one, and "his first visit" ranks him only among his own).
-        let ranked = |parsed: &Parsed, term: &Fact| {
-            term.token > 0 && parsed.tokens[term.token - 1].lower == "the"
-        };
-        if !ranked(&self.claim, claim_term) {
-            return None;
-        }
-        let mine = Self::holder(&self.claim, claim_term.token)?;
-        let Value::Name(a) = &mine.value else { return None };
-        if !self.name_held(a) {
-            return None;
-        }
-        // The first of the same kind: "the first woman" is not "the first human".
-        fn next(parsed: &Parsed, term: &Fact) -> Option<String> {
-            parsed.tokens.get(term.token + 1).map(|token| token.lower.clone())
-        }
-        let wanted = next(&self.claim, claim_term);
-        let of_kind = |term: &Fact| match (&wanted, next(&self.premise, term)) {
-            (Some(a), Some(b)) => *a == b,
-            _ => true,
-        };
-        let holders: Vec<(&Fact, &Fact)> = self
-            .premise
-            .facts
-            .iter()
-            .filter(|p| same(p) && ranked(&self.premise, p) && of_kind(p))
-            .filter_map(|p| Some((p, Self::holder(&self.premise, p.token)?)))
-            .filter(|(_, holder)| matches!(holder.value, Value::Name(_)))
-            .collect();
-        let held_by = |holder: &Fact| matches!(&holder.value, Value::Name(b) if names_match(a, b));
-        let claim = self.claim.slice(mine.start, claim_term.end).to_owned();
-        if holders.iter().any(|(_, holder)| held_by(holder)) {
-            return Some(Rank::Held(claim));
-        }
-        let (term, theirs) = holders.first()?;
-        Some(Rank::GivenElsewhere(FactPair {
-            kind: FactKind::Role,
-            claim,
-            evidence: self.premise.slice(theirs.start, term.end).to_owned(),
-        }))
-    }
-
-    /// The belief frame premise sentence `index` reports its content in ("popular belief"),
-    /// if any.
-    fn belief_frame(&self, index: usize) -> Option<&'static str> {
-        let range = &self.premise.sentences[index];
-        if range.is_empty() {
-            return None;
-        }
-        let text = self
-            .premise
-            .slice(self.premise.tokens[range.start].start, self.premise.tokens[range.end - 1].end)
-            .to_lowercase();
-        lexicon::BELIEF_FRAMES.iter().find(|frame| text.contains(*frame)).copied()
-    }
-
-    /// The premise sentence that denies the belief sentence `index` reports: the next one
-    /// opening with a negation, or another that points back at it ("It cannot: …").
-    fn denied_belief(&self, index: usize) -> Option<usize> {
-        self.belief_frame(index)?;
-        let denies = |at: usize| {
-            self.premise.sentence_tokens(at).iter().take(4).any(|t| lexicon::is_negation(&t.lower))
-        };
-        let next = index + 1;
-        if next < self.premise.sentences.len() && denies(next) {
-            return Some(next);
-        }
-        // Further on in a premise whose sentences stand in another order, a denial that
-        // points back at it ("It cannot: …").
-        (0..self.premise.sentences.len()).filter(|&at| at != index && at != next).find(|&at| {
-            self.premise.sentence_tokens(at).first().is_some_and(|t| {
-                matches!(t.lower.as_str(), "it" | "this" | "that" | "they" | "neither")
-            }) && denies(at)
-        })
-    }
-
-    fn polarity_conflict(&self) -> Option<FactPair> {
-        let best = *self.aligned.first()?;
-        // A belief the premise reports and denies is about the claim at a lower overlap than a
-        // negation is: the report restates it.
-        let denial = self.denied_belief(best).filter(|_| self.overlap >= 0.5);
-        if self.overlap < POLARITY_OVERLAP && denial.is_none() {
-            return None;
-        }
-        // A cue counts where it negates a word both state: "accused him of not properly
-        // checking" negates nothing a claim about the accusation says.
-        let claim_words = content(&self.claim.tokens);
-        let premise_words = content(self.premise.sentence_tokens(best));
-        let shared = |word: &str| {
-            crate::bm25_terms(word)
-                .first()
-                .is_some_and(|term| claim_words.contains(term) && premise_words.contains(term))
-        };
-        let mut evidence_sentence = best;
-        if let Some(denial) = denial {
-            // A belief the next sentence denies: the premise says not-so of all it reports.
-            let claim_negated = (0..self.claim.sentences.len())
-                .map(|i| self.claim.negations_before(i, shared))
-                .sum::<usize>()
-                % 2
-                == 1;
-            let premise_negated = self.premise.negations_before(best, shared).is_multiple_of(2);
-            if claim_negated == premise_negated {
-                return None;
-            }
-            evidence_sentence = denial;
-        } else {
-            // A word both state, said not to be so on one side only ("did not sign" against
-            // "signed"); "doesn't know" and "does not know" agree.
-            let stems = |words: Vec<String>| -> HashSet<String> {
-                words.iter().filter_map(|word| crate::bm25_terms(word).into_iter().next()).collect()
-            };
-            let claim_negated = stems(
-                (0..self.claim.sentences.len())
-                    .flat_map(|i| self.claim.negated_words(i, shared))
-                    .collect(),
-            );
-            let premise_negated = stems(self.premise.negated_words(best, shared));
-            if claim_negated == premise_negated {
-                return None;
-            }
-        }
-        // The cue with the verb it negates: "did not sign", "was never opened", "It cannot".
-        let cue = |parsed: &Parsed, tokens: &[extract::Token]| -> String {
-            match tokens.iter().position(|t| lexicon::is_negation(&t.lower)) {
-                Some(at) => {
-                    let word = tokens[at].lower.as_str();
-                    let with_previous = matches!(word, "not" | "never" | "cannot");
-                    let with_next =
-                        !matches!(word, "cannot" | "nor" | "none" | "nothing" | "nobody");
-                    let start = tokens[if with_previous { at.saturating_sub(1) } else { at }].start;
-                    let end =
-                        tokens[if with_next { (at + 1).min(tokens.len() - 1) } else { at }].end;
-                    parsed.slice(start, end).to_owned()
-                }
-                None => "(not negated)".to_owned(),
-            }
-        };
-        Some(FactPair {
-            kind: FactKind::Polarity,
-            claim: cue(&self.claim, &self.claim.tokens),
-            evidence: cue(&self.premise, self.premise.sentence_tokens(evidence_sentence)),
-        })
-    }
-}
-
-/// The preposition a name stands after ("in", "from", "by"; articles and determiners
-/// skipped), or none ([`name_class`]: a name after "in" names a place).
-fn slot<'p>(parsed: &'p Parsed, fact: &Fact) -> &'p str {
-    let range = &parsed.sentences[fact.sentence];
-    let before = parsed.tokens[range.start..fact.token]
-        .iter()
-        .rev()
-        .map(|token| token.lower.as_str())
-        .find(|word| !matches!(*word, "the" | "a" | "an" | "this" | "that" | "its" | "their"));
-    match before {
-        Some(word) if lexicon::is_preposition(word) => word,
-        _ => "",
-    }
-}
-
-/// What a name names, as far as its words and place say: a people, a faith or a party
-/// ("British", "Tories"), an office ("the London Mayor", "the Duke of York"), a body (a school,
-/// a department, a party), a place (a street, a city: a name with a place's word, or after
-/// "in", "at", "from" …), else a person (most names in the news). A name stands in another's
-/// place only when both name the same kind of thing: "Alix" is not contradicted by "Bowburn
-/// Infants School", nor "Rose Byrne" by "Australian". An office is held by someone the premise
-/// may name: it stands in no one's place, and no one in its.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum NameClass {
-    Person,
-    Place,
-    Body,
-    People,
-    Office,
-}
-
-fn name_class(parsed: &Parsed, fact: &Fact) -> NameClass {
-    let Value::Name(words) = &fact.value else { return NameClass::Person };
-    let text = parsed.slice(fact.start, fact.end).to_lowercase();
-    let office = words.last().is_some_and(|word| lexicon::is_office_word(word))
-        || words.first().is_some_and(|word| lexicon::is_office_word(word)) && text.contains(" of ");
-    if office {
-        NameClass::Office
-    } else if let [word] = words.as_slice()
-        && lexicon::is_people_word(word)
-    {
-        NameClass::People
-    } else if words.iter().any(|word| lexicon::is_body_word(word)) {
-        NameClass::Body
-    } else if words.iter().any(|word| lexicon::is_place_word(word))
-        || matches!(
-            slot(parsed, fact),
-            "in" | "at" | "near" | "from" | "into" | "across" | "throughout" | "outside" | "inside"
-        )
-    {
-        NameClass::Place
-    } else {
-        NameClass::Person
-    }
 }
 
 /// What one premise's alignment says of the claim's facts beyond itself, for reading the
@@ -748,12 +455,4 @@ pub(super) struct Anchors {
     pub(super) displaced: HashSet<String>,
     /// Names a sentence restating the claim holds.
     pub(super) restated: HashSet<String>,
-}
-
-/// Who holds a rank the claim gives ([`Aligner::role`]).
-pub(super) enum Rank {
-    /// The claim's name, in the premise (its claim text: "Aldrin was the first").
-    Held(String),
-    /// Only another name, while the premise names the claim's elsewhere.
-    GivenElsewhere(FactPair),
 }

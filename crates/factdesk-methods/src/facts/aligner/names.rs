@@ -1,0 +1,129 @@
+//! How a claim's name stands in a premise: the sentences restating the claim but for the
+//! name, the name standing in its place there, and what kind of thing a name names.
+
+use super::*;
+
+impl<'a> Aligner<'a> {
+    /// The premise sentences that restate the claim but for the name `words`: those sharing
+    /// most of the claim's other content words (and any within 15 points of the best), with
+    /// the best share. A sentence that says the same of another name lacks the claim's name,
+    /// so the name's own words are left out of the share.
+    pub(super) fn restating_without(&self, words: &[String]) -> (Vec<usize>, f64) {
+        let left_out: HashSet<String> =
+            words.iter().flat_map(|word| crate::bm25_terms(word)).collect();
+        let wanted: HashSet<String> =
+            content(&self.claim.tokens).into_iter().filter(|w| !left_out.contains(w)).collect();
+        if wanted.is_empty() {
+            return (Vec::new(), 0.0);
+        }
+        let shares: Vec<f64> = (0..self.premise.sentences.len())
+            .map(|index| {
+                let held = content(self.premise.sentence_tokens(index));
+                wanted.iter().filter(|word| held.contains(*word)).count() as f64
+                    / wanted.len() as f64
+            })
+            .collect();
+        let best = shares.iter().copied().fold(0.0, f64::max);
+        let sentences = (0..shares.len())
+            .filter(|&index| shares[index] > 0.0 && shares[index] >= best - 0.15)
+            .collect();
+        (sentences, best)
+    }
+
+    /// Whether one of `sentences` names `words`.
+    pub(super) fn name_held_in(&self, sentences: &[usize], words: &[String]) -> bool {
+        self.premise.facts.iter().any(|fact| {
+            sentences.contains(&fact.sentence)
+                && matches!(&fact.value, Value::Name(other) if names_match(words, other))
+        }) || sentences.iter().any(|&index| {
+            let tokens = self.premise.sentence_tokens(index);
+            words.iter().all(|word| tokens.iter().any(|t| t.lower.trim_end_matches("'s") == word))
+        })
+    }
+
+    /// The name standing in the claim name `fact`'s place in `sentences`, among those `free`
+    /// accepts and sharing a neighbouring word with it: the one sharing most, then the nearest
+    /// its place.
+    pub(super) fn name_in_place(
+        &self,
+        fact: &Fact,
+        sentences: &[usize],
+        free: impl Fn(&Fact) -> bool,
+    ) -> Option<&Fact> {
+        let mine = neighbours(&self.claim, fact);
+        self.premise
+            .facts
+            .iter()
+            .filter(|p| sentences.contains(&p.sentence) && free(p))
+            .filter_map(|p| {
+                let standing = self.standing(fact, &mine, p);
+                (standing.0 > 0).then_some((standing, p))
+            })
+            .max_by(|(a, _), (b, _)| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)))
+            .map(|(_, p)| p)
+    }
+
+    pub(in crate::facts) fn name_held(&self, words: &[String]) -> bool {
+        self.premise
+            .facts
+            .iter()
+            .any(|fact| matches!(&fact.value, Value::Name(other) if names_match(words, other)))
+            || words.iter().all(|word| self.premise_words.contains(word))
+    }
+}
+
+/// The preposition a name stands after ("in", "from", "by"; articles and determiners
+/// skipped), or none ([`name_class`]: a name after "in" names a place).
+pub(super) fn slot<'p>(parsed: &'p Parsed, fact: &Fact) -> &'p str {
+    let range = &parsed.sentences[fact.sentence];
+    let before = parsed.tokens[range.start..fact.token]
+        .iter()
+        .rev()
+        .map(|token| token.lower.as_str())
+        .find(|word| !matches!(*word, "the" | "a" | "an" | "this" | "that" | "its" | "their"));
+    match before {
+        Some(word) if lexicon::is_preposition(word) => word,
+        _ => "",
+    }
+}
+
+/// What a name names, as far as its words and place say: a people, a faith or a party
+/// ("British", "Tories"), an office ("the London Mayor", "the Duke of York"), a body (a school,
+/// a department, a party), a place (a street, a city: a name with a place's word, or after
+/// "in", "at", "from" …), else a person (most names in the news). A name stands in another's
+/// place only when both name the same kind of thing: "Alix" is not contradicted by "Bowburn
+/// Infants School", nor "Rose Byrne" by "Australian". An office is held by someone the premise
+/// may name: it stands in no one's place, and no one in its.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum NameClass {
+    Person,
+    Place,
+    Body,
+    People,
+    Office,
+}
+
+pub(super) fn name_class(parsed: &Parsed, fact: &Fact) -> NameClass {
+    let Value::Name(words) = &fact.value else { return NameClass::Person };
+    let text = parsed.slice(fact.start, fact.end).to_lowercase();
+    let office = words.last().is_some_and(|word| lexicon::is_office_word(word))
+        || words.first().is_some_and(|word| lexicon::is_office_word(word)) && text.contains(" of ");
+    if office {
+        NameClass::Office
+    } else if let [word] = words.as_slice()
+        && lexicon::is_people_word(word)
+    {
+        NameClass::People
+    } else if words.iter().any(|word| lexicon::is_body_word(word)) {
+        NameClass::Body
+    } else if words.iter().any(|word| lexicon::is_place_word(word))
+        || matches!(
+            slot(parsed, fact),
+            "in" | "at" | "near" | "from" | "into" | "across" | "throughout" | "outside" | "inside"
+        )
+    {
+        NameClass::Place
+    } else {
+        NameClass::Person
+    }
+}
