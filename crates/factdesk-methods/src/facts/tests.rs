@@ -454,6 +454,12 @@ fn closed_set_terms_conflict_with_their_rivals() {
         &[(FactKind::Term, "husband", "wife")],
         &[],
     );
+    // A term inside a name ("Greater Western Sydney") has no name before it.
+    let inside = align(
+        "Greater Eastern Sydney won the final. The western suburbs celebrated.",
+        "Greater Western Sydney won the final.",
+    );
+    assert_eq!(kinds(&inside.conflicts)[..1], [(FactKind::Term, "Western", "Eastern")]);
     // With and without, between the same words.
     check(
         "The law lets the police detain suspects for two years without charge or trial.",

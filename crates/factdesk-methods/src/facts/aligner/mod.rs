@@ -155,9 +155,11 @@ impl<'a> Aligner<'a> {
                     if after {
                         p.token > fact.token && p.token - fact.token <= 2
                     } else {
-                        // From the name's last word.
-                        let last = parsed.tokens.partition_point(|t| t.end <= p.end) - 1;
-                        p.token < fact.token && fact.token - last <= 4
+                        // From the name's last word, which ends before the term (a term may
+                        // stand inside a name: "Western Australia").
+                        let last =
+                            parsed.tokens.partition_point(|t| t.end <= p.end).saturating_sub(1);
+                        last < fact.token && fact.token - last <= 4
                     }
                 })
                 .max_by_key(|p| if after { usize::MAX - p.token } else { p.token })
