@@ -281,10 +281,11 @@ impl<'a> Aligner<'a> {
                 Value::Name(words) => {
                     let kind = FactKind::Name;
                     // A premise name the claim does not use stands in its place.
+                    let class = name_class(&self.claim, fact);
                     let free = |p: &Fact| match &p.value {
                         Value::Name(other) => {
-                            name_class(&self.premise, p) == name_class(&self.claim, fact)
-                                && name_class(&self.claim, fact) != NameClass::Office
+                            class != NameClass::Office
+                                && name_class(&self.premise, p) == class
                                 && !claim_names.iter().any(|mine| names_match(mine, other))
                                 && !other
                                     .iter()

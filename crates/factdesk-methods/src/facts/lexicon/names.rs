@@ -396,13 +396,6 @@ pub fn is_people_word(word: &str) -> bool {
             | "adrian"
             | "dorian"
             | "marian"
-            | "doreen"
-            | "maureen"
-            | "kathleen"
-            | "eileen"
-            | "colleen"
-            | "noreen"
-            | "duncan"
     ) {
         return false;
     }
