@@ -186,6 +186,9 @@ impl Fetcher {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::FetchSettings;
+    use crate::tests::{fetcher, quick};
+    use factdesk_testkit::{TestResponse, TestServer};
 
     fn check(url: &str, expected: Option<(&str, &str)>) {
         let parsed = Url::parse(url).unwrap();
@@ -274,5 +277,73 @@ mod tests {
         assert!(error.to_string().contains("Unrecognized value"), "{error}");
         let error = read_api_answer(url, b"<html>").unwrap_err();
         assert!(matches!(error, FetchError::Other { .. }), "{error}");
+    }
+
+    const OKRA: &str = r#"{"batchcomplete":true,"query":{
+        "normalized":[{"fromencoded":false,"from":"Abelmoschus_esculentus","to":"Abelmoschus esculentus"}],
+        "redirects":[{"from":"Abelmoschus esculentus","to":"Okra"}],
+        "pages":[{"pageid":22545,"ns":0,"title":"Okra",
+          "extract":"Okra (Abelmoschus esculentus) is a flowering plant in the mallow family.\n\n== History ==\nIt was cultivated early.",
+          "fullurl":"https://en.wikipedia.org/wiki/Okra","canonicalurl":"https://en.wikipedia.org/wiki/Okra"}]}}"#;
+
+    fn wikipedia_server() -> TestServer {
+        TestServer::start(|request| {
+            if !request.path.starts_with("/en/w/api.php?") {
+                TestResponse::text(404, "not found")
+            } else if request.path.contains("titles=Abelmoschus+esculentus") {
+                TestResponse::json(200, OKRA)
+            } else {
+                TestResponse::json(
+                    200,
+                    r#"{"query":{"pages":[{"ns":0,"title":"X","missing":true}]}}"#,
+                )
+            }
+        })
+    }
+
+    #[tokio::test]
+    async fn wikipedia_articles_come_through_the_mediawiki_api() {
+        let server = wikipedia_server();
+        let settings = FetchSettings {
+            wikipedia_api: format!("http://{}/{{lang}}/w/api.php", server.address()),
+            ..quick()
+        };
+        let fetcher = fetcher(settings);
+        let url = "https://en.wikipedia.org/wiki/Abelmoschus_esculentus#Uses";
+        let page = fetcher.fetch_page(url).await.unwrap();
+        assert_eq!(page.requested_url, url);
+        assert_eq!(page.final_url, "https://en.wikipedia.org/wiki/Okra");
+        assert_eq!(page.title.as_deref(), Some("Okra"));
+        assert_eq!(page.media_type.as_deref(), Some("text/plain"));
+        assert_eq!((page.status, page.via_api), (200, true));
+        assert!(String::from_utf8(page.body).unwrap().starts_with("Okra (Abelmoschus"));
+        assert_eq!(
+            server.requests()[0].path,
+            "/en/w/api.php?action=query&prop=extracts%7Cinfo&explaintext=1&redirects=1\
+             &inprop=url&titles=Abelmoschus+esculentus&format=json&formatversion=2"
+        );
+
+        let missing = "https://en.m.wikipedia.org/wiki/No_such_article";
+        let error = fetcher.fetch_page(missing).await.unwrap_err();
+        assert_eq!(error, FetchError::NotFound { url: missing.into() });
+        assert_eq!(error.kind(), "not_found");
+
+        // Other URLs are fetched plainly.
+        let plain = fetcher.fetch_page(&server.url("/en/w/api.php?titles=x")).await.unwrap();
+        assert!(!plain.via_api);
+    }
+
+    #[tokio::test]
+    async fn the_wikipedia_api_is_policy_checked_too() {
+        let server = wikipedia_server();
+        let settings = FetchSettings {
+            wikipedia_api: format!("http://{}/{{lang}}/w/api.php", server.address()),
+            allow_hosts: Vec::new(),
+            ..quick()
+        };
+        let error =
+            fetcher(settings).fetch_page("https://en.wikipedia.org/wiki/Okra").await.unwrap_err();
+        assert!(matches!(error, FetchError::Forbidden { .. }), "{error:?}");
+        assert!(server.requests().is_empty());
     }
 }
