@@ -129,6 +129,7 @@ impl LanguageModel for NoisyModel {
                 model: "noisy".into(),
                 audit_id: None,
                 replayed: false,
+                constraint: None,
             })
         };
         if request.params.logprobs && self.logprobs {

@@ -13,8 +13,8 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    AnswerProbabilities, ChatMessage, Completion, CompletionRequest, LanguageModel, LlmError,
-    ModelInfo, OutputConstraint, SamplingParams, TokenUsage,
+    AnswerProbabilities, ChatMessage, Completion, CompletionRequest, ConstraintKind, LanguageModel,
+    LlmError, ModelInfo, OutputConstraint, SamplingParams, TokenUsage,
 };
 
 /// Whether identical requests are served from the record.
@@ -228,8 +228,8 @@ impl LanguageModel for AuditedModel {
         self.inner.info()
     }
 
-    fn supports_grammar(&self) -> bool {
-        self.inner.supports_grammar()
+    fn may_accept(&self, kind: ConstraintKind) -> bool {
+        self.inner.may_accept(kind)
     }
 
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError> {

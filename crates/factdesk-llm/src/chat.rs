@@ -75,6 +75,58 @@ pub enum OutputConstraint {
     Grammar(String),
 }
 
+impl OutputConstraint {
+    pub fn kind(&self) -> ConstraintKind {
+        match self {
+            OutputConstraint::JsonSchema(_) => ConstraintKind::JsonSchema,
+            OutputConstraint::Grammar(_) => ConstraintKind::Grammar,
+        }
+    }
+
+    /// The constraint to send `model` for an answer of one shape: its GBNF `grammar` where the
+    /// model enforces grammars and the shape has one, else its JSON `schema` where the model
+    /// may accept schemas, else none (the answer is then read as free text).
+    pub fn for_model<M: LanguageModel + ?Sized>(
+        model: &M,
+        schema: impl FnOnce() -> serde_json::Value,
+        grammar: Option<impl FnOnce() -> String>,
+    ) -> Option<OutputConstraint> {
+        match grammar {
+            Some(grammar) if model.may_accept(ConstraintKind::Grammar) => {
+                Some(OutputConstraint::Grammar(grammar()))
+            }
+            _ if model.may_accept(ConstraintKind::JsonSchema) => {
+                Some(OutputConstraint::JsonSchema(schema()))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The kind of an [`OutputConstraint`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConstraintKind {
+    JsonSchema,
+    Grammar,
+}
+
+/// What became of a request's constraint, noted on its [`Completion`] (and so in the call's
+/// audit record). A backend that accepts a constraint may still answer outside it: whether
+/// the answer has the shape asked for is the caller's to check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConstraintOutcome {
+    /// Sent, and the backend answered without objecting (the embedded model enforces its
+    /// grammars).
+    Accepted,
+    /// Sent and refused by the server; the request was sent again once without it, and the
+    /// answer is that second one's.
+    Refused,
+    /// Not sent: the server refused this kind of constraint to an earlier request.
+    Withheld,
+}
+
 /// Which prompt template produced the messages, for the audit record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TemplateRef {
@@ -145,6 +197,10 @@ pub struct Completion {
     pub audit_id: Option<i64>,
     /// True when the audit layer served it from an earlier identical call.
     pub replayed: bool,
+    /// What became of the request's constraint; none when it had none (or the backend does
+    /// not say).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub constraint: Option<ConstraintOutcome>,
 }
 
 impl Completion {

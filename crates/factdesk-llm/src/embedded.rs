@@ -36,8 +36,9 @@ use tokio::sync::Semaphore;
 
 use crate::chat::{self, normalise_answer};
 use crate::{
-    AnswerProbabilities, ChatMessage, Choice, Completion, CompletionRequest, FinishReason,
-    LanguageModel, LlmError, ModelInfo, OutputConstraint, Role, TokenLogprob, TokenUsage,
+    AnswerProbabilities, ChatMessage, Choice, Completion, CompletionRequest, ConstraintKind,
+    ConstraintOutcome, FinishReason, LanguageModel, LlmError, ModelInfo, OutputConstraint, Role,
+    TokenLogprob, TokenUsage,
 };
 
 /// The command that installs the model files, named in every [`LlmError::ModelFile`].
@@ -292,8 +293,8 @@ impl LanguageModel for EmbeddedModel {
         }
     }
 
-    fn supports_grammar(&self) -> bool {
-        true
+    fn may_accept(&self, kind: ConstraintKind) -> bool {
+        kind == ConstraintKind::Grammar
     }
 
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError> {
@@ -612,6 +613,7 @@ impl Shared {
             model: self.name.clone(),
             audit_id: None,
             replayed: false,
+            constraint: request.constraint.as_ref().map(|_| ConstraintOutcome::Accepted),
         })
     }
 

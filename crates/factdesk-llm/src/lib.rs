@@ -24,8 +24,9 @@ mod vector_math;
 
 pub use audit::{AuditedModel, CacheMode, CallCollector, CallRecord, CallStore, request_key};
 pub use chat::{
-    AnswerProbabilities, ChatMessage, Choice, Completion, CompletionRequest, FinishReason,
-    ModelInfo, OutputConstraint, Role, SamplingParams, TemplateRef, TokenLogprob, TokenUsage,
+    AnswerProbabilities, ChatMessage, Choice, Completion, CompletionRequest, ConstraintKind,
+    ConstraintOutcome, FinishReason, ModelInfo, OutputConstraint, Role, SamplingParams,
+    TemplateRef, TokenLogprob, TokenUsage,
 };
 pub use embeddings::Embedder;
 pub use error::LlmError;
@@ -39,10 +40,12 @@ pub trait LanguageModel: Send + Sync {
     /// Which provider and model answer.
     fn info(&self) -> ModelInfo;
 
-    /// Whether requests may carry [`OutputConstraint::Grammar`] (a GBNF grammar) and have it
-    /// enforced. Callers that only want a grammar where it is honoured ask first; the default
-    /// is no.
-    fn supports_grammar(&self) -> bool {
+    /// Whether a request may carry a constraint of this kind: the embedded model enforces GBNF
+    /// grammars; an OpenAI-compatible server may accept a JSON Schema until it has refused
+    /// one. Callers choose the constraint by it ([`OutputConstraint::for_model`]) and still
+    /// read answers that ignore it. The default is no.
+    fn may_accept(&self, kind: ConstraintKind) -> bool {
+        let _ = kind;
         false
     }
 

@@ -4,8 +4,18 @@
 //! a limit on concurrent requests; typed errors for a bad key, an unknown model and
 //! unreadable answers. A request made from a prompt template names it in the
 //! [`TEMPLATE_HEADER`] header (servers ignore it; test servers answer by it).
+//!
+//! Output constraints are found out, not assumed: a JSON Schema goes as `response_format`
+//! (`json_schema`), a GBNF grammar as `grammar` (llama.cpp's field). A server that refuses the
+//! field (a 400 or 422 whose body names it, or says the field is unknown or unsupported) is
+//! asked the same request once more without it, and the provider remembers the refusal: later
+//! requests of that kind go without the constraint. The memory is the provider instance's
+//! (one server and model; the application keeps one instance per server and model for its
+//! life), not kept across restarts. Each completion notes what became of its constraint
+//! ([`ConstraintOutcome`]), which the audit layer records with the answer.
 
-use std::sync::Arc;
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -13,8 +23,8 @@ use serde::Deserialize;
 use tokio::sync::Semaphore;
 
 use crate::{
-    Choice, Completion, CompletionRequest, FinishReason, LanguageModel, LlmError, ModelInfo,
-    OutputConstraint, TokenLogprob, TokenUsage,
+    Choice, Completion, CompletionRequest, ConstraintKind, ConstraintOutcome, FinishReason,
+    LanguageModel, LlmError, ModelInfo, OutputConstraint, TokenLogprob, TokenUsage,
 };
 
 /// The header naming the prompt template of a request, as `<id>@<version>` (e.g.
@@ -65,6 +75,8 @@ pub struct OpenAiCompatible {
     client: reqwest::Client,
     settings: OpenAiSettings,
     permits: Arc<Semaphore>,
+    /// The kinds of constraint this server has refused (shared by clones).
+    refused: Arc<Mutex<BTreeSet<ConstraintKind>>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -144,7 +156,7 @@ impl OpenAiCompatible {
             .build()
             .map_err(|error| LlmError::Backend(error.to_string()))?;
         let permits = Arc::new(Semaphore::new(settings.max_concurrency.max(1)));
-        Ok(OpenAiCompatible { client, settings, permits })
+        Ok(OpenAiCompatible { client, settings, permits, refused: Arc::default() })
     }
 
     pub fn settings(&self) -> &OpenAiSettings {
@@ -155,8 +167,25 @@ impl OpenAiCompatible {
         format!("{}/{path}", self.settings.base_url)
     }
 
-    fn body(&self, request: &CompletionRequest) -> serde_json::Value {
+    /// Whether the server has refused constraints of this kind.
+    pub fn refuses(&self, kind: ConstraintKind) -> bool {
+        self.refused.lock().unwrap_or_else(PoisonError::into_inner).contains(&kind)
+    }
+
+    fn remember_refusal(&self, kind: ConstraintKind) {
+        tracing::info!(
+            endpoint = %self.settings.base_url,
+            model = %self.settings.model,
+            ?kind,
+            "the server refused an output constraint; it is not sent again"
+        );
+        self.refused.lock().unwrap_or_else(PoisonError::into_inner).insert(kind);
+    }
+
+    /// The JSON body of `request`, with its constraint when `constrained`.
+    fn body(&self, request: &CompletionRequest, constrained: bool) -> serde_json::Value {
         let params = &request.params;
+        let constraint = request.constraint.as_ref().filter(|_| constrained);
         let mut body = serde_json::json!({
             "model": self.settings.model,
             "messages": request.messages,
@@ -169,8 +198,18 @@ impl OpenAiCompatible {
         if let Some(seed) = params.seed {
             body["seed"] = seed.into();
         }
-        if !params.stop.is_empty() {
-            body["stop"] = serde_json::json!(params.stop);
+        // A stop sequence of whitespace alone ("\n", "\n\n") would cut a JSON answer at its
+        // first line break; the schema ends the answer instead.
+        let stop: Vec<&String> = params
+            .stop
+            .iter()
+            .filter(|stop| {
+                !matches!(constraint, Some(OutputConstraint::JsonSchema(_)))
+                    || !stop.trim().is_empty()
+            })
+            .collect();
+        if !stop.is_empty() {
+            body["stop"] = serde_json::json!(stop);
         }
         if params.logprobs {
             body["logprobs"] = true.into();
@@ -178,7 +217,7 @@ impl OpenAiCompatible {
                 body["top_logprobs"] = top.min(20).into();
             }
         }
-        match &request.constraint {
+        match constraint {
             Some(OutputConstraint::JsonSchema(schema)) => {
                 body["response_format"] = serde_json::json!({
                     "type": "json_schema",
@@ -344,18 +383,42 @@ impl LanguageModel for OpenAiCompatible {
         }
     }
 
+    fn may_accept(&self, kind: ConstraintKind) -> bool {
+        kind == ConstraintKind::JsonSchema && !self.refuses(kind)
+    }
+
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError> {
-        let body = self.body(request);
-        let text = self
-            .send(|| {
-                let post = self.client.post(self.url("chat/completions")).json(&body);
-                match &request.template {
-                    Some(template) => post
-                        .header(TEMPLATE_HEADER, format!("{}@{}", template.id, template.version)),
-                    None => post,
-                }
-            })
-            .await?;
+        let kind = request.constraint.as_ref().map(OutputConstraint::kind);
+        let withheld = kind.is_some_and(|kind| self.refuses(kind));
+        let post = |constrained: bool| {
+            let body = self.body(request, constrained);
+            async move {
+                self.send(|| {
+                    let post = self.client.post(self.url("chat/completions")).json(&body);
+                    match &request.template {
+                        Some(template) => post.header(
+                            TEMPLATE_HEADER,
+                            format!("{}@{}", template.id, template.version),
+                        ),
+                        None => post,
+                    }
+                })
+                .await
+            }
+        };
+        let (text, outcome) = match (kind, post(!withheld).await) {
+            (None, answer) => (answer?, None),
+            (Some(_), Ok(text)) if withheld => (text, Some(ConstraintOutcome::Withheld)),
+            (Some(_), Ok(text)) => (text, Some(ConstraintOutcome::Accepted)),
+            (Some(kind), Err(LlmError::Server { status: 400 | 422, body, .. }))
+                if !withheld && refuses_constraint(&body) =>
+            {
+                let text = post(false).await?;
+                self.remember_refusal(kind);
+                (text, Some(ConstraintOutcome::Refused))
+            }
+            (Some(_), Err(error)) => return Err(error),
+        };
         let wire: WireCompletion =
             serde_json::from_str(&text).map_err(|e| self.not_json(&text, e))?;
         if wire.choices.is_empty() {
@@ -396,8 +459,30 @@ impl LanguageModel for OpenAiCompatible {
             model: wire.model.unwrap_or_else(|| self.settings.model.clone()),
             audit_id: None,
             replayed: false,
+            constraint: outcome,
         })
     }
+}
+
+/// Whether an error body refuses a request's output constraint: it names the field
+/// (`response_format`, `json_schema`, `grammar`), or says a field is unknown, unrecognised,
+/// not permitted or unsupported (servers that name no field).
+fn refuses_constraint(body: &str) -> bool {
+    let body = body.to_lowercase();
+    [
+        "response_format",
+        "json_schema",
+        "grammar",
+        "unsupported",
+        "not supported",
+        "unknown field",
+        "unrecognized",
+        "unrecognised",
+        "extra inputs are not permitted",
+        "extra_forbidden",
+    ]
+    .iter()
+    .any(|clue| body.contains(clue))
 }
 
 /// The most of an answer's body read: far more than any chat completion (ten samples with

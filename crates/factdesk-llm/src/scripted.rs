@@ -108,6 +108,7 @@ impl LanguageModel for ScriptedModel {
             model: "scripted".into(),
             audit_id: None,
             replayed: false,
+            constraint: None,
         })
     }
 }

@@ -5,7 +5,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use factdesk_llm::openai::{OpenAiCompatible, OpenAiSettings};
-use factdesk_llm::{ChatMessage, CompletionRequest, FinishReason, LanguageModel, LlmError};
+use factdesk_llm::{
+    ChatMessage, CompletionRequest, ConstraintKind, ConstraintOutcome, FinishReason, LanguageModel,
+    LlmError, OutputConstraint,
+};
 use factdesk_testkit::{TestResponse, TestServer};
 
 const GOOD: &str = r#"{
@@ -213,4 +216,138 @@ async fn lists_the_served_models() {
         TestResponse::json(200, r#"{"object":"list","data":[{"id":"llama3"},{"id":"qwen2"}]}"#),
     )]);
     assert_eq!(provider(&server, |_| {}).list_models().await.unwrap(), ["llama3", "qwen2"]);
+}
+
+fn shaped() -> CompletionRequest {
+    let mut request = CompletionRequest::new(vec![ChatMessage::user("List the searches.")]);
+    request.params.stop = vec!["\n\n".into(), "\nContext:".into()];
+    request.constraint = Some(OutputConstraint::JsonSchema(serde_json::json!({
+        "type": "object",
+        "properties": {"searches": {"type": "array", "items": {"type": "string"}}},
+        "required": ["searches"],
+    })));
+    request
+}
+
+fn sent_body(request: &factdesk_testkit::RecordedRequest) -> serde_json::Value {
+    serde_json::from_slice(&request.body).unwrap()
+}
+
+/// A server that refuses `response_format` as strict servers refuse a field they do not know.
+fn refusing_server() -> TestServer {
+    TestServer::start(|request| {
+        if sent_body(request).get("response_format").is_some() {
+            return TestResponse::json(
+                400,
+                r#"{"error": {"message": "Unrecognized request argument supplied: response_format",
+                    "type": "invalid_request_error", "param": "response_format"}}"#,
+            );
+        }
+        TestResponse::json(200, GOOD)
+    })
+}
+
+#[tokio::test]
+async fn a_refused_constraint_is_retried_without_it_and_not_sent_again() {
+    let server = refusing_server();
+    let model = provider(&server, |_| {});
+    assert!(model.may_accept(ConstraintKind::JsonSchema));
+    assert!(!model.may_accept(ConstraintKind::Grammar));
+
+    let completion = model.complete(&shaped()).await.unwrap();
+    assert_eq!(completion.text(), "Yes");
+    assert_eq!(completion.constraint, Some(ConstraintOutcome::Refused));
+    let sent = server.requests();
+    assert_eq!(sent.len(), 2, "the refused request and the same one without the constraint");
+    let (first, second) = (sent_body(&sent[0]), sent_body(&sent[1]));
+    assert_eq!(first["response_format"]["type"], "json_schema");
+    assert_eq!(first["response_format"]["json_schema"]["schema"]["required"][0], "searches");
+    // With a schema, a stop of whitespace alone would cut the JSON at its first line break.
+    assert_eq!(first["stop"], serde_json::json!(["\nContext:"]));
+    assert!(second.get("response_format").is_none());
+    assert_eq!(second["stop"], serde_json::json!(["\n\n", "\nContext:"]));
+    assert_eq!(first["messages"], second["messages"]);
+
+    // The refusal is remembered: the next request goes without the constraint, once.
+    assert!(!model.may_accept(ConstraintKind::JsonSchema));
+    assert!(model.refuses(ConstraintKind::JsonSchema));
+    let again = model.complete(&shaped()).await.unwrap();
+    assert_eq!(again.constraint, Some(ConstraintOutcome::Withheld));
+    assert_eq!(server.requests().len(), 3);
+    assert!(sent_body(&server.requests()[2]).get("response_format").is_none());
+    // A request without a constraint notes none.
+    assert_eq!(model.complete(&request()).await.unwrap().constraint, None);
+    // Clones share what the server refused.
+    assert!(model.clone().refuses(ConstraintKind::JsonSchema));
+}
+
+#[tokio::test]
+async fn an_accepted_constraint_is_noted_and_other_bad_requests_are_not_refusals() {
+    let server =
+        TestServer::with_routes(vec![("/v1/chat/completions", TestResponse::json(200, GOOD))]);
+    let model = provider(&server, |_| {});
+    let completion = model.complete(&shaped()).await.unwrap();
+    assert_eq!(completion.constraint, Some(ConstraintOutcome::Accepted));
+    assert_eq!(server.requests().len(), 1);
+    assert!(model.may_accept(ConstraintKind::JsonSchema));
+
+    // A 400 that is about something else is the caller's error, retried with nothing removed.
+    let server = TestServer::with_routes(vec![(
+        "/v1/chat/completions",
+        TestResponse::json(400, r#"{"error": {"message": "the prompt is too long"}}"#),
+    )]);
+    let model = provider(&server, |_| {});
+    let error = model.complete(&shaped()).await.unwrap_err();
+    assert!(matches!(error, LlmError::Server { status: 400, .. }), "{error:?}");
+    assert_eq!(server.requests().len(), 1);
+    assert!(model.may_accept(ConstraintKind::JsonSchema));
+
+    // A refusal whose retry fails too was not about the constraint: nothing is remembered.
+    let server = TestServer::with_routes(vec![(
+        "/v1/chat/completions",
+        TestResponse::json(422, r#"{"detail": "unsupported value for n"}"#),
+    )]);
+    let model = provider(&server, |_| {});
+    assert!(model.complete(&shaped()).await.is_err());
+    assert_eq!(server.requests().len(), 2);
+    assert!(model.may_accept(ConstraintKind::JsonSchema));
+}
+
+#[tokio::test]
+async fn the_audit_record_keeps_what_became_of_the_constraint_and_replays_it() {
+    use factdesk_llm::{AuditedModel, CacheMode, CallRecord, CallStore};
+    use std::sync::Mutex;
+
+    #[derive(Default)]
+    struct Memory(Mutex<Vec<CallRecord>>);
+    impl CallStore for Memory {
+        fn find(&self, key: &str) -> Result<Option<(i64, CallRecord)>, String> {
+            let records = self.0.lock().unwrap();
+            let found = records.iter().enumerate().rev().find(|(_, r)| r.request_key == key);
+            Ok(found.map(|(i, r)| (i as i64 + 1, r.clone())))
+        }
+        fn save(&self, record: &CallRecord) -> Result<i64, String> {
+            let mut records = self.0.lock().unwrap();
+            records.push(record.clone());
+            Ok(records.len() as i64)
+        }
+    }
+
+    let server = refusing_server();
+    let store = Arc::new(Memory::default());
+    let inner = Arc::new(provider(&server, |_| {}));
+    let audited = AuditedModel::new(inner, store.clone(), CacheMode::ReadWrite, None);
+    assert!(audited.may_accept(ConstraintKind::JsonSchema));
+    audited.complete(&shaped()).await.unwrap();
+    assert!(!audited.may_accept(ConstraintKind::JsonSchema), "the wrapper asks the provider");
+    {
+        let records = store.0.lock().unwrap();
+        // The record holds the constraint asked for and, with the answer, that it was refused.
+        assert_eq!(records[0].constraint, shaped().constraint);
+        assert_eq!(records[0].response["constraint"], "refused");
+    }
+    let replayed = audited.complete(&shaped()).await.unwrap();
+    assert!(replayed.replayed);
+    assert_eq!(replayed.constraint, Some(ConstraintOutcome::Refused));
+    assert_eq!(server.requests().len(), 2, "the replay calls no model");
 }

@@ -72,6 +72,7 @@ impl LanguageModel for KnownModel {
                 model: "known".into(),
                 audit_id: None,
                 replayed: false,
+                constraint: None,
             });
         }
         // Seeded draws from the distribution (xorshift).
@@ -91,7 +92,14 @@ impl LanguageModel for KnownModel {
             };
             choices.push(choice(text, None));
         }
-        Ok(Completion { choices, usage, model: "known".into(), audit_id: None, replayed: false })
+        Ok(Completion {
+            choices,
+            usage,
+            model: "known".into(),
+            audit_id: None,
+            replayed: false,
+            constraint: None,
+        })
     }
 }
 

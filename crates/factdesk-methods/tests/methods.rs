@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 use factdesk_llm::scripted::ScriptedModel;
 use factdesk_llm::{
-    Completion, CompletionRequest, LanguageModel, LlmError, ModelInfo, Nli, NliJudgement, NliPair,
-    NliScores, OutputConstraint, TokenUsage,
+    Completion, CompletionRequest, ConstraintKind, LanguageModel, LlmError, ModelInfo, Nli,
+    NliJudgement, NliPair, NliScores, OutputConstraint, TokenUsage,
 };
 use factdesk_methods::MethodError;
 use factdesk_methods::corpus_nli::{CorpusNli, CorpusNliConfig};
@@ -272,8 +272,8 @@ impl LanguageModel for GrammarAware {
         self.0.info()
     }
 
-    fn supports_grammar(&self) -> bool {
-        true
+    fn may_accept(&self, kind: ConstraintKind) -> bool {
+        kind == ConstraintKind::Grammar
     }
 
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError> {

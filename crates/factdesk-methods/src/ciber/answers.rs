@@ -2,7 +2,7 @@
 //! token's probabilities, and fusing their answers into the document's verdict; and the
 //! plain-RAG baseline.
 
-use factdesk_llm::{CompletionRequest, LlmError, OutputConstraint, TokenUsage};
+use factdesk_llm::{CompletionRequest, ConstraintKind, LlmError, OutputConstraint, TokenUsage};
 use factdesk_model::ciber::{
     CiberDocument, Masses, ProbeMode, ProbeResult, ProbeSet, RagAnswer, ResolvedAnswer, Stance,
 };
@@ -151,7 +151,7 @@ impl Ciber {
     ) -> Result<Answered, MethodError> {
         request.params.n = n.max(1);
         request.params.temperature = temperature;
-        if self.model.supports_grammar() {
+        if self.model.may_accept(ConstraintKind::Grammar) {
             request.constraint = Some(OutputConstraint::Grammar(ANSWER_GRAMMAR.to_owned()));
         }
         let completion = self.model.complete(&request).await?;

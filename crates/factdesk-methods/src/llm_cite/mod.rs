@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use factdesk_llm::prompts::PromptLibrary;
-use factdesk_llm::{LanguageModel, Nli, OutputConstraint};
+use factdesk_llm::{ConstraintKind, LanguageModel, Nli, OutputConstraint};
 use factdesk_model::{
     ClaimCheck, Envelope, EvidenceSource, LeftOut, ProposedUrl, TokenUse, Undecided, UrlStatus,
     Verdict,
@@ -377,7 +377,7 @@ impl LlmCite {
 
     /// Holds the answer to at most `max_urls` Wikipedia URLs where the model enforces grammars.
     fn hold_to_urls(&self, request: &mut factdesk_llm::CompletionRequest, max_urls: usize) {
-        if self.model.supports_grammar() {
+        if self.model.may_accept(ConstraintKind::Grammar) {
             request.constraint =
                 Some(OutputConstraint::Grammar(urls::wikipedia_url_grammar(max_urls)));
         }
