@@ -351,3 +351,37 @@ async fn the_audit_record_keeps_what_became_of_the_constraint_and_replays_it() {
     assert_eq!(replayed.constraint, Some(ConstraintOutcome::Refused));
     assert_eq!(server.requests().len(), 2, "the replay calls no model");
 }
+
+#[tokio::test]
+async fn the_scripted_server_accepts_refuses_or_ignores_a_schema() {
+    use factdesk_testkit::scripted::{ConstraintMode, RARR_QUERIES_TEMPLATE, ScriptedModel};
+    let mut asked = shaped();
+    asked.messages = vec![ChatMessage::user("Statement: Okra grows.")];
+    asked.template =
+        Some(factdesk_llm::TemplateRef { id: RARR_QUERIES_TEMPLATE.into(), version: 1 });
+    let served = |mode| {
+        ScriptedModel::new()
+            .on_shaped(RARR_QUERIES_TEMPLATE, |_| r#"{"searches": ["Does okra grow?"]}"#.into())
+            .constraints(mode)
+            .serve()
+    };
+    // Accepted: the answer is in shape.
+    let server = served(ConstraintMode::JsonSchema);
+    let completion = provider(&server, |_| {}).complete(&asked).await.unwrap();
+    assert_eq!(completion.constraint, Some(ConstraintOutcome::Accepted));
+    assert_eq!(completion.text(), r#"{"searches": ["Does okra grow?"]}"#);
+    // Refused: asked again without the schema, answered in free text, the refusal noted.
+    let server = served(ConstraintMode::Strict);
+    let model = provider(&server, |_| {});
+    let completion = model.complete(&asked).await.unwrap();
+    assert_eq!(completion.constraint, Some(ConstraintOutcome::Refused));
+    assert_eq!(completion.text(), " Okra grows.");
+    assert_eq!(server.requests().len(), 2);
+    assert!(!model.may_accept(ConstraintKind::JsonSchema));
+    // Ignored: the server takes the field and answers as if it were not there; the provider
+    // cannot tell, and the caller reads the free text.
+    let server = served(ConstraintMode::Ignore);
+    let completion = provider(&server, |_| {}).complete(&asked).await.unwrap();
+    assert_eq!(completion.constraint, Some(ConstraintOutcome::Accepted));
+    assert_eq!(completion.text(), " Okra grows.");
+}

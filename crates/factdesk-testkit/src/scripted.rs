@@ -3,6 +3,11 @@
 //! prompt's wording. What a script needs from a prompt (the claim, the document) is read here,
 //! in one place, from each template's layout; a prompt reworded in `assets/prompts/` then
 //! breaks no test, and a template this module does not know is a 500 that names it.
+//!
+//! How it meets output constraints is chosen by [`ConstraintMode`]: like a lenient server it
+//! ignores them (the default), like a strict one it refuses the fields with a 400 naming them,
+//! or like llama.cpp's server with a JSON Schema it takes `response_format` and answers in
+//! shape (a template's shaped script, [`ScriptedModel::on_shaped`]).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -264,6 +269,35 @@ pub fn tts_stances(asked: &Asked) -> String {
         .join("\n")
 }
 
+/// How the scripted server meets a request's output constraint (`response_format`,
+/// `grammar`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ConstraintMode {
+    /// Reads neither field and answers the script's text, as a lenient server ignores fields it
+    /// does not know.
+    #[default]
+    Ignore,
+    /// Refuses a request carrying either field with a 400 naming it, as a strict server
+    /// refuses fields it does not know.
+    Strict,
+    /// Accepts `response_format` of type `json_schema` and answers with the template's shaped
+    /// script (its plain one where it has none: a model that ignores the schema); refuses
+    /// `grammar` and any other `response_format` with a 400 naming the field.
+    JsonSchema,
+}
+
+/// The 400 a strict server gives for a field it does not take.
+pub fn refusal(field: &str) -> TestResponse {
+    let body = serde_json::json!({
+        "error": {
+            "message": format!("unknown field `{field}`: this server takes no such argument"),
+            "type": "invalid_request_error",
+            "param": field,
+        }
+    });
+    TestResponse::json(400, &body.to_string())
+}
+
 type Script = Arc<dyn Fn(&Asked) -> String + Send + Sync>;
 type Delay = Arc<dyn Fn(&Asked) -> Duration + Send + Sync>;
 
@@ -275,8 +309,10 @@ type Delay = Arc<dyn Fn(&Asked) -> Duration + Send + Sync>;
 #[derive(Clone)]
 pub struct ScriptedModel {
     scripts: Vec<(String, Script)>,
+    shaped: Vec<(String, Script)>,
     otherwise: Script,
     delay: Delay,
+    constraints: ConstraintMode,
 }
 
 impl Default for ScriptedModel {
@@ -290,8 +326,10 @@ impl ScriptedModel {
         let verdict = |yes: bool| if yes { "True" } else { "False" }.to_owned();
         ScriptedModel {
             scripts: Vec::new(),
+            shaped: Vec::new(),
             otherwise: Arc::new(|_| "OK".to_owned()),
             delay: Arc::new(|_| Duration::ZERO),
+            constraints: ConstraintMode::Ignore,
         }
         .on_urls(|_| "I do not know which page would help.".to_owned())
         .on(NLI_TEMPLATE, move |asked| verdict(document_supports(&asked.document, &asked.claim)))
@@ -347,6 +385,24 @@ impl ScriptedModel {
         self
     }
 
+    /// Answers `template` with `script` when a request carries a JSON Schema and the mode is
+    /// [`ConstraintMode::JsonSchema`] (the script writes the JSON the schema asks for).
+    pub fn on_shaped(
+        mut self,
+        template: &str,
+        script: impl Fn(&Asked) -> String + Send + Sync + 'static,
+    ) -> ScriptedModel {
+        self.shaped.retain(|(id, _)| id != template);
+        self.shaped.push((template.to_owned(), Arc::new(script)));
+        self
+    }
+
+    /// Meets output constraints as `mode` says.
+    pub fn constraints(mut self, mode: ConstraintMode) -> ScriptedModel {
+        self.constraints = mode;
+        self
+    }
+
     /// Answers both URL templates with `script`.
     pub fn on_urls(self, script: impl Fn(&Asked) -> String + Send + Sync + 'static) -> Self {
         let script: Script = Arc::new(script);
@@ -374,14 +430,39 @@ impl ScriptedModel {
             Ok(asked) => asked,
             Err(message) => return Some(TestResponse::text(500, &message)),
         };
-        let script = match self.scripts.iter().find(|(id, _)| *id == asked.template) {
-            Some((_, script)) => script,
-            None if asked.template.is_empty() => &self.otherwise,
-            None => {
-                let message = format!("no script for '{}'", asked.template);
-                return Some(TestResponse::text(500, &message));
+        let body = chat_request(request)?.body;
+        let format = body.get("response_format");
+        let schema = format.is_some_and(|format| format["type"] == "json_schema");
+        match self.constraints {
+            ConstraintMode::Ignore => {}
+            ConstraintMode::Strict => {
+                if let Some(field) =
+                    ["response_format", "grammar"].into_iter().find(|f| body.get(*f).is_some())
+                {
+                    return Some(refusal(field));
+                }
             }
-        };
+            ConstraintMode::JsonSchema => {
+                if body.get("grammar").is_some() {
+                    return Some(refusal("grammar"));
+                }
+                if format.is_some() && !schema {
+                    return Some(refusal("response_format"));
+                }
+            }
+        }
+        let shaped = (self.constraints == ConstraintMode::JsonSchema && schema)
+            .then(|| self.shaped.iter().find(|(id, _)| *id == asked.template))
+            .flatten();
+        let script =
+            match shaped.or_else(|| self.scripts.iter().find(|(id, _)| *id == asked.template)) {
+                Some((_, script)) => script,
+                None if asked.template.is_empty() => &self.otherwise,
+                None => {
+                    let message = format!("no script for '{}'", asked.template);
+                    return Some(TestResponse::text(500, &message));
+                }
+            };
         let text = script(&asked);
         Some(chat_response(&vec![text; asked.n.max(1) as usize]).with_delay((self.delay)(&asked)))
     }
@@ -450,5 +531,52 @@ mod tests {
         assert_eq!(asked_gate.claim, "Okra grows in 1899.");
         assert_eq!(asked_gate.document, "Okra grows, since 1889.");
         assert!(answer(&model, &gate).1.contains("Therefore: disagrees"));
+    }
+
+    #[test]
+    fn constraints_are_ignored_refused_or_answered_in_shape_as_the_mode_says() {
+        let constrained = |field: &str, value: serde_json::Value| {
+            let mut request = chat(Some(RARR_QUERIES_TEMPLATE), "Statement: Okra grows.");
+            let mut body: serde_json::Value = serde_json::from_slice(&request.body).unwrap();
+            body[field] = value;
+            request.body = body.to_string().into_bytes();
+            request
+        };
+        let schema = constrained(
+            "response_format",
+            serde_json::json!({"type": "json_schema", "json_schema": {"name": "o", "schema": {}}}),
+        );
+        let grammar = constrained("grammar", "root ::= \"x\"".into());
+        let object = constrained("response_format", serde_json::json!({"type": "json_object"}));
+        let model = ScriptedModel::new()
+            .on_shaped(RARR_QUERIES_TEMPLATE, |_| r#"{"searches": ["okra"]}"#.to_owned());
+
+        // Ignored: the plain script answers, whatever the request carries.
+        for request in [&schema, &grammar, &object] {
+            let (status, body) = answer(&model, request);
+            assert_eq!(status, 200);
+            assert!(body.contains(" Okra grows."), "{body}");
+        }
+        // Strict: a 400 naming the field.
+        let strict = model.clone().constraints(ConstraintMode::Strict);
+        for (request, field) in [(&schema, "response_format"), (&grammar, "grammar")] {
+            let (status, body) = answer(&strict, request);
+            assert_eq!(status, 400);
+            assert!(body.contains(&format!("unknown field `{field}`")), "{body}");
+        }
+        assert_eq!(answer(&strict, &chat(Some(RARR_QUERIES_TEMPLATE), "Statement: x")).0, 200);
+        // A JSON Schema server: the shaped script answers a schema; a grammar is refused.
+        let json = model.constraints(ConstraintMode::JsonSchema);
+        let (status, body) = answer(&json, &schema);
+        assert_eq!(status, 200);
+        assert!(body.contains(r#"{\"searches\": [\"okra\"]}"#), "{body}");
+        assert_eq!(answer(&json, &grammar).0, 400);
+        assert_eq!(answer(&json, &object).0, 400);
+        // Without a schema, or for a template with no shaped script, the plain script answers.
+        let plain = chat(Some(RARR_QUERIES_TEMPLATE), "Statement: Okra grows.");
+        assert!(answer(&json, &plain).1.contains(" Okra grows."));
+        let mut nli = schema.clone();
+        nli.headers = vec![(TEMPLATE_HEADER.to_owned(), format!("{NLI_TEMPLATE}@3"))];
+        assert_eq!(answer(&json, &nli).0, 200);
     }
 }
