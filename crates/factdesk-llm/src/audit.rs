@@ -4,7 +4,11 @@
 //! [`CallStore`], and, per run, an identical request can be served from an earlier record:
 //! [`CacheMode::ReadWrite`] reuses and records, [`CacheMode::ReplayOnly`] never calls the
 //! model (a finished run re-runs with zero model calls), [`CacheMode::Off`] only records.
-//! Failed calls are never recorded.
+//! Failed calls are never recorded. What became of a request's output constraint (accepted,
+//! refused by the server and asked again without it, withheld) is part of the recorded
+//! answer ([`crate::Completion::constraint`]); a replay of a constrained request may take the
+//! record of the same request unconstrained (an older run's, made before the prompt asked
+//! for a shape).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -184,6 +188,31 @@ impl AuditedModel {
         Ok(found)
     }
 
+    /// The record answering a completion request. A replay that finds none for a request with
+    /// a constraint takes the record of the same request without it, if there is one: a run
+    /// recorded before its prompt asked for a shape replays, its answers read as free text.
+    fn replayable(
+        &self,
+        key: &str,
+        request: &CompletionRequest,
+    ) -> Result<Option<(i64, CallRecord)>, LlmError> {
+        if self.mode != CacheMode::ReplayOnly || request.constraint.is_none() {
+            return self.lookup(key);
+        }
+        match self.store.find(key).map_err(LlmError::Audit)? {
+            Some(found) => Ok(Some(found)),
+            None => {
+                let mut free = request.clone();
+                free.constraint = None;
+                let free_key = request_key(&self.inner.info(), CallKind::Completion, &free, &[]);
+                match self.store.find(&free_key).map_err(LlmError::Audit)? {
+                    Some(found) => Ok(Some(found)),
+                    None => Err(LlmError::ReplayMiss { key: key.to_owned() }),
+                }
+            }
+        }
+    }
+
     fn record(
         &self,
         key: String,
@@ -234,7 +263,7 @@ impl LanguageModel for AuditedModel {
 
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError> {
         let key = request_key(&self.inner.info(), CallKind::Completion, request, &[]);
-        if let Some((id, record)) = self.lookup(&key)? {
+        if let Some((id, record)) = self.replayable(&key, request)? {
             let mut completion: Completion = decode(id, record.response)?;
             completion.audit_id = Some(id);
             completion.replayed = true;
@@ -380,6 +409,29 @@ mod tests {
         audited.complete(&request("x")).await.unwrap_err();
         assert_eq!(failing.requests().len(), 3);
         assert_eq!(store.records.lock().unwrap().len(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_replay_of_a_shaped_request_takes_the_record_of_it_unshaped() {
+        let store = Arc::new(MemoryStore::default());
+        let model = Arc::new(ScriptedModel::constant("free text"));
+        let recorded = AuditedModel::new(model, store.clone(), CacheMode::ReadWrite, None);
+        recorded.complete(&request("list")).await.unwrap();
+        let mut shaped = request("list");
+        shaped.constraint = Some(OutputConstraint::JsonSchema(serde_json::json!({})));
+        let fresh = Arc::new(ScriptedModel::constant("should not be called"));
+        let replay = AuditedModel::new(fresh.clone(), store.clone(), CacheMode::ReplayOnly, None);
+        let answer = replay.complete(&shaped).await.unwrap();
+        assert_eq!((answer.text(), answer.replayed), ("free text", true));
+        assert!(fresh.requests().is_empty());
+        let mut other = request("other");
+        other.constraint = shaped.constraint.clone();
+        assert!(matches!(replay.complete(&other).await, Err(LlmError::ReplayMiss { .. })));
+        // Reading and writing, a shaped request is not answered by an unshaped record.
+        let live = Arc::new(ScriptedModel::constant("{}"));
+        let read_write = AuditedModel::new(live.clone(), store, CacheMode::ReadWrite, None);
+        assert_eq!(read_write.complete(&shaped).await.unwrap().text(), "{}");
+        assert_eq!(live.requests().len(), 1);
     }
 
     #[test]

@@ -88,15 +88,15 @@ impl OutputConstraint {
     /// may accept schemas, else none (the answer is then read as free text).
     pub fn for_model<M: LanguageModel + ?Sized>(
         model: &M,
-        schema: impl FnOnce() -> serde_json::Value,
-        grammar: Option<impl FnOnce() -> String>,
+        schema: serde_json::Value,
+        grammar: Option<String>,
     ) -> Option<OutputConstraint> {
         match grammar {
             Some(grammar) if model.may_accept(ConstraintKind::Grammar) => {
-                Some(OutputConstraint::Grammar(grammar()))
+                Some(OutputConstraint::Grammar(grammar))
             }
             _ if model.may_accept(ConstraintKind::JsonSchema) => {
-                Some(OutputConstraint::JsonSchema(schema()))
+                Some(OutputConstraint::JsonSchema(schema))
             }
             _ => None,
         }

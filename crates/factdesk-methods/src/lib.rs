@@ -25,6 +25,7 @@ pub mod p_true;
 pub mod prompts;
 pub mod revise;
 pub mod sgss;
+pub mod shape;
 pub mod tts;
 
 pub use bm25::{rank as bm25_rank, terms as bm25_terms};

@@ -5,7 +5,9 @@
 //!    a list; CONTROLLED: one URL per sample, m samples; RS: the DIVERSE prompt sampled R times
 //!    at temperature 0.8, keeping the sample with the most valid URLs).
 //!    Where the model enforces grammars, its answer is held to Wikipedia URLs
-//!    ([`urls::wikipedia_url_grammar`]).
+//!    ([`urls::wikipedia_url_grammar`]); where it may take a JSON Schema (a server), it is asked
+//!    for a list of them ([`urls::url_list_schema`]). [`urls::parse_answer`] reads the list,
+//!    or the free text of a server that refused or ignored the schema.
 //! 2. Each URL is fetched through the [`PageSource`] (the application fetches, archives and
 //!    applies the fetch policy; Wikipedia goes through the MediaWiki API).
 //! 3. Each page's sentences are ranked against the claim with BM25; the top l are kept.
@@ -21,7 +23,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use factdesk_llm::prompts::PromptLibrary;
-use factdesk_llm::{ConstraintKind, LanguageModel, Nli, OutputConstraint};
+use factdesk_llm::{LanguageModel, Nli};
 use factdesk_model::{
     ClaimCheck, Envelope, EvidenceSource, LeftOut, ProposedUrl, TokenUse, Undecided, UrlStatus,
     Verdict,
@@ -302,7 +304,7 @@ impl LlmCite {
                 self.hold_to_urls(&mut request, m);
                 let completion = self.model.complete(&request).await?;
                 count_url_tokens(&mut generated.tokens, &completion.usage);
-                generated.urls = urls::parse_urls(completion.text(), m)
+                generated.urls = urls::parse_answer(completion.text(), m)
                     .into_iter()
                     .map(|url| (url, 0))
                     .collect();
@@ -319,7 +321,7 @@ impl LlmCite {
                 count_url_tokens(&mut generated.tokens, &completion.usage);
                 let mut keys = Vec::new();
                 for (sample, choice) in completion.choices.iter().enumerate() {
-                    if let Some(url) = urls::parse_urls(&choice.text, 1).into_iter().next() {
+                    if let Some(url) = urls::parse_answer(&choice.text, 1).into_iter().next() {
                         let key = urls::dedupe_key(&url);
                         if !keys.contains(&key) {
                             keys.push(key);
@@ -342,7 +344,7 @@ impl LlmCite {
                 let samples: Vec<Vec<String>> = completion
                     .choices
                     .iter()
-                    .map(|choice| urls::parse_urls(&choice.text, m))
+                    .map(|choice| urls::parse_answer(&choice.text, m))
                     .collect();
                 // Validate every distinct URL once.
                 let mut distinct: Vec<String> = Vec::new();
@@ -375,12 +377,15 @@ impl LlmCite {
         Ok(generated)
     }
 
-    /// Holds the answer to at most `max_urls` Wikipedia URLs where the model enforces grammars.
+    /// Holds the answer to at most `max_urls` Wikipedia URLs: by a grammar where the model
+    /// enforces grammars, by a JSON Schema where it may take one.
     fn hold_to_urls(&self, request: &mut factdesk_llm::CompletionRequest, max_urls: usize) {
-        if self.model.may_accept(ConstraintKind::Grammar) {
-            request.constraint =
-                Some(OutputConstraint::Grammar(urls::wikipedia_url_grammar(max_urls)));
-        }
+        crate::shape::constrain(
+            &*self.model,
+            request,
+            urls::url_list_schema(max_urls),
+            Some(urls::wikipedia_url_grammar(max_urls)),
+        );
     }
 }
 

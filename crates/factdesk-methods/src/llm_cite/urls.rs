@@ -9,7 +9,9 @@
 //!
 //! Where the model honours a grammar (the embedded llama.cpp model), [`wikipedia_url_grammar`]
 //! holds its answer to that shape from the first token: small local models otherwise tend to
-//! repeat the claim instead of writing URLs.
+//! repeat the claim instead of writing URLs. A server that may take a JSON Schema is asked for
+//! [`url_list_schema`] instead, `{"urls": [...]}`; [`parse_answer`] reads that list first and
+//! the free text otherwise.
 
 /// Characters that end a URL in running text (typographic quotes included: models put links
 /// in “…” or «…»).
@@ -39,6 +41,31 @@ pub fn wikipedia_url_grammar(max_urls: usize) -> String {
          tchar ::= [^ \\t\\r\\n\\\"'<>`|{{}}\\\\^\\[\\]“”«»「」]\n",
         rest = MAX_TITLE_CHARS - 1
     )
+}
+
+/// The field of [`url_list_schema`]'s object that holds the URLs.
+pub const URLS_FIELD: &str = "urls";
+
+/// The JSON Schema of an answer of 1 to `max_urls` Wikipedia article URLs, `{"urls": [...]}`,
+/// each held to the shape [`wikipedia_url_grammar`] holds a URL to.
+pub fn url_list_schema(max_urls: usize) -> serde_json::Value {
+    let pattern = format!(
+        r#"^https://[a-z]{{2,3}}\.wikipedia\.org/wiki/[^ \t\r\n"'<>`|{{}}\\^\[\]“”«»「」]{{1,{MAX_TITLE_CHARS}}}$"#
+    );
+    crate::shape::list(
+        URLS_FIELD,
+        max_urls,
+        serde_json::json!({"type": "string", "pattern": pattern}),
+    )
+}
+
+/// The URLs of a model's answer, at most `limit`: those of its `{"urls": [...]}` list when it
+/// is one ([`url_list_schema`]), else those found in its free text ([`parse_urls`]).
+pub fn parse_answer(text: &str, limit: usize) -> Vec<String> {
+    match crate::shape::read_list(text, URLS_FIELD) {
+        Some(listed) => parse_urls(&listed.join("\n"), limit),
+        None => parse_urls(text, limit),
+    }
 }
 
 /// URLs found in `text`, in order of appearance, without duplicates, at most `limit`.
@@ -271,6 +298,31 @@ mod tests {
 
     fn check(text: &str, expected: &[&str]) {
         assert_eq!(parse_urls(text, 10), expected, "input: {text:?}");
+    }
+
+    #[test]
+    fn a_url_list_answer_is_read_first_and_free_text_otherwise() {
+        let listed = r#"{"urls": ["https://en.wikipedia.org/wiki/Okra", "en.wikipedia.org/wiki/Mallow family", "https://en.wikipedia.org/wiki/Okra"]}"#;
+        assert_eq!(
+            parse_answer(listed, 5),
+            ["https://en.wikipedia.org/wiki/Okra", "https://en.wikipedia.org/wiki/Mallow_family"]
+        );
+        assert_eq!(parse_answer(listed, 1), ["https://en.wikipedia.org/wiki/Okra"]);
+        // The same URLs as free text, as a server that ignored the schema writes them.
+        let free =
+            "1. https://en.wikipedia.org/wiki/Okra\n2. https://en.wikipedia.org/wiki/Mallow_family";
+        assert_eq!(parse_answer(free, 5), parse_answer(listed, 5));
+        // An empty list is an answer with no URLs.
+        assert!(parse_answer(r#"{"urls": []}"#, 5).is_empty());
+
+        let schema = url_list_schema(3);
+        assert_eq!(schema["properties"][URLS_FIELD]["maxItems"], 3);
+        let pattern = schema["properties"][URLS_FIELD]["items"]["pattern"].as_str().unwrap();
+        assert!(
+            pattern.starts_with(r"^https://[a-z]{2,3}\.wikipedia\.org/wiki/[^ \t"),
+            "{pattern}"
+        );
+        assert!(pattern.ends_with(&format!("]{{1,{MAX_TITLE_CHARS}}}$")), "{pattern}");
     }
 
     #[test]

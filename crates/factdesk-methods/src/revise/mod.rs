@@ -223,7 +223,21 @@ impl Reviser {
         context: serde_json::Value,
         purpose: &str,
     ) -> Result<String, MethodError> {
-        let completion = self.complete(ledger, template, context, purpose).await?;
+        let completion = self.complete(ledger, template, context, purpose, None).await?;
+        Ok(completion.text().trim().to_owned())
+    }
+
+    /// As [`Self::ask`], asking for an answer of `schema`'s shape where the model may take
+    /// one ([`crate::shape`]); the caller still reads an answer of any shape.
+    pub(crate) async fn ask_shaped(
+        &self,
+        ledger: &Ledger,
+        template: &str,
+        context: serde_json::Value,
+        purpose: &str,
+        schema: serde_json::Value,
+    ) -> Result<String, MethodError> {
+        let completion = self.complete(ledger, template, context, purpose, Some(schema)).await?;
         Ok(completion.text().trim().to_owned())
     }
 
@@ -236,7 +250,7 @@ impl Reviser {
         context: serde_json::Value,
         purpose: &str,
     ) -> Result<Option<String>, MethodError> {
-        let completion = self.complete(ledger, template, context, purpose).await?;
+        let completion = self.complete(ledger, template, context, purpose, None).await?;
         let cut = completion
             .choices
             .first()
@@ -250,9 +264,13 @@ impl Reviser {
         template: &str,
         context: serde_json::Value,
         purpose: &str,
+        schema: Option<serde_json::Value>,
     ) -> Result<factdesk_llm::Completion, MethodError> {
         let mut request = self.prompts.render_request(template, &context)?;
         request.params.seed = Some(self.config.seed);
+        if let Some(schema) = schema {
+            crate::shape::constrain(&*self.model, &mut request, schema, None);
+        }
         let completion = self.model.complete(&request).await?;
         ledger.record(purpose, completion.usage);
         Ok(completion)

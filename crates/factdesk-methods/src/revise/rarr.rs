@@ -1,7 +1,9 @@
 //! RARR, as "Correcting Hallucinations in News Summaries: Exploration of Self-Correcting LLM
 //! Methods with External Knowledge" runs it on news summaries (few-shot prompts, Tables 9–10):
 //!
-//! 1. Research: for each sentence, searches that would check it ("I googled: …").
+//! 1. Research: for each sentence, searches that would check it ("I googled: …"; asked for as
+//!    a JSON list where the model may take a schema, [`queries_schema`], and read from that or
+//!    the free text, [`parse_answer`]).
 //! 2. Evidence for each search from the run's source ([`super::evidence`]).
 //! 3. Agreement gate on each (search, evidence) pair, against the sentence as it stands.
 //! 4. Only on disagreement, an edit of the sentence that changes as little as possible. The
@@ -27,6 +29,30 @@ pub const METHOD: &str = "rarr";
 pub const QUERIES_TEMPLATE: &str = "rarr/queries";
 pub const AGREEMENT_TEMPLATE: &str = "rarr/agreement";
 pub const EDIT_TEMPLATE: &str = "rarr/edit";
+
+/// The field of [`queries_schema`]'s object that holds the searches.
+pub const QUERIES_FIELD: &str = "searches";
+
+/// The JSON Schema of an answer of 1 to `max` searches, `{"searches": [...]}`.
+pub fn queries_schema(max: usize) -> serde_json::Value {
+    crate::shape::list(QUERIES_FIELD, max, serde_json::json!({"type": "string"}))
+}
+
+/// The searches of a model's answer, up to `max`, without repeats: those of its
+/// `{"searches": [...]}` list when it is one ([`queries_schema`]; each item one search), else
+/// those of its free text ([`parse_queries`]).
+pub fn parse_answer(text: &str, max: usize) -> Vec<String> {
+    match crate::shape::read_list(text, QUERIES_FIELD) {
+        Some(listed) => {
+            let lines: Vec<String> = listed
+                .iter()
+                .map(|query| query.split_whitespace().collect::<Vec<_>>().join(" "))
+                .collect();
+            parse_queries(&lines.join("\n"), max)
+        }
+        None => parse_queries(text, max),
+    }
+}
 
 /// The searches in the model's answer: one per line, with or without the "I googled:" label
 /// (the prompt ends with the first one's), up to `max`, without repeats; it stops where the
@@ -89,18 +115,18 @@ async fn research_and_revise(
     (start, end): (usize, usize),
 ) -> Result<SentenceWork, MethodError> {
     let sentence = &passage[start..end];
+    let max = reviser.config.questions.max(1);
     let answer = reviser
-        .ask(
+        .ask_shaped(
             ledger,
             QUERIES_TEMPLATE,
             serde_json::json!({"passage": passage, "sentence": sentence}),
             "queries",
+            queries_schema(max),
         )
         .await?;
     let (queries, copied): (Vec<String>, Vec<String>) =
-        parse_queries(&answer, reviser.config.questions.max(1))
-            .into_iter()
-            .partition(|query| super::is_about(query, sentence));
+        parse_answer(&answer, max).into_iter().partition(|query| super::is_about(query, sentence));
     let mut work = SentenceWork {
         start,
         end,
@@ -285,6 +311,12 @@ mod tests {
             ["When did the tower open?", "How tall is the tower?"]
         );
         assert_eq!(parse_queries(answer, 1), ["When did the tower open?"]);
+        // A list of searches is read item by item, labels and repeats as in free text.
+        let listed = r#"{"searches": ["When did the\ntower open?", "I googled: How tall is it?", "how tall is it?"]}"#;
+        assert_eq!(parse_answer(listed, 5), ["When did the tower open?", "How tall is it?"]);
+        assert_eq!(parse_answer(listed, 1), ["When did the tower open?"]);
+        assert_eq!(parse_answer(answer, 5), parse_queries(answer, 5));
+        assert_eq!(queries_schema(3)["properties"][QUERIES_FIELD]["maxItems"], 3);
         assert!(parse_queries("  \n I googled: \n", 3).is_empty());
         // Labels found in text whose lower case is longer than it (İ) cut at the right place.
         assert_eq!(parse_queries("İ googled: é?", 3), ["é?"]);

@@ -740,3 +740,58 @@ async fn the_judge_scores_the_original_and_the_revision_on_each_criterion() {
         r.messages[0].content.contains("Eiffel Tower opened in 1889 for the World's Fair")
     }));
 }
+
+/// RARR's searches from a loopback server that answers a schema with a JSON list, refuses it
+/// (asked again without it), or ignores it (free text): every sentence is searched for.
+#[tokio::test]
+async fn rarr_asks_for_its_searches_in_shape_and_reads_every_answer() {
+    use factdesk_llm::openai::{OpenAiCompatible, OpenAiSettings};
+    use factdesk_testkit::scripted::{
+        ConstraintMode, RARR_QUERIES_TEMPLATE, ScriptedModel as Served,
+    };
+
+    for mode in [ConstraintMode::JsonSchema, ConstraintMode::Strict, ConstraintMode::Ignore] {
+        let server = Served::new()
+            .on_shaped(RARR_QUERIES_TEMPLATE, |asked| {
+                let search = format!("Is it so that {}", asked.claim.trim_end_matches('.'));
+                serde_json::json!({ "searches": [search] }).to_string()
+            })
+            .constraints(mode)
+            .serve();
+        let mut settings = OpenAiSettings::new(&server.url("/v1"), "small-model");
+        settings.max_retries = 0;
+        let reviser = Reviser {
+            model: Arc::new(OpenAiCompatible::new(settings).unwrap()),
+            ..reviser(
+                ReviseMethod::Rarr,
+                ScriptedModel::constant(""),
+                source(Granularity::Snippets, None),
+            )
+        };
+        let revision = reviser.revise(PASSAGE).await.unwrap();
+        let mut questions: Vec<&str> =
+            revision.steps.iter().map(|step| step.question.as_str()).collect();
+        questions.dedup();
+        let expected: &[&str] = match mode {
+            ConstraintMode::JsonSchema => &[
+                "Is it so that The Eiffel Tower opened in 1899",
+                "Is it so that It stands in Paris",
+            ],
+            // The free-text script searches for the sentence itself.
+            _ => &["The Eiffel Tower opened in 1899.", "It stands in Paris."],
+        };
+        assert_eq!(questions, expected, "{mode:?}");
+        let searches: Vec<serde_json::Value> = server
+            .requests()
+            .iter()
+            .filter(|r| r.header("x-factdesk-template") == Some("rarr/queries@1"))
+            .map(|r| serde_json::from_slice::<serde_json::Value>(&r.body).unwrap())
+            .collect();
+        let with_schema = searches.iter().filter(|body| body.get("response_format").is_some());
+        assert!(with_schema.count() >= 1, "{mode:?}");
+        if mode == ConstraintMode::Strict {
+            // One search request at least was refused, then asked again without the schema.
+            assert!(searches.iter().any(|body| body.get("response_format").is_none()));
+        }
+    }
+}

@@ -7,7 +7,9 @@
 //!    independent sources. Fewer than three distinct sources are refused (peer prediction
 //!    needs peers).
 //! 2. Leave-one-out: for each source i, a draft from every *other* source (`tts/draft`),
-//!    decomposed into atomic claims T_i (`tts/claims`).
+//!    decomposed into atomic claims T_i (`tts/claims`; asked for as a JSON list where the model
+//!    may take a schema, [`claims_schema`], and read from that or a numbered list,
+//!    [`parse_claims`]).
 //! 3. Stances of every source on every claim of T_i: by the chat model (`tts/stances`,
 //!    several claims per call: supports, contradicts, or abstains; a claim a source's answer
 //!    does not mention counts as abstained), or by an NLI model ([`StanceJudge::Verifier`]:
@@ -172,6 +174,43 @@ pub struct Quiet;
 
 impl Progress for Quiet {}
 
+/// The field of [`claims_schema`]'s object that holds the claims.
+pub const CLAIMS_FIELD: &str = "claims";
+
+/// The JSON Schema of a draft's claims (`tts/claims`): 1 to `max`, `{"claims": [...]}`.
+pub fn claims_schema(max: usize) -> serde_json::Value {
+    crate::shape::list(CLAIMS_FIELD, max, serde_json::json!({"type": "string"}))
+}
+
+/// The claims of a model's answer, up to `max`, without repeats: the items of its
+/// `{"claims": [...]}` list when it is one ([`claims_schema`]; each on one line, numbers or
+/// bullets before it dropped), else the lines of its numbered or bulleted list
+/// ([`crate::revise::cove::parse_questions`]).
+pub fn parse_claims(text: &str, max: usize) -> Vec<String> {
+    let Some(listed) = crate::shape::read_list(text, CLAIMS_FIELD) else {
+        return crate::revise::cove::parse_questions(text, max);
+    };
+    let mut claims: Vec<String> = Vec::new();
+    for item in listed {
+        let item = item.split_whitespace().collect::<Vec<_>>().join(" ");
+        let numbered = item.trim_start_matches(|c: char| c.is_ascii_digit());
+        let item = match numbered.strip_prefix(['.', ')']) {
+            Some(rest) if numbered.len() < item.len() => rest,
+            _ => item.strip_prefix(['-', '*', '•']).unwrap_or(&item),
+        }
+        .trim();
+        if item.chars().any(char::is_alphanumeric)
+            && !claims.iter().any(|seen| seen.eq_ignore_ascii_case(item))
+        {
+            claims.push(item.to_owned());
+        }
+        if claims.len() >= max {
+            break;
+        }
+    }
+    claims
+}
+
 /// The stance a line gives after its number: its first stance word, read as abstaining when
 /// "not", "neither" or "no" comes before it ("does not support", "neither supports nor …").
 fn stance_of(rest: &str) -> Option<Stance> {
@@ -289,11 +328,28 @@ impl Tts {
         tokens: &mut TokenUse,
         calls: &mut usize,
     ) -> Result<String, MethodError> {
+        self.ask_shaped(template, context, purpose, None, tokens, calls).await
+    }
+
+    /// As [`Self::ask`], asking for an answer of `schema`'s shape where the model may take one
+    /// ([`crate::shape`]); the caller still reads an answer of any shape.
+    pub(crate) async fn ask_shaped(
+        &self,
+        template: &str,
+        context: serde_json::Value,
+        purpose: &str,
+        schema: Option<serde_json::Value>,
+        tokens: &mut TokenUse,
+        calls: &mut usize,
+    ) -> Result<String, MethodError> {
         if self.progress.cancelled() {
             return Err(MethodError::Cancelled);
         }
         let mut request = self.prompts.render_request(template, &context)?;
         request.params.seed = Some(self.config.seed);
+        if let Some(schema) = schema {
+            crate::shape::constrain(&*self.model, &mut request, schema, None);
+        }
         let completion = self.model.complete(&request).await?;
         tokens.add(
             purpose,
@@ -352,7 +408,7 @@ impl Tts {
         calls: &mut usize,
     ) -> Result<Vec<String>, MethodError> {
         let answer = self
-            .ask(
+            .ask_shaped(
                 CLAIMS_TEMPLATE,
                 serde_json::json!({
                     "summary": draft,
@@ -360,11 +416,12 @@ impl Tts {
                     "boundary": factdesk_llm::nli::boundary(draft, question),
                 }),
                 "claims",
+                Some(claims_schema(self.config.max_claims)),
                 tokens,
                 calls,
             )
             .await?;
-        Ok(crate::revise::cove::parse_questions(&answer, self.config.max_claims))
+        Ok(parse_claims(&answer, self.config.max_claims))
     }
 
     /// Every source's stances on `claims` (`[source][claim]`), several claims per call; a

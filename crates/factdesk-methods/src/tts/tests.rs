@@ -305,3 +305,66 @@ async fn sources_in_different_languages_run_without_a_panic() {
         assert_eq!(source.stances.len(), 4);
     }
 }
+
+#[test]
+fn claims_are_read_from_a_json_list_first_and_a_numbered_list_otherwise() {
+    let listed = r#"{"claims": ["1. Okra is a plant.", "- It grows in\nwarm places.", "okra is a plant.", " ", "Pods are green."]}"#;
+    assert_eq!(
+        parse_claims(listed, 5),
+        ["Okra is a plant.", "It grows in warm places.", "Pods are green."]
+    );
+    assert_eq!(parse_claims(listed, 2), ["Okra is a plant.", "It grows in warm places."]);
+    let free = "1. Okra is a plant.\n2. It grows in warm places.";
+    assert_eq!(parse_claims(free, 5), ["Okra is a plant.", "It grows in warm places."]);
+    // A sentence that is no list gives no claims, as before.
+    assert!(parse_claims("Okra is a plant.", 5).is_empty());
+    assert_eq!(claims_schema(4)["properties"][CLAIMS_FIELD]["maxItems"], 4);
+}
+
+/// A draft's claims from a loopback server that answers a schema with a JSON list (one line,
+/// which the free-text reader would find no claims in), refuses it, or ignores it.
+#[tokio::test]
+async fn a_drafts_claims_are_asked_for_in_shape_and_read_in_every_case() {
+    use factdesk_llm::openai::{OpenAiCompatible, OpenAiSettings};
+    use factdesk_testkit::scripted::{
+        ConstraintMode, ScriptedModel as Served, TTS_CLAIMS_TEMPLATE,
+    };
+
+    let draft = "The bridge closed in May. Repairs take a year.";
+    let want = ["The bridge closed in May.", "Repairs take a year."];
+    assert!(parse_claims(r#"{"claims": ["a"]}"#, 5) == ["a"]);
+    assert!(crate::revise::cove::parse_questions(r#"{"claims": ["a"]}"#, 5).is_empty());
+    for mode in [ConstraintMode::JsonSchema, ConstraintMode::Strict, ConstraintMode::Ignore] {
+        let server = Served::new()
+            .on_shaped(TTS_CLAIMS_TEMPLATE, |asked| {
+                let claims: Vec<String> = sentences(&asked.document);
+                serde_json::json!({ "claims": claims }).to_string()
+            })
+            .constraints(mode)
+            .serve();
+        let mut settings = OpenAiSettings::new(&server.url("/v1"), "small-model");
+        settings.max_retries = 0;
+        let model = Arc::new(OpenAiCompatible::new(settings).unwrap());
+        let method = Tts { model: model.clone(), ..tts(Arc::new(ScriptedModel::constant(""))) };
+        let (mut tokens, mut calls) = (TokenUse::default(), 0);
+        for _ in 0..2 {
+            let claims = method.claims(draft, "Why?", &mut tokens, &mut calls).await.unwrap();
+            assert_eq!(claims, want, "{mode:?}");
+        }
+        let schemas: Vec<bool> = server
+            .requests()
+            .iter()
+            .map(|request| {
+                let body: serde_json::Value = serde_json::from_slice(&request.body).unwrap();
+                body["response_format"]["json_schema"]["schema"]["properties"]["claims"]["maxItems"]
+                    == TtsConfig::default().max_claims
+            })
+            .collect();
+        let expected: &[bool] = match mode {
+            // Refused once, asked again without it, and not sent with the next draft's.
+            ConstraintMode::Strict => &[true, false, false],
+            _ => &[true, true],
+        };
+        assert_eq!(schemas, expected, "{mode:?}");
+    }
+}
