@@ -328,11 +328,9 @@ fn premise_supports(
     factdesk_methods::facts::align_all(&texts, &sentence.sentence)
         .iter()
         .zip(plain)
-        .zip(&texts)
-        .map(|((facts, p), premise)| {
+        .map(|(facts, p)| {
             let scores = factdesk_llm::NliScores::normalised(p, 1.0 - p, 0.0);
-            let held = 1.0 - calibration::missing_share(premise, &sentence.sentence);
-            alignment.apply(scores, facts, &absent, held).entailment
+            alignment.apply(scores, facts, &absent).entailment
         })
         .collect()
 }

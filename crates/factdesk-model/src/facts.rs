@@ -63,6 +63,10 @@ pub struct FactAlignment {
     /// Claim facts the premise holds too.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub matched: Vec<FactPair>,
+    /// The premise holds too few of the claim's words to be about the same thing, whatever a
+    /// model makes of it (`factdesk_methods::facts::UNRELATED_SHARE`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unrelated: bool,
 }
 
 impl FactAlignment {
@@ -72,7 +76,8 @@ impl FactAlignment {
     }
 
     /// One line for people: "claim: 412 metres · evidence: 212 metres; not in the evidence:
-    /// 1887"; `None` when nothing conflicts or is missing.
+    /// 1887"; `None` when nothing conflicts or is missing and the premise is about the claim's
+    /// subject.
     pub fn summary(&self) -> Option<String> {
         let mut parts: Vec<String> = self
             .conflicts
@@ -88,6 +93,11 @@ impl FactAlignment {
         // An unsupported polarity is a claim the evidence only reports as a belief.
         for pair in reported {
             parts.push(format!("the evidence reports it only as a {}", pair.claim));
+        }
+        if self.unrelated {
+            parts.push(
+                "the evidence is about something else (it holds few of the claim's words)".into(),
+            );
         }
         (!parts.is_empty()).then(|| parts.join("; "))
     }
@@ -107,6 +117,7 @@ mod tests {
             conflicts: vec![pair(FactKind::Number, "412 metres", "212 metres")],
             unsupported: vec![pair(FactKind::Date, "1887", ""), pair(FactKind::Name, "Oslo", "")],
             matched: vec![pair(FactKind::Name, "Eiffel", "Eiffel")],
+            unrelated: false,
         };
         assert_eq!(
             alignment.summary().as_deref(),
@@ -114,6 +125,12 @@ mod tests {
         );
         let quiet = FactAlignment { matched: alignment.matched.clone(), ..Default::default() };
         assert_eq!(quiet.summary(), None);
+        let elsewhere = FactAlignment { unrelated: true, ..Default::default() };
+        assert_eq!(
+            elsewhere.summary().as_deref(),
+            Some("the evidence is about something else (it holds few of the claim's words)")
+        );
+        assert!(elsewhere.is_empty(), "a premise about something else states no claim fact");
         assert!(!quiet.is_empty());
         assert!(FactAlignment::default().is_empty());
     }

@@ -978,6 +978,7 @@ fn conflict_report(claim: &str, conflict: (&str, &str), missing: &str, sentence:
         conflicts: vec![fact(FactKind::Number, conflict.0, conflict.1)],
         unsupported: vec![fact(FactKind::Date, missing, "")],
         matched: vec![fact(FactKind::Name, "Eiffel Tower", "Eiffel Tower")],
+        unrelated: false,
     };
     let weaker = FactAlignment {
         conflicts: vec![fact(FactKind::Number, conflict.0, "300 metres")],

@@ -16,4 +16,9 @@ unsupported?: Array<FactPair>,
 /**
  * Claim facts the premise holds too.
  */
-matched?: Array<FactPair>, };
+matched?: Array<FactPair>, 
+/**
+ * The premise holds too few of the claim's words to be about the same thing, whatever a
+ * model makes of it (`factdesk_methods::facts::UNRELATED_SHARE`).
+ */
+unrelated?: boolean, };

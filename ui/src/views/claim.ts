@@ -81,11 +81,11 @@ function decidingPremise(check: ClaimCheck): PremiseCheck | null {
   return attributed ?? check.premises.reduce(most((premise) => premise.entailment), null);
 }
 
-/** The deciding premise, when the claim states facts it contradicts or lacks. */
+/** The deciding premise, when the claim states facts it contradicts or lacks, or the premise is about something else. */
 function factsToShow(check: ClaimCheck): PremiseCheck | null {
   const premise = decidingPremise(check);
   const facts = premise?.facts;
-  return premise && facts && ((facts.conflicts ?? []).length > 0 || (facts.unsupported ?? []).length > 0) ? premise : null;
+  return premise && facts && ((facts.conflicts ?? []).length > 0 || (facts.unsupported ?? []).length > 0 || facts.unrelated === true) ? premise : null;
 }
 
 /** The spans of the claim to mark for `premise`: its conflicting facts, then those not in the evidence. */
@@ -135,6 +135,7 @@ function factsNote(premise: PremiseCheck | null, evidenceShown: boolean): HTMLEl
     { class: 'fact-alignment', id: 'fact-alignment' },
     conflicts.length > 0 ? el('p', { class: 'fact-line' }, el('mark', { class: 'conflict' }, 'conflicts'), ` ${conflicts.join('; ')}`) : null,
     missing.length > 0 ? el('p', { class: 'fact-line' }, el('mark', { class: 'unsupported' }, 'not in the evidence'), ` ${missing.join(', ')}`) : null,
+    premise.facts.unrelated === true ? el('p', { class: 'fact-line', id: 'fact-unrelated' }, el('mark', { class: 'unsupported' }, 'about something else'), ' the evidence holds few of the claim\'s words, whatever the model made of it') : null,
     el('p', { class: 'hint' }, `From the premise the verdict rests on; marked in the claim${conflicts.length > 0 && evidenceShown ? ' and in its evidence sentence' : ''}.`),
   );
 }

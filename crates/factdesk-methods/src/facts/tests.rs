@@ -579,7 +579,7 @@ fn claims_without_facts_and_bad_input_give_an_empty_alignment() {
 fn a_conflict_moves_entailment_to_contradiction_and_a_gap_to_neutral() {
     let weights = AlignmentWeights::default();
     let scores = NliScores::normalised(0.95, 0.05, 0.0);
-    let refuted = weights.apply(scores, &align(TOWER, "The tower is 412 metres tall."), &[], 1.0);
+    let refuted = weights.apply(scores, &align(TOWER, "The tower is 412 metres tall."), &[]);
     assert!(
         refuted.entailment < 0.2
             && refuted.contradiction > 0.5
@@ -590,12 +590,10 @@ fn a_conflict_moves_entailment_to_contradiction_and_a_gap_to_neutral() {
     let missing = align(TOWER, "The tower weighs 7,300 tonnes.");
     assert_eq!(kinds(&missing.unsupported), [(FactKind::Number, "7,300 tonnes", "")]);
     let weighed: AlignmentWeights = "unsupported_figure=4".parse().unwrap();
-    let gap = weighed.apply(scores, &missing, &[], 1.0);
+    let gap = weighed.apply(scores, &missing, &[]);
     assert!(gap.entailment < 0.5 && gap.contradiction == 0.0, "{gap:?}");
-    assert!(
-        (weights.apply(scores, &missing, &[], 1.0).entailment - scores.entailment).abs() < 1e-9
-    );
-    let same = weights.apply(scores, &align(TOWER, "The tower is 212 metres tall."), &[], 1.0);
+    assert!((weights.apply(scores, &missing, &[]).entailment - scores.entailment).abs() < 1e-9);
+    let same = weights.apply(scores, &align(TOWER, "The tower is 212 metres tall."), &[]);
     assert_eq!(same, scores);
     // A reversed polarity and a name in another's place weigh less than a changed figure.
     let negated = align(
@@ -603,7 +601,7 @@ fn a_conflict_moves_entailment_to_contradiction_and_a_gap_to_neutral() {
         "The minister signed the agreement on Monday.",
     );
     assert_eq!(negated.conflicts[0].kind, FactKind::Polarity);
-    let moved = weights.apply(scores, &negated, &[], 1.0);
+    let moved = weights.apply(scores, &negated, &[]);
     assert!(moved.entailment < 0.5 && moved.entailment > refuted.entailment, "{moved:?}");
     let renamed = FactAlignment {
         conflicts: vec![FactPair {
@@ -613,7 +611,7 @@ fn a_conflict_moves_entailment_to_contradiction_and_a_gap_to_neutral() {
         }],
         ..FactAlignment::default()
     };
-    let renamed = weights.apply(scores, &renamed, &[], 1.0);
+    let renamed = weights.apply(scores, &renamed, &[]);
     assert!(renamed.entailment < 0.8 && renamed.entailment > refuted.entailment, "{renamed:?}");
 }
 
@@ -736,14 +734,23 @@ async fn the_premises_asked_with_one_claim_are_its_evidence() {
 
 #[test]
 fn a_premise_holding_few_of_the_claim_words_is_unrelated_only_when_weighed() {
+    let claim = "A study suggests overweight people are less likely to develop dementia.";
+    let elsewhere = align("Some people have hinted the photographs may have been altered.", claim);
+    assert!(elsewhere.unrelated, "{elsewhere:?}");
+    assert_eq!(
+        elsewhere.summary().as_deref(),
+        Some("the evidence is about something else (it holds few of the claim's words)")
+    );
+    let about =
+        align("Overweight people are less likely to develop dementia, a study says.", claim);
+    assert!(!about.unrelated, "{about:?}");
     let scores = NliScores::normalised(0.9, 0.1, 0.0);
-    let none = FactAlignment::default();
     let weights = AlignmentWeights::default();
-    let moved = weights.apply(scores, &none, &[], 0.1);
+    let moved = weights.apply(scores, &elsewhere, &[]);
     assert!(moved.entailment < 0.5 && moved.contradiction == 0.0, "{moved:?}");
-    assert_eq!(weights.apply(scores, &none, &[], UNRELATED_SHARE), scores);
+    assert_eq!(weights.apply(scores, &about, &[]), scores);
     let unweighed: AlignmentWeights = "unrelated=0".parse().unwrap();
-    assert_eq!(unweighed.apply(scores, &none, &[], 0.0), scores);
+    assert_eq!(unweighed.apply(scores, &elsewhere, &[]), scores);
 }
 
 #[test]

@@ -152,17 +152,15 @@ impl std::fmt::Display for AlignmentWeights {
 }
 
 impl AlignmentWeights {
-    /// The judgement `scores` moved by `alignment`, by the claim's figures no source states
-    /// (`absent`, [`absent_facts`]) and by the share of the claim's content words the premise
-    /// holds (`held`, 1 − `calibration::missing_share`).
+    /// The judgement `scores` moved by `alignment` (its premise about something else
+    /// included) and by the claim's figures no source states (`absent`, [`absent_facts`]).
     pub fn apply(
         &self,
         scores: NliScores,
         alignment: &FactAlignment,
         absent: &[FactPair],
-        held: f64,
     ) -> NliScores {
-        let unrelated = held < UNRELATED_SHARE && self.unrelated > 0.0;
+        let unrelated = alignment.unrelated && self.unrelated > 0.0;
         let count = |kinds: &[FactKind]| {
             alignment.unsupported.iter().filter(|pair| kinds.contains(&pair.kind)).count()
         };
@@ -281,10 +279,7 @@ impl Nli for FactChecked {
             let absent = absent_facts(sources, hypothesis);
             for (index, alignment) in members.iter().zip(align_all(&premises, hypothesis)) {
                 if let Some(judgement) = judgements.get_mut(*index) {
-                    let held =
-                        1.0 - crate::calibration::missing_share(&pairs[*index].premise, hypothesis);
-                    judgement.scores =
-                        self.weights.apply(judgement.scores, &alignment, &absent, held);
+                    judgement.scores = self.weights.apply(judgement.scores, &alignment, &absent);
                 }
             }
         }
