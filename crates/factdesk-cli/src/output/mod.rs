@@ -36,6 +36,29 @@ pub fn show<T: Serialize + Text + ?Sized>(value: &T, json: bool) -> anyhow::Resu
     if json { print_json(&value) } else { value.text() }
 }
 
+/// How a batch run went, after its first words ("Run 3 (corpus-nli) over 'demo': 10
+/// claim(s); 4 checked now, 6 checked before"): resumed, subjects another process holds
+/// (`busy`: "being checked"), failures, and how to go on after a cancel.
+fn run_line(
+    head: String,
+    resumed: bool,
+    elsewhere: usize,
+    busy: &str,
+    failed: usize,
+    cancelled: bool,
+) -> String {
+    format!(
+        "{head}{}{}, {failed} failed{}.",
+        if resumed { " (run resumed)" } else { "" },
+        if elsewhere > 0 {
+            format!(", {elsewhere} {busy} by another process")
+        } else {
+            String::new()
+        },
+        if cancelled { "; cancelled — run the same command again to continue" } else { "" }
+    )
+}
+
 /// The claims or passages a batch could not do, and how to retry them.
 fn retry_failures(failures: &[factdesk_core::batch::SubjectFailure]) {
     if !failures.is_empty() {
@@ -87,4 +110,25 @@ fn purposes<'a>(counts: impl Iterator<Item = (&'a str, f64, f64)>) -> String {
 /// "0.123" or "n/a".
 fn figure(value: Option<f64>) -> String {
     value.map_or_else(|| "n/a".to_owned(), |v| format!("{v:.3}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run_line;
+
+    #[test]
+    fn a_run_line_says_what_was_resumed_held_elsewhere_failed_and_cancelled() {
+        let head =
+            || "Run 3 (corpus-nli) over 'demo': 10 claim(s); 4 checked now, 6 checked before";
+        assert_eq!(
+            run_line(head().into(), false, 0, "being checked", 0, false),
+            "Run 3 (corpus-nli) over 'demo': 10 claim(s); 4 checked now, 6 checked before, 0 failed."
+        );
+        assert_eq!(
+            run_line(head().into(), true, 2, "being checked", 1, true),
+            "Run 3 (corpus-nli) over 'demo': 10 claim(s); 4 checked now, 6 checked before (run \
+             resumed), 2 being checked by another process, 1 failed; cancelled — run the same \
+             command again to continue."
+        );
+    }
 }

@@ -3,7 +3,7 @@
 use factdesk_core::model::{Outcome, StoredOutcome};
 use factdesk_core::revise::{ReviewedRevision, ReviseSummary};
 
-use super::{Text, figure, retry_failures, source_name, tokens};
+use super::{Text, figure, retry_failures, run_line, source_name, tokens};
 
 impl Text for ReviewedRevision {
     fn text(&self) -> anyhow::Result<()> {
@@ -111,27 +111,24 @@ impl Text for ReviseSummary {
     fn text(&self) -> anyhow::Result<()> {
         let summary = self;
         println!(
-            "Run {} ({}) over '{}': {} passage(s); {} revised now ({} changed), {} before{}{}, {} \
-             failed{}.",
-            summary.run_id,
-            summary.method,
-            summary.collection,
-            summary.passages,
-            summary.revised,
-            summary.changed,
-            summary.already_revised,
-            if summary.resumed { " (run resumed)" } else { "" },
-            if summary.elsewhere > 0 {
-                format!(", {} being revised by another process", summary.elsewhere)
-            } else {
-                String::new()
-            },
-            summary.failed,
-            if summary.cancelled {
-                "; cancelled — run the same command again to continue"
-            } else {
-                ""
-            }
+            "{}",
+            run_line(
+                format!(
+                    "Run {} ({}) over '{}': {} passage(s); {} revised now ({} changed), {} before",
+                    summary.run_id,
+                    summary.method,
+                    summary.collection,
+                    summary.passages,
+                    summary.revised,
+                    summary.changed,
+                    summary.already_revised,
+                ),
+                summary.resumed,
+                summary.elsewhere,
+                "being revised",
+                summary.failed,
+                summary.cancelled,
+            )
         );
         retry_failures(&summary.failures);
         Ok(())

@@ -4,7 +4,7 @@ use factdesk_core::model::ciber::{CiberDetail, Masses, ProbeMode, ProbeSet, Rule
 use factdesk_core::model::{ClaimCheck, Review, StoredCheck};
 use factdesk_core::verify::BatchSummary;
 
-use super::{Text, retry_failures, source_name, tokens};
+use super::{Text, retry_failures, run_line, source_name, tokens};
 
 impl Text for StoredCheck {
     fn text(&self) -> anyhow::Result<()> {
@@ -128,25 +128,23 @@ impl Text for BatchSummary {
     fn text(&self) -> anyhow::Result<()> {
         let summary = self;
         println!(
-            "Run {} ({}) over '{}': {} claim(s); {} checked now, {} checked before{}{}, {} failed{}.",
-            summary.run_id,
-            summary.method,
-            summary.collection,
-            summary.claims,
-            summary.checked,
-            summary.already_checked,
-            if summary.resumed { " (run resumed)" } else { "" },
-            if summary.elsewhere > 0 {
-                format!(", {} being checked by another process", summary.elsewhere)
-            } else {
-                String::new()
-            },
-            summary.failed,
-            if summary.cancelled {
-                "; cancelled — run the same command again to continue"
-            } else {
-                ""
-            }
+            "{}",
+            run_line(
+                format!(
+                    "Run {} ({}) over '{}': {} claim(s); {} checked now, {} checked before",
+                    summary.run_id,
+                    summary.method,
+                    summary.collection,
+                    summary.claims,
+                    summary.checked,
+                    summary.already_checked,
+                ),
+                summary.resumed,
+                summary.elsewhere,
+                "being checked",
+                summary.failed,
+                summary.cancelled,
+            )
         );
         for (verdict, count) in &summary.verdicts {
             println!("  {:<16} {count}", verdict.label());
