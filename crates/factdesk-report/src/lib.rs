@@ -210,15 +210,9 @@ pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> Result<()
     match format {
         Format::Markdown => markdown::write_markdown(report, out)?,
         Format::Html => html::write_html(report, out)?,
-        Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, report)?;
-            out.write_all(b"\n")?;
-        }
+        Format::Json => templates::write_json(report, out)?,
         Format::Csv => csv_table::write_csv(report, out)?,
-        Format::ClaimReview => {
-            serde_json::to_writer_pretty(&mut *out, &claim_review::claim_reviews(report))?;
-            out.write_all(b"\n")?;
-        }
+        Format::ClaimReview => templates::write_json(&claim_review::claim_reviews(report), out)?,
     }
     out.flush()?;
     Ok(())

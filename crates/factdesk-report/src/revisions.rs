@@ -242,22 +242,23 @@ pub fn render_revisions(
             _ => None,
         })
         .collect();
-    let (template, html) = match format {
-        Format::Markdown => (MARKDOWN, false),
-        Format::Html => (HTML, true),
-        Format::Json => {
+    let Some((template, html)) = crate::templates::page_or_json(
+        format,
+        (MARKDOWN, HTML),
+        "revisions",
+        || {
             let kept: Vec<&StoredOutcome> = revisions.iter().map(|(stored, _)| *stored).collect();
-            let json = serde_json::json!({
+            serde_json::json!({
                 "title": report.title,
                 "generated_at": report.generated_at,
                 "generator": report.generator,
                 "items": kept,
-            });
-            serde_json::to_writer_pretty(&mut *out, &json)?;
-            out.write_all(b"\n")?;
-            return Ok(());
-        }
-        other => return Err(ReportError::Unsupported { format: other, what: "revisions" }),
+            })
+        },
+        out,
+    )?
+    else {
+        return Ok(());
     };
     let context = Context {
         title: &report.title,

@@ -101,15 +101,10 @@ pub fn render_scores(
     format: Format,
     out: &mut dyn Write,
 ) -> Result<(), ReportError> {
-    let (template, html) = match format {
-        Format::Markdown => (MARKDOWN, false),
-        Format::Html => (HTML, true),
-        Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, report)?;
-            out.write_all(b"\n")?;
-            return Ok(());
-        }
-        other => return Err(ReportError::Unsupported { format: other, what: "scores" }),
+    let Some((template, html)) =
+        crate::templates::page_or_json(format, (MARKDOWN, HTML), "scores", || report, out)?
+    else {
+        return Ok(());
     };
     let rows = report.summaries.iter().map(|s| s.x.len()).max().unwrap_or(0);
     let curve = (0..rows)

@@ -137,15 +137,10 @@ pub fn render_sourced(
     format: Format,
     out: &mut dyn Write,
 ) -> Result<(), ReportError> {
-    let (template, html) = match format {
-        Format::Markdown => (MARKDOWN, false),
-        Format::Html => (HTML, true),
-        Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, report)?;
-            out.write_all(b"\n")?;
-            return Ok(());
-        }
-        other => return Err(ReportError::Unsupported { format: other, what: "summaries" }),
+    let Some((template, html)) =
+        crate::templates::page_or_json(format, (MARKDOWN, HTML), "summaries", || report, out)?
+    else {
+        return Ok(());
     };
     let summary = &report.summary;
     // τ is in the settings TTS ran with (under "config" when the answer was written again).
