@@ -1,7 +1,8 @@
 //! Chain-of-Verification (CoVe), as "Correcting Hallucinations in News Summaries: Exploration
 //! of Self-Correcting LLM Methods with External Knowledge" runs it (zero-shot prompts, Table 8):
 //!
-//! 1. Plan: a numbered list of verification questions from the passage.
+//! 1. Plan: a numbered list of verification questions from the passage (a JSON list where the
+//!    model may take a schema, [`questions_schema`]; [`parse_answer`] reads either).
 //! 2. Execute, factored: each question answered from its own evidence alone — the passage is
 //!    not in the prompt, so its errors cannot steer the answer. The questions are answered at
 //!    the same time.
@@ -29,6 +30,22 @@ pub const REVISE_TEMPLATE: &str = "cove/revise";
 
 /// The answer a question gets when its evidence does not say.
 const NOT_STATED: &str = "not stated";
+
+/// The field of [`questions_schema`]'s object that holds the questions.
+pub const QUESTIONS_FIELD: &str = "questions";
+
+/// The JSON Schema of a plan of 1 to `max` verification questions, `{"questions": [...]}`.
+pub fn questions_schema(max: usize) -> serde_json::Value {
+    crate::shape::list(QUESTIONS_FIELD, max, serde_json::json!({"type": "string"}))
+}
+
+/// The questions of a model's plan, up to `max`, without repeats: the items of its
+/// `{"questions": [...]}` list when it is one ([`questions_schema`]), else those of its
+/// free text ([`parse_questions`]).
+pub fn parse_answer(text: &str, max: usize) -> Vec<String> {
+    crate::shape::read_items(text, QUESTIONS_FIELD, max)
+        .unwrap_or_else(|| parse_questions(text, max))
+}
 
 /// The questions in the model's answer: lines of a numbered or bulleted list, or lines that
 /// end in a question mark, without their numbers, up to `max`, without repeats. Text that is
@@ -258,18 +275,19 @@ async fn keep_backed_changes(
 pub(super) async fn revise(reviser: &Reviser, passage: &str) -> Result<Revision, MethodError> {
     let ledger = Ledger::default();
     let spans = sentence_spans(passage, &reviser.config.language);
+    let max = reviser.config.questions.max(1);
     let planned = reviser
-        .ask(
+        .ask_shaped(
             &ledger,
             QUESTIONS_TEMPLATE,
-            serde_json::json!({"passage": passage, "max": reviser.config.questions.max(1)}),
+            serde_json::json!({"passage": passage, "max": max}),
             "questions",
+            questions_schema(max),
         )
         .await?;
-    let (questions, copied): (Vec<String>, Vec<String>) =
-        parse_questions(&planned, reviser.config.questions.max(1))
-            .into_iter()
-            .partition(|question| super::is_about(question, passage));
+    let (questions, copied): (Vec<String>, Vec<String>) = parse_answer(&planned, max)
+        .into_iter()
+        .partition(|question| super::is_about(question, passage));
     let mut rejected = Vec::new();
     let mut steps = Vec::new();
     let unused: Vec<VerificationStep> = copied
@@ -318,6 +336,7 @@ pub(super) async fn revise(reviser: &Reviser, passage: &str) -> Result<Revision,
                 REVISE_TEMPLATE,
                 serde_json::json!({"passage": passage, "checks": checks}),
                 "refine",
+                None,
             )
             .await?;
         match answer.as_deref().map(parse_rewrite) {
@@ -368,6 +387,12 @@ mod tests {
         assert!(parse_questions("I cannot help with that.", 5).is_empty());
         assert!(parse_questions("", 5).is_empty());
         assert_eq!(parse_questions("Is it 1889?", 5), ["Is it 1889?"]);
+        // A JSON plan is read item by item; free text as before.
+        let planned =
+            r#"{"questions": ["1. When did it open?", "Where is it?", "when did it open?"]}"#;
+        assert_eq!(parse_answer(planned, 5), ["When did it open?", "Where is it?"]);
+        assert_eq!(parse_answer(answer, 10), parse_questions(answer, 10));
+        assert_eq!(questions_schema(4)["properties"][QUESTIONS_FIELD]["maxItems"], 4);
     }
 
     #[test]

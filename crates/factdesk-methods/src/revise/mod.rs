@@ -243,14 +243,16 @@ impl Reviser {
 
     /// As [`Self::ask`], but `None` when the answer was cut at the template's `max_tokens`: a
     /// cut edit or rewrite would drop the rest of the text.
+    /// With `schema`, it asks for an answer of that shape as [`Self::ask_shaped`] does.
     pub(crate) async fn ask_whole(
         &self,
         ledger: &Ledger,
         template: &str,
         context: serde_json::Value,
         purpose: &str,
+        schema: Option<serde_json::Value>,
     ) -> Result<Option<String>, MethodError> {
-        let completion = self.complete(ledger, template, context, purpose, None).await?;
+        let completion = self.complete(ledger, template, context, purpose, schema).await?;
         let cut = completion
             .choices
             .first()
@@ -344,7 +346,7 @@ impl Reviser {
                 let joined = capped_lines(&texts, self.config.evidence_words);
                 let boundary = factdesk_llm::nli::boundary(&joined, statement);
                 let answer = self
-                    .ask(
+                    .ask_shaped(
                         ledger,
                         rarr::AGREEMENT_TEMPLATE,
                         serde_json::json!({
@@ -354,9 +356,10 @@ impl Reviser {
                             "boundary": boundary,
                         }),
                         "gate",
+                        agreement_schema(),
                     )
                     .await?;
-                let agrees = parse_agreement(&answer);
+                let agrees = parse_agreement_answer(&answer);
                 let note = match agrees {
                     Some(_) => Some(answer),
                     None => Some(format!(
@@ -574,6 +577,29 @@ pub(crate) fn recorded(units: &[EvidenceUnit]) -> Vec<EvidenceSentences> {
         .collect()
 }
 
+/// The JSON Schema of the chat gate's answer (`rarr/agreement`): its reasoning first, then its
+/// verdict, `{"reasoning": "...", "verdict": "agrees" | "disagrees"}`.
+pub fn agreement_schema() -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "reasoning": {"type": "string"},
+            "verdict": {"type": "string", "enum": ["agrees", "disagrees"]},
+        },
+        "required": ["reasoning", "verdict"],
+        "additionalProperties": false,
+    })
+}
+
+/// The gate's verdict: from the `verdict` of its JSON answer when it is one
+/// ([`agreement_schema`]), else from its free text; both read by [`parse_agreement`].
+pub fn parse_agreement_answer(text: &str) -> Option<bool> {
+    match crate::shape::read_text(text, "verdict") {
+        Some(verdict) => parse_agreement(&verdict),
+        None => parse_agreement(text),
+    }
+}
+
 /// Reads the gate's verdict from its last "agree…" or "disagree…" word: `Some(false)` for
 /// "disagrees", `Some(true)` for "agrees", `None` when it says neither or negates it ("does
 /// not agree", "wouldn't disagree", "no agreement": read as no verdict, so nothing is changed
@@ -657,6 +683,14 @@ mod tests {
     #[test]
     fn the_gate_answer_is_read_from_its_last_verdict() {
         assert_eq!(parse_agreement("The years differ.\nTherefore: disagrees"), Some(false));
+        // A JSON answer is read by its verdict alone, whatever its reasoning says.
+        let json =
+            r#"{"reasoning": "It seems to agree, but the years differ.", "verdict": "disagrees"}"#;
+        assert_eq!(parse_agreement_answer(json), Some(false));
+        assert_eq!(parse_agreement_answer(r#"{"reasoning": "", "verdict": "agrees"}"#), Some(true));
+        assert_eq!(parse_agreement_answer(r#"{"reasoning": "disagrees", "verdict": ""}"#), None);
+        assert_eq!(parse_agreement_answer("Therefore: agrees"), Some(true));
+        assert_eq!(agreement_schema()["required"], serde_json::json!(["reasoning", "verdict"]));
         assert_eq!(parse_agreement("Both say chemistry. Therefore: agrees."), Some(true));
         assert_eq!(parse_agreement("It disagrees at first, but on reading it agrees"), Some(true));
         assert_eq!(parse_agreement("It seems to agree. Therefore: This disagrees."), Some(false));

@@ -5,11 +5,14 @@
 //!    a JSON list where the model may take a schema, [`queries_schema`], and read from that or
 //!    the free text, [`parse_answer`]).
 //! 2. Evidence for each search from the run's source ([`super::evidence`]).
-//! 3. Agreement gate on each (search, evidence) pair, against the sentence as it stands.
-//! 4. Only on disagreement, an edit of the sentence that changes as little as possible. The
-//!    edit is kept only if the gate then agrees with it (a small model may "fix" a sentence
-//!    into something the evidence does not say either); the next search is gated against the
-//!    sentence as it then stands.
+//! 3. Agreement gate on each (search, evidence) pair, against the sentence as it stands
+//!    (reasoning, then agrees or disagrees; as JSON where the model may take a schema,
+//!    [`super::agreement_schema`]).
+//! 4. Only on disagreement, an edit of the sentence that changes as little as possible
+//!    (`{"fixed": ...}` where the model may take a schema, [`edit_schema`]). The edit is kept
+//!    only if the gate then agrees with it (a small model may "fix" a sentence into something
+//!    the evidence does not say either); the next search is gated against the sentence as it
+//!    then stands.
 //!
 //! A search that shares no word with its sentence is not used (small models copy the prompt's
 //! worked examples); it is kept as a step with a note.
@@ -83,6 +86,28 @@ pub fn parse_queries(text: &str, max: usize) -> Vec<String> {
         }
     }
     queries
+}
+
+/// The field of [`edit_schema`]'s object that holds the fixed statement.
+pub const EDIT_FIELD: &str = "fixed";
+
+/// The JSON Schema of an edit's answer (`rarr/edit`): `{"fixed": "..."}`.
+pub fn edit_schema() -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {EDIT_FIELD: {"type": "string"}},
+        "required": [EDIT_FIELD],
+        "additionalProperties": false,
+    })
+}
+
+/// The edited statement of a model's answer: the `fixed` text of its JSON answer when it is
+/// one ([`edit_schema`]), else its free text, either read by [`parse_edit`].
+pub fn parse_edit_answer(text: &str) -> Option<String> {
+    match crate::shape::read_text(text, EDIT_FIELD) {
+        Some(fixed) => parse_edit(&fixed),
+        None => parse_edit(text),
+    }
 }
 
 /// The edited statement in the model's answer: its first non-empty line, without a label or
@@ -193,6 +218,7 @@ async fn research_and_revise(
                     "boundary": boundary,
                 }),
                 "edit",
+                Some(edit_schema()),
             )
             .await?
         else {
@@ -205,7 +231,7 @@ async fn research_and_revise(
             });
             continue;
         };
-        match parse_edit(&answer) {
+        match parse_edit_answer(&answer) {
             Some(edited) if edited != work.revised => {
                 // The edit must make the evidence agree, or it is no correction.
                 let recheck = reviser.gate(ledger, &edited, &query, &texts).await?;
@@ -331,6 +357,12 @@ mod tests {
         );
         assert_eq!(parse_edit("Fixed statement: \"It fell.\""), Some("It fell.".into()));
         assert_eq!(parse_edit("  \n "), None);
+        // A JSON answer's fixed text, read as free text is.
+        let fixed = r#"{"fixed": "Fixed statement: \"It fell.\"\nmore"}"#;
+        assert_eq!(parse_edit_answer(fixed), Some("It fell.".into()));
+        assert_eq!(parse_edit_answer(r#"{"fixed": " "}"#), None);
+        assert_eq!(parse_edit_answer("It fell."), Some("It fell.".into()));
+        assert_eq!(edit_schema()["required"], serde_json::json!([EDIT_FIELD]));
         assert_eq!(parse_edit("İİ Fixed statement: Élan."), Some("Élan.".into()));
     }
 }

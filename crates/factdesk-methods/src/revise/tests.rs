@@ -741,20 +741,31 @@ async fn the_judge_scores_the_original_and_the_revision_on_each_criterion() {
     }));
 }
 
-/// RARR's searches from a loopback server that answers a schema with a JSON list, refuses it
-/// (asked again without it), or ignores it (free text): every sentence is searched for.
+/// RARR from a loopback server that answers its schemas in shape (searches, the gate's verdict,
+/// edits as JSON), refuses them (asked again without), or ignores them (free text): every
+/// sentence is searched for and gated alike.
 #[tokio::test]
-async fn rarr_asks_for_its_searches_in_shape_and_reads_every_answer() {
+async fn rarr_asks_for_its_answers_in_shape_and_reads_every_answer() {
     use factdesk_llm::openai::{OpenAiCompatible, OpenAiSettings};
     use factdesk_testkit::scripted::{
-        ConstraintMode, RARR_QUERIES_TEMPLATE, ScriptedModel as Served,
+        ConstraintMode, RARR_AGREEMENT_TEMPLATE, RARR_EDIT_TEMPLATE, RARR_QUERIES_TEMPLATE,
+        ScriptedModel as Served, document_supports,
     };
 
+    let mut gates = Vec::new();
     for mode in [ConstraintMode::JsonSchema, ConstraintMode::Strict, ConstraintMode::Ignore] {
         let server = Served::new()
             .on_shaped(RARR_QUERIES_TEMPLATE, |asked| {
                 let search = format!("Is it so that {}", asked.claim.trim_end_matches('.'));
                 serde_json::json!({ "searches": [search] }).to_string()
+            })
+            .on_shaped(RARR_AGREEMENT_TEMPLATE, |asked| {
+                let agrees = document_supports(&asked.document, &asked.claim);
+                let verdict = if agrees { "agrees" } else { "disagrees" };
+                serde_json::json!({"reasoning": "Compared.", "verdict": verdict}).to_string()
+            })
+            .on_shaped(RARR_EDIT_TEMPLATE, |asked| {
+                serde_json::json!({ "fixed": asked.claim }).to_string()
             })
             .constraints(mode)
             .serve();
@@ -769,6 +780,7 @@ async fn rarr_asks_for_its_searches_in_shape_and_reads_every_answer() {
             )
         };
         let revision = reviser.revise(PASSAGE).await.unwrap();
+        consistent(&revision);
         let mut questions: Vec<&str> =
             revision.steps.iter().map(|step| step.question.as_str()).collect();
         questions.dedup();
@@ -781,17 +793,59 @@ async fn rarr_asks_for_its_searches_in_shape_and_reads_every_answer() {
             _ => &["The Eiffel Tower opened in 1899.", "It stands in Paris."],
         };
         assert_eq!(questions, expected, "{mode:?}");
-        let searches: Vec<serde_json::Value> = server
+        gates.push(revision.steps.iter().map(|step| step.agrees).collect::<Vec<_>>());
+        let bodies: Vec<serde_json::Value> = server
             .requests()
             .iter()
-            .filter(|r| r.header("x-factdesk-template") == Some("rarr/queries@1"))
             .map(|r| serde_json::from_slice::<serde_json::Value>(&r.body).unwrap())
             .collect();
-        let with_schema = searches.iter().filter(|body| body.get("response_format").is_some());
-        assert!(with_schema.count() >= 1, "{mode:?}");
-        if mode == ConstraintMode::Strict {
-            // One search request at least was refused, then asked again without the schema.
-            assert!(searches.iter().any(|body| body.get("response_format").is_none()));
+        let shaped = bodies.iter().filter(|body| body.get("response_format").is_some()).count();
+        match mode {
+            // Every call (searches, gates, the edit) asked for its shape.
+            ConstraintMode::JsonSchema | ConstraintMode::Ignore => {
+                assert_eq!(shaped, bodies.len(), "{mode:?}")
+            }
+            // Refused (by the first call of each sentence at most, then withheld).
+            ConstraintMode::Strict => assert!((1..=2).contains(&shaped), "{shaped}"),
         }
     }
+    // The gate read the same verdicts from JSON as from free text.
+    assert_eq!(gates[0], gates[1]);
+    assert_eq!(gates[1], gates[2]);
+    assert!(gates[0].contains(&Some(false)) && gates[0].contains(&Some(true)), "{:?}", gates[0]);
+}
+
+/// CoVe's plan from a loopback server that answers its schema with a JSON list.
+#[tokio::test]
+async fn cove_asks_for_its_questions_in_shape() {
+    use factdesk_llm::openai::{OpenAiCompatible, OpenAiSettings};
+    use factdesk_testkit::scripted::{
+        COVE_QUESTIONS_TEMPLATE, ConstraintMode, ScriptedModel as Served,
+    };
+
+    let server = Served::new()
+        .on_shaped(COVE_QUESTIONS_TEMPLATE, |_| {
+            serde_json::json!({"questions": ["When did the Eiffel Tower open?", "Where does the Eiffel Tower stand?"]})
+                .to_string()
+        })
+        .constraints(ConstraintMode::JsonSchema)
+        .serve();
+    let reviser = Reviser {
+        model: Arc::new(
+            OpenAiCompatible::new(OpenAiSettings::new(&server.url("/v1"), "m")).unwrap(),
+        ),
+        ..reviser(
+            ReviseMethod::Cove,
+            ScriptedModel::constant(""),
+            source(Granularity::Snippets, None),
+        )
+    };
+    let revision = reviser.revise(PASSAGE).await.unwrap();
+    let questions: Vec<&str> = revision.steps.iter().map(|step| step.question.as_str()).collect();
+    assert_eq!(
+        questions,
+        ["When did the Eiffel Tower open?", "Where does the Eiffel Tower stand?"]
+    );
+    let plan: serde_json::Value = serde_json::from_slice(&server.requests()[0].body).unwrap();
+    assert_eq!(plan["response_format"]["json_schema"]["schema"]["required"][0], "questions");
 }

@@ -11,8 +11,9 @@
 //!    may take a schema, [`claims_schema`], and read from that or a numbered list,
 //!    [`parse_claims`]).
 //! 3. Stances of every source on every claim of T_i: by the chat model (`tts/stances`,
-//!    several claims per call: supports, contradicts, or abstains; a claim a source's answer
-//!    does not mention counts as abstained), or by an NLI model ([`StanceJudge::Verifier`]:
+//!    several claims per call: supports, contradicts, or abstains, a JSON list of them where the
+//!    model may take a schema, [`stances_schema`]; a claim a source's answer does not mention
+//!    counts as abstained), or by an NLI model ([`StanceJudge::Verifier`]:
 //!    the source supports a claim its best premises entail with probability at least
 //!    [`TtsConfig::stance_threshold`], contradicts one they contradict with that probability,
 //!    and abstains otherwise; a two-way grounding classifier never contradicts).
@@ -187,28 +188,8 @@ pub fn claims_schema(max: usize) -> serde_json::Value {
 /// bullets before it dropped), else the lines of its numbered or bulleted list
 /// ([`crate::revise::cove::parse_questions`]).
 pub fn parse_claims(text: &str, max: usize) -> Vec<String> {
-    let Some(listed) = crate::shape::read_list(text, CLAIMS_FIELD) else {
-        return crate::revise::cove::parse_questions(text, max);
-    };
-    let mut claims: Vec<String> = Vec::new();
-    for item in listed {
-        let item = item.split_whitespace().collect::<Vec<_>>().join(" ");
-        let numbered = item.trim_start_matches(|c: char| c.is_ascii_digit());
-        let item = match numbered.strip_prefix(['.', ')']) {
-            Some(rest) if numbered.len() < item.len() => rest,
-            _ => item.strip_prefix(['-', '*', '•']).unwrap_or(&item),
-        }
-        .trim();
-        if item.chars().any(char::is_alphanumeric)
-            && !claims.iter().any(|seen| seen.eq_ignore_ascii_case(item))
-        {
-            claims.push(item.to_owned());
-        }
-        if claims.len() >= max {
-            break;
-        }
-    }
-    claims
+    crate::shape::read_items(text, CLAIMS_FIELD, max)
+        .unwrap_or_else(|| crate::revise::cove::parse_questions(text, max))
 }
 
 /// The stance a line gives after its number: its first stance word, read as abstaining when
@@ -258,6 +239,33 @@ pub fn parse_stances(text: &str, count: usize) -> (Vec<Stance>, usize) {
     }
     let given = stances.iter().filter(|s| s.is_some()).count();
     (stances.into_iter().map(|s| s.unwrap_or(Stance::Neutral)).collect(), given)
+}
+
+/// The field of [`stances_schema`]'s object that holds the stances.
+pub const STANCES_FIELD: &str = "stances";
+
+/// The JSON Schema of one source's stances on `count` claims (`tts/stances`): exactly `count`
+/// of "supports", "contradicts" and "abstains", in the claims' order, `{"stances": [...]}`.
+pub fn stances_schema(count: usize) -> serde_json::Value {
+    let words =
+        serde_json::json!({"type": "string", "enum": ["supports", "contradicts", "abstains"]});
+    let mut schema = crate::shape::list(STANCES_FIELD, count, words);
+    schema["properties"][STANCES_FIELD]["minItems"] = count.max(1).into();
+    schema
+}
+
+/// The stances of `count` claims in a model's answer, and how many were given: the items of
+/// its `{"stances": [...]}` list in order when it is one ([`stances_schema`]; each read as a
+/// line after its number is), else the lines of its free text ([`parse_stances`]).
+pub fn parse_stance_answer(text: &str, count: usize) -> (Vec<Stance>, usize) {
+    let Some(listed) = crate::shape::read_list(text, STANCES_FIELD) else {
+        return parse_stances(text, count);
+    };
+    let read: Vec<Option<Stance>> = listed.iter().take(count).map(|item| stance_of(item)).collect();
+    let given = read.iter().flatten().count();
+    let mut stances: Vec<Stance> = read.into_iter().map(|s| s.unwrap_or(Stance::Neutral)).collect();
+    stances.resize(count, Stance::Neutral);
+    (stances, given)
 }
 
 /// Checks the question, the settings and the sources before any call; gives the groups of
@@ -448,15 +456,16 @@ impl Tts {
             for batch in claims.chunks(self.config.stance_batch.max(1)) {
                 let boundary = factdesk_llm::nli::boundary(document, &batch.join("\n"));
                 let answer = self
-                    .ask(
+                    .ask_shaped(
                         STANCES_TEMPLATE,
                         serde_json::json!({"document": document, "claims": batch, "boundary": boundary}),
                         "stance",
+                        Some(stances_schema(batch.len())),
                         &mut tokens,
                         &mut calls,
                     )
                     .await?;
-                let (given, read) = parse_stances(&answer, batch.len());
+                let (given, read) = parse_stance_answer(&answer, batch.len());
                 if read < batch.len() {
                     notes.push(format!(
                         "{} on {whose}: {} of {} stance(s) not given, counted as abstained",

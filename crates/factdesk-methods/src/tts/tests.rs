@@ -179,6 +179,19 @@ async fn too_few_distinct_sources_empty_ones_and_unread_stances_are_named() {
     );
     assert_eq!(stances, [Stance::Neutral, Stance::Neutral, Stance::Refute]);
     assert_eq!(read, 3);
+    // A JSON list of stances is read in order; a stance missing or unreadable abstains.
+    let listed = r#"{"stances": ["supports", "does not support", "contradicts", "maybe"]}"#;
+    let (stances, read) = parse_stance_answer(listed, 5);
+    assert_eq!(
+        stances,
+        [Stance::Support, Stance::Neutral, Stance::Refute, Stance::Neutral, Stance::Neutral]
+    );
+    assert_eq!(read, 3);
+    assert_eq!(parse_stance_answer(listed, 1), (vec![Stance::Support], 1));
+    assert_eq!(parse_stance_answer("1. supports", 1), (vec![Stance::Support], 1));
+    let schema = stances_schema(3);
+    assert_eq!(schema["properties"][STANCES_FIELD]["minItems"], 3);
+    assert_eq!(schema["properties"][STANCES_FIELD]["maxItems"], 3);
     // Settings that would score nothing are refused before any call.
     let nan = TtsConfig { tau: f64::NAN, ..TtsConfig::default() };
     assert!(check(&nan, "Q?", &given).is_err());
@@ -367,4 +380,53 @@ async fn a_drafts_claims_are_asked_for_in_shape_and_read_in_every_case() {
         };
         assert_eq!(schemas, expected, "{mode:?}");
     }
+}
+
+/// A whole run against a loopback server: answered in shape (claims and stances as JSON
+/// lists), with the schemas refused, or with them ignored, it scores every source alike.
+#[tokio::test]
+async fn a_run_scores_alike_whether_the_server_answers_in_shape_refuses_or_ignores() {
+    use factdesk_llm::openai::{OpenAiCompatible, OpenAiSettings};
+    use factdesk_testkit::scripted::{
+        ConstraintMode, ScriptedModel as Served, TTS_CLAIMS_TEMPLATE, TTS_STANCES_TEMPLATE,
+        tts_stances,
+    };
+
+    let given = sources();
+    let mut runs = Vec::new();
+    for mode in [ConstraintMode::JsonSchema, ConstraintMode::Strict, ConstraintMode::Ignore] {
+        let server = Served::new()
+            .on_shaped(TTS_CLAIMS_TEMPLATE, |asked| {
+                serde_json::json!({ "claims": sentences(&asked.document) }).to_string()
+            })
+            .on_shaped(TTS_STANCES_TEMPLATE, |asked| {
+                let words: Vec<String> = tts_stances(asked)
+                    .lines()
+                    .filter_map(|line| line.split_once(". ").map(|(_, word)| word.to_owned()))
+                    .collect();
+                serde_json::json!({ "stances": words }).to_string()
+            })
+            .constraints(mode)
+            .serve();
+        let mut settings = OpenAiSettings::new(&server.url("/v1"), "small-model");
+        settings.max_retries = 0;
+        let model = Arc::new(OpenAiCompatible::new(settings).unwrap());
+        let method = Tts { model, ..tts(Arc::new(ScriptedModel::constant(""))) };
+        let result = method.run("Why did the bridge close?", &given).await.unwrap();
+        let shaped = server
+            .requests()
+            .iter()
+            .filter(|request| {
+                let body: serde_json::Value = serde_json::from_slice(&request.body).unwrap();
+                body.get("response_format").is_some()
+            })
+            .count();
+        match mode {
+            ConstraintMode::Strict => assert_eq!(shaped, 1, "refused once, then withheld"),
+            _ => assert!(shaped > given.len(), "{mode:?}: {shaped}"),
+        }
+        runs.push((serde_json::to_value(&result.sources).unwrap(), result.summary, result.notes));
+    }
+    assert_eq!(runs[0], runs[1]);
+    assert_eq!(runs[0], runs[2]);
 }
