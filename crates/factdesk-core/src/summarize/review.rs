@@ -1,0 +1,180 @@
+//! Stored summaries of several sources: read back, one written again from the sources a
+//! person chose (a new summary beside the first), and one written as a report.
+
+use std::sync::Arc;
+
+use factdesk_llm::CallCollector;
+use factdesk_methods::tts::{Tts, TtsConfig};
+use factdesk_model::{CheckId, Outcome, RunStatus, ScoredSource, SourcedSummary, StoredOutcome};
+
+use crate::verify::method_error;
+use crate::{CoreError, Factdesk, Result};
+
+impl Factdesk {
+    /// The stored multi-source summaries (of TTS and its baselines), newest first.
+    pub fn sourced_summaries(&self) -> Result<Vec<StoredOutcome>> {
+        let mut all = self.store()?.outcomes_of_kind("summary")?;
+        all.retain(|stored| matches!(&stored.outcome, Outcome::Summary(s) if s.question.is_some()));
+        all.reverse();
+        Ok(all)
+    }
+
+    /// One stored multi-source summary.
+    pub fn sourced_summary(&self, id: CheckId) -> Result<(StoredOutcome, SourcedSummary)> {
+        let stored = self.store()?.outcome(id)?;
+        match &stored.outcome {
+            Outcome::Summary(summary) if summary.question.is_some() => {
+                let summary = summary.clone();
+                Ok((stored, summary))
+            }
+            other => Err(CoreError::InvalidInput(format!(
+                "outcome {id} is a {}, not a summary of several sources",
+                other.kind().as_str()
+            ))),
+        }
+    }
+
+    /// Writes the answer of stored summary `id` again from the sources a person chose
+    /// (`used`, indices into its sources) and stores it as a new summary beside the first:
+    /// the same scores, claims and stances, the choice marked in each source's `used` and
+    /// named in the explanation.
+    pub async fn resummarize(&self, id: CheckId, used: &[usize]) -> Result<StoredOutcome> {
+        let mut used = used.to_vec();
+        used.sort_unstable();
+        used.dedup();
+        let used = used.as_slice();
+        let (_, original) = self.sourced_summary(id)?;
+        let question = original.question.clone().unwrap_or_default();
+        if let Some(bad) = used.iter().find(|&&i| i >= original.sources.len()) {
+            return Err(CoreError::InvalidInput(format!(
+                "summary {id} has {} source(s); there is no source {}",
+                original.sources.len(),
+                bad + 1
+            )));
+        }
+        if used.is_empty() {
+            return Err(CoreError::InvalidInput(
+                "choose at least one source to write the answer from".into(),
+            ));
+        }
+        // The chosen sources' texts, as they were when the summary was made.
+        let mut texts = Vec::new();
+        for &index in used {
+            let source = &original.sources[index].source;
+            let name = source.title.clone().unwrap_or_else(|| format!("source {}", index + 1));
+            let document = source
+                .document_id
+                .ok_or_else(|| {
+                    CoreError::InvalidInput(format!("{name} is not a document of the library"))
+                })
+                .and_then(|document| self.document(document))?;
+            if source.content_hash.as_deref() != Some(document.summary.content_hash.as_str()) {
+                return Err(CoreError::InvalidInput(format!(
+                    "{name} (document {}) changed since summary {id} was made; summarise the \
+                     sources again",
+                    document.summary.id
+                )));
+            }
+            texts.push(document.text);
+        }
+        // A summary written again by hand keeps the first one's settings under "config".
+        let settings = original.envelope.parameters.get("config").cloned();
+        let settings = settings.unwrap_or_else(|| original.envelope.parameters.clone());
+        let config: TtsConfig = serde_json::from_value(settings.clone()).unwrap_or_default();
+        let identity = serde_json::json!({"from_summary": id.0, "used": used});
+        let chat = self.model_choice().model_name();
+        let run = self.store()?.create_run("tts-by-hand", &identity, Some(&chat), None)?;
+        self.store()?.set_run_status(run, RunStatus::Running, None)?;
+        let stored = async {
+            let collector = CallCollector::default();
+            let model = self.collecting_language_model(Some(run), None, Some(collector.clone()))?;
+            let tts = Tts {
+                model,
+                prompts: Arc::new(factdesk_methods::prompts::builtin_library()?),
+                config: config.clone(),
+                concurrency: 1,
+                nli: None,
+                progress: Arc::new(factdesk_methods::tts::Quiet),
+            };
+            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+            let (text, tokens) = tts.answer(&question, &texts).await.map_err(method_error)?;
+            let mut summary = original.clone();
+            let names = |chosen: bool| -> Vec<String> {
+                summary_names(&original, |i, source| {
+                    used.contains(&i) == chosen && source.used != chosen
+                })
+            };
+            let (restored, dropped) = (names(true), names(false));
+            summary.text = text;
+            summary.envelope.tokens = tokens;
+            summary.envelope.model = chat.clone();
+            summary.envelope.parameters = serde_json::json!({
+                "from_summary": id.0,
+                "config": settings,
+            });
+            summary.envelope.explanation = format!(
+                "Written again by hand from {} of the {} source(s) of summary {id}{}{}; the \
+                 scores are that summary's.",
+                used.len(),
+                original.sources.len(),
+                if dropped.is_empty() {
+                    String::new()
+                } else {
+                    format!("; dropped: {}", dropped.join(", "))
+                },
+                if restored.is_empty() {
+                    String::new()
+                } else {
+                    format!("; restored: {}", restored.join(", "))
+                },
+            );
+            for (i, source) in summary.sources.iter_mut().enumerate() {
+                source.used = used.contains(&i);
+            }
+            Ok::<_, CoreError>(self.store()?.insert_outcome(
+                run,
+                None,
+                &Outcome::Summary(summary),
+                &collector.ids(),
+            )?)
+        }
+        .await;
+        self.finish_outcome_run(run, stored)
+    }
+}
+
+impl Factdesk {
+    /// Writes stored summary `id` (Markdown, HTML or JSON) to `path`, all or nothing.
+    pub fn write_summary_report(
+        &self,
+        id: CheckId,
+        format: factdesk_report::Format,
+        path: &std::path::Path,
+    ) -> Result<()> {
+        let (_, summary) = self.sourced_summary(id)?;
+        let report = factdesk_report::SourcedReport {
+            title: summary.question.clone().unwrap_or_default(),
+            generated_at: factdesk_model::now_rfc3339(),
+            generator: format!("Factdesk {}", env!("CARGO_PKG_VERSION")),
+            id: id.0,
+            summary,
+        };
+        self.write_atomically(path, |out| factdesk_report::render_sourced(&report, format, out))
+    }
+}
+
+/// The names of the sources of `summary` that `pick` chooses.
+fn summary_names(
+    summary: &SourcedSummary,
+    pick: impl Fn(usize, &ScoredSource) -> bool,
+) -> Vec<String> {
+    summary
+        .sources
+        .iter()
+        .enumerate()
+        .filter(|(i, source)| pick(*i, source))
+        .map(|(i, source)| {
+            source.source.title.clone().unwrap_or_else(|| format!("source {}", i + 1))
+        })
+        .collect()
+}

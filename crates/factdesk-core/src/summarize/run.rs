@@ -1,0 +1,262 @@
+//! A summary's run: TTS or a baseline over the sources, recorded under a run of its own that
+//! a cancelled, failed or interrupted attempt of the same input continues, with the scoring
+//! progress told to a [`Reporter`].
+
+use std::sync::Arc;
+
+use factdesk_llm::{CacheMode, CallCollector};
+use factdesk_methods::tts::baselines::Baseline;
+use factdesk_methods::tts::{Progress, Source, StanceJudge, Tts};
+use factdesk_model::{Outcome, RunId, RunStatus};
+
+use super::outcome::{baseline_summary, source_name, tts_summary};
+use super::{SummarizeRequest, SummaryRun};
+use crate::verify::{NLI_VERIFIER, method_error, verifier_folder};
+use crate::{CancelToken, CoreError, Factdesk, ProgressUnit, Reporter, Result};
+
+/// Tells a [`Reporter`] how far a TTS run got, and stops it when the token is cancelled.
+struct RunProgress {
+    reporter: Arc<dyn Reporter>,
+    cancel: CancelToken,
+}
+
+impl Progress for RunProgress {
+    fn scoring(&self, done: usize, total: usize, next: Option<&str>) {
+        if done == 0 {
+            self.reporter.phase("scoring sources", Some(total as u64), ProgressUnit::Items);
+        } else {
+            self.reporter.advance(1);
+        }
+        if let Some(next) = next {
+            self.reporter.working_on(next);
+        }
+    }
+
+    fn answering(&self) {
+        self.reporter.phase("writing the summary", None, ProgressUnit::Items);
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+}
+
+impl Factdesk {
+    /// Summarises the sources for the question with TTS (or a baseline) and stores the
+    /// summary (see the module documentation). `reporter` hears how many sources are scored;
+    /// `cancel` stops the run before its next model call (the run is then resumable).
+    pub async fn summarize(
+        &self,
+        request: &SummarizeRequest,
+        reporter: Arc<dyn Reporter>,
+        cancel: CancelToken,
+    ) -> Result<SummaryRun> {
+        let ids = self.summary_documents(&request.sources, &cancel).await?;
+        let mut documents = Vec::new();
+        for id in &ids {
+            documents.push(self.document(*id)?);
+        }
+        let sources: Vec<Source> = documents
+            .iter()
+            .map(|document| Source { name: source_name(document), text: document.text.clone() })
+            .collect();
+        // Bad input is refused before a run is recorded.
+        factdesk_methods::tts::check(&request.config, &request.question, &sources)
+            .map_err(method_error)?;
+        // The verifier, when it judges the stances, is loaded before a run is recorded.
+        // (Only TTS and the majority-claims baseline ask for stances.)
+        let asks_stances = matches!(request.baseline, None | Some(Baseline::MajorityClaims));
+        let nli = match request.config.stance_judge {
+            StanceJudge::Verifier if asks_stances => {
+                Some(self.cross_encoder(&verifier_folder(), Some(NLI_VERIFIER))?)
+            }
+            _ => None,
+        };
+        let nli_name = nli.as_ref().map(|nli| nli.name());
+        let method = request.baseline.map_or("tts", Baseline::as_str);
+        let chat = self.model_choice().model_name();
+        let identity = serde_json::json!({
+            "method": method,
+            "config": request.config,
+            "question": request.question,
+            "documents": ids,
+            "model": chat,
+        });
+        let existing = if request.restart {
+            None
+        } else {
+            self.store()?.unfinished_free_run(method, &identity)?
+        };
+        let resumed = existing.is_some();
+        let run = match existing {
+            Some(run) => run,
+            None => self.store()?.create_run(method, &identity, Some(&chat), None)?,
+        };
+        self.store()?.set_run_status(run, RunStatus::Running, None)?;
+        tracing::info!(%run, method, resumed, sources = sources.len(), "summarising");
+        // A resumed run's recorded calls answer again, whatever the cache setting.
+        let cache = if resumed { Some(CacheMode::ReadWrite) } else { request.cache };
+        let stored = async {
+            let collector = CallCollector::default();
+            let model =
+                self.collecting_language_model(Some(run), cache, Some(collector.clone()))?;
+            let tts = Tts {
+                model,
+                prompts: Arc::new(factdesk_methods::prompts::builtin_library()?),
+                config: request.config.clone(),
+                concurrency: self.settings().llm.max_concurrency.max(1),
+                nli,
+                progress: Arc::new(RunProgress { reporter: reporter.clone(), cancel }),
+            };
+            let mut summary = match request.baseline {
+                Some(baseline) => {
+                    let result = tts
+                        .baseline(baseline, &request.question, &sources)
+                        .await
+                        .map_err(|error| run_error(error, run))?;
+                    baseline_summary(&result, &request.config, &chat, &documents)?
+                }
+                None => {
+                    let result = tts
+                        .run(&request.question, &sources)
+                        .await
+                        .map_err(|error| run_error(error, run))?;
+                    tts_summary(&result, &request.config, &chat, &documents)?
+                }
+            };
+            // The NLI model that judged the stances, if one did.
+            summary.envelope.nli_model = nli_name;
+            Ok::<_, CoreError>(self.store()?.insert_outcome(
+                run,
+                None,
+                &Outcome::Summary(summary),
+                &collector.ids(),
+            )?)
+        }
+        .await;
+        reporter.finish();
+        Ok(SummaryRun { resumed, stored: self.finish_outcome_run(run, stored)? })
+    }
+}
+
+/// A method's error, a cancellation named as one of `run` (which a second run continues).
+fn run_error(error: factdesk_methods::MethodError, run: RunId) -> CoreError {
+    match error {
+        factdesk_methods::MethodError::Cancelled => CoreError::Cancelled {
+            what: format!("the summary (run {run})"),
+            resume: "summarise the same sources with the same settings again".into(),
+        },
+        other => method_error(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use factdesk_methods::tts::TtsConfig;
+    use factdesk_testkit::scripted::ScriptedModel;
+
+    use super::*;
+    use crate::import::ImportRequest;
+    use crate::summarize::SummarySources;
+    use crate::{NoProgress, Settings};
+
+    /// Cancels the run when the `at`-th source starts being scored.
+    struct CancelAt {
+        at: usize,
+        started: std::sync::Mutex<usize>,
+        cancel: CancelToken,
+    }
+
+    impl Reporter for CancelAt {
+        fn working_on(&self, _item: &str) {
+            let mut started = self.started.lock().unwrap();
+            *started += 1;
+            if *started == self.at {
+                self.cancel.cancel();
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_cancelled_summary_resumes_its_run_without_repeating_a_call() {
+        let model = ScriptedModel::new().serve();
+        let dir = tempfile::tempdir().unwrap();
+        let mut settings = Settings::default();
+        settings.llm.provider = "openai-compatible".into();
+        settings.llm.base_url = model.url("/v1");
+        settings.llm.model = "mock".into();
+        let app = Factdesk::open_with_settings(dir.path(), settings).unwrap();
+        let sources = dir.path().join("sources");
+        std::fs::create_dir(&sources).unwrap();
+        let texts = [
+            "The dam held. Water rose by a metre.",
+            "Water rose by a metre. The dam held. Roads were shut.",
+            "Roads were shut. The dam held.",
+            "The dam never held. Water never rose by a metre.",
+        ];
+        for (i, text) in texts.iter().enumerate() {
+            std::fs::write(sources.join(format!("{}.txt", i + 1)), text).unwrap();
+        }
+        let request = ImportRequest {
+            sources: vec![sources.to_string_lossy().into_owned()],
+            corpus: "dam".into(),
+            text_field: None,
+            title_field: None,
+            url_field: None,
+            date_field: None,
+        };
+        app.import(request, Arc::new(NoProgress), CancelToken::new()).await.unwrap();
+        let request = SummarizeRequest {
+            question: "Did the dam hold?".into(),
+            sources: SummarySources::Corpus("dam".into()),
+            baseline: None,
+            config: TtsConfig::default(),
+            cache: Some(CacheMode::Off),
+            restart: false,
+        };
+        // Cancelled as the third source's turn comes: two sources were scored.
+        let cancel = CancelToken::new();
+        let reporter = CancelAt { at: 3, started: Default::default(), cancel: cancel.clone() };
+        let error = app.summarize(&request, Arc::new(reporter), cancel).await.unwrap_err();
+        assert_eq!(error.code(), "cancelled", "{error}");
+        let runs = app.store().unwrap().runs(None).unwrap();
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].status, RunStatus::Cancelled);
+        let before = model.requests().len();
+        assert!(before > 0);
+        // The second run continues the first: what was asked is answered from the record.
+        let resumed = app.summarize(&request, Arc::new(NoProgress), CancelToken::new()).await;
+        let resumed = resumed.unwrap();
+        assert!(resumed.resumed);
+        assert_eq!(resumed.stored.run_id, runs[0].id);
+        let prompts: Vec<String> = model
+            .requests()
+            .iter()
+            .map(|r| String::from_utf8_lossy(&r.body).into_owned())
+            .collect();
+        let mut seen = std::collections::HashSet::new();
+        for prompt in &prompts {
+            assert!(seen.insert(prompt.clone()), "asked twice: {prompt}");
+        }
+        assert!(prompts.len() > before);
+        // The liar is dropped; a fresh run from scratch with --restart makes a new run.
+        let Outcome::Summary(summary) = &resumed.stored.outcome else { panic!() };
+        let liar = summary.sources.iter().find(|s| s.source.title.as_deref() == Some("4")).unwrap();
+        assert!(!liar.used, "{summary:#?}");
+        assert!(summary.claims.iter().all(|c| !c.draft.is_empty()));
+        let restarted = SummarizeRequest { restart: true, ..request.clone() };
+        let fresh = app.summarize(&restarted, Arc::new(NoProgress), CancelToken::new()).await;
+        let fresh = fresh.unwrap();
+        assert!(!fresh.resumed && fresh.stored.run_id != runs[0].id);
+        // Dropping the first source by hand writes the answer from the other two kept ones.
+        let kept: Vec<usize> =
+            (0..summary.sources.len()).filter(|&i| summary.sources[i].used).skip(1).collect();
+        let by_hand = app.resummarize(resumed.stored.id, &kept).await.unwrap();
+        let Outcome::Summary(by_hand) = by_hand.outcome else { panic!() };
+        assert!(by_hand.envelope.explanation.contains("dropped:"), "{by_hand:#?}");
+        assert_eq!(by_hand.sources.iter().filter(|s| s.used).count(), kept.len());
+        assert_eq!(app.sourced_summaries().unwrap().len(), 3);
+        let error = app.resummarize(resumed.stored.id, &[]).await.unwrap_err();
+        assert_eq!(error.code(), "invalid_input");
+    }
+}
