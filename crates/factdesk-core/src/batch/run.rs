@@ -1,28 +1,17 @@
-//! The resumable batch runner that every method's collection run goes through: the subjects of
-//! a collection → run one → store one, a few at a time.
-//!
-//! A run is found by its identity (the method's configuration and models, see
-//! [`crate::verify::config`]): the newest unfinished run over the same collection with the same
-//! identity is continued, and the subjects it already stored a result for are left out; with
-//! `skip_done`, so are the subjects any run with that identity stored a result for. Each
-//! result is stored by the method's `run_one` as it comes (one transaction each), so a killed
-//! run loses at most the subjects in flight. A subject whose `run_one` fails is reported and
-//! left undone: the run then ends `failed` and the next call retries just those. Cancelling
-//! stops starting new subjects; those in flight finish. Two processes may run the same run at
-//! once: a batch takes a lease on each subject before working on it (`subject_leases`), so the
-//! two work on disjoint subjects; each leaves out what the other has stored (counted as already
-//! done) or holds (counted as elsewhere), never as a failure. A lease of a process that died is
-//! taken over at once; one of a process that hangs, after an hour.
+//! The batch runner itself: the run found by its identity (continued) or made, the subjects
+//! not done yet run a few at a time under a lease each, the results tallied, and the run's
+//! status set from what every process running it has stored.
 
 use std::collections::HashSet;
 use std::future::Future;
 use std::sync::Arc;
 
-use factdesk_model::{Claim, Passage, RunId, RunStatus, SubjectId};
+use factdesk_model::{RunId, RunStatus, SubjectId};
 use factdesk_store::{ClaimFilter, LeaseHolder, StoreError};
 use futures_util::StreamExt;
-use serde::Serialize;
 
+use super::leases::{LEASE_SECONDS, process_alive};
+use super::{BatchOutcome, BatchSpec, BatchSubjects, Subject, SubjectFailure};
 use crate::{CancelToken, CoreError, Factdesk, ProgressUnit, Reporter, Result};
 
 /// Why a subject gave no result of this call.
@@ -34,109 +23,7 @@ enum Done {
     Failed(CoreError),
 }
 
-/// How long a lease on a subject lasts. A subject's model calls may take minutes; a lease of a
-/// process that died is taken over at once (its process id is checked), so this only bounds a
-/// process that hangs.
-const LEASE_SECONDS: u64 = 3600;
-
-/// Whether process `pid` is alive on this machine (on Linux, by `/proc`; elsewhere it is taken
-/// to be, and its leases end when they expire).
-fn process_alive(pid: u32) -> bool {
-    if pid == std::process::id() || !cfg!(target_os = "linux") {
-        return true;
-    }
-    std::path::Path::new(&format!("/proc/{pid}")).exists()
-}
-
-/// Which subjects of a collection a batch runs over.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BatchSubjects {
-    Claims,
-    Passages,
-}
-
-/// One subject of a batch: a claim or a passage of the collection.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Subject {
-    Claim(Claim),
-    Passage(Passage),
-}
-
-impl Subject {
-    pub fn id(&self) -> SubjectId {
-        match self {
-            Subject::Claim(claim) => SubjectId::Claim(claim.id),
-            Subject::Passage(passage) => SubjectId::Passage(passage.id),
-        }
-    }
-
-    pub fn text(&self) -> &str {
-        match self {
-            Subject::Claim(claim) => &claim.text,
-            Subject::Passage(passage) => &passage.text,
-        }
-    }
-}
-
-/// What a batch runs over and as what.
-#[derive(Debug, Clone)]
-pub struct BatchSpec<'a> {
-    /// The collection whose claims or passages are the subjects.
-    pub collection: &'a str,
-    pub subjects: BatchSubjects,
-    pub method: &'a str,
-    /// The run's identity, stored as its parameters.
-    pub identity: &'a serde_json::Value,
-    /// The model the run's row names.
-    pub model: Option<&'a str>,
-    /// Start a new run even if an unfinished one with this identity exists.
-    pub restart: bool,
-    /// Leave out subjects that any run with this identity already did.
-    pub skip_done: bool,
-    /// Subjects run at once.
-    pub concurrency: usize,
-}
-
-/// What a batch did; `T` is what one subject's run gives (e.g. a verdict), tallied.
-#[derive(Debug, Clone)]
-pub struct BatchOutcome<T> {
-    pub run_id: RunId,
-    /// True when an unfinished run was continued.
-    pub resumed: bool,
-    pub subjects: usize,
-    /// Done in earlier attempts of this run, or meanwhile by another process running it (with
-    /// `skip_done`, also by earlier runs with the same identity), and so left out.
-    pub already_done: usize,
-    /// Being worked on by another process running this run when this batch reached them
-    /// (their leases were held), and so left to it.
-    pub elsewhere: usize,
-    pub done: usize,
-    pub failed: usize,
-    pub cancelled: bool,
-    pub tally: Vec<(T, usize)>,
-    pub failures: Vec<SubjectFailure>,
-}
-
-/// A subject whose run failed, and why.
-#[derive(Debug, Clone, Serialize, ts_rs::TS)]
-pub struct SubjectFailure {
-    pub subject: SubjectId,
-    /// The claim's or passage's text.
-    pub text: String,
-    pub message: String,
-}
-
 impl Factdesk {
-    /// Gives up a lease; a failure to do so only delays another process (until the lease
-    /// expires or this process ends), so it is logged, not raised.
-    fn release(&self, run: RunId, subject: SubjectId, holder: &LeaseHolder) {
-        if let Err(error) =
-            self.store().and_then(|store| Ok(store.release_lease(run, subject, holder)?))
-        {
-            tracing::warn!(%run, %subject, %error, "could not release a subject lease");
-        }
-    }
-
     /// Runs `run_one` over the claims or passages of `spec.collection` that are not done yet,
     /// as the run `spec` identifies (continued or new); see the module documentation. `run_one`
     /// gets the subject and the run, and must store its outcome before it returns.
@@ -530,135 +417,5 @@ mod tests {
         assert_eq!(app.store().unwrap().checked_claims(first.run_id).unwrap().len(), texts.len());
         // The one that finished last saw every claim done.
         assert_eq!(app.store().unwrap().run(first.run_id).unwrap().status, RunStatus::Completed);
-    }
-}
-
-/// A toy revising method over passages, added the way a real one would be (an outcome body of
-/// its own kind, stored per passage through the one batch runner): it spells "teh" right.
-#[cfg(test)]
-mod passage_tests {
-    use std::sync::Mutex;
-
-    use factdesk_model::{
-        Edit, Envelope, NewPassage, Outcome, PassageKind, Revision, SubjectId, TokenUse,
-    };
-
-    use super::*;
-    use crate::{NoProgress, Settings};
-
-    fn toy_revision(text: &str) -> Revision {
-        let edits: Vec<Edit> = text
-            .match_indices("teh")
-            .map(|(start, _)| Edit {
-                start,
-                before: "teh".into(),
-                after: "the".into(),
-                question: None,
-                evidence: Vec::new(),
-                agreement: None,
-            })
-            .collect();
-        let mut tokens = TokenUse::default();
-        tokens.add("edit", text.len() as u64, 3);
-        Revision {
-            envelope: Envelope {
-                method: "toy-speller".into(),
-                parameters: serde_json::json!({"word": "teh"}),
-                model: "none".into(),
-                nli_model: None,
-                tokens,
-                explanation: format!("{} misspelling(s) corrected", edits.len()),
-            },
-            original: text.to_owned(),
-            revised: text.replace("teh", "the"),
-            edits,
-            steps: Vec::new(),
-            rejected: Vec::new(),
-            metrics: None,
-        }
-    }
-
-    #[tokio::test]
-    async fn a_revising_method_runs_over_passages_resumably() {
-        let dir = tempfile::tempdir().unwrap();
-        let app = Factdesk::open_with_settings(dir.path(), Settings::default()).unwrap();
-        let texts = ["teh cat sat.", "All fine here.", "teh end of teh story.", "Last one."];
-        {
-            let mut store = app.store().unwrap();
-            let collection = store.ensure_collection("summaries").unwrap();
-            let passages: Vec<NewPassage> = texts
-                .iter()
-                .map(|text| NewPassage {
-                    kind: PassageKind::Summary,
-                    text: (*text).to_owned(),
-                    question: None,
-                    sources: Vec::new(),
-                })
-                .collect();
-            store.insert_passages(collection, &passages).unwrap();
-            // A claim in the same collection is not a subject of a passages batch.
-            let claim = factdesk_model::NewClaim {
-                text: "A claim.".into(),
-                origin: None,
-                tags: Vec::new(),
-                notes: None,
-                gold_label: None,
-                claimed_on: None,
-            };
-            store.insert_claims(collection, &[claim]).unwrap();
-        }
-        let identity = serde_json::json!({"method": "toy-speller", "config": {}, "models": {}});
-        let spec = || BatchSpec {
-            collection: "summaries",
-            subjects: BatchSubjects::Passages,
-            method: "toy-speller",
-            identity: &identity,
-            model: None,
-            restart: false,
-            skip_done: false,
-            concurrency: 1,
-        };
-        let seen = Mutex::new(Vec::<String>::new());
-        let cancel = CancelToken::new();
-        let run_one = |subject: Subject, run: RunId| {
-            let (app, seen, cancel) = (&app, &seen, &cancel);
-            async move {
-                let Subject::Passage(passage) = &subject else { unreachable!("passages only") };
-                seen.lock().unwrap().push(passage.text.clone());
-                let revision = toy_revision(&passage.text);
-                let edits = revision.edits.len();
-                let outcome = Outcome::Revision(revision);
-                app.store()?.insert_outcome(run, Some(subject.id()), &outcome, &[])?;
-                if seen.lock().unwrap().len() == 2 {
-                    cancel.cancel();
-                }
-                Ok(edits)
-            }
-        };
-        let first =
-            app.run_batch(spec(), Arc::new(NoProgress), cancel.clone(), run_one).await.unwrap();
-        assert!(first.cancelled, "{first:?}");
-        assert_eq!((first.subjects, first.done), (4, 2));
-
-        seen.lock().unwrap().clear();
-        let second =
-            app.run_batch(spec(), Arc::new(NoProgress), CancelToken::new(), run_one).await.unwrap();
-        assert!(second.resumed && second.run_id == first.run_id, "{second:?}");
-        assert_eq!((second.already_done, second.done), (2, 2));
-        assert_eq!(seen.lock().unwrap().len(), 2, "no passage revised twice");
-        let store = app.store().unwrap();
-        assert_eq!(store.run(first.run_id).unwrap().status, RunStatus::Completed);
-
-        let outcomes = store.outcomes(Some(first.run_id), None).unwrap();
-        assert_eq!(outcomes.len(), 4);
-        let story = outcomes
-            .iter()
-            .find(|stored| stored.outcome.subject_text() == "teh end of teh story.")
-            .unwrap();
-        let Outcome::Revision(revision) = &story.outcome else { panic!("{story:?}") };
-        assert_eq!(revision.revised, "the end of the story.");
-        assert_eq!(revision.edits.len(), 2);
-        assert!(matches!(story.subject, Some(SubjectId::Passage(_))));
-        assert_eq!(revision.envelope.tokens.of("edit").completion, 3);
     }
 }
