@@ -757,7 +757,7 @@ async fn rarr_asks_for_its_answers_in_shape_and_reads_every_answer() {
         let server = Served::new()
             .on_shaped(RARR_QUERIES_TEMPLATE, |asked| {
                 let search = format!("Is it so that {}", asked.claim.trim_end_matches('.'));
-                serde_json::json!({ "searches": [search] }).to_string()
+                serde_json::json!({ "questions": [search] }).to_string()
             })
             .on_shaped(RARR_AGREEMENT_TEMPLATE, |asked| {
                 let agrees = document_supports(&asked.document, &asked.claim);
