@@ -113,6 +113,7 @@ fn world(allow_internal: bool, model_delay: Duration) -> World {
     settings.llm.base_url = model.url("/v1");
     settings.llm.model = "mock".into();
     settings.llm.max_retries = 0;
+    settings.publish.newsroom = "The Daily Check".into();
     settings.fetch.allow_hosts = vec!["localhost".into()];
     if allow_internal {
         settings.fetch.allow_hosts.push("127.0.0.1".into());
@@ -355,6 +356,7 @@ fn a_collection_is_checked_reported_reviewed_and_evaluated() {
             "demo",
             &CheckSelection::default(),
             format,
+            false,
             std::path::Path::new(&path),
         )
         .unwrap();
@@ -624,7 +626,8 @@ fn evidence_older_than_the_window_before_a_claims_date_is_flagged() {
     assert_eq!(app.check(stored.id).unwrap().stale, stored.stale);
     // The report says so.
     let mut markdown = Vec::new();
-    app.write_report("news", &CheckSelection::default(), Format::Markdown, &mut markdown).unwrap();
+    app.write_report("news", &CheckSelection::default(), Format::Markdown, false, &mut markdown)
+        .unwrap();
     let markdown = String::from_utf8(markdown).unwrap();
     assert!(
         markdown.contains("**Old evidence**") && markdown.contains("8 years before"),

@@ -319,7 +319,8 @@ pub async fn review_check(
 }
 
 /// Writes the report of a collection in `format` (`md`, `html`, `json`, `csv` or
-/// `claimreview`) to `path`, which the user chose in the save dialog.
+/// `claimreview`) to `path`, which the user chose in the save dialog; ClaimReview holds the
+/// reviewed claims, and the others too, marked, with `machine_verdicts`.
 #[tauri::command]
 pub async fn export_report(
     state: State<'_, AppState>,
@@ -327,13 +328,20 @@ pub async fn export_report(
     format: String,
     path: PathBuf,
     selection: Option<CheckSelection>,
+    machine_verdicts: Option<bool>,
 ) -> CommandResult<()> {
     let selection = selection.unwrap_or_default();
     let format: Format = format.parse().map_err(|error: factdesk_core::model::UnknownValue| {
         CommandError { code: "invalid_input", message: error.to_string() }
     })?;
     off_main_thread(&state, move |app| {
-        app.write_report_file(&collection, &selection, format, &path)
+        app.write_report_file(
+            &collection,
+            &selection,
+            format,
+            machine_verdicts.unwrap_or(false),
+            &path,
+        )
     })
     .await
 }

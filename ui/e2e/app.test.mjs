@@ -570,6 +570,9 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     await choose('#settings-provider', 'openai-compatible');
     await type('#settings-base-url', scriptedServer.url('/v1'));
     await type('#settings-model', 'mock');
+    // The newsroom that publishes ClaimReview (the reports test exports it).
+    await type('#settings-newsroom', 'The Daily Check');
+    await type('#settings-newsroom-url', 'https://dailycheck.example/');
     await (await find('#settings-save')).click();
     await waitForText('#settings-status', /^Saved to .*config\.toml\. The new settings are in effect\.$/);
     const modelPanel = await find('#model-heading').findElement(By.xpath('..')).getText();
@@ -577,6 +580,7 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.match(modelPanel, /Model\s*mock/);
     const config = await readFile(path.join(dataDir, 'config.toml'), 'utf8');
     assert.match(config, /provider = "openai-compatible"/);
+    assert.match(config, /newsroom = "The Daily Check"/);
     assert.match(config, /wikipedia_api = /, 'the keys the form did not change are kept');
   });
 
@@ -750,11 +754,19 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.ok(markdown.includes('not the claim’s wording'), markdown);
     assert.ok(markdown.includes('https://en.wikipedia.org/wiki/Penicillin'), markdown);
 
+    assert.equal(await find('#report-machine-verdicts-row').isDisplayed(), false);
     await choose('#report-format', 'claimreview');
+    assert.equal(await find('#report-machine-verdicts-row').isDisplayed(), true);
     await (await find('#report-export')).click();
     await waitForText('#report-export-status', /desk\.jsonld/);
+    // By default only the claims a person reviewed, by the newsroom set in Settings.
     const claimReview = JSON.parse(await readFile(path.join(exportDir, 'desk.jsonld'), 'utf8'));
-    assert.ok(JSON.stringify(claimReview).includes('ClaimReview'));
+    assert.ok(claimReview.length >= 1, JSON.stringify(claimReview));
+    for (const review of claimReview) {
+      assert.equal(review['@type'], 'ClaimReview');
+      assert.equal(review.author.name, 'The Daily Check');
+      assert.ok(review.reviewBody.startsWith('Human review'), review.reviewBody);
+    }
 
     await choose('#report-collection', 'labelled');
     await waitFor('#report-evaluate');

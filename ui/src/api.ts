@@ -382,8 +382,8 @@ export function reviewCheck(checkId: number, review: ReviewInput): Promise<Revie
 }
 
 /** Writes the report of `collection` (each claim's newest check of `selection`) in `format` to `path`. */
-export function exportReport(collection: string, format: ReportFormat, path: string, selection: CheckSelection = {}): Promise<void> {
-  return call<void>('export_report', { collection, format, path, selection });
+export function exportReport(collection: string, format: ReportFormat, path: string, selection: CheckSelection = {}, machineVerdicts = false): Promise<void> {
+  return call<void>('export_report', { collection, format, path, selection, machineVerdicts });
 }
 
 /** Scores the newest check (of `selection`) of each labelled claim of `collection` against its gold label. */

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use factdesk_model::{Outcome, StoredOutcome};
 pub use factdesk_report::Format;
-use factdesk_report::{Report, ReportError, ReportItem, RevisionReport};
+use factdesk_report::{Publishing, Report, ReportError, ReportItem, RevisionReport};
 
 use crate::verify::CheckSelection;
 use crate::{CoreError, Factdesk, Result};
@@ -18,7 +18,9 @@ use crate::{CoreError, Factdesk, Result};
 fn report_error(error: ReportError, path: impl FnOnce() -> PathBuf) -> CoreError {
     match error {
         ReportError::Io(source) => CoreError::Io { path: path(), source },
-        error @ ReportError::Unsupported { .. } => CoreError::InvalidInput(error.to_string()),
+        error @ (ReportError::Unsupported { .. } | ReportError::NoNewsroom) => {
+            CoreError::InvalidInput(error.to_string())
+        }
         other => CoreError::Internal(other.to_string()),
     }
 }
@@ -45,33 +47,43 @@ impl Factdesk {
             generated_at: factdesk_model::now_rfc3339(),
             generator: format!("Factdesk {}", env!("CARGO_PKG_VERSION")),
             items,
+            publishing: Publishing {
+                newsroom: self.settings().publish.newsroom(),
+                machine_verdicts: false,
+            },
         })
     }
 
-    /// Writes the report of `collection` in `format` to `out`.
+    /// Writes the report of `collection` in `format` to `out`; its ClaimReview form holds the
+    /// claims a person reviewed, and the others too, marked, with `machine_verdicts`.
     pub fn write_report(
         &self,
         collection: &str,
         selection: &CheckSelection,
         format: Format,
+        machine_verdicts: bool,
         out: &mut dyn Write,
     ) -> Result<()> {
-        let report = self.report(collection, selection)?;
+        let mut report = self.report(collection, selection)?;
+        report.publishing.machine_verdicts = machine_verdicts;
         factdesk_report::render(&report, format, out)
             .map_err(|error| report_error(error, || PathBuf::from("(standard output)")))
     }
 
-    /// Writes the report of `collection` to `path`, all or nothing: to a new file beside it,
-    /// renamed over it when complete. A link at `path` is written through, not replaced; a
-    /// folder, a missing folder or a file of the data directory itself is refused.
+    /// Writes the report of `collection` to `path` (as [`Self::write_report`]), all or nothing:
+    /// to a new file beside it, renamed over it when complete. A link at `path` is written
+    /// through, not replaced; a folder, a missing folder or a file of the data directory itself
+    /// is refused.
     pub fn write_report_file(
         &self,
         collection: &str,
         selection: &CheckSelection,
         format: Format,
+        machine_verdicts: bool,
         path: &Path,
     ) -> Result<()> {
-        let report = self.report(collection, selection)?;
+        let mut report = self.report(collection, selection)?;
+        report.publishing.machine_verdicts = machine_verdicts;
         self.write_atomically(path, |out| factdesk_report::render(&report, format, out))
     }
 

@@ -1,5 +1,8 @@
-//! The ClaimReview export: schema.org `ClaimReview` objects as a JSON-LD array, one per checked
-//! claim (unchecked claims have no review to publish and are skipped).
+//! The ClaimReview export: schema.org `ClaimReview` objects as a JSON-LD array, published by the
+//! newsroom ([`crate::Publishing`]: its name and site are the `author`, and without one the
+//! export is refused). By default one per claim a person reviewed; with machine verdicts asked
+//! for, one per checked claim, the unreviewed ones saying so first in `reviewBody`. Unchecked
+//! claims have no review to publish and are skipped.
 //!
 //! # Rating scale
 //!
@@ -34,7 +37,7 @@ use factdesk_model::{StoredCheck, Undecided, Verdict};
 use serde::Serialize;
 
 use crate::escape::is_web_link;
-use crate::{Report, format_probability};
+use crate::{Report, ReportError, format_probability};
 
 /// Where a verdict sits on the ClaimReview 1–5 scale, and its name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +88,8 @@ struct Organization<'a> {
     #[serde(rename = "@type")]
     kind: &'static str,
     name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    url: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -116,22 +121,27 @@ struct CitedPage<'a> {
     name: Option<&'a str>,
 }
 
-/// One `ClaimReview` per checked claim of the report, in report order.
-pub(crate) fn claim_reviews(report: &Report) -> Vec<ClaimReview<'_>> {
-    report
+/// One `ClaimReview` per reviewed claim of the report (per checked claim with machine verdicts),
+/// in report order, by the report's newsroom.
+pub(crate) fn claim_reviews(report: &Report) -> Result<Vec<ClaimReview<'_>>, ReportError> {
+    let newsroom = report.publishing.newsroom.as_ref().ok_or(ReportError::NoNewsroom)?;
+    let author =
+        Organization { kind: "Organization", name: &newsroom.name, url: newsroom.url.as_deref() };
+    Ok(report
         .items
         .iter()
         .filter_map(|item| {
             let stored = item.check.as_ref()?;
-            Some(claim_review(&item.claim_text, stored, &report.generator))
+            (stored.review.is_some() || report.publishing.machine_verdicts)
+                .then(|| claim_review(&item.claim_text, stored, &author))
         })
-        .collect()
+        .collect())
 }
 
 fn claim_review<'a>(
     claim: &'a str,
     stored: &'a StoredCheck,
-    generator: &'a str,
+    author: &Organization<'a>,
 ) -> ClaimReview<'a> {
     let rating = match &stored.review {
         Some(review) => rating_for(review.verdict, None),
@@ -144,7 +154,7 @@ fn claim_review<'a>(
         date_published: date_part(
             stored.review.as_ref().map_or(&stored.checked_at, |review| &review.created_at),
         ),
-        author: Organization { kind: "Organization", name: generator },
+        author: Organization { kind: author.kind, name: author.name, url: author.url },
         review_rating: Rating {
             kind: "Rating",
             rating_value: rating.value,
@@ -203,6 +213,8 @@ fn review_body(stored: &StoredCheck) -> String {
             body.push_str(&format!(" Comment: {}", review.comment.trim()));
         }
         body.push(' ');
+    } else {
+        body.push_str("Not reviewed by a person: the rating is the machine's verdict. ");
     }
     body.push_str(&format!("Machine verdict: {}", check.verdict_label()));
     if let Some(confidence) = check.confidence {

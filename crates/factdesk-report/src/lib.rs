@@ -52,9 +52,31 @@ pub struct Report {
     pub title: String,
     /// When the report was generated (RFC 3339).
     pub generated_at: String,
-    /// What generated it, e.g. `Factdesk 0.1.0`; ClaimReview names it as the author.
+    /// What generated it, e.g. `Factdesk 0.1.0`.
     pub generator: String,
     pub items: Vec<ReportItem>,
+    /// Who publishes the ClaimReview form, and which checks it holds (not part of the
+    /// report's content: never written in its JSON).
+    #[serde(skip)]
+    pub publishing: Publishing,
+}
+
+/// How a report's ClaimReview objects are published: by the newsroom, of the claims a person
+/// reviewed unless machine verdicts are asked for too.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Publishing {
+    /// The author of every review; ClaimReview is refused without one.
+    pub newsroom: Option<Newsroom>,
+    /// Also the checks no person reviewed, each marked as a machine verdict.
+    pub machine_verdicts: bool,
+}
+
+/// A newsroom as ClaimReview names its author (a schema.org `Organization`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Newsroom {
+    pub name: String,
+    /// Its web site.
+    pub url: Option<String>,
 }
 
 /// One claim of a report and its latest check.
@@ -203,6 +225,13 @@ pub enum ReportError {
     /// The format has no form for this kind of report.
     #[error("{what} are exported as md, html or json, not {format}")]
     Unsupported { format: Format, what: &'static str },
+    /// ClaimReview names the newsroom as the author of every review, and none was given.
+    #[error(
+        "ClaimReview names your newsroom as the author of every review: set its name (and \
+         site) as newsroom and url under [publish] in the settings (`factdesk config --path` \
+         shows the file; the app's Settings has the fields)"
+    )]
+    NoNewsroom,
 }
 
 /// Writes `report` to `out` in `format`.
@@ -212,7 +241,7 @@ pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> Result<()
         Format::Html => html::write_html(report, out)?,
         Format::Json => templates::write_json(report, out)?,
         Format::Csv => csv_table::write_csv(report, out)?,
-        Format::ClaimReview => templates::write_json(&claim_review::claim_reviews(report), out)?,
+        Format::ClaimReview => templates::write_json(&claim_review::claim_reviews(report)?, out)?,
     }
     out.flush()?;
     Ok(())

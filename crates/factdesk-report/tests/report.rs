@@ -8,8 +8,8 @@ use factdesk_model::{
     StoredCheck, TokenUse, Undecided, UrlStatus, Verdict,
 };
 use factdesk_report::{
-    CSV_COLUMNS, Format, Report, ReportItem, deciding_premise, escape_html, render,
-    render_to_string,
+    CSV_COLUMNS, Format, Newsroom, Publishing, Report, ReportItem, deciding_premise, escape_html,
+    render, render_to_string,
 };
 use serde_json::Value;
 
@@ -182,6 +182,7 @@ fn fixture() -> Report {
         title: "Landmarks".to_owned(),
         generated_at: "2026-02-03T12:00:00Z".to_owned(),
         generator: "Factdesk 0.1.0".to_owned(),
+        publishing: publishing(),
         items: vec![
             verified,
             item(2, everest_claim, &[], Some(stored(2, Some(2), everest, Some(everest_review)))),
@@ -241,6 +242,7 @@ fn hostile_fixture() -> Report {
         title: "</title><script>alert(0)</script>".to_owned(),
         generated_at: "2026-02-03T12:00:00Z".to_owned(),
         generator: "\"><script>alert(6)</script>".to_owned(),
+        publishing: publishing(),
         items: vec![item(
             1,
             claim,
@@ -633,7 +635,8 @@ fn json_round_trips_the_report_and_its_checks() {
     let report = fixture();
     let json = render_to_string(&report, Format::Json).unwrap();
     let parsed: Report = serde_json::from_str(&json).unwrap();
-    assert_eq!(parsed, report);
+    // Who publishes it is how it is exported, not what it holds: not in the JSON.
+    assert_eq!(parsed, Report { publishing: Publishing::default(), ..report.clone() });
     let first_check: factdesk_model::StoredCheck = serde_json::from_value(
         serde_json::from_str::<Value>(&json).unwrap()["items"][0]["check"].clone(),
     )
@@ -641,6 +644,18 @@ fn json_round_trips_the_report_and_its_checks() {
     assert_eq!(Some(&first_check), report.items[0].check.as_ref());
     assert_eq!(first_check.check.premises.len(), 2);
     assert_eq!(first_check.check.urls.len(), 3);
+}
+
+/// The newsroom publishing the fixtures' ClaimReview, machine verdicts included (a test below
+/// checks the default of reviewed claims only).
+fn publishing() -> Publishing {
+    Publishing {
+        newsroom: Some(Newsroom {
+            name: "The Daily Check".to_owned(),
+            url: Some("https://daily.example/".to_owned()),
+        }),
+        machine_verdicts: true,
+    }
 }
 
 fn claim_reviews(report: &Report) -> Vec<Value> {
@@ -659,7 +674,8 @@ fn claim_review_rates_checked_claims_and_skips_unchecked_ones() {
         assert_eq!(review["@context"], "https://schema.org");
         assert_eq!(review["@type"], "ClaimReview");
         assert_eq!(review["author"]["@type"], "Organization");
-        assert_eq!(review["author"]["name"], "Factdesk 0.1.0");
+        assert_eq!(review["author"]["name"], "The Daily Check");
+        assert_eq!(review["author"]["url"], "https://daily.example/");
         assert_eq!(review["reviewRating"]["@type"], "Rating");
         assert_eq!(review["reviewRating"]["bestRating"], 5);
         assert_eq!(review["reviewRating"]["worstRating"], 1);
@@ -678,7 +694,13 @@ fn claim_review_rates_checked_claims_and_skips_unchecked_ones() {
     assert!(cited.iter().all(|work| work["@type"] == "CreativeWork"));
     assert!(eiffel["itemReviewed"].get("appearance").is_none());
     let body = eiffel["reviewBody"].as_str().unwrap();
-    assert!(body.starts_with("Machine verdict: supported (confidence 0.970)"), "{body}");
+    assert!(
+        body.starts_with(
+            "Not reviewed by a person: the rating is the machine's verdict. Machine verdict: \
+             supported (confidence 0.970)"
+        ),
+        "{body}"
+    );
 
     // The reviewer overrode "not enough info" with "supported": their verdict takes the rating, and
     // the machine verdict is kept in the body.
@@ -691,6 +713,22 @@ fn claim_review_rates_checked_claims_and_skips_unchecked_ones() {
     assert!(body.contains("Machine verdict: not enough info (confidence 0.620)"), "{body}");
     assert!(everest.get("citation").is_none());
     assert_eq!(everest["datePublished"], "2026-02-02", "the review's date: it set the rating");
+}
+
+#[test]
+fn claim_review_publishes_reviewed_claims_by_default_and_needs_a_newsroom() {
+    let mut report = fixture();
+    report.publishing.machine_verdicts = false;
+    let reviews = claim_reviews(&report);
+    assert_eq!(reviews.len(), 1, "only the reviewed claim: {reviews:?}");
+    assert_eq!(reviews[0]["claimReviewed"], report.items[1].claim_text);
+    assert!(reviews[0]["reviewBody"].as_str().unwrap().starts_with("Human review"));
+
+    report.publishing.newsroom = None;
+    let refused = render_to_string(&report, Format::ClaimReview).unwrap_err().to_string();
+    assert!(refused.contains("newsroom") && refused.contains("[publish]"), "{refused}");
+    // Every other format is written as before.
+    assert!(render_to_string(&report, Format::Markdown).is_ok());
 }
 
 #[test]
@@ -864,6 +902,7 @@ fn ciber_report() -> Report {
         title: "CIBER".into(),
         generated_at: "2026-02-01T10:00:00Z".into(),
         generator: "Factdesk test".into(),
+        publishing: publishing(),
         items: vec![item(
             1,
             "Okra is in the mallow family.",
@@ -993,6 +1032,7 @@ fn conflict_report(claim: &str, conflict: (&str, &str), missing: &str, sentence:
         title: "Heights".to_owned(),
         generated_at: "2026-02-03T12:00:00Z".to_owned(),
         generator: "Factdesk 0.1.0".to_owned(),
+        publishing: publishing(),
         items: vec![item(1, claim, &[], Some(stored(1, Some(1), refuted, None)))],
     }
 }
@@ -1066,7 +1106,7 @@ fn conflicting_facts_are_marked_in_every_format() {
     // Premises without facts leave the field out, as checks stored before it did.
     assert!(json["items"][0]["check"]["check"]["premises"][2].get("facts").is_none());
     let parsed: Report = serde_json::from_value(json).unwrap();
-    assert_eq!(parsed, report);
+    assert_eq!(parsed, Report { publishing: Publishing::default(), ..report.clone() });
 
     let reviews = claim_reviews(&report);
     let body = reviews[0]["reviewBody"].as_str().unwrap();

@@ -4,7 +4,8 @@ import type { ImportSettings } from "./ImportSettings";
 import type { IndexSettings } from "./IndexSettings";
 import type { LlmSettings } from "./LlmSettings";
 import type { MethodsSettings } from "./MethodsSettings";
+import type { PublishSettings } from "./PublishSettings";
 import type { SearchSettings } from "./SearchSettings";
 import type { VerifySettings } from "./VerifySettings";
 
-export type Settings = { import: ImportSettings, index: IndexSettings, search: SearchSettings, fetch: FetchSettings, llm: LlmSettings, verify: VerifySettings, methods: MethodsSettings, };
+export type Settings = { import: ImportSettings, index: IndexSettings, search: SearchSettings, fetch: FetchSettings, llm: LlmSettings, publish: PublishSettings, verify: VerifySettings, methods: MethodsSettings, };

@@ -194,6 +194,12 @@ export async function renderReports({ outlet, query, signal }: RouteContext): Pr
     return method === undefined ? 'Newest check' : `Newest ${METHOD_NAMES[method]} check`;
   };
   const formatSelect = el('select', { id: 'report-format', name: 'format' }, ...FORMATS.map((format) => el('option', { value: format.value }, format.label)));
+  // ClaimReview publishes the claims a person reviewed; machine verdicts only when asked for.
+  const machineVerdicts = el('input', { id: 'report-machine-verdicts', type: 'checkbox', name: 'machine_verdicts' });
+  const machineRow = el('label', { class: 'checkbox', id: 'report-machine-verdicts-row', hidden: true }, machineVerdicts, ' Also publish verdicts no person reviewed (marked as the machine’s)');
+  formatSelect.addEventListener('change', () => {
+    machineRow.hidden = formatSelect.value !== 'claimreview';
+  });
   const exportButton = el('button', { type: 'submit', id: 'report-export', class: 'primary' }, 'Export…');
   const exportStatus = statusLine('report-export-status');
   const exportForm = el(
@@ -201,6 +207,7 @@ export async function renderReports({ outlet, query, signal }: RouteContext): Pr
     { class: 'report-form', id: 'report-form' },
     el('label', { for: 'report-format' }, 'Format'),
     formatSelect,
+    machineRow,
     exportButton,
   );
   exportForm.addEventListener('submit', async (event) => {
@@ -218,7 +225,7 @@ export async function renderReports({ outlet, query, signal }: RouteContext): Pr
         return;
       }
       exportStatus.textContent = 'Writing the report…';
-      await exportReport(collection, format.value, path, selection());
+      await exportReport(collection, format.value, path, selection(), format.value === 'claimreview' && machineVerdicts.checked);
       exportStatus.classList.add('ok');
       replace(exportStatus, `${format.label} report of “${collection}” saved to `, el('code', { id: 'report-path' }, path));
     } catch (error) {

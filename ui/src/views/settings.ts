@@ -172,7 +172,7 @@ function zimTable(text: string): Record<string, string> {
  * after a refused one the form keeps what the user typed and shows why next to it.
  */
 function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): HTMLElement {
-  const { llm, fetch, verify } = view.settings;
+  const { llm, fetch, verify, publish } = view.settings;
   const hasKey = view.model.provider === 'openai-compatible' && view.model.has_api_key;
   const provider = el(
     'select',
@@ -213,6 +213,8 @@ function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): 
   });
   wikipediaZim.defaultValue = zimLines(fetch.wikipedia_zim).join('\n');
   const staleAfter = el('input', { id: 'settings-stale-after', name: 'stale_after_days', type: 'number', min: '0', step: '1', value: String(verify.stale_after_days) });
+  const newsroom = el('input', { id: 'settings-newsroom', name: 'newsroom', type: 'text', value: publish.newsroom, placeholder: 'e.g. The Daily Check' });
+  const newsroomUrl = el('input', { id: 'settings-newsroom-url', name: 'newsroom_url', type: 'url', value: publish.url, spellcheck: 'false', placeholder: 'e.g. https://dailycheck.example/' });
   const save = el('button', { type: 'submit', id: 'settings-save', class: 'primary' }, 'Save');
   const reset = el('button', { type: 'reset', id: 'settings-reset' }, 'Undo changes');
   const status = el('p', { class: 'status', id: 'settings-form-status', role: 'status', 'aria-live': 'polite' });
@@ -232,6 +234,8 @@ function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): 
     if (!sameList(zimLines(zims), zimLines(fetch.wikipedia_zim))) list.push({ key: 'fetch.wikipedia_zim', value: zims });
     const staleDays = staleAfter.valueAsNumber;
     if (staleDays !== verify.stale_after_days) list.push({ key: 'verify.stale_after_days', value: Number.isInteger(staleDays) && staleDays >= 0 ? staleDays : staleAfter.value });
+    if (newsroom.value.trim() !== publish.newsroom) list.push({ key: 'publish.newsroom', value: newsroom.value.trim() });
+    if (newsroomUrl.value.trim() !== publish.url) list.push({ key: 'publish.url', value: newsroomUrl.value.trim() });
     return list;
   };
 
@@ -285,6 +289,8 @@ function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): 
         staleAfter,
         'Evidence published more than this many days before a claim’s date is flagged as possibly out of date, in the claim view and in reports. Claims without a date are not compared; 0 flags nothing.',
       ),
+      row('Newsroom', 'settings-newsroom', newsroom, 'The author of every ClaimReview you export; the export asks for it.'),
+      row('Newsroom site', 'settings-newsroom-url', newsroomUrl, 'Its web address (http or https), named beside it in ClaimReview.'),
     ),
     el('div', { class: 'buttons' }, save, reset),
     status,

@@ -27,6 +27,10 @@ pub struct ReportArgs {
     /// instead of its verdicts
     #[arg(long, conflicts_with = "method")]
     pub revisions: bool,
+    /// claimreview: also publish the verdicts no person reviewed, each marked as the
+    /// machine's (by default only reviewed claims are published)
+    #[arg(long, conflicts_with = "revisions")]
+    pub machine_verdicts: bool,
 }
 
 #[derive(Debug, Args)]

@@ -9,7 +9,7 @@ use crate::args::report::{EvalArgs, ReportArgs};
 use crate::output;
 
 pub fn report(args: ReportArgs, globals: &Globals) -> anyhow::Result<Outcome> {
-    let ReportArgs { collection, format, output, method, run, revisions } = args;
+    let ReportArgs { collection, format, output, method, run, revisions, machine_verdicts } = args;
     let json = globals.json;
     let selection = CheckSelection { method, run: run.map(RunId) };
     // --json without a file prints the JSON report.
@@ -26,7 +26,7 @@ pub fn report(args: ReportArgs, globals: &Globals) -> anyhow::Result<Outcome> {
     let app = globals.open()?;
     match (output, revisions) {
         (Some(path), false) => {
-            app.write_report_file(&collection, &selection, format, &path)?;
+            app.write_report_file(&collection, &selection, format, machine_verdicts, &path)?;
             output::report::report_written(&path, format, json)?;
         }
         (Some(path), true) => {
@@ -35,7 +35,7 @@ pub fn report(args: ReportArgs, globals: &Globals) -> anyhow::Result<Outcome> {
         }
         (None, false) => {
             let mut stdout = std::io::stdout().lock();
-            app.write_report(&collection, &selection, format, &mut stdout)?;
+            app.write_report(&collection, &selection, format, machine_verdicts, &mut stdout)?;
         }
         (None, true) => {
             let mut stdout = std::io::stdout().lock();

@@ -175,6 +175,24 @@ mod tests {
     }
 
     #[test]
+    fn the_newsroom_is_unset_by_default_and_its_site_is_a_web_address() {
+        assert_eq!(Settings::default().publish.newsroom(), None);
+        let set = Settings::from_overrides(
+            "[publish]\nnewsroom = \" The Daily Check \"\nurl = \"https://dailycheck.example/\"\n",
+            "my.toml",
+        )
+        .unwrap();
+        let newsroom = set.publish.newsroom().unwrap();
+        assert_eq!(newsroom.name, "The Daily Check");
+        assert_eq!(newsroom.url.as_deref(), Some("https://dailycheck.example/"));
+        let error =
+            Settings::from_overrides("[publish]\nurl = \"dailycheck.example\"\n", "my.toml")
+                .unwrap_err()
+                .to_string();
+        assert!(error.contains("my.toml") && error.contains("publish.url"), "{error}");
+    }
+
+    #[test]
     fn a_setting_that_moved_to_its_method_says_where() {
         let error = Settings::from_overrides("[verify]\ncorpus_l = 2\n", "my.toml").unwrap_err();
         let message = error.to_string();

@@ -4,7 +4,7 @@
 //!
 //! Files, one responsibility each:
 //! - `sections.rs`: the sections' types (import, index, search, fetch with its Wikipedia ZIM
-//!   files, llm); the `verify` and `methods` sections are [`crate::verify`]'s.
+//!   files, llm, publish); the `verify` and `methods` sections are [`crate::verify`]'s.
 //! - `load.rs`: loading: the user's file overlaid on the defaults, unknown and moved keys
 //!   refused, the environment applied.
 //! - `validate.rs`: the checks of the values, each refusal naming its setting.
@@ -17,8 +17,8 @@ mod validate;
 
 pub use save::SettingChange;
 pub use sections::{
-    FetchSettings, FieldNames, ImportSettings, IndexSettings, LlmSettings, SearchSettings,
-    ZIM_EDITION_FROM_FILE,
+    FetchSettings, FieldNames, ImportSettings, IndexSettings, LlmSettings, PublishSettings,
+    SearchSettings, ZIM_EDITION_FROM_FILE,
 };
 
 use serde::{Deserialize, Serialize};
@@ -43,6 +43,7 @@ pub struct Settings {
     pub search: SearchSettings,
     pub fetch: FetchSettings,
     pub llm: LlmSettings,
+    pub publish: PublishSettings,
     pub verify: crate::verify::VerifySettings,
     pub methods: crate::verify::config::MethodsSettings,
 }

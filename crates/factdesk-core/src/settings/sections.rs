@@ -65,6 +65,28 @@ pub struct SearchSettings {
     pub similar_claims: f64,
 }
 
+/// Who publishes the ClaimReview export (`[publish]`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct PublishSettings {
+    /// The newsroom's name, the author of every ClaimReview; empty: not set.
+    pub newsroom: String,
+    /// Its web site (http or https); empty: not given.
+    pub url: String,
+}
+
+impl PublishSettings {
+    /// The newsroom as a report's ClaimReview names it, if one is set.
+    pub fn newsroom(&self) -> Option<factdesk_report::Newsroom> {
+        let name = self.newsroom.trim();
+        let url = self.url.trim();
+        (!name.is_empty()).then(|| factdesk_report::Newsroom {
+            name: name.to_owned(),
+            url: (!url.is_empty()).then(|| url.to_owned()),
+        })
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct FetchSettings {

@@ -32,6 +32,12 @@ impl Settings {
                 self.llm.provider
             ));
         }
+        let site = self.publish.url.trim();
+        if !site.is_empty() && !factdesk_report::is_web_link(site) {
+            return Err(format!(
+                "`publish.url` is '{site}'; give the newsroom's site as an http or https address"
+            ));
+        }
         crate::verify::check_nli_choice(&self.verify.nli)
             .map_err(|message| format!("`verify.nli`: {message}"))?;
         self.methods.validate()?;
