@@ -539,3 +539,28 @@ async fn read_capped(mut response: reqwest::Response, limit: usize) -> Result<St
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::refuses_constraint;
+
+    #[test]
+    fn refusals_of_a_constraint_are_told_from_other_bad_requests() {
+        for refusal in [
+            r#"{"error": {"message": "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model."}}"#,
+            r#"{"detail": [{"type": "extra_forbidden", "loc": ["body", "grammar"]}]}"#,
+            r#"{"error": "Unknown field: json_schema"}"#,
+            r#"{"error": {"message": "failed to parse grammar"}}"#,
+            "unsupported argument",
+        ] {
+            assert!(refuses_constraint(refusal), "{refusal}");
+        }
+        for other in [
+            r#"{"error": {"message": "the prompt is longer than the context window"}}"#,
+            r#"{"error": {"message": "temperature must be at most 2"}}"#,
+            "",
+        ] {
+            assert!(!refuses_constraint(other), "{other}");
+        }
+    }
+}
