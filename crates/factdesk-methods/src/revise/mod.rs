@@ -592,10 +592,14 @@ pub fn agreement_schema() -> serde_json::Value {
 }
 
 /// The gate's verdict: from the `verdict` of its JSON answer when it is one
-/// ([`agreement_schema`]), else from its free text; both read by [`parse_agreement`].
+/// ([`agreement_schema`]), else from its free text; both read by [`parse_agreement`]. An
+/// answer begun as JSON that gives no verdict (cut at the token limit inside its reasoning,
+/// as SmolLM2-135M's looping reasoning was in 2 of 8 gates) has none: the words of its
+/// reasoning are no verdict.
 pub fn parse_agreement_answer(text: &str) -> Option<bool> {
     match crate::shape::read_text(text, "verdict") {
         Some(verdict) => parse_agreement(&verdict),
+        None if text.trim_start().starts_with('{') => None,
         None => parse_agreement(text),
     }
 }
@@ -690,6 +694,8 @@ mod tests {
         assert_eq!(parse_agreement_answer(r#"{"reasoning": "", "verdict": "agrees"}"#), Some(true));
         assert_eq!(parse_agreement_answer(r#"{"reasoning": "disagrees", "verdict": ""}"#), None);
         assert_eq!(parse_agreement_answer("Therefore: agrees"), Some(true));
+        let cut = r#"{"reasoning": "The statement disagrees with the evidence. The statement"#;
+        assert_eq!(parse_agreement_answer(cut), None);
         assert_eq!(agreement_schema()["required"], serde_json::json!(["reasoning", "verdict"]));
         assert_eq!(parse_agreement("Both say chemistry. Therefore: agrees."), Some(true));
         assert_eq!(parse_agreement("It disagrees at first, but on reading it agrees"), Some(true));
