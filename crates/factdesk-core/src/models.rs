@@ -206,6 +206,7 @@ impl Factdesk {
         settings.max_retries = llm.max_retries;
         settings.max_concurrency = llm.max_concurrency.max(1);
         settings.call_deadline = Duration::from_secs(llm.call_deadline_secs.max(1));
+        settings.shaped_answers = llm.shaped_answers;
         settings
     }
 

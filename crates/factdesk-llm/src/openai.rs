@@ -51,6 +51,9 @@ pub struct OpenAiSettings {
     /// free request slot is not counted): a silent server then holds a check for this long,
     /// not for every attempt's request timeout in turn.
     pub call_deadline: Duration,
+    /// Whether shaped prompts send their JSON Schema (`response_format`); off, the server is
+    /// never asked for a shape and every answer is read as free text.
+    pub shaped_answers: bool,
 }
 
 impl OpenAiSettings {
@@ -65,6 +68,7 @@ impl OpenAiSettings {
             initial_backoff: Duration::from_millis(500),
             max_concurrency: 4,
             call_deadline: Duration::from_secs(360),
+            shaped_answers: true,
         }
     }
 }
@@ -384,7 +388,7 @@ impl LanguageModel for OpenAiCompatible {
     }
 
     fn may_accept(&self, kind: ConstraintKind) -> bool {
-        kind == ConstraintKind::JsonSchema && !self.refuses(kind)
+        self.settings.shaped_answers && kind == ConstraintKind::JsonSchema && !self.refuses(kind)
     }
 
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError> {

@@ -314,6 +314,15 @@ async fn an_accepted_constraint_is_noted_and_other_bad_requests_are_not_refusals
 }
 
 #[tokio::test]
+async fn shaped_answers_switched_off_ask_no_server_for_a_shape() {
+    let server =
+        TestServer::with_routes(vec![("/v1/chat/completions", TestResponse::json(200, GOOD))]);
+    let model = provider(&server, |settings| settings.shaped_answers = false);
+    assert!(!model.may_accept(ConstraintKind::JsonSchema));
+    assert!(!model.may_accept(ConstraintKind::Grammar));
+}
+
+#[tokio::test]
 async fn the_audit_record_keeps_what_became_of_the_constraint_and_replays_it() {
     use factdesk_llm::{AuditedModel, CacheMode, CallRecord, CallStore};
     use std::sync::Mutex;

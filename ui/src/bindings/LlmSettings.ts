@@ -4,4 +4,8 @@ export type LlmSettings = { provider: string, base_url: string, model: string, a
 /**
  * The most one model call may take, retries included.
  */
-call_deadline_secs: number, max_concurrency: number, embedded_model: string, context_tokens: number, threads: number, cache: string, };
+call_deadline_secs: number, max_concurrency: number, embedded_model: string, context_tokens: number, threads: number, cache: string, 
+/**
+ * Whether prompts whose answer has a shape ask a model server for it (a JSON Schema).
+ */
+shaped_answers: boolean, };

@@ -24,6 +24,8 @@ pub struct LlmSettings {
     pub context_tokens: u32,
     pub threads: u32,
     pub cache: String,
+    /// Whether prompts whose answer has a shape ask a model server for it (a JSON Schema).
+    pub shaped_answers: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
