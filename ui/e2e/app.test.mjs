@@ -10,7 +10,7 @@
 // resume a batch, export a report and evaluate, save an invalid setting (refused, nothing
 // written), check with CIBER, correct a passage, score structured summaries, and summarise a
 // small corpus with TTS (the liar dropped, restored by hand, exported; a run cancelled and
-// resumed). Screenshots go to FACTDESK_E2E_SCREENSHOTS (default: ./screenshots, ignored by git).
+// resumed), and review a collection of 50 checked claims by keyboard alone in review mode. Screenshots go to FACTDESK_E2E_SCREENSHOTS (default: ./screenshots, ignored by git).
 //
 // Run by scripts/e2e.sh, which installs what this needs, builds the app and starts a virtual
 // display. Environment: FACTDESK_APP_BINARY (required: the app to launch),
@@ -1057,5 +1057,111 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     // An edit looks again: a claim about something else has nothing checked before.
     await type('#check-claims textarea.claim-input', 'Interest rates rose in March.');
     await driver.wait(async () => (await findAll('#check-claims .checked-before .similar')).length === 0, UI_WAIT);
+  });
+
+  test('reviews a collection of 50 checked claims by keyboard alone', async () => {
+    const claims = Array.from({ length: 50 }, (_, at) =>
+      at % 5 === 0
+        ? `Penicillin was discovered by Alexander Fleming in 1928, says review item ${at + 1}.`
+        : `Review item ${at + 1} says the harbour bridge opened in ${1900 + at}.`,
+    );
+    const file = path.join(dataDir, 'review.csv');
+    await writeFile(file, `claim\n${claims.map((claim) => `"${claim}"`).join('\n')}\n`);
+    await openSection('collections');
+    await waitFor('#claims-import-path');
+    await type('#claims-import-path', file);
+    await type('#claims-import-collection', 'review');
+    await (await find('#claims-import-start')).click();
+    await waitForText('#claims-import-status', /^50 claims imported into “review”\.$/);
+    await waitForText('#claims-status', /^50 claims$/);
+    await (await find('#run-checks')).click();
+    await waitForText('#batch-summary', /^Done\. 50 claims of 50 checked/, 180_000);
+
+    // From here on, keys only: Enter on the collection's Review button, then keys to the window.
+    const keys = (...sequence) => driver.actions().sendKeys(...sequence).perform();
+    const hash = () => driver.executeScript('return location.hash;');
+    const enterReview = async () => {
+      await (await waitFor('#collection-review')).sendKeys(Key.ENTER);
+      assert.ok(await hashBecomes(/^#\/review\?collection=review$/, UI_WAIT), await windowState());
+    };
+    await enterReview();
+    await waitForText('#review-progress', /^0 of 50 reviewed$/);
+    await waitForText('#review-position', /^Claim 1 of 50$/);
+    assert.match(await find('#review-evidence').getText(), /Evidence that decided/);
+
+    // ? shows the key list; Esc closes it and stays in review mode.
+    await keys('?');
+    await waitFor('#review-keys[open]');
+    assert.match(await find('#review-keys').getText(), /Accept the machine verdict[\s\S]*Next claim/);
+    await screenshot('21a-review-keys.png');
+    await keys(Key.ESCAPE);
+    await driver.wait(async () => (await findAll('#review-keys[open]')).length === 0, UI_WAIT, 'the key list stayed open');
+    assert.match(await hash(), /^#\/review/);
+
+    let overrides = 0;
+    for (let n = 1; n <= 50; n += 1) {
+      await waitForText('#review-position', new RegExp(`^Claim ${n} of 50$`));
+      if (n === 10) {
+        // x skips to the next claim not reviewed, k goes back.
+        await keys('x');
+        await waitForText('#review-position', /^Claim 11 of 50$/);
+        await keys('k');
+        await waitForText('#review-position', /^Claim 10 of 50$/);
+      }
+      if (n === 30) {
+        // ← and j: the previous claim shows its stored review.
+        await keys(Key.ARROW_LEFT);
+        await waitForText('#review-position', /^Claim 29 of 50$/);
+        assert.match(await find('#review-current').getText(), /Accepted|Overridden/);
+        await keys('j');
+        await waitForText('#review-position', /^Claim 30 of 50$/);
+      }
+      if (n === 40) {
+        // e opens the claim's full view (web pages have no document); back returns here.
+        await keys('e');
+        assert.ok(await hashBecomes(/^#\/claims\/\d+/, UI_WAIT), await windowState());
+        await waitFor('#machine-verdict');
+        await driver.navigate().back();
+        await waitForText('#review-position', /^Claim 40 of 50$/);
+      }
+      const machine = await find('#review-machine').getAttribute('data-verdict');
+      if (n % 4 === 2) {
+        const verdict = machine === 'refuted' ? 'supported' : 'refuted';
+        await keys('o');
+        await waitFor('#review-choose:not([hidden])');
+        await keys(verdict === 'refuted' ? 'r' : 's');
+        await waitFor('#review-reason-form:not([hidden])');
+        if (n === 2) {
+          // An override needs a reason.
+          await keys(Key.ENTER);
+          await waitForText('#review-status', /^Say why the machine verdict is wrong/);
+          await screenshot('21b-review-override.png');
+        }
+        // Letters typed in the reason are text, not keys.
+        await keys(`Judged wrongly, item ${n}: a j k x o e?`, Key.ENTER);
+        overrides += 1;
+      } else {
+        await keys('a');
+      }
+      await waitForText('#review-progress', new RegExp(`^${n} of 50 reviewed$`));
+      if (n === 20) {
+        // Esc leaves; coming back resumes at the next claim.
+        await keys(Key.ESCAPE);
+        assert.ok(await hashBecomes(/^#\/collections\/review$/, UI_WAIT), await windowState());
+        await enterReview();
+        await waitForText('#review-progress', /^20 of 50 reviewed$/);
+      }
+    }
+    await waitForText('#review-status', /50 of 50 reviewed\. That was the last claim\.$/);
+    // The last claim was overridden: its reason is stored as typed.
+    assert.equal(await find('#review-current-comment').getText(), 'Judged wrongly, item 50: a j k x o e?');
+    await screenshot('21c-review-done.png');
+
+    await keys(Key.ESCAPE);
+    assert.ok(await hashBecomes(/^#\/collections\/review$/, UI_WAIT), await windowState());
+    await waitForText('#claims-status', /^50 claims$/);
+    assert.equal((await findAll('#claim-table .badge.status-reviewed')).length, 50);
+    assert.equal((await findAll('#claim-table .review-note.override')).length, overrides);
+    assert.equal((await findAll('#claim-table .review-note.accept')).length, 50 - overrides);
   });
 });

@@ -1,7 +1,8 @@
 // The Factdesk window: a navigation of sections and the view of the current location. Each
 // section is one entry of SECTIONS and one or more routes of ROUTES. A claim's detail
-// (`#/claims/<id>`) belongs to the Collections section, a document (`#/documents/<id>`) to the
-// Library. Text from the data is always set as text (see dom.ts), never as HTML.
+// (`#/claims/<id>`) and review mode (`#/review?collection=<name>`) belong to the Collections
+// section, a document (`#/documents/<id>`) to the Library. Text from the data is always set as
+// text (see dom.ts), never as HTML.
 
 import { appInfo, onFilesDropped } from './api';
 import { el, replace } from './dom';
@@ -17,6 +18,7 @@ import { describeError } from './views/common';
 import { renderDocument } from './views/document';
 import { renderLibrary } from './views/library';
 import { renderReports } from './views/reports';
+import { renderReview } from './views/review';
 import { renderSearch } from './views/search';
 import { renderSettings } from './views/settings';
 
@@ -51,6 +53,7 @@ const ROUTES: Route[] = [
   { pattern: /^\/collections$/, section: 'collections', render: renderCollections },
   { pattern: /^\/collections\/([^/]+)$/, section: 'collections', render: renderCollections },
   { pattern: /^\/claims\/(\d+)$/, section: 'collections', render: renderClaim },
+  { pattern: /^\/review$/, section: 'collections', render: renderReview },
   { pattern: /^\/reports$/, section: 'reports', render: renderReports },
   { pattern: /^\/settings$/, section: 'settings', render: renderSettings },
 ];

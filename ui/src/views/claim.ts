@@ -42,7 +42,8 @@ import { facts, linkButton, showError, statusLine } from './common';
 /** The reviewer name typed last, offered again in the next review. */
 let lastReviewer = '';
 
-function sourceName(source: EvidenceSource): string {
+/** A source's title, else its address, else its document number. */
+export function sourceName(source: EvidenceSource): string {
   return source.title ?? source.url ?? (source.document_id !== null ? `Document ${source.document_id}` : 'Unknown source');
 }
 
@@ -67,9 +68,9 @@ const FACT_MARK_NAMES: Record<FactMark, string> = { conflict: 'conflicts with th
 /**
  * The premise the verdict rests on, as reports pick it: for a refuted claim the one that
  * contradicts it most among those that contradict it more than they entail it; otherwise the
- * best attribution's premise, else the most entailing one.
+ * best attribution's premise, else the most entailing one (the review mode shows it too).
  */
-function decidingPremise(check: ClaimCheck): PremiseCheck | null {
+export function decidingPremise(check: ClaimCheck): PremiseCheck | null {
   const most = (score: (premise: PremiseCheck) => number) => (best: PremiseCheck | null, premise: PremiseCheck) =>
     best === null || score(premise) > score(best) ? premise : best;
   if (check.verdict === 'refuted') {

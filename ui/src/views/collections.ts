@@ -1,7 +1,8 @@
 // Claim collections: the list, an "Import claims" form (a CSV, JSONL or text file, typed or
 // chosen in the file dialog), and for the chosen collection a "Run checks" action (progress,
 // Cancel; running again resumes an unfinished run) and its claims with their newest verdict,
-// review, tags and notes, filtered by status, verdict and tag. A claim opens its detail view.
+// review, tags and notes, filtered by status, verdict and tag. A claim opens its detail view;
+// "Review by keyboard" opens review mode (review.ts) over the collection.
 // Routes: `#/collections` and `#/collections/<name>?status=&verdict=&tag=`.
 
 import {
@@ -220,6 +221,7 @@ async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filt
     el(
       'nav',
       { class: 'crumbs', 'aria-label': 'Collection actions' },
+      linkButton('Review by keyboard', href('/review', { collection: collection.name }), { id: 'collection-review' }),
       linkButton('Export or evaluate in Reports', href('/reports', { collection: collection.name }), { id: 'collection-reports' }),
     ),
     el('div', { class: 'run-slot' }),
