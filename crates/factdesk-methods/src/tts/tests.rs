@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use factdesk_llm::CompletionRequest;
 use factdesk_llm::scripted::ScriptedModel;
+use factdesk_llm::{CompletionRequest, NliPair};
 
 use super::baselines::Baseline;
 use super::score::DEFAULT_TAU;

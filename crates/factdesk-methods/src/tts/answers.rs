@@ -1,0 +1,98 @@
+//! What TTS asks of the model and how it reads the answers: the JSON Schemas of a draft's
+//! claims and of a source's stances, and the readers of either answer, in that shape or as
+//! free text.
+
+use factdesk_model::ciber::Stance;
+
+/// The field of [`claims_schema`]'s object that holds the claims.
+pub const CLAIMS_FIELD: &str = "claims";
+
+/// The JSON Schema of a draft's claims (`tts/claims`): 1 to `max`, `{"claims": [...]}`.
+pub fn claims_schema(max: usize) -> serde_json::Value {
+    crate::shape::list(CLAIMS_FIELD, max, serde_json::json!({"type": "string"}))
+}
+
+/// The claims of a model's answer, up to `max`, without repeats: the items of its
+/// `{"claims": [...]}` list when it is one ([`claims_schema`]; each on one line, numbers or
+/// bullets before it dropped), else the lines of its numbered or bulleted list
+/// ([`crate::revise::cove::parse_questions`]).
+pub fn parse_claims(text: &str, max: usize) -> Vec<String> {
+    crate::shape::read_items(text, CLAIMS_FIELD, max)
+        .unwrap_or_else(|| crate::revise::cove::parse_questions(text, max))
+}
+
+/// The stance a line gives after its number: its first stance word, read as abstaining when
+/// "not", "neither" or "no" comes before it ("does not support", "neither supports nor …").
+fn stance_of(rest: &str) -> Option<Stance> {
+    let mut negated = false;
+    for word in rest.split(|c: char| !c.is_alphabetic()).filter(|w| !w.is_empty()) {
+        let word = word.to_ascii_lowercase();
+        if word.starts_with("abstain") {
+            return Some(Stance::Neutral);
+        }
+        let stance = if word.starts_with("support") {
+            Some(Stance::Support)
+        } else if word.starts_with("contradict") || word.starts_with("refute") {
+            Some(Stance::Refute)
+        } else {
+            None
+        };
+        if let Some(stance) = stance {
+            return Some(if negated { Stance::Neutral } else { stance });
+        }
+        if matches!(word.as_str(), "not" | "neither" | "no" | "nor" | "doesn" | "don") {
+            negated = true;
+        }
+    }
+    None
+}
+
+/// The stances of `count` claims in an answer of "number. stance" lines ("Claim 2: supports"
+/// and Markdown emphasis around the number are read too); a claim the answer gives no stance
+/// for abstains. Also how many were given.
+pub fn parse_stances(text: &str, count: usize) -> (Vec<Stance>, usize) {
+    let mut stances = vec![None; count];
+    for line in text.lines() {
+        let line = line.trim().trim_start_matches(['*', '_', '#', '-', ' ']);
+        let line =
+            line.strip_prefix("Claim").or_else(|| line.strip_prefix("claim")).unwrap_or(line);
+        let line = line.trim_start();
+        let digits: String = line.chars().take_while(char::is_ascii_digit).collect();
+        let Ok(number) = digits.parse::<usize>() else { continue };
+        let Some(slot) = number.checked_sub(1).and_then(|index| stances.get_mut(index)) else {
+            continue;
+        };
+        if slot.is_none() {
+            *slot = stance_of(&line[digits.len()..]);
+        }
+    }
+    let given = stances.iter().filter(|s| s.is_some()).count();
+    (stances.into_iter().map(|s| s.unwrap_or(Stance::Neutral)).collect(), given)
+}
+
+/// The field of [`stances_schema`]'s object that holds the stances.
+pub const STANCES_FIELD: &str = "stances";
+
+/// The JSON Schema of one source's stances on `count` claims (`tts/stances`): exactly `count`
+/// of "supports", "contradicts" and "abstains", in the claims' order, `{"stances": [...]}`.
+pub fn stances_schema(count: usize) -> serde_json::Value {
+    let words =
+        serde_json::json!({"type": "string", "enum": ["supports", "contradicts", "abstains"]});
+    let mut schema = crate::shape::list(STANCES_FIELD, count, words);
+    schema["properties"][STANCES_FIELD]["minItems"] = count.max(1).into();
+    schema
+}
+
+/// The stances of `count` claims in a model's answer, and how many were given: the items of
+/// its `{"stances": [...]}` list in order when it is one ([`stances_schema`]; each read as a
+/// line after its number is), else the lines of its free text ([`parse_stances`]).
+pub fn parse_stance_answer(text: &str, count: usize) -> (Vec<Stance>, usize) {
+    let Some(listed) = crate::shape::read_list(text, STANCES_FIELD) else {
+        return parse_stances(text, count);
+    };
+    let read: Vec<Option<Stance>> = listed.iter().take(count).map(|item| stance_of(item)).collect();
+    let given = read.iter().flatten().count();
+    let mut stances: Vec<Stance> = read.into_iter().map(|s| s.unwrap_or(Stance::Neutral)).collect();
+    stances.resize(count, Stance::Neutral);
+    (stances, given)
+}
