@@ -8,7 +8,7 @@
 //! sends chat completions to a loopback mock server that answers after a fixed latency and
 //! compares calls per second with the bound the provider's concurrency limit allows.
 //! `verifier` scores judges of evidence (the trained verifier, LLM-instructed NLI, the
-//! claim-only control) on HaluEval's evaluation range (see `verifier.rs`). `contrast` judges
+//! claim-only control) on HaluEval's evaluation range (see `verifier/`). `contrast` judges
 //! the contrast sets of `training/verifier/contrast.py` (one fact changed) per edit kind
 //! (`contrast.rs`); both can keep the verifier's judgements between runs (`nli_cache.rs`).
 //! `language` counts the claims the verifier declines as not English, rightly and wrongly
