@@ -16,7 +16,8 @@
 //!
 //! What either returns is a [`Revision`](factdesk_model::Revision): the revised text and its
 //! edits (word spans of the original, from a diff of each changed part, each with the
-//! question, evidence and agreement behind it), every step, and the changes refused. Guard rails, recorded when they act:
+//! question, evidence and agreement behind it), every step, and the changes refused. Guard
+//! rails, recorded when they act:
 //! - an edit may not grow the passage beyond [`ReviseConfig::max_growth`] times its length;
 //! - a change to a sentence that all the evidence asked about agreed with is refused (the
 //!   paper's "preserve" property): RARR edits only after a disagreement, and CoVe's
