@@ -7,9 +7,12 @@
 //!
 //! Output constraints are found out, not assumed: a JSON Schema goes as `response_format`
 //! (`json_schema`), a GBNF grammar as `grammar` (llama.cpp's field). A server that refuses the
-//! field (a 400 or 422 whose body names it, or says the field is unknown or unsupported) is
-//! asked the same request once more without it, and the provider remembers the refusal: later
-//! requests of that kind go without the constraint. The memory is the provider instance's
+//! field (a 400 or 422 whose body names it, or says the field is unknown or unsupported; a 500
+//! that is a validation error naming it, as llama-cpp-python's server gives, is not retried)
+//! is asked again: a schema once in llama-cpp-python's own form (`{"type": "json_object",
+//! "schema": …}`, kept for later requests when it is taken), else the same request without
+//! it, and the provider remembers the refusal: later requests of that kind go without the
+//! constraint. The memory is the provider instance's
 //! (one server and model; the application keeps one instance per server and model for its
 //! life), not kept across restarts. Each completion notes what became of its constraint
 //! ([`ConstraintOutcome`]), which the audit layer records with the answer.
@@ -81,6 +84,9 @@ pub struct OpenAiCompatible {
     permits: Arc<Semaphore>,
     /// The kinds of constraint this server has refused (shared by clones).
     refused: Arc<Mutex<BTreeSet<ConstraintKind>>>,
+    /// Whether a JSON Schema goes in llama-cpp-python's form (`{"type": "json_object",
+    /// "schema": …}`), after the server refused OpenAI's (`json_schema`); shared by clones.
+    json_object_form: Arc<std::sync::atomic::AtomicBool>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -160,7 +166,13 @@ impl OpenAiCompatible {
             .build()
             .map_err(|error| LlmError::Backend(error.to_string()))?;
         let permits = Arc::new(Semaphore::new(settings.max_concurrency.max(1)));
-        Ok(OpenAiCompatible { client, settings, permits, refused: Arc::default() })
+        Ok(OpenAiCompatible {
+            client,
+            settings,
+            permits,
+            refused: Arc::default(),
+            json_object_form: Arc::default(),
+        })
     }
 
     pub fn settings(&self) -> &OpenAiSettings {
@@ -174,6 +186,11 @@ impl OpenAiCompatible {
     /// Whether the server has refused constraints of this kind.
     pub fn refuses(&self, kind: ConstraintKind) -> bool {
         self.refused.lock().unwrap_or_else(PoisonError::into_inner).contains(&kind)
+    }
+
+    /// Whether JSON Schemas now go in llama-cpp-python's `json_object` form.
+    fn json_object_form(&self) -> bool {
+        self.json_object_form.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     fn remember_refusal(&self, kind: ConstraintKind) {
@@ -222,6 +239,10 @@ impl OpenAiCompatible {
             }
         }
         match constraint {
+            Some(OutputConstraint::JsonSchema(schema)) if self.json_object_form() => {
+                body["response_format"] =
+                    serde_json::json!({ "type": "json_object", "schema": schema });
+            }
             Some(OutputConstraint::JsonSchema(schema)) => {
                 body["response_format"] = serde_json::json!({
                     "type": "json_schema",
@@ -285,6 +306,12 @@ impl OpenAiCompatible {
             401 | 403 => Err(LlmError::Unauthorized { endpoint, status }),
             404 | 400 if mentions_unknown_model => {
                 Err(LlmError::ModelNotFound { endpoint, model: self.settings.model.clone() })
+            }
+            // A request the server's validation refused, reported as its own failure
+            // (llama-cpp-python's server answers a `json_schema` response format so): asking
+            // again cannot help.
+            500 if refuses_constraint(&body) && is_validation_error(&body) => {
+                Err(LlmError::Server { endpoint, status, body: short })
             }
             429 | 500..=599 => Ok(Attempt::Retry(
                 LlmError::Overloaded { endpoint, status, attempts: 0 },
@@ -414,12 +441,32 @@ impl LanguageModel for OpenAiCompatible {
             (None, answer) => (answer?, None),
             (Some(_), Ok(text)) if withheld => (text, Some(ConstraintOutcome::Withheld)),
             (Some(_), Ok(text)) => (text, Some(ConstraintOutcome::Accepted)),
-            (Some(kind), Err(LlmError::Server { status: 400 | 422, body, .. }))
+            (Some(kind), Err(LlmError::Server { status: 400 | 422 | 500, body, .. }))
                 if !withheld && refuses_constraint(&body) =>
             {
-                let text = post(false).await?;
-                self.remember_refusal(kind);
-                (text, Some(ConstraintOutcome::Refused))
+                // OpenAI's form refused: llama-cpp-python's server takes a schema in its own.
+                let retried = if kind == ConstraintKind::JsonSchema && !self.json_object_form() {
+                    self.json_object_form.store(true, std::sync::atomic::Ordering::Relaxed);
+                    match post(true).await {
+                        Ok(text) => Some(text),
+                        Err(LlmError::Server { status: 400 | 422 | 500, body, .. })
+                            if refuses_constraint(&body) =>
+                        {
+                            None
+                        }
+                        Err(error) => return Err(error),
+                    }
+                } else {
+                    None
+                };
+                match retried {
+                    Some(text) => (text, Some(ConstraintOutcome::Accepted)),
+                    None => {
+                        let text = post(false).await?;
+                        self.remember_refusal(kind);
+                        (text, Some(ConstraintOutcome::Refused))
+                    }
+                }
             }
             (Some(_), Err(error)) => return Err(error),
         };
@@ -487,6 +534,13 @@ fn refuses_constraint(body: &str) -> bool {
     ]
     .iter()
     .any(|clue| body.contains(clue))
+}
+
+/// Whether an error body reports a request that failed the server's validation (pydantic's
+/// words, as llama-cpp-python's server gives them with status 500).
+fn is_validation_error(body: &str) -> bool {
+    let body = body.to_lowercase();
+    ["validation error", "literal_error", "input should be"].iter().any(|clue| body.contains(clue))
 }
 
 /// The most of an answer's body read: far more than any chat completion (ten samples with

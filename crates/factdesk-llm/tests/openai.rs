@@ -258,27 +258,68 @@ async fn a_refused_constraint_is_retried_without_it_and_not_sent_again() {
     assert_eq!(completion.text(), "Yes");
     assert_eq!(completion.constraint, Some(ConstraintOutcome::Refused));
     let sent = server.requests();
-    assert_eq!(sent.len(), 2, "the refused request and the same one without the constraint");
-    let (first, second) = (sent_body(&sent[0]), sent_body(&sent[1]));
+    assert_eq!(
+        sent.len(),
+        3,
+        "the refused request, the schema in llama-cpp-python's form, then none"
+    );
+    let (first, second, third) = (sent_body(&sent[0]), sent_body(&sent[1]), sent_body(&sent[2]));
     assert_eq!(first["response_format"]["type"], "json_schema");
     assert_eq!(first["response_format"]["json_schema"]["schema"]["required"][0], "searches");
+    assert_eq!(second["response_format"]["type"], "json_object");
+    assert_eq!(second["response_format"]["schema"]["required"][0], "searches");
     // With a schema, a stop of whitespace alone would cut the JSON at its first line break.
     assert_eq!(first["stop"], serde_json::json!(["\nContext:"]));
-    assert!(second.get("response_format").is_none());
-    assert_eq!(second["stop"], serde_json::json!(["\n\n", "\nContext:"]));
-    assert_eq!(first["messages"], second["messages"]);
+    assert!(third.get("response_format").is_none());
+    assert_eq!(third["stop"], serde_json::json!(["\n\n", "\nContext:"]));
+    assert_eq!(first["messages"], third["messages"]);
 
     // The refusal is remembered: the next request goes without the constraint, once.
     assert!(!model.may_accept(ConstraintKind::JsonSchema));
     assert!(model.refuses(ConstraintKind::JsonSchema));
     let again = model.complete(&shaped()).await.unwrap();
     assert_eq!(again.constraint, Some(ConstraintOutcome::Withheld));
-    assert_eq!(server.requests().len(), 3);
-    assert!(sent_body(&server.requests()[2]).get("response_format").is_none());
+    assert_eq!(server.requests().len(), 4);
+    assert!(sent_body(&server.requests()[3]).get("response_format").is_none());
     // A request without a constraint notes none.
     assert_eq!(model.complete(&request()).await.unwrap().constraint, None);
     // Clones share what the server refused.
     assert!(model.clone().refuses(ConstraintKind::JsonSchema));
+}
+
+/// A server that takes a schema only in llama-cpp-python's form, and answers OpenAI's with a
+/// validation error reported as its own failure (500), as llama-cpp-python's server 0.3.36 does.
+fn json_object_server() -> TestServer {
+    TestServer::start(|request| match sent_body(request)["response_format"]["type"].as_str() {
+        Some("json_schema") => TestResponse::json(
+            500,
+            r#"{"error": {"message": "1 validation error:\n  {'type': 'literal_error', 'loc':
+                ('body', 'response_format', 'type'), 'msg': \"Input should be 'text' or
+                'json_object'\"}", "type": "internal_server_error"}}"#,
+        ),
+        _ => TestResponse::json(200, GOOD),
+    })
+}
+
+#[tokio::test]
+async fn a_schema_refused_in_openais_form_goes_in_llama_cpp_pythons() {
+    let server = json_object_server();
+    let model = provider(&server, |_| {});
+    let completion = model.complete(&shaped()).await.unwrap();
+    assert_eq!(completion.constraint, Some(ConstraintOutcome::Accepted));
+    let sent = server.requests();
+    assert_eq!(sent.len(), 2, "the validation error is not retried as a server failure");
+    let second = sent_body(&sent[1]);
+    assert_eq!(second["response_format"]["type"], "json_object");
+    assert_eq!(second["response_format"]["schema"]["required"][0], "searches");
+    // The form that was taken is kept: the next shaped request goes in it at once.
+    assert!(model.may_accept(ConstraintKind::JsonSchema));
+    assert_eq!(
+        model.complete(&shaped()).await.unwrap().constraint,
+        Some(ConstraintOutcome::Accepted)
+    );
+    assert_eq!(server.requests().len(), 3);
+    assert_eq!(sent_body(&server.requests()[2])["response_format"]["type"], "json_object");
 }
 
 #[tokio::test]
@@ -309,7 +350,7 @@ async fn an_accepted_constraint_is_noted_and_other_bad_requests_are_not_refusals
     )]);
     let model = provider(&server, |_| {});
     assert!(model.complete(&shaped()).await.is_err());
-    assert_eq!(server.requests().len(), 2);
+    assert_eq!(server.requests().len(), 3, "OpenAI's form, llama-cpp-python's, none");
     assert!(model.may_accept(ConstraintKind::JsonSchema));
 }
 
@@ -358,7 +399,7 @@ async fn the_audit_record_keeps_what_became_of_the_constraint_and_replays_it() {
     let replayed = audited.complete(&shaped()).await.unwrap();
     assert!(replayed.replayed);
     assert_eq!(replayed.constraint, Some(ConstraintOutcome::Refused));
-    assert_eq!(server.requests().len(), 2, "the replay calls no model");
+    assert_eq!(server.requests().len(), 3, "the replay calls no model");
 }
 
 #[tokio::test]
@@ -385,7 +426,7 @@ async fn the_scripted_server_accepts_refuses_or_ignores_a_schema() {
     let completion = model.complete(&asked).await.unwrap();
     assert_eq!(completion.constraint, Some(ConstraintOutcome::Refused));
     assert_eq!(completion.text(), " Okra grows.");
-    assert_eq!(server.requests().len(), 2);
+    assert_eq!(server.requests().len(), 3, "OpenAI's form, llama-cpp-python's, none");
     assert!(!model.may_accept(ConstraintKind::JsonSchema));
     // Ignored: the server takes the field and answers as if it were not there; the provider
     // cannot tell, and the caller reads the free text.
