@@ -264,6 +264,13 @@ async function choose(css, value) {
   await driver.wait(async () => (await find(css).getAttribute('value')) === value, UI_WAIT, `${css} is not ${value}`);
 }
 
+/** Unfolds the collection's "Run checks" bar if it is folded (it is while the collection has checks). */
+async function openRunBar() {
+  const bar = await waitFor('#run-bar');
+  if ((await bar.getAttribute('open')) === null) await (await find('#run-bar-summary')).click();
+  await driver.wait(async () => (await find('#run-bar').getAttribute('open')) !== null, UI_WAIT, 'the Run checks bar did not open');
+}
+
 /** The values of the claim editors of the Check view. */
 async function claimEditorValues() {
   return Promise.all((await findAll('#check-claims textarea.claim-input')).map((box) => box.getAttribute('value')));
@@ -701,15 +708,25 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     await waitForText('#claims-status', /^2 claims$/);
     assert.match(await find('#claim-table').getText(), /From the quiz/);
 
+    await openRunBar();
     await (await find('#run-checks')).click();
     await waitForText('#batch-summary', /^Done\. 2 claims of 2 checked/, 120_000);
     await waitForText('#claim-table', /Supported[\s\S]*no valid URL|no valid URL[\s\S]*Supported/);
     await screenshot('13b-collection-checked.png');
+    // Claims come first; the run form folds away once the collection has checks. A header sorts.
+    assert.equal(await find('#run-bar').getAttribute('open'), null);
+    await (await find('#sort-confidence')).click();
+    await waitFor('#claim-table th[aria-sort="descending"] #sort-confidence');
+    await (await find('#sort-confidence')).click();
+    await waitFor('#claim-table th[aria-sort="ascending"] #sort-confidence');
+    assert.equal((await findAll('#claim-table tbody tr')).length, 2);
 
     // Checking again with the same options, only claims without such a check: none.
+    await openRunBar();
     const skip = await find('#run-skip-checked');
     await skip.click();
     assert.ok(await skip.isSelected());
+    await openRunBar();
     await (await find('#run-checks')).click();
     await waitForText('#batch-summary', /^Done\. 0 claims of 2 checked \(run \d+, llm-cite\); 2 claims already checked with these options\.$/, 60_000);
   });
@@ -723,6 +740,7 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     await waitForText('#claims-import-status', /^6 claims imported into “slow”\.$/);
     await waitForText('#claims-status', /^6 claims$/);
 
+    await openRunBar();
     await (await find('#run-checks')).click();
     // The phase starts once the run is registered, so Cancel reaches it; the first claims are
     // then waiting for the (slow) model.
@@ -732,6 +750,7 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     const checked = Number(/(\d+) claims? of 6 checked/.exec(cancelled)?.[1]);
     assert.ok(checked >= 0 && checked < 6, cancelled);
 
+    await openRunBar();
     await (await waitFor('#run-checks')).click();
     const resumed = await waitForText('#batch-summary', /^Done\. Resumed run/, 120_000);
     assert.match(resumed, new RegExp(`${checked} claims? checked before, ${6 - checked} now`));
@@ -1074,6 +1093,7 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     await (await find('#claims-import-start')).click();
     await waitForText('#claims-import-status', /^50 claims imported into “review”\.$/);
     await waitForText('#claims-status', /^50 claims$/);
+    await openRunBar();
     await (await find('#run-checks')).click();
     await waitForText('#batch-summary', /^Done\. 50 claims of 50 checked/, 180_000);
 

@@ -1,9 +1,11 @@
 // Claim collections: the list, an "Import claims" form (a CSV, JSONL or text file, typed or
-// chosen in the file dialog), and for the chosen collection a "Run checks" action (progress,
-// Cancel; running again resumes an unfinished run) and its claims with their newest verdict,
-// review, tags and notes, filtered by status, verdict and tag. A claim opens its detail view;
+// chosen in the file dialog), and for the chosen collection its claims first: their newest
+// verdict, review, confidence, method and date, filtered by status, verdict, tag and method,
+// sorted by a column's header, shown 500 at a time. The "Run checks" form (progress, Cancel;
+// running again resumes an unfinished run) is folded into a bar above them, open while the
+// collection has no check yet or its checks are running. A claim opens its detail view;
 // "Review by keyboard" opens review mode (review.ts) over the collection.
-// Routes: `#/collections` and `#/collections/<name>?status=&verdict=&tag=`.
+// Routes: `#/collections` and `#/collections/<name>?status=&verdict=&tag=&method=&sort=&order=`.
 
 import {
   METHODS,
@@ -22,14 +24,27 @@ import {
   type Undecided,
   type Verdict,
 } from '../api';
-import { count, el, replace } from '../dom';
+import { count, el, replace, shortTimeCell } from '../dom';
 import { href, navigate, type RouteContext } from '../router';
 import { batchBox, onBatchFinished, runBatch, runningBatch } from './batch-run';
 import { METHOD_SHORT_NAMES, UNDECIDED_NAMES, VERDICT_NAMES, claimHash, percent, reviewSummary, standingVerdict, verdictBadge, verifyOptionsForm } from './checks';
 import { describeError, linkButton, showError, statusLine } from './common';
 
-/** Claims shown at most. */
+/** Claims shown at once; "Show more" adds as many again. */
 const SHOWN_CLAIMS = 500;
+
+/** The columns claims can be sorted by, and their headers. */
+const SORTS = ['text', 'status', 'verdict', 'confidence', 'method', 'checked'] as const;
+type SortKey = (typeof SORTS)[number];
+type SortOrder = 'ascending' | 'descending';
+const SORT_HEADERS: Record<SortKey, string> = {
+  text: 'Claim',
+  status: 'Status',
+  verdict: 'Verdict',
+  confidence: 'Confidence',
+  method: 'Method',
+  checked: 'Date',
+};
 
 const STATUSES: ClaimStatus[] = ['unchecked', 'checked', 'reviewed'];
 /**
@@ -44,6 +59,41 @@ interface ClaimFilter {
   tag: string;
   /** Show each claim's newest check of this method (of any method when undefined). */
   method: Method | undefined;
+  /** The column claims are sorted by (the collection's order when undefined), and how. */
+  sort: SortKey | undefined;
+  order: SortOrder;
+}
+
+/** The value a claim is sorted by in column `key`: claims without one sort last. */
+function sortValue(entry: ClaimWithCheck, key: SortKey): string | number | null {
+  const check = entry.check;
+  switch (key) {
+    case 'text':
+      return entry.claim.text.toLocaleLowerCase();
+    case 'status':
+      return STATUSES.indexOf(entry.claim.status);
+    case 'verdict':
+      return check ? VERDICTS.indexOf(standingVerdict(check)) : null;
+    case 'confidence':
+      return check?.check.confidence ?? null;
+    case 'method':
+      return check ? check.check.method : null;
+    case 'checked':
+      return check ? check.checked_at : null;
+  }
+}
+
+/** `entries` sorted by `key` in `order`, ties and missing values in the collection's order. */
+function sorted(entries: ClaimWithCheck[], key: SortKey, order: SortOrder): ClaimWithCheck[] {
+  const sign = order === 'ascending' ? 1 : -1;
+  return entries
+    .map((entry, at) => ({ entry, at, value: sortValue(entry, key) }))
+    .sort((a, b) => {
+      if (a.value === null || b.value === null) return a.value === b.value ? a.at - b.at : a.value === null ? 1 : -1;
+      const compared = typeof a.value === 'number' && typeof b.value === 'number' ? a.value - b.value : String(a.value).localeCompare(String(b.value));
+      return compared === 0 ? a.at - b.at : sign * compared;
+    })
+    .map(({ entry }) => entry);
 }
 
 /** A message to show once after the view is drawn again (the outcome of a claims import). */
@@ -87,12 +137,19 @@ function claimRow(entry: ClaimWithCheck): HTMLTableRowElement {
       { class: 'claim-text' },
       linkButton(claim.text, claimHash(claim), { class: 'link claim-link' }),
       claim.notes ? el('p', { class: 'notes' }, claim.notes) : null,
+      claim.tags.length > 0 ? el('p', { class: 'tags' }, ...claim.tags.map((tag) => el('span', { class: 'tag' }, tag))) : null,
     ),
     el('td', {}, el('span', { class: `badge status-${claim.status}` }, claim.status)),
     verdictCell(entry),
     el('td', { class: 'number' }, check ? percent(check.check.confidence) : ''),
+    // The method that made the check shown, and when.
+    el(
+      'td',
+      { class: 'checked' },
+      check ? (METHOD_SHORT_NAMES[check.check.method as Method] ?? check.check.method) : '',
+      check ? el('time', { datetime: check.checked_at }, ...shortTimeCell(check.checked_at)) : null,
+    ),
     el('td', {}, claim.gold_label ? el('span', { class: `badge label-${claim.gold_label}` }, VERDICT_NAMES[claim.gold_label] ?? claim.gold_label) : ''),
-    el('td', { class: 'tags' }, ...claim.tags.map((tag) => el('span', { class: 'tag' }, tag))),
   );
 }
 
@@ -106,7 +163,11 @@ function matches(entry: ClaimWithCheck, filter: ClaimFilter): boolean {
 }
 
 /** The "Run checks" panel: method and evidence options, the button, and the batch's progress. */
-async function runPanel(collection: ClaimCollection, signal: AbortSignal): Promise<HTMLElement> {
+/**
+ * The "Run checks" bar: the form folded under its summary, with the progress of a run beside
+ * it (always in view).
+ */
+async function runPanel(collection: ClaimCollection, signal: AbortSignal): Promise<{ bar: HTMLDetailsElement; progress: HTMLElement }> {
   const options = verifyOptionsForm('run');
   const button = el('button', { type: 'submit', id: 'run-checks', class: 'primary' }, 'Run checks');
   const restart = el('input', { type: 'checkbox', id: 'run-restart', name: 'restart' });
@@ -167,15 +228,15 @@ async function runPanel(collection: ClaimCollection, signal: AbortSignal): Promi
   } catch (error) {
     if (!signal.aborted) status.textContent = `The default options could not be read: ${describeError(error)}`;
   }
-  return el(
-    'section',
-    { class: 'run-checks', 'aria-labelledby': 'run-heading' },
-    el('h3', { id: 'run-heading' }, 'Run checks'),
+  const bar = el(
+    'details',
+    { class: 'run-checks', id: 'run-bar' },
+    el('summary', { id: 'run-bar-summary' }, el('span', { id: 'run-heading' }, 'Run checks'), el('span', { class: 'hint' }, ' · method, evidence and options')),
     el('p', { class: 'hint' }, 'Checks every claim of the collection. If an earlier run with the same options stopped before the end, it resumes and skips the claims it checked.'),
     form,
     status,
-    slot,
   );
+  return { bar, progress: slot };
 }
 
 async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filter: ClaimFilter, signal: AbortSignal): Promise<void> {
@@ -209,6 +270,8 @@ async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filt
         verdict: verdictSelect.value,
         tag: tagInput.value.trim(),
         method: methodSelect.value,
+        sort: filter.sort,
+        order: filter.sort === undefined ? undefined : filter.order,
       }),
     );
   });
@@ -240,34 +303,68 @@ async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filt
     runPanel(collection, signal),
   ]);
   if (signal.aborted) return;
-  if (runSlot) replace(runSlot, panel);
+  // Open while there is nothing to look at but what a run would give, or a run is going on.
+  panel.bar.open = runningBatch() === collection.name || ('entries' in outcome && outcome.entries.every((entry) => entry.check === null));
+  if (runSlot) replace(runSlot, panel.bar, panel.progress);
   if ('error' in outcome) {
     showError(status, outcome.error);
     return;
   }
   const entries = outcome.entries;
-  const matching = entries.filter((entry) => matches(entry, filter));
-  const shown = matching.slice(0, SHOWN_CLAIMS);
+  const filteredEntries = entries.filter((entry) => matches(entry, filter));
+  const matching = filter.sort === undefined ? filteredEntries : sorted(filteredEntries, filter.sort, filter.order);
   const filtered = filter.status !== undefined || filter.verdict !== undefined || filter.tag !== '' || filter.method !== undefined;
-  status.textContent =
+  const tally = (shown: number): string =>
     entries.length === 0
       ? 'No claims in this collection yet.'
       : matching.length === 0
         ? 'No claims match the filter.'
-        : matching.length > SHOWN_CLAIMS
-          ? `The first ${count(SHOWN_CLAIMS, 'claim')} of ${matching.length.toLocaleString()}; narrow the filter to see others.`
+        : shown < matching.length
+          ? `${shown.toLocaleString()} of ${count(matching.length, 'claim')} shown${filtered ? ` (${entries.length.toLocaleString()} in the collection)` : ''}`
           : filtered
             ? `${count(matching.length, 'claim')} of ${entries.length.toLocaleString()}`
             : count(matching.length, 'claim');
-  if (shown.length === 0) return;
+  const first = matching.slice(0, SHOWN_CLAIMS);
+  status.textContent = tally(first.length);
+  if (first.length === 0) return;
+  // A header sorts by its column; the same header again turns the order round.
+  const sortLink = (key: SortKey): HTMLButtonElement => {
+    const current = filter.sort === key;
+    const order: SortOrder = current && filter.order === 'ascending' ? 'descending' : current ? 'ascending' : key === 'confidence' || key === 'checked' ? 'descending' : 'ascending';
+    const target = href(`/collections/${encodeURIComponent(collection.name)}`, {
+      status: filter.status ?? '',
+      verdict: filter.verdict ?? '',
+      tag: filter.tag,
+      method: filter.method ?? '',
+      sort: key,
+      order,
+    });
+    return linkButton([SORT_HEADERS[key], current ? (filter.order === 'ascending' ? ' ▲' : ' ▼') : ''], target, { class: 'link sort', id: `sort-${key}`, title: `Sort by ${SORT_HEADERS[key].toLowerCase()}` });
+  };
+  // A column's header sorts by it; the method-and-date column has one for each.
+  const header = (...keys: SortKey[]): HTMLTableCellElement => {
+    const current = keys.find((key) => key === filter.sort);
+    const links = keys.flatMap((key, at) => (at === 0 ? [sortLink(key)] : [' · ', sortLink(key)]));
+    return el('th', { scope: 'col', 'aria-sort': current === undefined ? undefined : filter.order }, ...links);
+  };
+  const body = el('tbody', {}, ...first.map(claimRow));
+  const more = el('button', { type: 'button', id: 'claims-more' }, `Show ${SHOWN_CLAIMS.toLocaleString()} more`);
+  more.hidden = first.length >= matching.length;
+  more.addEventListener('click', () => {
+    const shown = body.rows.length;
+    body.append(...matching.slice(shown, shown + SHOWN_CLAIMS).map(claimRow));
+    status.textContent = tally(body.rows.length);
+    more.hidden = body.rows.length >= matching.length;
+  });
   replace(
     tableSlot,
     el(
       'table',
       { class: 'claims', id: 'claim-table' },
-      el('thead', {}, el('tr', {}, ...['Claim', 'Status', 'Verdict', 'Confidence', 'Gold label', 'Tags'].map((name) => el('th', { scope: 'col' }, name)))),
-      el('tbody', {}, ...shown.map(claimRow)),
+      el('thead', {}, el('tr', {}, header('text'), header('status'), header('verdict'), header('confidence'), header('method', 'checked'), el('th', { scope: 'col' }, 'Gold label'))),
+      body,
     ),
+    more,
   );
 }
 
@@ -407,6 +504,8 @@ export async function renderCollections({ outlet, params, query, signal }: Route
     verdict: verdictParam === 'none' ? 'none' : [...VERDICTS, ...UNDECIDED].find((verdict) => verdict === verdictParam),
     tag: query.get('tag') ?? '',
     method: METHODS.find((method) => method === methodParam),
+    sort: SORTS.find((key) => key === query.get('sort')),
+    order: query.get('order') === 'descending' ? 'descending' : 'ascending',
   };
   await renderClaims(pane, selected, filter, signal);
 }
