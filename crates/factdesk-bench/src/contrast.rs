@@ -223,8 +223,7 @@ fn dump(
             .sentences
             .iter()
             .map(|sentence| {
-                let texts: Vec<String> =
-                    sentence.premises.iter().map(|(premise, _)| premise.join(" ")).collect();
+                let texts = sentence.premise_texts();
                 let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
                 serde_json::json!({
                     "premises": factdesk_methods::facts::align_all(&refs, &sentence.sentence),

@@ -129,6 +129,11 @@ pub struct SentenceSupport {
 }
 
 impl SentenceSupport {
+    /// Each premise's text, its sentences joined by a space, as the judge read it.
+    pub fn premise_texts(&self) -> Vec<String> {
+        self.premises.iter().map(|(sentences, _)| sentences.join(" ")).collect()
+    }
+
     /// Whether the evidence contradicts this sentence: no premise entails it (support below
     /// `threshold`) and one contradicts it with at least that probability.
     pub fn refuted(&self, threshold: f64) -> bool {

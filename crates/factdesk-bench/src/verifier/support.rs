@@ -36,7 +36,7 @@ fn premise_supports(
     weights: Option<&CalibrationWeights>,
     alignment: Option<&factdesk_methods::facts::AlignmentWeights>,
 ) -> Vec<f64> {
-    let premises: Vec<String> = sentence.premises.iter().map(|(p, _)| p.join(" ")).collect();
+    let premises = sentence.premise_texts();
     let plain: Vec<f64> = premises
         .iter()
         .zip(&sentence.premises)
@@ -96,8 +96,7 @@ pub(super) fn dump(
             .sentences
             .iter()
             .map(|sentence| {
-                let texts: Vec<String> =
-                    sentence.premises.iter().map(|(premise, _)| premise.join(" ")).collect();
+                let texts = sentence.premise_texts();
                 let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
                 let facts = factdesk_methods::facts::align_all(&refs, &sentence.sentence);
                 let plain = premise_supports(sentence, &case.evidence, weights, None);
