@@ -46,17 +46,12 @@ pub fn wikipedia_url_grammar(max_urls: usize) -> String {
 /// The field of [`url_list_schema`]'s object that holds the URLs.
 pub const URLS_FIELD: &str = "urls";
 
-/// The JSON Schema of an answer of 1 to `max_urls` Wikipedia article URLs, `{"urls": [...]}`,
-/// each held to the shape [`wikipedia_url_grammar`] holds a URL to.
+/// The JSON Schema of an answer of 1 to `max_urls` Wikipedia article URLs, `{"urls": [...]}`.
+/// Each is a string without a `pattern`: llama-cpp-python's server (0.3.36) cannot turn the
+/// pattern of a Wikipedia URL into a grammar and crashes on it (seen with
+/// `scripts/bench-server.sh`); [`parse_answer`] keeps only the URLs [`parse_urls`] accepts.
 pub fn url_list_schema(max_urls: usize) -> serde_json::Value {
-    let pattern = format!(
-        r#"^https://[a-z]{{2,3}}\.wikipedia\.org/wiki/[^ \t\r\n"'<>`|{{}}\\^\[\]“”«»「」]{{1,{MAX_TITLE_CHARS}}}$"#
-    );
-    crate::shape::list(
-        URLS_FIELD,
-        max_urls,
-        serde_json::json!({"type": "string", "pattern": pattern}),
-    )
+    crate::shape::list(URLS_FIELD, max_urls, serde_json::json!({"type": "string"}))
 }
 
 /// The URLs of a model's answer, at most `limit`: those of its `{"urls": [...]}` list when it
@@ -317,12 +312,11 @@ mod tests {
 
         let schema = url_list_schema(3);
         assert_eq!(schema["properties"][URLS_FIELD]["maxItems"], 3);
-        let pattern = schema["properties"][URLS_FIELD]["items"]["pattern"].as_str().unwrap();
-        assert!(
-            pattern.starts_with(r"^https://[a-z]{2,3}\.wikipedia\.org/wiki/[^ \t"),
-            "{pattern}"
+        // No pattern: a server that cannot read one may crash on it.
+        assert_eq!(
+            schema["properties"][URLS_FIELD]["items"],
+            serde_json::json!({"type": "string"})
         );
-        assert!(pattern.ends_with(&format!("]{{1,{MAX_TITLE_CHARS}}}$")), "{pattern}");
     }
 
     #[test]
