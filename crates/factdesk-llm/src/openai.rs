@@ -12,9 +12,8 @@
 //! is asked again: a schema once in llama-cpp-python's own form (`{"type": "json_object",
 //! "schema": …}`, kept for later requests when it is taken), else the same request without
 //! it, and the provider remembers the refusal: later requests of that kind go without the
-//! constraint. The memory is the provider instance's
-//! (one server and model; the application keeps one instance per server and model for its
-//! life), not kept across restarts. Each completion notes what became of its constraint
+//! constraint. The memory is the process's, one per server and model (every provider of them
+//! shares it), not kept across restarts. Each completion notes what became of its constraint
 //! ([`ConstraintOutcome`]), which the audit layer records with the answer.
 
 use std::collections::BTreeSet;
@@ -82,11 +81,31 @@ pub struct OpenAiCompatible {
     client: reqwest::Client,
     settings: OpenAiSettings,
     permits: Arc<Semaphore>,
-    /// The kinds of constraint this server has refused (shared by clones).
-    refused: Arc<Mutex<BTreeSet<ConstraintKind>>>,
+    /// What this server and model are known to take ([`learned`]: shared by every provider
+    /// of the same server and model in the process).
+    learned: Arc<Learned>,
+}
+
+/// What a server has shown it takes of output constraints.
+#[derive(Debug, Default)]
+struct Learned {
+    /// The kinds of constraint it has refused.
+    refused: Mutex<BTreeSet<ConstraintKind>>,
     /// Whether a JSON Schema goes in llama-cpp-python's form (`{"type": "json_object",
-    /// "schema": …}`), after the server refused OpenAI's (`json_schema`); shared by clones.
-    json_object_form: Arc<std::sync::atomic::AtomicBool>,
+    /// "schema": …}`), after the server refused OpenAI's (`json_schema`).
+    json_object_form: std::sync::atomic::AtomicBool,
+}
+
+/// What each server and model has shown, by base URL and model.
+type ServersLearned = std::collections::HashMap<(String, String), Arc<Learned>>;
+
+/// What the server at `base_url` has shown it takes for `model`: one record per server and
+/// model for the process's life, so the providers a run makes (one per check, say) learn once.
+fn learned(base_url: &str, model: &str) -> Arc<Learned> {
+    static LEARNED: std::sync::OnceLock<Mutex<ServersLearned>> = std::sync::OnceLock::new();
+    let mut known =
+        LEARNED.get_or_init(Mutex::default).lock().unwrap_or_else(PoisonError::into_inner);
+    known.entry((base_url.to_owned(), model.to_owned())).or_default().clone()
 }
 
 #[derive(Debug, Deserialize)]
@@ -166,13 +185,8 @@ impl OpenAiCompatible {
             .build()
             .map_err(|error| LlmError::Backend(error.to_string()))?;
         let permits = Arc::new(Semaphore::new(settings.max_concurrency.max(1)));
-        Ok(OpenAiCompatible {
-            client,
-            settings,
-            permits,
-            refused: Arc::default(),
-            json_object_form: Arc::default(),
-        })
+        let learned = learned(&settings.base_url, &settings.model);
+        Ok(OpenAiCompatible { client, settings, permits, learned })
     }
 
     pub fn settings(&self) -> &OpenAiSettings {
@@ -185,12 +199,12 @@ impl OpenAiCompatible {
 
     /// Whether the server has refused constraints of this kind.
     pub fn refuses(&self, kind: ConstraintKind) -> bool {
-        self.refused.lock().unwrap_or_else(PoisonError::into_inner).contains(&kind)
+        self.learned.refused.lock().unwrap_or_else(PoisonError::into_inner).contains(&kind)
     }
 
     /// Whether JSON Schemas now go in llama-cpp-python's `json_object` form.
     fn json_object_form(&self) -> bool {
-        self.json_object_form.load(std::sync::atomic::Ordering::Relaxed)
+        self.learned.json_object_form.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     fn remember_refusal(&self, kind: ConstraintKind) {
@@ -200,7 +214,7 @@ impl OpenAiCompatible {
             ?kind,
             "the server refused an output constraint; it is not sent again"
         );
-        self.refused.lock().unwrap_or_else(PoisonError::into_inner).insert(kind);
+        self.learned.refused.lock().unwrap_or_else(PoisonError::into_inner).insert(kind);
     }
 
     /// The JSON body of `request`, with its constraint when `constrained`.
@@ -446,7 +460,7 @@ impl LanguageModel for OpenAiCompatible {
             {
                 // OpenAI's form refused: llama-cpp-python's server takes a schema in its own.
                 let retried = if kind == ConstraintKind::JsonSchema && !self.json_object_form() {
-                    self.json_object_form.store(true, std::sync::atomic::Ordering::Relaxed);
+                    self.learned.json_object_form.store(true, std::sync::atomic::Ordering::Relaxed);
                     match post(true).await {
                         Ok(text) => Some(text),
                         Err(LlmError::Server { status: 400 | 422 | 500, body, .. })

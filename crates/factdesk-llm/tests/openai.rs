@@ -320,6 +320,13 @@ async fn a_schema_refused_in_openais_form_goes_in_llama_cpp_pythons() {
     );
     assert_eq!(server.requests().len(), 3);
     assert_eq!(sent_body(&server.requests()[2])["response_format"]["type"], "json_object");
+    // Another provider of the same server and model (a run makes one per check) knows it too.
+    let another = provider(&server, |_| {});
+    assert_eq!(
+        another.complete(&shaped()).await.unwrap().constraint,
+        Some(ConstraintOutcome::Accepted)
+    );
+    assert_eq!(server.requests().len(), 4);
 }
 
 #[tokio::test]
