@@ -1,0 +1,83 @@
+"""What the answers of one scripts/bench-server.sh run gave, read from its database.
+
+Usage: server_shapes.py MODE DATABASE
+
+Prints, for the run with shaped answers MODE (off or on): LLM-Cite's claims with at least one
+proposed URL, RARR's sentences the model gave searches for, TTS's sources whose leave-one-out
+draft gave claims, and per prompt template the calls, how many carried a JSON Schema, what
+became of it (accepted, refused, withheld) and the share of answers that are a JSON object
+holding the schema's required fields. Standard library only.
+"""
+
+import json
+import sqlite3
+import sys
+from collections import defaultdict
+
+
+def share(part, whole):
+    return f"{part}/{whole} ({100.0 * part / whole:.0f}%)" if whole else "0/0"
+
+
+def in_shape(text, schema):
+    """Whether `text` is (or holds, inside a code fence) a JSON object with the schema's required fields."""
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end < start:
+        return False
+    try:
+        value = json.loads(text[start : end + 1])
+    except ValueError:
+        return False
+    return isinstance(value, dict) and all(field in value for field in schema.get("required", []))
+
+
+def main():
+    mode, database = sys.argv[1], sys.argv[2]
+    db = sqlite3.connect(database)
+    print(f"\n== shaped answers {mode}")
+
+    checks = [json.loads(row[0]) for row in db.execute("SELECT result FROM checks WHERE method = 'llm-cite'")]
+    with_url = sum(1 for check in checks if check.get("urls"))
+    print(f"LLM-Cite: claims with a proposed URL      {share(with_url, len(checks))}")
+
+    revisions = [json.loads(row[0]) for row in db.execute("SELECT result FROM checks WHERE method = 'rarr'")]
+    for revision in revisions:
+        text = json.dumps(revision)
+        unsearched = text.count("the model gave no searches for this sentence")
+        sentences = len([s for s in revision.get("original", "").split(". ") if s.strip()])
+        print(f"RARR: sentences with searches              {share(sentences - unsearched, sentences)}")
+
+    summaries = [json.loads(row[0]) for row in db.execute("SELECT result FROM checks WHERE method = 'tts'")]
+    for summary in summaries:
+        sources = len(summary.get("sources", []))
+        empty = sum(1 for note in summary.get("notes", []) if "draft gave no claims" in note)
+        print(f"TTS: sources whose draft gave claims       {share(sources - empty, sources)}")
+
+    calls = defaultdict(lambda: {"calls": 0, "shaped": 0, "in_shape": 0, "outcomes": defaultdict(int)})
+    for template, parameters, response in db.execute(
+        "SELECT template_id, parameters, response FROM model_calls WHERE kind = 'completion'"
+    ):
+        parameters, response = json.loads(parameters), json.loads(response)
+        row = calls[template or "(none)"]
+        row["calls"] += 1
+        constraint = parameters.get("constraint") or {}
+        schema = constraint.get("value") if constraint.get("kind") == "json_schema" else None
+        if schema is not None:
+            row["shaped"] += 1
+        row["outcomes"][response.get("constraint") or "-"] += 1
+        choices = response.get("choices") or [{}]
+        text = choices[0].get("text", "")
+        if schema is not None and in_shape(text, schema):
+            row["in_shape"] += 1
+    print(f"{'template':<28} {'calls':>6} {'schema':>7}  {'in shape':<14} constraint")
+    for template in sorted(calls):
+        row = calls[template]
+        outcomes = ", ".join(f"{name} {count}" for name, count in sorted(row["outcomes"].items()))
+        print(
+            f"{template:<28} {row['calls']:>6} {row['shaped']:>7}  "
+            f"{share(row['in_shape'], row['shaped']):<14} {outcomes}"
+        )
+
+
+if __name__ == "__main__":
+    main()
