@@ -40,7 +40,8 @@ say "starting llama.cpp's server on 127.0.0.1:$port (log: $work/server.log)"
 "$python" -m llama_cpp.server --model "$gguf" --model_alias smollm2 --host 127.0.0.1 \
   --port "$port" --n_ctx 8192 --seed 0 >"$work/server.log" 2>&1 &
 server=$!
-trap 'kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
+# The runs' data and the server's log are kept in $work for reading afterwards.
+trap 'kill "$server" 2>/dev/null; say "data and the server log kept in $work"' EXIT
 for _ in $(seq 1 120); do
   curl -sf "http://127.0.0.1:$port/v1/models" >/dev/null && break
   kill -0 "$server" 2>/dev/null || die "the server stopped: $(tail -5 "$work/server.log")"
