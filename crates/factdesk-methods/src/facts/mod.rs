@@ -201,7 +201,14 @@ pub fn align(premise: &str, claim: &str) -> FactAlignment {
     if premise.trim().is_empty() || claim.trim().is_empty() {
         return FactAlignment::default();
     }
-    Aligner::new(premise, claim).align()
+    FactAlignment { unrelated: unrelated(premise, claim), ..Aligner::new(premise, claim).align() }
+}
+
+/// Whether `premise` holds too few of `claim`'s content words (under [`UNRELATED_SHARE`]) to
+/// be about the same thing, whatever a model makes of it. Asked of the premises judged only,
+/// not of the whole sources [`absent_facts`] reads.
+fn unrelated(premise: &str, claim: &str) -> bool {
+    1.0 - crate::calibration::missing_share(premise, claim) < UNRELATED_SHARE
 }
 
 /// How the facts of `claim` line up with each of `premises`, the evidence judged with it
@@ -220,7 +227,8 @@ pub fn align_all(premises: &[&str], claim: &str) -> Vec<FactAlignment> {
             each.push(FactAlignment::default());
             continue;
         }
-        let (alignment, anchors) = Aligner::new(premise, claim).align_anchored();
+        let (mut alignment, anchors) = Aligner::new(premise, claim).align_anchored();
+        alignment.unrelated = unrelated(premise, claim);
         held.extend(anchors.held);
         displaced.extend(anchors.displaced);
         restated.extend(anchors.restated);

@@ -425,9 +425,6 @@ impl<'a> Aligner<'a> {
                 new
             });
         }
-        // Too few of the claim's words to be about the same thing, whatever a model makes of it.
-        out.unrelated = 1.0 - crate::calibration::missing_share(self.premise.text, self.claim.text)
-            < super::UNRELATED_SHARE;
         (out, Anchors { held, displaced, restated })
     }
 
