@@ -18,6 +18,13 @@
 //! language; 73 of 81 sentences in eleven other languages are recognised, the misses short
 //! sentences made mostly of names, such as "Lisboa é a capital de Portugal.").
 //!
+//! [`detect_language`] answers the other question, which language a document or claim is in
+//! (for its sentence segmentation and its search analyzer): the same detector over the text's
+//! first [`SAMPLE_BYTES`], no answer for text too short to tell ([`MIN_LETTERS_TO_DETECT`]) or
+//! when no language has [`SURE_AT`] of the detector's confidence, where the caller uses the
+//! corpus default. Long English prose is recognised by its commonest words without the
+//! detector, so that an English import pays almost nothing for it.
+//!
 //! The detector is built once and its models load on first use (about 40 MB resident).
 
 use std::sync::OnceLock;
@@ -114,6 +121,96 @@ pub fn other_than_english(text: &str) -> Option<DetectedLanguage> {
     Some(DetectedLanguage { code: code(top), name: name(top) })
 }
 
+/// The part of a text [`detect_language`] reads, in bytes: a document's opening paragraphs.
+pub const SAMPLE_BYTES: usize = 1500;
+
+/// Fewer letters than this (a character of Chinese or Japanese counts as three) and a text's
+/// language is not told.
+pub const MIN_LETTERS_TO_DETECT: usize = 20;
+
+/// The least share of the detector's confidence its top language must have to be taken.
+pub const SURE_AT: f64 = 0.5;
+
+/// English words common enough that long English prose is recognised by them alone.
+const ENGLISH_COMMON: &[&str] = &[
+    "the", "of", "and", "to", "in", "is", "was", "for", "that", "on", "with", "as", "by", "it",
+    "at", "from", "he", "his", "are", "be", "has", "have", "had", "were", "said", "this", "which",
+    "who", "their", "they", "will", "been", "an", "not", "but",
+];
+
+/// Words a text needs for [`english_by_common_words`] to judge it.
+const COMMON_WORDS_SAMPLE: usize = 30;
+
+/// Whether `text` (a sample of at least [`COMMON_WORDS_SAMPLE`] words) is plainly English:
+/// "the" among its words, and a fifth of them among the commonest English words (a tenth at
+/// most in German, French, Spanish or Dutch prose, which share "in", "is", "on" or "an").
+fn english_by_common_words(text: &str) -> bool {
+    let mut words = 0usize;
+    let mut common = 0usize;
+    let mut has_the = false;
+    for word in text.split(|c: char| !c.is_alphabetic()).filter(|w| !w.is_empty()) {
+        if !word.is_ascii() {
+            // Accented or non-Latin letters: leave it to the detector.
+            return false;
+        }
+        words += 1;
+        let lower = word.to_ascii_lowercase();
+        if ENGLISH_COMMON.contains(&lower.as_str()) {
+            common += 1;
+            has_the |= lower == "the";
+        }
+    }
+    words >= COMMON_WORDS_SAMPLE && has_the && common * 5 >= words
+}
+
+/// The language `text` is in, when it is long enough to tell and the detector is sure; none
+/// otherwise (the caller then uses its default). Reads the first [`SAMPLE_BYTES`] of it.
+pub fn detect_language(text: &str) -> Option<DetectedLanguage> {
+    let mut cut = text.len().min(SAMPLE_BYTES);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let sample = &text[..cut];
+    let (mut letters, mut unspaced, mut foreign) = (0usize, 0usize, 0usize);
+    for c in sample.chars().filter(|c| c.is_alphabetic()) {
+        letters += 1;
+        unspaced += usize::from(unspaced_script(c));
+        foreign += usize::from(!known_script(c));
+    }
+    if letters + 2 * unspaced < MIN_LETTERS_TO_DETECT || foreign * 2 > letters {
+        // Too short, or in a script none of the twelve languages is written in.
+        return None;
+    }
+    if unspaced == 0 && english_by_common_words(sample) {
+        return Some(DetectedLanguage { code: "en", name: "English" });
+    }
+    let confidences = detector().compute_language_confidence_values(sample);
+    let (top, confidence) = *confidences.first()?;
+    (confidence >= SURE_AT).then(|| DetectedLanguage { code: code(top), name: name(top) })
+}
+
+/// The English name of a language code [`detect_language`] gives (`de` → German); none for
+/// other codes.
+pub fn language_name(code: &str) -> Option<&'static str> {
+    ALL.iter().find(|language| self::code(**language) == code).map(|language| name(*language))
+}
+
+/// The twelve languages the detector knows.
+const ALL: [Language; 12] = [
+    Language::Arabic,
+    Language::Chinese,
+    Language::Dutch,
+    Language::English,
+    Language::French,
+    Language::German,
+    Language::Italian,
+    Language::Japanese,
+    Language::Korean,
+    Language::Portuguese,
+    Language::Russian,
+    Language::Spanish,
+];
+
 fn code(language: Language) -> &'static str {
     match language {
         Language::Arabic => "ar",
@@ -187,6 +284,55 @@ mod tests {
             "School Rumble (スクールランブル , Sukūru Ranburu ) is a Japanese manga series.",
         ] {
             assert_eq!(code_of(text), None, "{text}");
+        }
+    }
+
+    fn detected(text: &str) -> Option<&'static str> {
+        detect_language(text).map(|language| language.code)
+    }
+
+    #[test]
+    fn documents_and_claims_get_their_language() {
+        let cases = [
+            ("Die Zugspitze ist mit 2962 Metern der höchste Berg Deutschlands.", "de"),
+            ("La tour Eiffel mesurait 312 mètres de hauteur lors de son inauguration.", "fr"),
+            ("El volcán entró en erupción el domingo por la mañana, según las autoridades.", "es"),
+            ("Москва является столицей и крупнейшим городом России.", "ru"),
+            ("يبلغ ارتفاع برج خليفة في دبي ثمانمائة وثمانية وعشرين مترا.", "ar"),
+            ("埃菲尔铁塔位于法国巴黎，建于1889年。", "zh"),
+            ("富士山の高さは3776メートルで、日本で一番高い山です。", "ja"),
+            ("The Eiffel Tower in Paris was completed in 1889 for the World's Fair.", "en"),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(detected(text), Some(expected), "{text}");
+        }
+        // Long English prose is known by its common words, without the detector.
+        let prose = "The council said that the new bridge, which was built by a firm from the \
+                     north of the country, would be opened to traffic in the spring, and that \
+                     the old one is to be taken down by the end of the year.";
+        assert!(english_by_common_words(prose));
+        assert_eq!(detected(prose), Some("en"));
+        let german = "Der Rat teilte mit, dass die neue Brücke, die von einer Firma aus dem \
+                      Norden des Landes gebaut wurde, im Frühjahr für den Verkehr freigegeben \
+                      wird und die alte bis zum Ende des Jahres abgerissen werden soll.";
+        assert!(!english_by_common_words(german));
+        assert_eq!(detected(german), Some("de"));
+        assert_eq!(language_name("de"), Some("German"));
+        assert_eq!(language_name("xx"), None);
+    }
+
+    #[test]
+    fn short_texts_and_unknown_scripts_get_no_language() {
+        for text in [
+            "",
+            "42",
+            "Paris?",
+            "Berg",
+            "Zugspitze 2962",
+            "巴黎",
+            "Η Ακρόπολη βρίσκεται στην Αθήνα.",
+        ] {
+            assert_eq!(detected(text), None, "{text:?}");
         }
     }
 

@@ -1,7 +1,7 @@
 //! Text extraction shared by corpus import and page fetching: charset detection and decoding,
 //! HTML main-text extraction, Markdown and plain-text normalisation, the text layer of PDFs
 //! page by page, sentence segmentation with character and byte offsets, content hashing, and
-//! whether a text is in a language other than English.
+//! which language a text is in (and whether it is other than English).
 //!
 //! Everything here is a pure function of its input bytes: this crate does no I/O, keeps no
 //! state (the language detector, built once, is a cache), and knows nothing of the store, the
@@ -18,7 +18,10 @@ mod segment;
 
 pub use decode::{DecodedText, decode_bytes, sniff_html_charset};
 pub use html::{ExtractedHtml, extract_html};
-pub use language::{DetectedLanguage, ENGLISH_BELOW, other_than_english};
+pub use language::{
+    DetectedLanguage, ENGLISH_BELOW, MIN_LETTERS_TO_DETECT, SAMPLE_BYTES, SURE_AT, detect_language,
+    language_name, other_than_english,
+};
 pub use markdown::extract_markdown;
 pub use pdf::{ExtractedPdf, PdfError, extract_pdf};
 pub use plain::{extract_plain_text, normalise_text};

@@ -289,6 +289,40 @@ mod tests {
     }
 
     #[test]
+    fn chinese_and_japanese_sentences_end_at_their_own_marks() {
+        let cases = [
+            (
+                "zh",
+                "巴黎是法国的首都！你去过吗？我们明年去。",
+                &["巴黎是法国的首都！", "你去过吗？", "我们明年去。"][..],
+            ),
+            (
+                "ja",
+                "富士山は日本で一番高い山です。登ったことがありますか？とても美しい！",
+                &["富士山は日本で一番高い山です。", "登ったことがありますか？", "とても美しい！"][..],
+            ),
+        ];
+        for (language, text, expected) in cases {
+            let got: Vec<&str> = segment_sentences(text, language)
+                .iter()
+                .map(|span| &text[span.start_byte as usize..span.end_byte as usize])
+                .collect();
+            assert_eq!(got, expected, "{language}: {text}");
+        }
+    }
+
+    #[test]
+    fn the_language_chooses_the_abbreviations() {
+        // "z. B." (German for "for example") and "Nr." do not end a German sentence.
+        let text = "Es gibt z. B. Äpfel und Birnen. Das Haus Nr. 5 ist rot.";
+        let got: Vec<&str> = segment_sentences(text, "de")
+            .iter()
+            .map(|span| &text[span.start_byte as usize..span.end_byte as usize])
+            .collect();
+        assert_eq!(got, ["Es gibt z. B. Äpfel und Birnen.", "Das Haus Nr. 5 ist rot."]);
+    }
+
+    #[test]
     fn decimals_and_money_do_not_split() {
         check(
             "Shares fell 3.5% to $12.75 on Friday. Analysts were surprised.",
