@@ -3,13 +3,13 @@
 //! premise with its NLI probabilities, and the tokens it cost. Every method returns a
 //! [`ClaimCheck`]; the store keeps it whole (as JSON) beside its verdict, and reports read it.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::outcome::Envelope;
+use crate::envelope::Envelope;
+pub use crate::envelope::{TokenCount, TokenUse};
 use crate::{ClaimId, DocumentId, RunId, UnknownValue, Verdict};
 
 id_type!(
@@ -202,59 +202,6 @@ pub fn page_label(pages: &[Option<u32>]) -> Option<String> {
             let list: Vec<String> = many.iter().map(u32::to_string).collect();
             Some(format!("pp. {}", list.join(", ")))
         }
-    }
-}
-
-/// Tokens one purpose of a method cost: read (the prompt) and written (the completion).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
-pub struct TokenCount {
-    pub prompt: u64,
-    pub completion: u64,
-}
-
-impl TokenCount {
-    pub fn total(&self) -> u64 {
-        self.prompt + self.completion
-    }
-}
-
-/// Tokens a method cost, by purpose: `url` (LLM-Cite asking for URLs), `judge` (a chat model
-/// judging premises or a claim), and whatever purposes a method names for its own model
-/// calls. A purpose that cost nothing is absent.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
-#[serde(transparent)]
-pub struct TokenUse(pub BTreeMap<String, TokenCount>);
-
-impl TokenUse {
-    /// Asking the chat model for URLs (LLM-Cite).
-    pub const URLS: &'static str = "url";
-    /// A chat model judging premises, or a claim without evidence.
-    pub const JUDGE: &'static str = "judge";
-
-    /// Adds what one call for `purpose` cost.
-    pub fn add(&mut self, purpose: &str, prompt: u64, completion: u64) {
-        if prompt + completion == 0 {
-            return;
-        }
-        let count = self.0.entry(purpose.to_owned()).or_default();
-        count.prompt += prompt;
-        count.completion += completion;
-    }
-
-    /// Adds every purpose of `other`.
-    pub fn merge(&mut self, other: &TokenUse) {
-        for (purpose, count) in &other.0 {
-            self.add(purpose, count.prompt, count.completion);
-        }
-    }
-
-    /// What `purpose` cost (zero when it is absent).
-    pub fn of(&self, purpose: &str) -> TokenCount {
-        self.0.get(purpose).copied().unwrap_or_default()
-    }
-
-    pub fn total(&self) -> u64 {
-        self.0.values().map(TokenCount::total).sum()
     }
 }
 

@@ -25,6 +25,7 @@ macro_rules! id_type {
 
 pub mod check;
 pub mod ciber;
+mod envelope;
 pub use check::{
     Attribution, CheckId, ClaimCheck, EvidenceSource, LeftOut, PremiseCheck, ProposedUrl, Review,
     ReviewDecision, ReviewId, StaleEvidence, StoredCheck, TokenCount, TokenUse, Undecided,
@@ -34,6 +35,7 @@ pub mod facts;
 pub use facts::{FactAlignment, FactKind, FactPair};
 pub mod fetch;
 pub mod outcome;
+mod passage;
 pub use fetch::{ArchivedPage, FetchId, FetchRecord, StoredPage};
 pub use outcome::{
     Edit, EditDecision, Envelope, EvidenceSentences, JudgeScore, NewPassage, Outcome, OutcomeKind,
