@@ -23,6 +23,7 @@
 use factdesk_llm::{Nli, NliPair};
 
 use crate::MethodError;
+pub use crate::fragment::{FRAGMENT_WORDS, is_fragment, judgeable};
 use crate::{bm25, judge};
 
 /// How premises are cut.
@@ -49,23 +50,6 @@ pub const PREMISE_WORDS: usize = 150;
 
 /// A single evidence sentence longer than this many words is cut: no model window holds more.
 pub const MAX_SENTENCE_WORDS: usize = 180;
-
-/// A fragment has at most this many words and no closing punctuation.
-pub const FRAGMENT_WORDS: usize = 8;
-
-/// Whether an evidence "sentence" is a fragment — a heading, a title, a caption or a label:
-/// at most [`FRAGMENT_WORDS`] words and no sentence-ending punctuation (quotes and brackets
-/// after it aside). A fragment states nothing on its own, so it is never a premise alone.
-pub fn is_fragment(sentence: &str) -> bool {
-    let text = sentence.trim().trim_end_matches(['"', '\'', ')', ']', '”', '’', '»', '」', '』']);
-    let closed = text.ends_with(['.', '!', '?', '…', '。', '！', '？']);
-    !closed && text.split_whitespace().count() <= FRAGMENT_WORDS
-}
-
-/// The premises worth judging: those with at least one sentence that is not a fragment.
-pub fn judgeable(premise: &[String]) -> bool {
-    premise.iter().any(|sentence| !is_fragment(sentence))
-}
 
 /// The sentences of a claim, trimmed and non-empty; a claim with no sentence break (or no
 /// text the splitter recognises) is one sentence.

@@ -169,10 +169,10 @@ pub fn premises(
     full_text: Option<&str>,
 ) -> Vec<Vec<String>> {
     match form {
-        // A premise of headings only states nothing: never judged alone (grounding.rs).
+        // A premise of headings only states nothing: never judged alone (fragment.rs).
         PremiseForm::Cumulative => (1..=source.sentences.len())
             .map(|count| source.sentences[..count].to_vec())
-            .filter(|premise| crate::grounding::judgeable(premise))
+            .filter(|premise| crate::fragment::judgeable(premise))
             .collect(),
         PremiseForm::WholeDocument { max_chars } => {
             let text = full_text.map_or_else(|| source.sentences.join(" "), str::to_owned);

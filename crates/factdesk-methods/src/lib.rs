@@ -17,6 +17,7 @@ pub mod corpus_nli;
 pub mod evidence;
 pub mod facts;
 pub mod figures;
+mod fragment;
 pub mod grounding;
 pub mod injection;
 pub mod judge;
