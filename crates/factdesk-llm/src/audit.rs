@@ -261,6 +261,10 @@ impl LanguageModel for AuditedModel {
         self.inner.may_accept(kind)
     }
 
+    fn constraint_ignored(&self, kind: ConstraintKind) {
+        self.inner.constraint_ignored(kind);
+    }
+
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError> {
         let key = request_key(&self.inner.info(), CallKind::Completion, request, &[]);
         if let Some((id, record)) = self.replayable(&key, request)? {

@@ -41,12 +41,22 @@ pub trait LanguageModel: Send + Sync {
     fn info(&self) -> ModelInfo;
 
     /// Whether a request may carry a constraint of this kind: the embedded model enforces GBNF
-    /// grammars; an OpenAI-compatible server may accept a JSON Schema until it has refused
-    /// one. Callers choose the constraint by it ([`OutputConstraint::for_model`]) and still
-    /// read answers that ignore it. The default is no.
+    /// grammars; an OpenAI-compatible server may accept a JSON Schema or a GBNF grammar until
+    /// it has refused that kind (or ignored it, [`LanguageModel::constraint_ignored`]).
+    /// Callers choose the constraint by it ([`OutputConstraint::for_model`]) and still read
+    /// answers that ignore it. The default is no.
     fn may_accept(&self, kind: ConstraintKind) -> bool {
         let _ = kind;
         false
+    }
+
+    /// Tells the model that an answer to a request whose constraint of this kind it accepted is
+    /// not of the constraint's shape: the backend took the field and did not apply it (a
+    /// lenient server that ignores fields it does not know). An OpenAI-compatible server is
+    /// then not offered that kind again; the default does nothing (the embedded model applies
+    /// its grammars).
+    fn constraint_ignored(&self, kind: ConstraintKind) {
+        let _ = kind;
     }
 
     /// One request, `request.params.n` completions.

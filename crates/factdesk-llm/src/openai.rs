@@ -6,17 +6,22 @@
 //! [`TEMPLATE_HEADER`] header (servers ignore it; test servers answer by it).
 //!
 //! Output constraints are found out, not assumed: a JSON Schema goes as `response_format`
-//! (`json_schema`), a GBNF grammar as `grammar` (llama.cpp's field). A server that refuses the
-//! field (a 400 or 422 whose body names it, or says the field is unknown or unsupported; a 500
-//! that is a validation error naming it, as llama-cpp-python's server gives, is not retried)
-//! is asked again: a schema once in llama-cpp-python's own form (`{"type": "json_object",
-//! "schema": …}`, kept for later requests when it is taken), else the same request without
-//! it, and the provider remembers the refusal: later requests of that kind go without the
-//! constraint. The memory is the process's, one per server and model (every provider of them
-//! shares it), not kept across restarts. Each completion notes what became of its constraint
-//! ([`ConstraintOutcome`]), which the audit layer records with the answer.
+//! (`json_schema`), a GBNF grammar as `grammar` (llama.cpp's and llama-cpp-python's field;
+//! callers prefer it where a prompt has one, [`OutputConstraint::for_model`]). A server that
+//! refuses the field (a 400 or 422 whose body names it, or says the field is unknown or
+//! unsupported, as strict servers do; a 500 that is a validation error naming it, as
+//! llama-cpp-python's server gives, is not retried) is asked again: a schema once in
+//! llama-cpp-python's own form (`{"type": "json_object", "schema": …}`, kept for later
+//! requests when it is taken), else the same request without it, and the provider remembers
+//! the refusal: later requests of that kind go without the constraint, and callers are not
+//! offered it ([`LanguageModel::may_accept`]). A server that takes a field and answers outside
+//! it is told so by the caller ([`LanguageModel::constraint_ignored`]) and not offered that
+//! kind again. The memory is the process's, one per server and model (every provider of them
+//! shares it; [`support`] and [`known_support`] read it for the settings), not kept across
+//! restarts. Each completion notes what became of its constraint ([`ConstraintOutcome`]),
+//! which the audit layer records with the answer.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -86,26 +91,107 @@ pub struct OpenAiCompatible {
     learned: Arc<Learned>,
 }
 
+/// What a server and model have shown of one kind of output constraint.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Support {
+    /// No request has carried one yet.
+    #[default]
+    NotTried,
+    /// Sent, and answered without objection.
+    Accepted,
+    /// Refused (an error naming the field, or a strict server's unknown-field error): not sent
+    /// again.
+    Refused,
+    /// Taken without objection, but an answer was not of the shape asked for
+    /// ([`LanguageModel::constraint_ignored`]): not chosen again.
+    Ignored,
+}
+
+/// What one server and model have shown they take of output constraints, for the settings.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ServerSupport {
+    pub base_url: String,
+    pub model: String,
+    /// JSON Schemas (`response_format`).
+    pub json_schema: Support,
+    /// GBNF grammars (`grammar`, llama.cpp's field).
+    pub grammar: Support,
+    /// The form a JSON Schema goes in: `json_schema` (OpenAI's) or `json_object`
+    /// (llama-cpp-python's, after the server refused OpenAI's).
+    pub schema_form: String,
+}
+
 /// What a server has shown it takes of output constraints.
 #[derive(Debug, Default)]
 struct Learned {
-    /// The kinds of constraint it has refused.
-    refused: Mutex<BTreeSet<ConstraintKind>>,
+    /// Per kind of constraint, what became of it (absent: not tried).
+    seen: Mutex<BTreeMap<ConstraintKind, Support>>,
     /// Whether a JSON Schema goes in llama-cpp-python's form (`{"type": "json_object",
     /// "schema": …}`), after the server refused OpenAI's (`json_schema`).
     json_object_form: std::sync::atomic::AtomicBool,
 }
 
+impl Learned {
+    fn get(&self, kind: ConstraintKind) -> Support {
+        let seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
+        seen.get(&kind).copied().unwrap_or_default()
+    }
+
+    /// Notes `support` for `kind`: a refusal or an ignored constraint is kept (an answer taken
+    /// later does not undo it).
+    fn note(&self, kind: ConstraintKind, support: Support) {
+        let mut seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
+        let known = seen.entry(kind).or_default();
+        if matches!(*known, Support::NotTried | Support::Accepted) {
+            *known = support;
+        }
+    }
+
+    fn support(&self, base_url: &str, model: &str) -> ServerSupport {
+        let json_object = self.json_object_form.load(std::sync::atomic::Ordering::Relaxed);
+        ServerSupport {
+            base_url: base_url.to_owned(),
+            model: model.to_owned(),
+            json_schema: self.get(ConstraintKind::JsonSchema),
+            grammar: self.get(ConstraintKind::Grammar),
+            schema_form: if json_object { "json_object" } else { "json_schema" }.to_owned(),
+        }
+    }
+}
+
 /// What each server and model has shown, by base URL and model.
 type ServersLearned = std::collections::HashMap<(String, String), Arc<Learned>>;
+
+fn servers_learned() -> std::sync::MutexGuard<'static, ServersLearned> {
+    static LEARNED: std::sync::OnceLock<Mutex<ServersLearned>> = std::sync::OnceLock::new();
+    LEARNED.get_or_init(Mutex::default).lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 /// What the server at `base_url` has shown it takes for `model`: one record per server and
 /// model for the process's life, so the providers a run makes (one per check, say) learn once.
 fn learned(base_url: &str, model: &str) -> Arc<Learned> {
-    static LEARNED: std::sync::OnceLock<Mutex<ServersLearned>> = std::sync::OnceLock::new();
-    let mut known =
-        LEARNED.get_or_init(Mutex::default).lock().unwrap_or_else(PoisonError::into_inner);
-    known.entry((base_url.to_owned(), model.to_owned())).or_default().clone()
+    servers_learned().entry((base_url.to_owned(), model.to_owned())).or_default().clone()
+}
+
+/// What the server at `base_url` (as [`OpenAiSettings::new`] spells it) has shown this process
+/// it takes for `model`; every kind not tried when no request has gone to it.
+pub fn support(base_url: &str, model: &str) -> ServerSupport {
+    let base_url = base_url.trim_end_matches('/');
+    match servers_learned().get(&(base_url.to_owned(), model.to_owned())) {
+        Some(learned) => learned.support(base_url, model),
+        None => Learned::default().support(base_url, model),
+    }
+}
+
+/// What every server and model this process has talked to has shown, by base URL and model.
+pub fn known_support() -> Vec<ServerSupport> {
+    let mut known: Vec<ServerSupport> = servers_learned()
+        .iter()
+        .map(|((base_url, model), learned)| learned.support(base_url, model))
+        .collect();
+    known.sort_by(|a, b| (&a.base_url, &a.model).cmp(&(&b.base_url, &b.model)));
+    known
 }
 
 #[derive(Debug, Deserialize)]
@@ -199,7 +285,12 @@ impl OpenAiCompatible {
 
     /// Whether the server has refused constraints of this kind.
     pub fn refuses(&self, kind: ConstraintKind) -> bool {
-        self.learned.refused.lock().unwrap_or_else(PoisonError::into_inner).contains(&kind)
+        self.learned.get(kind) == Support::Refused
+    }
+
+    /// What this server and model have shown they take of output constraints.
+    pub fn support(&self) -> ServerSupport {
+        self.learned.support(&self.settings.base_url, &self.settings.model)
     }
 
     /// Whether JSON Schemas now go in llama-cpp-python's `json_object` form.
@@ -214,11 +305,17 @@ impl OpenAiCompatible {
             ?kind,
             "the server refused an output constraint; it is not sent again"
         );
-        self.learned.refused.lock().unwrap_or_else(PoisonError::into_inner).insert(kind);
+        self.learned.note(kind, Support::Refused);
     }
 
-    /// The JSON body of `request`, with its constraint when `constrained`.
-    fn body(&self, request: &CompletionRequest, constrained: bool) -> serde_json::Value {
+    /// The JSON body of `request`, with its constraint when `constrained`, a JSON Schema in
+    /// llama-cpp-python's form when `object_form`.
+    fn body(
+        &self,
+        request: &CompletionRequest,
+        constrained: bool,
+        object_form: bool,
+    ) -> serde_json::Value {
         let params = &request.params;
         let constraint = request.constraint.as_ref().filter(|_| constrained);
         let mut body = serde_json::json!({
@@ -253,7 +350,7 @@ impl OpenAiCompatible {
             }
         }
         match constraint {
-            Some(OutputConstraint::JsonSchema(schema)) if self.json_object_form() => {
+            Some(OutputConstraint::JsonSchema(schema)) if object_form => {
                 body["response_format"] =
                     serde_json::json!({ "type": "json_object", "schema": schema });
             }
@@ -429,14 +526,32 @@ impl LanguageModel for OpenAiCompatible {
     }
 
     fn may_accept(&self, kind: ConstraintKind) -> bool {
-        self.settings.shaped_answers && kind == ConstraintKind::JsonSchema && !self.refuses(kind)
+        self.settings.shaped_answers
+            && matches!(self.learned.get(kind), Support::NotTried | Support::Accepted)
+    }
+
+    fn constraint_ignored(&self, kind: ConstraintKind) {
+        if self.learned.get(kind) != Support::Ignored {
+            tracing::info!(
+                endpoint = %self.settings.base_url,
+                model = %self.settings.model,
+                ?kind,
+                "the server took an output constraint but answered outside it; it is not chosen \
+                 again"
+            );
+        }
+        self.learned.note(kind, Support::Ignored);
     }
 
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError> {
         let kind = request.constraint.as_ref().map(OutputConstraint::kind);
         let withheld = kind.is_some_and(|kind| self.refuses(kind));
-        let post = |constrained: bool| {
-            let body = self.body(request, constrained);
+        // The form this request's schema goes in, as known when it is sent: requests sent at
+        // the same time may all meet the refusal of OpenAI's form, and each asks again in
+        // llama-cpp-python's rather than take another's switch of form for a refusal of both.
+        let object_form = self.json_object_form();
+        let post = |constrained: bool, object_form: bool| {
+            let body = self.body(request, constrained, object_form);
             async move {
                 self.send(|| {
                     let post = self.client.post(self.url("chat/completions")).json(&body);
@@ -451,7 +566,7 @@ impl LanguageModel for OpenAiCompatible {
                 .await
             }
         };
-        let (text, outcome) = match (kind, post(!withheld).await) {
+        let (text, outcome) = match (kind, post(!withheld, object_form).await) {
             (None, answer) => (answer?, None),
             (Some(_), Ok(text)) if withheld => (text, Some(ConstraintOutcome::Withheld)),
             (Some(_), Ok(text)) => (text, Some(ConstraintOutcome::Accepted)),
@@ -459,10 +574,14 @@ impl LanguageModel for OpenAiCompatible {
                 if !withheld && refuses_constraint(&body) =>
             {
                 // OpenAI's form refused: llama-cpp-python's server takes a schema in its own.
-                let retried = if kind == ConstraintKind::JsonSchema && !self.json_object_form() {
-                    self.learned.json_object_form.store(true, std::sync::atomic::Ordering::Relaxed);
-                    match post(true).await {
-                        Ok(text) => Some(text),
+                let retried = if kind == ConstraintKind::JsonSchema && !object_form {
+                    match post(true, true).await {
+                        Ok(text) => {
+                            self.learned
+                                .json_object_form
+                                .store(true, std::sync::atomic::Ordering::Relaxed);
+                            Some(text)
+                        }
                         Err(LlmError::Server { status: 400 | 422 | 500, body, .. })
                             if refuses_constraint(&body) =>
                         {
@@ -476,7 +595,7 @@ impl LanguageModel for OpenAiCompatible {
                 match retried {
                     Some(text) => (text, Some(ConstraintOutcome::Accepted)),
                     None => {
-                        let text = post(false).await?;
+                        let text = post(false, object_form).await?;
                         self.remember_refusal(kind);
                         (text, Some(ConstraintOutcome::Refused))
                     }
@@ -484,6 +603,9 @@ impl LanguageModel for OpenAiCompatible {
             }
             (Some(_), Err(error)) => return Err(error),
         };
+        if let (Some(kind), Some(ConstraintOutcome::Accepted)) = (kind, outcome) {
+            self.learned.note(kind, Support::Accepted);
+        }
         let wire: WireCompletion =
             serde_json::from_str(&text).map_err(|e| self.not_json(&text, e))?;
         if wire.choices.is_empty() {

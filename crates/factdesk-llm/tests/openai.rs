@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use factdesk_llm::openai::{OpenAiCompatible, OpenAiSettings};
+use factdesk_llm::openai::{OpenAiCompatible, OpenAiSettings, Support};
 use factdesk_llm::{
     ChatMessage, CompletionRequest, ConstraintKind, ConstraintOutcome, FinishReason, LanguageModel,
     LlmError, OutputConstraint,
@@ -252,7 +252,8 @@ async fn a_refused_constraint_is_retried_without_it_and_not_sent_again() {
     let server = refusing_server();
     let model = provider(&server, |_| {});
     assert!(model.may_accept(ConstraintKind::JsonSchema));
-    assert!(!model.may_accept(ConstraintKind::Grammar));
+    assert!(model.may_accept(ConstraintKind::Grammar), "not tried yet");
+    assert_eq!(model.support().json_schema, Support::NotTried);
 
     let completion = model.complete(&shaped()).await.unwrap();
     assert_eq!(completion.text(), "Yes");
@@ -283,8 +284,78 @@ async fn a_refused_constraint_is_retried_without_it_and_not_sent_again() {
     assert!(sent_body(&server.requests()[3]).get("response_format").is_none());
     // A request without a constraint notes none.
     assert_eq!(model.complete(&request()).await.unwrap().constraint, None);
-    // Clones share what the server refused.
+    // Clones share what the server refused, and the settings read it.
     assert!(model.clone().refuses(ConstraintKind::JsonSchema));
+    let support = factdesk_llm::openai::support(&server.url("/v1/"), "test-model");
+    assert_eq!((support.json_schema, support.grammar), (Support::Refused, Support::NotTried));
+    assert!(factdesk_llm::openai::known_support().contains(&support));
+}
+
+fn with_grammar() -> CompletionRequest {
+    let mut request = CompletionRequest::new(vec![ChatMessage::user("Name a page.")]);
+    request.constraint = Some(OutputConstraint::Grammar("root ::= \"Yes\"".into()));
+    request
+}
+
+#[tokio::test]
+async fn a_grammar_goes_as_llama_cpps_field_and_a_strict_server_refusing_it_is_remembered() {
+    // llama.cpp's server takes `grammar`.
+    let server =
+        TestServer::with_routes(vec![("/v1/chat/completions", TestResponse::json(200, GOOD))]);
+    let model = provider(&server, |_| {});
+    let completion = model.complete(&with_grammar()).await.unwrap();
+    assert_eq!(completion.constraint, Some(ConstraintOutcome::Accepted));
+    let body = sent_body(&server.requests()[0]);
+    assert_eq!(body["grammar"], "root ::= \"Yes\"");
+    assert!(body.get("response_format").is_none());
+    assert_eq!(model.support().grammar, Support::Accepted);
+    assert!(model.may_accept(ConstraintKind::Grammar));
+
+    // A strict server refuses the unknown field: the request goes again without it, the
+    // refusal is kept for grammars only, and the next grammar is withheld.
+    let server = TestServer::start(|request| {
+        if sent_body(request).get("grammar").is_some() {
+            return factdesk_testkit::scripted::refusal("grammar");
+        }
+        TestResponse::json(200, GOOD)
+    });
+    let model = provider(&server, |_| {});
+    let completion = model.complete(&with_grammar()).await.unwrap();
+    assert_eq!(completion.constraint, Some(ConstraintOutcome::Refused));
+    assert_eq!(server.requests().len(), 2, "the grammar, then none (no other form of it)");
+    assert!(sent_body(&server.requests()[1]).get("grammar").is_none());
+    assert!(!model.may_accept(ConstraintKind::Grammar));
+    assert!(model.may_accept(ConstraintKind::JsonSchema), "a schema is still offered");
+    let support = model.support();
+    assert_eq!((support.grammar, support.json_schema), (Support::Refused, Support::NotTried));
+    let again = model.complete(&with_grammar()).await.unwrap();
+    assert_eq!(again.constraint, Some(ConstraintOutcome::Withheld));
+    assert_eq!(server.requests().len(), 3);
+    // The caller then chooses the schema.
+    let chosen = OutputConstraint::for_model(
+        &model,
+        serde_json::json!({"type": "object"}),
+        Some("root ::= \"x\"".into()),
+    );
+    assert!(matches!(chosen, Some(OutputConstraint::JsonSchema(_))), "{chosen:?}");
+}
+
+#[tokio::test]
+async fn a_grammar_taken_but_not_applied_is_not_offered_again() {
+    let server =
+        TestServer::with_routes(vec![("/v1/chat/completions", TestResponse::json(200, GOOD))]);
+    let model = provider(&server, |_| {});
+    model.complete(&with_grammar()).await.unwrap();
+    assert!(model.may_accept(ConstraintKind::Grammar));
+    // The caller found the answer outside the grammar (a lenient server ignored the field).
+    model.constraint_ignored(ConstraintKind::Grammar);
+    assert!(!model.may_accept(ConstraintKind::Grammar));
+    assert!(model.may_accept(ConstraintKind::JsonSchema));
+    // A later answer taken without objection does not undo it.
+    model.complete(&with_grammar()).await.unwrap();
+    assert_eq!(model.support().grammar, Support::Ignored);
+    // For every provider of the same server and model.
+    assert!(!provider(&server, |_| {}).may_accept(ConstraintKind::Grammar));
 }
 
 /// A server that takes a schema only in llama-cpp-python's form, and answers OpenAI's with a
@@ -327,6 +398,43 @@ async fn a_schema_refused_in_openais_form_goes_in_llama_cpp_pythons() {
         Some(ConstraintOutcome::Accepted)
     );
     assert_eq!(server.requests().len(), 4);
+}
+
+#[tokio::test]
+async fn requests_sent_together_each_ask_again_in_llama_cpp_pythons_form() {
+    // RARR works on a passage's sentences at the same time: every first request went in
+    // OpenAI's form before the first refusal came back. Against llama-cpp-python's server
+    // each of them is asked again in its form; none is taken for a refusal of schemas.
+    let server =
+        TestServer::start(|request| match sent_body(request)["response_format"]["type"].as_str() {
+            Some("json_schema") => TestResponse::json(
+                500,
+                r#"{"error": {"message": "1 validation error: {'type': 'literal_error', 'loc':
+                ('body', 'response_format', 'type')}"}}"#,
+            )
+            .with_delay(Duration::from_millis(50)),
+            _ => TestResponse::json(200, GOOD),
+        });
+    let model = Arc::new(provider(&server, |s| s.max_concurrency = 1));
+    let tasks: Vec<_> = (0..4)
+        .map(|_| {
+            let model = model.clone();
+            tokio::spawn(async move { model.complete(&shaped()).await })
+        })
+        .collect();
+    for task in tasks {
+        let completion = task.await.unwrap().unwrap();
+        assert_eq!(completion.constraint, Some(ConstraintOutcome::Accepted));
+    }
+    assert!(model.may_accept(ConstraintKind::JsonSchema));
+    assert_eq!(model.support().schema_form, "json_object");
+    let forms: Vec<String> = server
+        .requests()
+        .iter()
+        .map(|request| sent_body(request)["response_format"]["type"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(forms.iter().all(|form| form == "json_schema" || form == "json_object"), "{forms:?}");
+    assert_eq!(forms.iter().filter(|form| *form == "json_object").count(), 4, "{forms:?}");
 }
 
 #[tokio::test]

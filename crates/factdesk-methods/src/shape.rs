@@ -3,7 +3,8 @@
 //! and stances) and small objects (RARR's gate verdict with its reasoning, its edit). The
 //! request carries the schema where the model may take one
 //! ([`factdesk_llm::LanguageModel::may_accept`]: an OpenAI-compatible server until it
-//! refuses; the embedded model keeps its GBNF grammars), and the parser reads the JSON answer
+//! refuses; a prompt with a GBNF grammar, LLM-Cite's URLs, sends that instead where the model
+//! may take grammars: the embedded model, llama.cpp's server), and the parser reads the JSON answer
 //! first and the free text otherwise: a server that ignored the schema, one that refused it,
 //! a model given none. Answers read from first-token probabilities (SGSS's digit labels,
 //! CIBER's probes, P(True), LLM-instructed NLI) ask for no schema: a JSON answer's first

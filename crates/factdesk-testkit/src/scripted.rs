@@ -6,8 +6,10 @@
 //!
 //! How it meets output constraints is chosen by [`ConstraintMode`]: like a lenient server it
 //! ignores them (the default), like a strict one it refuses the fields with a 400 naming them,
-//! or like llama.cpp's server with a JSON Schema it takes `response_format` and answers in
-//! shape (a template's shaped script, [`ScriptedModel::on_shaped`]).
+//! like a server with JSON Schemas it takes `response_format` and answers in shape (a
+//! template's shaped script, [`ScriptedModel::on_shaped`]) and refuses `grammar`, or like
+//! llama.cpp's server it takes both, a grammar answered by the template's grammar script
+//! ([`ScriptedModel::on_grammar`]).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -284,6 +286,10 @@ pub enum ConstraintMode {
     /// script (its plain one where it has none: a model that ignores the schema); refuses
     /// `grammar` and any other `response_format` with a 400 naming the field.
     JsonSchema,
+    /// As llama.cpp's server: accepts `grammar` and answers with the template's grammar script
+    /// (its plain one where it has none), and `response_format` as [`ConstraintMode::JsonSchema`]
+    /// does.
+    Grammar,
 }
 
 /// The 400 a strict server gives for a field it does not take.
@@ -310,6 +316,7 @@ type Delay = Arc<dyn Fn(&Asked) -> Duration + Send + Sync>;
 pub struct ScriptedModel {
     scripts: Vec<(String, Script)>,
     shaped: Vec<(String, Script)>,
+    grammared: Vec<(String, Script)>,
     otherwise: Script,
     delay: Delay,
     constraints: ConstraintMode,
@@ -327,6 +334,7 @@ impl ScriptedModel {
         ScriptedModel {
             scripts: Vec::new(),
             shaped: Vec::new(),
+            grammared: Vec::new(),
             otherwise: Arc::new(|_| "OK".to_owned()),
             delay: Arc::new(|_| Duration::ZERO),
             constraints: ConstraintMode::Ignore,
@@ -397,6 +405,18 @@ impl ScriptedModel {
         self
     }
 
+    /// Answers `template` with `script` when a request carries a GBNF grammar and the mode is
+    /// [`ConstraintMode::Grammar`] (the script writes what the grammar allows).
+    pub fn on_grammar(
+        mut self,
+        template: &str,
+        script: impl Fn(&Asked) -> String + Send + Sync + 'static,
+    ) -> ScriptedModel {
+        self.grammared.retain(|(id, _)| id != template);
+        self.grammared.push((template.to_owned(), Arc::new(script)));
+        self
+    }
+
     /// Meets output constraints as `mode` says.
     pub fn constraints(mut self, mode: ConstraintMode) -> ScriptedModel {
         self.constraints = mode;
@@ -442,8 +462,8 @@ impl ScriptedModel {
                     return Some(refusal(field));
                 }
             }
-            ConstraintMode::JsonSchema => {
-                if body.get("grammar").is_some() {
+            ConstraintMode::JsonSchema | ConstraintMode::Grammar => {
+                if body.get("grammar").is_some() && self.constraints == ConstraintMode::JsonSchema {
                     return Some(refusal("grammar"));
                 }
                 if format.is_some() && !schema {
@@ -451,9 +471,16 @@ impl ScriptedModel {
                 }
             }
         }
-        let shaped = (self.constraints == ConstraintMode::JsonSchema && schema)
-            .then(|| self.shaped.iter().find(|(id, _)| *id == asked.template))
-            .flatten();
+        let takes_schemas =
+            matches!(self.constraints, ConstraintMode::JsonSchema | ConstraintMode::Grammar);
+        let grammar = self.constraints == ConstraintMode::Grammar && body.get("grammar").is_some();
+        let shaped = if grammar {
+            self.grammared.iter().find(|(id, _)| *id == asked.template)
+        } else if takes_schemas && schema {
+            self.shaped.iter().find(|(id, _)| *id == asked.template)
+        } else {
+            None
+        };
         let script =
             match shaped.or_else(|| self.scripts.iter().find(|(id, _)| *id == asked.template)) {
                 Some((_, script)) => script,
@@ -578,5 +605,15 @@ mod tests {
         let mut nli = schema.clone();
         nli.headers = vec![(TEMPLATE_HEADER.to_owned(), format!("{NLI_TEMPLATE}@3"))];
         assert_eq!(answer(&json, &nli).0, 200);
+        // llama.cpp's server: a grammar is answered by the grammar script, a schema by the
+        // shaped one.
+        let llama = json
+            .on_grammar(RARR_QUERIES_TEMPLATE, |_| "okra".to_owned())
+            .constraints(ConstraintMode::Grammar);
+        let (status, body) = answer(&llama, &grammar);
+        assert_eq!(status, 200);
+        assert!(body.contains("\"content\":\"okra\""), "{body}");
+        assert!(answer(&llama, &schema).1.contains(r#"{\"searches\": [\"okra\"]}"#));
+        assert!(answer(&llama, &plain).1.contains(" Okra grows."));
     }
 }

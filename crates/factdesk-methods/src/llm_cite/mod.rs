@@ -301,8 +301,7 @@ impl LlmCite {
                     &serde_json::json!({"claim": claim, "m": m}),
                 )?;
                 request.params.seed = Some(config.seed);
-                self.hold_to_urls(&mut request, m);
-                let completion = self.model.complete(&request).await?;
+                let completion = self.ask_for_urls(request, m).await?;
                 count_url_tokens(&mut generated.tokens, &completion.usage);
                 generated.urls = urls::parse_answer(completion.text(), m)
                     .into_iter()
@@ -316,8 +315,7 @@ impl LlmCite {
                 request.params.n = m as u32;
                 request.params.temperature = config.temperature;
                 request.params.seed = Some(config.seed);
-                self.hold_to_urls(&mut request, 1);
-                let completion = self.model.complete(&request).await?;
+                let completion = self.ask_for_urls(request, 1).await?;
                 count_url_tokens(&mut generated.tokens, &completion.usage);
                 let mut keys = Vec::new();
                 for (sample, choice) in completion.choices.iter().enumerate() {
@@ -338,8 +336,7 @@ impl LlmCite {
                 request.params.n = config.r.max(1);
                 request.params.temperature = config.temperature;
                 request.params.seed = Some(config.seed);
-                self.hold_to_urls(&mut request, m);
-                let completion = self.model.complete(&request).await?;
+                let completion = self.ask_for_urls(request, m).await?;
                 count_url_tokens(&mut generated.tokens, &completion.usage);
                 let samples: Vec<Vec<String>> = completion
                     .choices
@@ -377,15 +374,43 @@ impl LlmCite {
         Ok(generated)
     }
 
-    /// Holds the answer to at most `max_urls` Wikipedia URLs: by a grammar where the model
-    /// enforces grammars, by a JSON Schema where it may take one.
-    fn hold_to_urls(&self, request: &mut factdesk_llm::CompletionRequest, max_urls: usize) {
-        crate::shape::constrain(
-            &*self.model,
-            request,
-            urls::url_list_schema(max_urls),
-            Some(urls::wikipedia_url_grammar(max_urls)),
+    /// Asks for at most `max_urls` Wikipedia URLs, the answer held to them by a grammar where
+    /// the model may take one (the embedded model; llama.cpp's server), else by a JSON Schema
+    /// where it may take one. A grammar the model took but did not apply (an answer that is
+    /// not lines of URLs: a lenient server ignored the field) is reported to the model; where
+    /// the grammar was refused or ignored and the model may take a schema, the URLs are asked
+    /// for again with it (the tokens of both calls counted), and the next claims ask with it
+    /// at once.
+    async fn ask_for_urls(
+        &self,
+        mut request: factdesk_llm::CompletionRequest,
+        max_urls: usize,
+    ) -> Result<factdesk_llm::Completion, MethodError> {
+        use factdesk_llm::{ConstraintKind, ConstraintOutcome, OutputConstraint};
+        let schema = urls::url_list_schema(max_urls);
+        let grammar = urls::wikipedia_url_grammar(max_urls);
+        crate::shape::constrain(&*self.model, &mut request, schema.clone(), Some(grammar));
+        let completion = self.model.complete(&request).await?;
+        if !matches!(request.constraint, Some(OutputConstraint::Grammar(_))) {
+            return Ok(completion);
+        }
+        let ignored = completion.constraint == Some(ConstraintOutcome::Accepted)
+            && completion.choices.iter().any(|choice| !urls::fits_url_grammar(&choice.text));
+        if ignored {
+            self.model.constraint_ignored(ConstraintKind::Grammar);
+        }
+        let refused = matches!(
+            completion.constraint,
+            Some(ConstraintOutcome::Refused | ConstraintOutcome::Withheld)
         );
+        if !(ignored || refused) || !self.model.may_accept(ConstraintKind::JsonSchema) {
+            return Ok(completion);
+        }
+        request.constraint = Some(OutputConstraint::JsonSchema(schema));
+        let mut again = self.model.complete(&request).await?;
+        again.usage.prompt_tokens += completion.usage.prompt_tokens;
+        again.usage.completion_tokens += completion.usage.completion_tokens;
+        Ok(again)
     }
 }
 

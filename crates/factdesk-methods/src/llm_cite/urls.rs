@@ -43,6 +43,16 @@ pub fn wikipedia_url_grammar(max_urls: usize) -> String {
     )
 }
 
+/// Whether `text` can be an answer held to [`wikipedia_url_grammar`]: lines that each begin
+/// `https://` (the last may be cut short at the token limit) and hold no space. A model that
+/// was sent the grammar and answers otherwise was not held to it.
+pub fn fits_url_grammar(text: &str) -> bool {
+    const START: &str = "https://";
+    text.split('\n').all(|line| {
+        !line.contains([' ', '\t', '\r']) && (line.starts_with(START) || START.starts_with(line))
+    })
+}
+
 /// The field of [`url_list_schema`]'s object that holds the URLs.
 pub const URLS_FIELD: &str = "urls";
 
@@ -335,6 +345,27 @@ mod tests {
         }
         for escaped in [r"\t", r"\n", r#"\""#, r"\\", r"\[", r"\]"] {
             assert!(tchar.contains(escaped), "{escaped} missing from {tchar}");
+        }
+    }
+
+    #[test]
+    fn answers_held_to_the_url_grammar_are_told_from_free_text() {
+        for held in [
+            "https://en.wikipedia.org/wiki/Okra",
+            "https://en.wikipedia.org/wiki/Okra\nhttps://de.wikipedia.org/wiki/Malvaceae",
+            "https://en.wikipedia.org/wiki/Okra\nhttps://en.wiki",
+            "https://en.wikipedia.org/wiki/Okra\nht",
+        ] {
+            assert!(fits_url_grammar(held), "{held}");
+        }
+        for free in [
+            "Okra belongs to the mallow family.",
+            "https://en.wikipedia.org/wiki/Okra is the page",
+            "1. https://en.wikipedia.org/wiki/Okra",
+            r#"{"urls": ["https://en.wikipedia.org/wiki/Okra"]}"#,
+            "https://en.wikipedia.org/wiki/Okra\n\nSee also",
+        ] {
+            assert!(!fits_url_grammar(free), "{free}");
         }
     }
 

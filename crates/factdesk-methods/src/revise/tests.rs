@@ -802,7 +802,7 @@ async fn rarr_asks_for_its_answers_in_shape_and_reads_every_answer() {
         let shaped = bodies.iter().filter(|body| body.get("response_format").is_some()).count();
         match mode {
             // Every call (searches, gates, the edit) asked for its shape.
-            ConstraintMode::JsonSchema | ConstraintMode::Ignore => {
+            ConstraintMode::JsonSchema | ConstraintMode::Grammar | ConstraintMode::Ignore => {
                 assert_eq!(shaped, bodies.len(), "{mode:?}")
             }
             // Refused in both forms (by the first call of each sentence at most), then
