@@ -49,14 +49,6 @@ struct ImportedPage {
     digest: String,
 }
 
-/// Whether a path names a web archive file by its extension (`.warc`, `.warc.gz`, `.wacz`).
-pub(crate) fn is_archive_path(path: &Path) -> bool {
-    let name = path.file_name().map(|name| name.to_string_lossy().to_ascii_lowercase());
-    name.is_some_and(|name| {
-        name.ends_with(".warc") || name.ends_with(".warc.gz") || name.ends_with(".wacz")
-    })
-}
-
 impl Factdesk {
     /// Writes the page archive as a WACZ package to `path`, all or nothing: every page fetched
     /// from the network, or with `collection` only the pages the checks of its claims read.

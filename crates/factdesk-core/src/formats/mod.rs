@@ -15,6 +15,8 @@ mod extract;
 mod jsonl;
 mod records;
 
+pub use records::FieldNames;
+
 use std::ops::ControlFlow;
 use std::time::Duration;
 
@@ -22,7 +24,6 @@ use factdesk_model::{DocumentFormat, OriginKind};
 use factdesk_store::NewDocument;
 use factdesk_text::{ExtractedText, TextError};
 
-use crate::settings::FieldNames;
 use csv_rows::parse_csv;
 pub(crate) use csv_rows::{CSV_QUOTE_LEFT_OPEN, csv_quote_left_open};
 use extract::{decode_source, extract_bounded, extract_pdf_bounded, extract_single};

@@ -3,8 +3,19 @@
 
 use factdesk_store::NewDocument;
 use factdesk_text::{ExtractedText, TextError};
+use serde::{Deserialize, Serialize};
 
 use super::{ParseOptions, SourceBytes, build, text_error_message};
+
+/// Field (JSONL) or column (CSV) names tried in order for each part of a document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct FieldNames {
+    pub text: Vec<String>,
+    pub title: Vec<String>,
+    pub url: Vec<String>,
+    pub date: Vec<String>,
+}
 
 /// The fields of one record (a JSONL object or a CSV row), by name.
 pub(super) trait Record {

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use factdesk_model::{DocumentFormat, OriginKind, now_rfc3339};
 
 use super::{ImportFailure, ImportSummary, SUPPORTED};
-use crate::archive::is_archive_path;
 use crate::formats::SourceBytes;
 
 fn is_url(source: &str) -> bool {
@@ -279,6 +278,14 @@ pub(super) fn read_file(
         declared_charset: None,
         acquired_at: now_rfc3339(),
         fallback_title: path.file_stem().map(|stem| stem.to_string_lossy().into_owned()),
+    })
+}
+
+/// Whether a path names a web archive file by its extension (`.warc`, `.warc.gz`, `.wacz`).
+pub(crate) fn is_archive_path(path: &Path) -> bool {
+    let name = path.file_name().map(|name| name.to_string_lossy().to_ascii_lowercase());
+    name.is_some_and(|name| {
+        name.ends_with(".warc") || name.ends_with(".warc.gz") || name.ends_with(".wacz")
     })
 }
 

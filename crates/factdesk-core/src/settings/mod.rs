@@ -15,10 +15,11 @@ mod save;
 mod sections;
 mod validate;
 
+pub use crate::formats::FieldNames;
 pub use save::SettingChange;
 pub use sections::{
-    FetchSettings, FieldNames, ImportSettings, IndexSettings, LlmSettings, PublishSettings,
-    SearchSettings, ZIM_EDITION_FROM_FILE,
+    FetchSettings, ImportSettings, IndexSettings, LlmSettings, PublishSettings, SearchSettings,
+    ZIM_EDITION_FROM_FILE,
 };
 
 use serde::{Deserialize, Serialize};

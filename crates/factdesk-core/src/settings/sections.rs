@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::formats::FieldNames;
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct LlmSettings {
@@ -39,16 +41,6 @@ pub struct ImportSettings {
     pub language: String,
     pub batch_documents: usize,
     pub fields: FieldNames,
-}
-
-/// Field (JSONL) or column (CSV) names tried in order for each part of a document.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
-#[serde(deny_unknown_fields)]
-pub struct FieldNames {
-    pub text: Vec<String>,
-    pub title: Vec<String>,
-    pub url: Vec<String>,
-    pub date: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]

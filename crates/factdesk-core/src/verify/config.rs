@@ -6,12 +6,15 @@
 
 use factdesk_methods::judge::PremiseForm;
 use factdesk_methods::llm_cite::{self, UrlStrategy};
+use factdesk_methods::revise::Gate;
+use factdesk_methods::revise::evidence::Granularity;
 use factdesk_methods::{ciber, corpus_nli};
 use factdesk_model::DocumentId;
 use factdesk_model::ciber::{FusionRule, ProbeMode};
 use serde::{Deserialize, Serialize};
 
 use super::{Method, NLI_LLM};
+use crate::CoreError;
 
 /// `[methods]`: one section per method.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
@@ -25,9 +28,93 @@ pub struct MethodsSettings {
     pub corpus_nli: CorpusNliSettings,
     pub ciber: CiberSettings,
     /// RARR (revises passages; `factdesk revise --method rarr`).
-    pub rarr: crate::revise::ReviseSettings,
+    pub rarr: ReviseSettings,
     /// CoVe (revises passages; `factdesk revise --method cove`).
-    pub cove: crate::revise::ReviseSettings,
+    pub cove: ReviseSettings,
+}
+
+/// `[methods.rarr]` and `[methods.cove]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct ReviseSettings {
+    /// `auto` (the passage's source documents when it has some, else the corpus), `corpus`,
+    /// `source`, `web` (pages the chat model proposes, as LLM-Cite's URL step with
+    /// `[methods.llm-cite]`'s `urls` and `m`) or `none` (the model's own knowledge).
+    pub evidence: String,
+    /// `snippets` or `chunks`.
+    pub granularity: String,
+    /// `auto` (the NLI judge with the embedded chat model, the chat model with a server),
+    /// `chat` or `nli`.
+    pub gate: String,
+    /// RARR: searches per sentence; CoVe: verification questions per passage.
+    pub questions: usize,
+    pub max_growth: f64,
+    pub threshold: f64,
+    pub evidence_words: usize,
+    pub max_chars: usize,
+}
+
+impl ReviseSettings {
+    /// The first setting of section `key` that no run could use, as a message naming it.
+    pub fn validate(&self, key: &str) -> std::result::Result<(), String> {
+        parse_evidence(&self.evidence).map_err(|message| format!("`{key}.evidence`: {message}"))?;
+        self.granularity
+            .parse::<Granularity>()
+            .map_err(|message| format!("`{key}.granularity`: {message}"))?;
+        if self.gate.trim() != "auto" {
+            self.gate.parse::<Gate>().map_err(|message| format!("`{key}.gate`: {message}"))?;
+        }
+        for (name, value) in [
+            ("questions", self.questions),
+            ("evidence_words", self.evidence_words),
+            ("max_chars", self.max_chars),
+        ] {
+            if value == 0 {
+                return Err(format!("`{key}.{name}` must be at least 1"));
+            }
+        }
+        if !(self.max_growth.is_finite() && self.max_growth >= 1.0) {
+            return Err(format!(
+                "`{key}.max_growth` is {}; it must be 1 or more (the revision may be at most \
+                 that many times as long as the passage)",
+                self.max_growth
+            ));
+        }
+        check_threshold(self.threshold).map_err(|message| format!("`{key}.threshold`: {message}"))
+    }
+}
+
+/// Where a revision's evidence comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
+pub enum EvidenceChoice {
+    /// The passage's source documents when it has some, else the corpus.
+    Auto,
+    Corpus,
+    Source,
+    /// Web pages the chat model proposes for each query (LLM-Cite's URL step), fetched.
+    Web,
+    None,
+}
+
+pub(crate) fn parse_evidence(value: &str) -> std::result::Result<EvidenceChoice, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "auto" => Ok(EvidenceChoice::Auto),
+        "corpus" => Ok(EvidenceChoice::Corpus),
+        "source" | "sources" => Ok(EvidenceChoice::Source),
+        "none" => Ok(EvidenceChoice::None),
+        "web" => Ok(EvidenceChoice::Web),
+        other => {
+            Err(format!("'{other}' is no evidence source; use auto, corpus, source, web or none"))
+        }
+    }
+}
+
+impl std::str::FromStr for EvidenceChoice {
+    type Err = CoreError;
+    fn from_str(s: &str) -> crate::Result<Self> {
+        parse_evidence(s).map_err(CoreError::InvalidInput)
+    }
 }
 
 /// `[methods.llm-cite]`.
