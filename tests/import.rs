@@ -336,6 +336,7 @@ fn documents_left_pending_by_a_crash_are_indexed_by_the_next_import() {
                     text: text.into(),
                     sentences: spans,
                     page_starts: Vec::new(),
+                    language: Some("en".into()),
                 }],
             )
             .unwrap();
@@ -416,4 +417,84 @@ fn devices_pipes_and_endless_files_are_refused_before_they_are_read() {
     // Claims are read the same way.
     let error = harness.app.import_claims(std::path::Path::new(&pipe), "claims").unwrap_err();
     assert!(error.to_string().contains("a named pipe"), "{error}");
+}
+
+#[test]
+fn documents_in_other_languages_get_their_language_and_are_found_in_it() {
+    let harness = Harness::new();
+    let files = [
+        harness.write(
+            "zh.txt",
+            "埃菲尔铁塔位于法国巴黎，建于1889年。它是巴黎最著名的建筑。".as_bytes(),
+        ),
+        harness.write(
+            "de.txt",
+            "Die Zugspitze ist mit 2962 Metern der höchste Berg Deutschlands. Sie liegt an der \
+             Grenze zu Österreich."
+                .as_bytes(),
+        ),
+        harness.write(
+            "fr.txt",
+            "La tour Eiffel mesure 330 mètres depuis 2022. Elle a été construite pour \
+             l'Exposition universelle."
+                .as_bytes(),
+        ),
+    ];
+    let sources: Vec<&str> = files.iter().map(String::as_str).collect();
+    let summary = harness.import(&sources, "world");
+    assert_eq!(summary.imported, 3, "{:#?}", summary.failures);
+    let languages: Vec<(String, Option<String>)> = summary
+        .documents
+        .iter()
+        .map(|d| {
+            let document = harness.app.document(d.id).unwrap();
+            (d.origin.rsplit('/').next().unwrap().to_owned(), document.summary.language)
+        })
+        .collect();
+    for (file, language) in &languages {
+        assert_eq!(Some(&file[..2]), language.as_deref(), "{languages:?}");
+    }
+    let search = |query: &str, language: Option<&str>| {
+        let request = SearchRequest {
+            query: query.into(),
+            language: language.map(str::to_owned),
+            ..SearchRequest::default()
+        };
+        harness.app.search(&request).unwrap()
+    };
+    // Chinese words inside unspaced text; the query's language detected from its script.
+    let hits = search("巴黎", None);
+    assert_eq!(hits.len(), 2);
+    assert!(search("埃菲尔铁塔", None)[0].sentence.starts_with("埃菲尔铁塔"));
+    // Inflected forms, analysed in the language asked for.
+    assert!(search("Bergen", Some("de"))[0].sentence.contains("höchste Berg"));
+    assert!(search("mesurait", Some("fr"))[0].sentence.contains("mesure"));
+    assert!(search("mesurait", Some("en")).is_empty());
+
+    // `--language` gives every document that language; a code that is not one is refused.
+    let english = harness.write("short.txt", b"Der Berg ist hoch und die Luft ist klar.");
+    let request = ImportRequest {
+        sources: vec![english],
+        corpus: "forced".into(),
+        language: Some("nl".into()),
+        ..ImportRequest::default()
+    };
+    let forced = harness.import_request(request);
+    let document = harness.app.document(forced.documents[0].id).unwrap();
+    assert_eq!(document.summary.language.as_deref(), Some("nl"));
+    let bad = ImportRequest {
+        sources: vec![harness.path("short.txt")],
+        corpus: "forced".into(),
+        language: Some("German".into()),
+        ..ImportRequest::default()
+    };
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let error = runtime
+        .block_on(harness.app.import(
+            bad,
+            std::sync::Arc::new(factdesk_core::NoProgress),
+            CancelToken::new(),
+        ))
+        .unwrap_err();
+    assert!(error.to_string().contains("'German' is not a language code"), "{error}");
 }

@@ -143,6 +143,7 @@ fn the_check_finds_an_index_that_drifted_and_reindex_repairs_it() {
                 document_id: factdesk_core::model::DocumentId(999),
                 corpus_id: factdesk_core::model::CorpusId(1),
                 text: "A sentence only the index has about penicillin.",
+                language: "en",
             })
             .unwrap();
         writer.finish().unwrap();
@@ -204,16 +205,80 @@ fn chinese_text_is_found_by_its_words_and_an_index_of_the_old_analyzer_is_rebuil
     assert_eq!(highlighted(&search(&harness, "铁塔")[0]), ["铁塔"]);
 
     // An index from before (tantivy's en_stem, a whole clause one token) is rebuilt on open.
+    let reopened = reopen_with_old_analyzer(harness, "en_stem");
+    assert!(search(&reopened, "巴黎")[0].sentence.contains("巴黎"));
+}
+
+#[test]
+fn an_index_of_english_only_analysis_is_rebuilt_and_old_documents_get_their_language() {
+    let harness = Harness::new();
+    let file = harness.write("en.txt", b"The mountains near the city of Bergen are green.");
+    harness.import(&[&file], "news");
+    // A German document stored before languages were: no language, as migration 17 leaves it.
+    {
+        let mut store =
+            factdesk_store::Store::open(&harness.dir.path().join(factdesk_core::DATABASE_FILE))
+                .unwrap();
+        let corpus = store.ensure_corpus("news").unwrap();
+        let text = "Die Zugspitze ist mit 2962 Metern der höchste Berg Deutschlands.";
+        let end = text.len() as u32;
+        let span = factdesk_core::model::SentenceSpan {
+            start_char: 0,
+            end_char: text.chars().count() as u32,
+            start_byte: 0,
+            end_byte: end,
+        };
+        store
+            .insert_documents(
+                corpus,
+                &[factdesk_store::NewDocument {
+                    origin: "alt.txt".into(),
+                    origin_kind: factdesk_core::model::OriginKind::File,
+                    url: None,
+                    format: factdesk_core::model::DocumentFormat::Text,
+                    title: None,
+                    published_at: None,
+                    acquired_at: "2024-01-01T00:00:00Z".into(),
+                    content_hash: "alt".into(),
+                    raw: text.as_bytes().to_vec(),
+                    charset: Some("UTF-8".into()),
+                    text: text.into(),
+                    sentences: vec![span],
+                    page_starts: Vec::new(),
+                    language: None,
+                }],
+            )
+            .unwrap();
+    }
+    let reopened = reopen_with_old_analyzer(harness, "factdesk_words");
+    let german = |query: &str| {
+        let request = SearchRequest {
+            query: query.into(),
+            language: Some("de".into()),
+            ..SearchRequest::default()
+        };
+        reopened.app.search(&request).unwrap()
+    };
+    let hits = german("Bergen");
+    assert!(hits[0].sentence.contains("höchste Berg"), "{hits:?}");
+    let document = reopened.app.document(hits[0].document_id).unwrap();
+    assert_eq!(document.summary.language.as_deref(), Some("de"));
+}
+
+/// Closes the harness's app, makes its index look as one built with `old_analyzer` would, and
+/// opens it again: the index is rebuilt from the database.
+fn reopen_with_old_analyzer(harness: Harness, old_analyzer: &str) -> Harness {
     let Harness { dir, app } = harness;
     drop(app);
     let meta = dir.path().join(factdesk_core::INDEX_DIR).join("meta.json");
     let layout = std::fs::read_to_string(&meta).unwrap();
-    assert!(layout.contains("\"factdesk_words\""), "{layout}");
-    std::fs::write(&meta, layout.replace("\"factdesk_words\"", "\"en_stem\"")).unwrap();
+    assert!(layout.contains("\"factdesk_languages\""), "{layout}");
+    let old = format!("\"{old_analyzer}\"");
+    std::fs::write(&meta, layout.replace("\"factdesk_languages\"", &old)).unwrap();
     let app =
         factdesk_core::Factdesk::open_with_settings(dir.path(), factdesk_core::Settings::default())
             .unwrap();
     let reopened = Harness { dir, app };
     assert!(reopened.app.check_index().unwrap().consistent);
-    assert!(search(&reopened, "巴黎")[0].sentence.contains("巴黎"));
+    reopened
 }

@@ -157,6 +157,7 @@ fn run_once(bench: &TtsBench, n: usize, batch: usize) -> anyhow::Result<Figures>
             title_field: None,
             url_field: None,
             date_field: None,
+            language: None,
         },
         Arc::new(NoProgress),
         CancelToken::new(),

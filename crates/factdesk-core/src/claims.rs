@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use factdesk_model::{Claim, ClaimCollection, ClaimLabel, ClaimStatus, NewClaim};
+use factdesk_model::{Claim, ClaimCollection, ClaimId, ClaimLabel, ClaimStatus, NewClaim};
 use factdesk_store::{ClaimFilter, ClaimInsertOutcome};
 use serde::Serialize;
 
@@ -126,14 +126,33 @@ impl Factdesk {
     /// Adds `claims` to `summary.collection` (created if missing), counting what was new and
     /// what the collection already held.
     fn store_claims(&self, claims: &[NewClaim], summary: &mut ClaimImportSummary) -> Result<()> {
+        let default_language = &self.settings().import.language;
         let mut store = self.store()?;
         let collection_id = store.ensure_collection(&summary.collection)?;
-        for outcome in store.insert_claims(collection_id, claims)? {
+        let mut languages = Vec::new();
+        for (claim, outcome) in claims.iter().zip(store.insert_claims(collection_id, claims)?) {
             match outcome {
-                ClaimInsertOutcome::Inserted(_) => summary.imported += 1,
+                ClaimInsertOutcome::Inserted(id) => {
+                    summary.imported += 1;
+                    // A claim too short to tell is in the corpus default.
+                    let language = factdesk_text::detect_language(&claim.text)
+                        .map_or(default_language.as_str(), |language| language.code);
+                    languages.push((id, Some(language.to_owned())));
+                }
                 ClaimInsertOutcome::Duplicate(_) => summary.duplicates += 1,
             }
         }
+        store.set_claim_languages(&languages)?;
+        Ok(())
+    }
+
+    /// Sets the language of a claim (an ISO 639-1 code such as `de`; `None`: unknown), as a
+    /// person corrects the one detected.
+    pub fn set_claim_language(&self, claim: ClaimId, language: Option<&str>) -> Result<()> {
+        if let Some(language) = language {
+            crate::import::check_language_code(language, "the claim's language")?;
+        }
+        self.store()?.set_claim_languages(&[(claim, language.map(str::to_owned))])?;
         Ok(())
     }
 

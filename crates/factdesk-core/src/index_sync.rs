@@ -73,6 +73,7 @@ impl Factdesk {
         replace: bool,
     ) -> Result<u64> {
         let sentences = self.store()?.sentences_for_index(documents)?;
+        let default_language = &self.settings().import.language;
         if replace {
             for document in documents {
                 writer.delete_document(*document);
@@ -84,6 +85,7 @@ impl Factdesk {
                 document_id: sentence.document_id,
                 corpus_id: sentence.corpus_id,
                 text: &sentence.text,
+                language: sentence.language.as_deref().unwrap_or(default_language),
             })?;
         }
         Ok(sentences.len() as u64)
@@ -98,6 +100,10 @@ impl Factdesk {
         cancel: CancelToken,
     ) -> Result<Option<ReindexSummary>> {
         let started = std::time::Instant::now();
+        if !self.detect_document_languages(&*reporter, &cancel)? {
+            reporter.finish();
+            return Ok(None);
+        }
         let documents = self.store()?.all_document_ids()?;
         let mut writer = self.index().writer()?;
         writer.delete_all()?;
@@ -120,6 +126,46 @@ impl Factdesk {
             sentences,
             seconds_milli: started.elapsed().as_millis() as u64,
         }))
+    }
+
+    /// Gives every document stored without a language (imported before languages were) the
+    /// one detected in its text, or the corpus default when it is too short to tell. Runs in
+    /// steps, each stored at once, so an interrupted run goes on where it stopped. False when
+    /// cancelled.
+    pub(crate) fn detect_document_languages(
+        &self,
+        reporter: &dyn Reporter,
+        cancel: &CancelToken,
+    ) -> Result<bool> {
+        let default_language = &self.settings().import.language;
+        let mut after = DocumentId(0);
+        let mut started = false;
+        loop {
+            let documents = self.store()?.documents_without_language(
+                after,
+                DOCUMENTS_PER_STEP,
+                factdesk_text::SAMPLE_BYTES,
+            )?;
+            let Some(last) = documents.last() else { return Ok(true) };
+            after = last.0;
+            if !started {
+                reporter.phase("Detecting languages", None, ProgressUnit::Items);
+                started = true;
+            }
+            if cancel.is_cancelled() {
+                return Ok(false);
+            }
+            let languages: Vec<(DocumentId, String)> = documents
+                .iter()
+                .map(|(id, sample)| {
+                    let language = factdesk_text::detect_language(sample)
+                        .map_or(default_language.as_str(), |language| language.code);
+                    (*id, language.to_owned())
+                })
+                .collect();
+            self.store()?.set_document_languages(&languages)?;
+            reporter.advance(languages.len() as u64);
+        }
     }
 
     /// Compares the index with SQLite, sentence by sentence.

@@ -18,6 +18,10 @@ pub struct SearchRequest {
     pub documents: Vec<DocumentId>,
     /// Search the words of `query`, ignoring query syntax (for claims, not typed queries).
     pub plain_words: bool,
+    /// The language `query` is analysed in (an ISO 639-1 code, the claim's or the corpus's):
+    /// when `None`, the one detected in a query with letters beyond ASCII, else the corpus
+    /// default (`import.language`). An English query is never run through the detector.
+    pub language: Option<String>,
 }
 
 /// One matching sentence with where it comes from.
@@ -57,7 +61,16 @@ impl Factdesk {
                 .collect::<std::result::Result<_, _>>()?
         };
         let settings = &self.settings().search;
+        let default_language = &self.settings().import.language;
+        let language = match &request.language {
+            Some(language) => language.clone(),
+            None if !request.query.is_ascii() => factdesk_text::detect_language(&request.query)
+                .map_or(default_language.as_str(), |language| language.code)
+                .to_owned(),
+            None => default_language.clone(),
+        };
         let search = self.index().search(&SentenceQuery {
+            language,
             text: request.query.clone(),
             plain: request.plain_words,
             limit: request.limit.unwrap_or(settings.limit),

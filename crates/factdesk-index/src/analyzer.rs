@@ -18,17 +18,24 @@
 //! its pairs searched as a phrase, so any word of two characters or more is found where it is
 //! written, with no dictionary to keep (the bigram indexing long used for CJK search). Text
 //! without those characters gets exactly `en_stem`'s tokens.
+//!
+//! Other languages ([`for_language`]): the same words and CJK pairs, lower-cased, then
+//! tantivy's Snowball stemmer for the languages it has one for (German, French, Spanish,
+//! Russian, Arabic… eighteen in all), and no stemming for the rest (Chinese, Japanese and
+//! Korean among them, whose pairs need none). The index's field is registered with the English
+//! analyzer; a sentence in another language is indexed with its tokens made here, and a query
+//! parsed with its language's analyzer in the field's place.
 
 use std::hash::BuildHasher;
 
 use foldhash::fast::RandomState;
 use hashbrown::HashTable;
-use tantivy::tokenizer::{TextAnalyzer, Token, TokenStream, Tokenizer};
+use tantivy::tokenizer::{Language, Stemmer, TextAnalyzer, Token, TokenStream, Tokenizer};
 
 /// The name the analyzer is registered under, which the schema records: an index built when
-/// CJK text was one token per clause (under tantivy's name `en_stem`) has another schema, and
-/// is rebuilt on open.
-pub(crate) const NAME: &str = "factdesk_words";
+/// CJK text was one token per clause (under tantivy's name `en_stem`), or when every sentence
+/// was analysed as English (`factdesk_words`), has another schema, and is rebuilt on open.
+pub(crate) const NAME: &str = "factdesk_languages";
 
 /// tantivy's own analyzer, which gives the same tokens for text without CJK characters.
 pub(crate) const TANTIVY_EN_STEM: &str = "en_stem";
@@ -47,6 +54,50 @@ pub(crate) fn english() -> TextAnalyzer {
     TextAnalyzer::from(EnglishTokenizer::default())
 }
 
+/// Whether `language` (an ISO 639-1 code) is analysed by [`english`].
+pub(crate) fn is_english(language: &str) -> bool {
+    language == "en"
+}
+
+/// The Snowball stemmer tantivy has for `language` (an ISO 639-1 code), if any.
+pub(crate) fn stemmer_language(language: &str) -> Option<Language> {
+    Some(match language {
+        "ar" => Language::Arabic,
+        "da" => Language::Danish,
+        "nl" => Language::Dutch,
+        "en" => Language::English,
+        "fi" => Language::Finnish,
+        "fr" => Language::French,
+        "de" => Language::German,
+        "el" => Language::Greek,
+        "hu" => Language::Hungarian,
+        "it" => Language::Italian,
+        "no" | "nb" | "nn" => Language::Norwegian,
+        "pt" => Language::Portuguese,
+        "ro" => Language::Romanian,
+        "ru" => Language::Russian,
+        "es" => Language::Spanish,
+        "sv" => Language::Swedish,
+        "ta" => Language::Tamil,
+        "tr" => Language::Turkish,
+        _ => return None,
+    })
+}
+
+/// The analyzer of text in `language` (an ISO 639-1 code): [`english`] for English; words and
+/// CJK pairs lower-cased and stemmed by tantivy's stemmer where it has the language; only
+/// lower-cased otherwise.
+pub(crate) fn for_language(language: &str) -> TextAnalyzer {
+    if is_english(language) {
+        return english();
+    }
+    let words = EnglishTokenizer { lower_case_only: true, ..EnglishTokenizer::default() };
+    match stemmer_language(language) {
+        Some(stemmer) => TextAnalyzer::builder(words).filter(Stemmer::new(stemmer)).build(),
+        None => TextAnalyzer::from(words),
+    }
+}
+
 /// Words as tantivy's `SimpleTokenizer` finds them (runs of alphanumeric characters), those of
 /// [`MAX_WORD_BYTES`] or more dropped, the rest lower-cased as tantivy's `LowerCaser` does and
 /// stemmed by English Snowball.
@@ -54,6 +105,8 @@ pub(crate) fn english() -> TextAnalyzer {
 pub(crate) struct EnglishTokenizer {
     token: Token,
     stems: Stems,
+    /// Lower-case words without stemming them (for the other languages' analyzers).
+    lower_case_only: bool,
 }
 
 impl Tokenizer for EnglishTokenizer {
@@ -67,6 +120,7 @@ impl Tokenizer for EnglishTokenizer {
             word_end: 0,
             token: &mut self.token,
             stems: &mut self.stems,
+            lower_case_only: self.lower_case_only,
         }
     }
 }
@@ -80,6 +134,7 @@ pub(crate) struct EnglishTokenStream<'a> {
     word_end: usize,
     token: &'a mut Token,
     stems: &'a mut Stems,
+    lower_case_only: bool,
 }
 
 impl TokenStream for EnglishTokenStream<'_> {
@@ -118,7 +173,9 @@ impl TokenStream for EnglishTokenStream<'_> {
             self.token.offset_to = to;
             let word = &self.text[from..to];
             self.token.text.clear();
-            if word.len() <= SHORT_WORD_BYTES && word.is_ascii() {
+            if self.lower_case_only {
+                lower_case(word, &mut self.token.text);
+            } else if word.len() <= SHORT_WORD_BYTES && word.is_ascii() {
                 // English Snowball leaves words of one or two letters as they are.
                 self.token.text.push_str(word);
                 self.token.text.make_ascii_lowercase();
@@ -346,6 +403,27 @@ mod tests {
         for text in texts {
             assert_eq!(tokens(&mut cached, text), tokens(&mut reference, text), "{text:?}");
         }
+    }
+
+    fn stems(language: &str, text: &str) -> Vec<String> {
+        tokens(&mut for_language(language), text).into_iter().map(|token| token.0).collect()
+    }
+
+    #[test]
+    fn each_language_is_stemmed_by_its_own_rules() {
+        // Inflected forms meet their base form in their language, not in English.
+        assert_eq!(stems("de", "Bergen"), stems("de", "Berg"));
+        assert_ne!(stems("en", "Bergen"), stems("en", "Berg"));
+        assert_eq!(stems("fr", "mesurait"), stems("fr", "mesure"));
+        assert_ne!(stems("en", "mesurait"), stems("en", "mesure"));
+        assert_eq!(stems("es", "montañas"), stems("es", "montaña"));
+        assert_eq!(stems("ru", "Москвы"), stems("ru", "Москва"));
+        // No stemmer: words lower-cased as written; CJK in pairs whatever the language.
+        assert_eq!(stems("zh", "巴黎 Paris"), ["巴黎", "paris"]);
+        assert_eq!(stems("xx", "Bergen"), ["bergen"]);
+        assert_eq!(stems("de", "Die Zugspitze 東京"), ["die", "zugspitz", "東京"]);
+        assert_eq!(stemmer_language("de"), Some(Language::German));
+        assert_eq!(stemmer_language("zh"), None);
     }
 
     #[test]

@@ -16,8 +16,16 @@
 //! waits for a writer held by another Factdesk process to finish instead of failing at once.
 //! Readers in every process see each commit shortly after it lands.
 //!
+//! Each sentence is analysed in its language, and a query in the language it is given in
+//! ([`SentenceQuery::language`]): the language's Snowball stemmer where tantivy has one,
+//! Chinese, Japanese and Korean in pairs of characters, other text lower-cased. One text field
+//! holds every language: English sentences are analysed by the field's own analyzer (so an
+//! English import costs what it did), the others' tokens are made by their language's analyzer
+//! and handed over made. Words spelled alike in two languages meet (names, numbers).
+//!
 //! Files:
-//! - `analyzer.rs`: the sentence field's analyzer (stems with a cache, CJK characters in pairs);
+//! - `analyzer.rs`: the sentence field's analyzer (stems with a cache, CJK characters in pairs),
+//!   and the other languages' analyzers;
 //! - `search.rs`: queries, hits and snippets: the BM25 search with its filters and word rules;
 //! - `writer.rs`: the write lock (waiting for another process) and the queued changes;
 //! - `lib.rs` (this file): the errors, the schema, opening the index, the sentence ids it
@@ -73,6 +81,9 @@ pub struct SentenceRecord<'a> {
     pub document_id: DocumentId,
     pub corpus_id: CorpusId,
     pub text: &'a str,
+    /// The sentence's language (its document's), an ISO 639-1 code: its words are stemmed by
+    /// that language's rules (see the analyzer).
+    pub language: &'a str,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -250,6 +261,7 @@ mod tests {
             document_id: DocumentId(document),
             corpus_id: CorpusId(corpus),
             text,
+            language: "en",
         }
     }
 
@@ -260,6 +272,7 @@ mod tests {
     pub(crate) fn query(text: &str) -> SentenceQuery {
         SentenceQuery {
             plain: false,
+            language: "en".into(),
             text: text.into(),
             limit: 10,
             corpora: Vec::new(),

@@ -11,13 +11,17 @@ use tantivy::Term;
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, TermSetQuery};
 use tantivy::snippet::SnippetGenerator;
+use tantivy::tokenizer::TokenizerManager;
 
-use crate::{IndexError, Result, SentenceIndex};
+use crate::{IndexError, Result, SentenceIndex, analyzer};
 
 /// A search over sentences.
 #[derive(Debug, Clone)]
 pub struct SentenceQuery {
     pub text: String,
+    /// The language the query is analysed in, an ISO 639-1 code (`en`, `de`): what it
+    /// searches is in that language (a claim's, or the corpus's).
+    pub language: String,
     /// Search `text` as plain words, without query syntax: for text that is not a query (a
     /// claim), where "NOT" or "-40" must not exclude sentences.
     pub plain: bool,
@@ -103,7 +107,15 @@ impl SentenceIndex {
     /// plain words, so any pasted text works.
     pub fn search(&self, query: &SentenceQuery) -> Result<SentenceSearch> {
         let searcher = self.reader.searcher();
-        let parser = QueryParser::for_index(&self.index, vec![self.fields.text]);
+        let english = analyzer::is_english(&query.language);
+        let parser = if english {
+            QueryParser::for_index(&self.index, vec![self.fields.text])
+        } else {
+            // The field's analyzer replaced by the query language's.
+            let tokenizers = TokenizerManager::new();
+            tokenizers.register(analyzer::NAME, analyzer::for_language(&query.language));
+            QueryParser::new(self.index.schema(), vec![self.fields.text], tokenizers)
+        };
         let words = || parser.parse_query_lenient(&plain_words(&query.text)).0;
         let text_query = if !has_query_syntax(&query.text) {
             // Words alone: their union, without the commonest words, whose posting lists are
@@ -178,6 +190,27 @@ impl SentenceIndex {
         }
         let mut snippets = SnippetGenerator::create(&searcher, &*text_query, self.fields.text)
             .map_err(self.wrap())?;
+        if !english {
+            // The hits' words are found in the query's language, as the query's were.
+            let mut terms = std::collections::BTreeMap::new();
+            let mut failed = None;
+            text_query.query_terms(&mut |term, _| {
+                let value = term.value();
+                let Some(word) = value.as_str() else { return };
+                match searcher.doc_freq(term) {
+                    Ok(0) => {}
+                    Ok(count) => {
+                        terms.insert(word.to_owned(), 1.0 / (1.0 + count as f32));
+                    }
+                    Err(error) => failed = Some(error),
+                }
+            });
+            if let Some(error) = failed {
+                return Err(self.wrap()(error));
+            }
+            let analyzer = analyzer::for_language(&query.language);
+            snippets = SnippetGenerator::new(terms, analyzer, self.fields.text, 150);
+        }
         snippets.set_max_num_chars(query.snippet_chars.max(40));
         Ok(SentenceSearch { hits, snippets, snippet_chars: query.snippet_chars.max(40) })
     }
@@ -236,6 +269,7 @@ fn plain_words(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SentenceRecord;
     use crate::tests::{fixture, ids, query, record, text_of};
 
     #[test]
@@ -302,6 +336,40 @@ mod tests {
         let marked: Vec<&str> =
             snippet.highlights.iter().map(|range| &snippet.text[range.clone()]).collect();
         assert_eq!(marked, ["铁塔"]);
+    }
+
+    #[test]
+    fn sentences_and_queries_are_analysed_in_their_language() {
+        let index = SentenceIndex::create_in_ram().unwrap();
+        let mut writer = index.writer().unwrap();
+        let sentences = [
+            (31, "de", "Die Zugspitze ist mit 2962 Metern der höchste Berg Deutschlands."),
+            (32, "fr", "La tour Eiffel mesure 330 mètres depuis 2022."),
+            (33, "en", "The mountains near Bergen are green."),
+            (34, "ru", "Москва является столицей России."),
+        ];
+        for (id, language, text) in sentences {
+            writer.add(SentenceRecord { language, ..record(id, id, 1, text) }).unwrap();
+        }
+        writer.finish().unwrap();
+        let search = |text: &str, language: &str| {
+            let found = index.search(&SentenceQuery { language: language.into(), ..query(text) });
+            ids(&found.unwrap())
+        };
+        // An inflected query finds the base form in the sentence's language.
+        assert_eq!(search("Bergen", "de"), [31]);
+        assert_eq!(search("mesurait", "fr"), [32]);
+        assert_eq!(search("столица Москвы", "ru"), [34]);
+        // Analysed as English, "Bergen" is the town's name, and "mesurait" nothing stored.
+        assert_eq!(search("Bergen", "en"), [33]);
+        assert!(search("mesurait", "en").is_empty());
+        // The snippet marks the word in the query's language.
+        let found =
+            index.search(&SentenceQuery { language: "de".into(), ..query("Bergen") }).unwrap();
+        let snippet = found.snippet(sentences[0].2);
+        let marked: Vec<&str> =
+            snippet.highlights.iter().map(|range| &snippet.text[range.clone()]).collect();
+        assert_eq!(marked, ["Berg"]);
     }
 
     #[test]

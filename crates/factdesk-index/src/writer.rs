@@ -4,9 +4,12 @@
 use std::time::{Duration, Instant};
 
 use factdesk_model::DocumentId;
-use tantivy::{IndexWriter, Term, doc};
+use std::collections::HashMap;
 
-use crate::{IndexError, Result, SentenceIndex, SentenceRecord};
+use tantivy::tokenizer::{PreTokenizedString, TextAnalyzer, Token};
+use tantivy::{IndexWriter, TantivyDocument, Term};
+
+use crate::{IndexError, Result, SentenceIndex, SentenceRecord, analyzer};
 
 /// How long [`SentenceIndex::writer`] waits for another process's writer.
 const WRITER_WAIT: Duration = Duration::from_secs(60);
@@ -20,7 +23,13 @@ impl SentenceIndex {
         let mut pause = Duration::from_millis(20);
         loop {
             match self.index.writer_with_num_threads(threads, memory) {
-                Ok(writer) => return Ok(SentenceIndexWriter { index: self, writer }),
+                Ok(writer) => {
+                    return Ok(SentenceIndexWriter {
+                        index: self,
+                        writer,
+                        analyzers: HashMap::new(),
+                    });
+                }
                 Err(tantivy::TantivyError::LockFailure(..)) if started.elapsed() < WRITER_WAIT => {
                     tracing::debug!("search index is locked by another writer; waiting");
                     std::thread::sleep(pause);
@@ -44,6 +53,8 @@ impl SentenceIndex {
 pub struct SentenceIndexWriter<'a> {
     index: &'a SentenceIndex,
     writer: IndexWriter,
+    /// The analyzers of the languages other than English met so far.
+    analyzers: HashMap<String, TextAnalyzer>,
 }
 
 impl std::fmt::Debug for SentenceIndexWriter<'_> {
@@ -53,17 +64,31 @@ impl std::fmt::Debug for SentenceIndexWriter<'_> {
 }
 
 impl SentenceIndexWriter<'_> {
-    /// Queues one sentence.
+    /// Queues one sentence, analysed in its language.
     pub fn add(&mut self, record: SentenceRecord<'_>) -> Result<()> {
         let fields = self.index.fields;
-        self.writer
-            .add_document(doc!(
-                fields.sentence_id => record.sentence_id.0 as u64,
-                fields.document_id => record.document_id.0 as u64,
-                fields.corpus_id => record.corpus_id.0 as u64,
-                fields.text => record.text,
-            ))
-            .map_err(self.index.wrap())?;
+        let mut document = TantivyDocument::new();
+        document.add_u64(fields.sentence_id, record.sentence_id.0 as u64);
+        document.add_u64(fields.document_id, record.document_id.0 as u64);
+        document.add_u64(fields.corpus_id, record.corpus_id.0 as u64);
+        if analyzer::is_english(record.language) {
+            // The field's own analyzer.
+            document.add_text(fields.text, record.text);
+        } else {
+            let analyzer = self
+                .analyzers
+                .entry(record.language.to_owned())
+                .or_insert_with(|| analyzer::for_language(record.language));
+            let mut tokens = Vec::new();
+            analyzer.token_stream(record.text).process(&mut |token: &Token| {
+                tokens.push(token.clone());
+            });
+            document.add_pre_tokenized_text(
+                fields.text,
+                PreTokenizedString { text: String::new(), tokens },
+            );
+        }
+        self.writer.add_document(document).map_err(self.index.wrap())?;
         Ok(())
     }
 

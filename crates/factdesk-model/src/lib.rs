@@ -195,6 +195,8 @@ pub struct DocumentSummary {
     pub content_hash: String,
     pub sentence_count: u64,
     pub text_chars: u64,
+    /// The text's language, an ISO 639-1 code (`de`, `zh`); `None` when unknown.
+    pub language: Option<String>,
 }
 
 /// One sentence as a span of its document's text.
@@ -400,6 +402,8 @@ pub struct Claim {
     /// When the claim was made (YYYY-MM-DD), if known: evidence published long before it is
     /// flagged as possibly out of date.
     pub claimed_on: Option<String>,
+    /// The claim's language, an ISO 639-1 code (`de`, `zh`); `None` when unknown.
+    pub language: Option<String>,
     pub created_at: String,
     pub updated_at: String,
 }

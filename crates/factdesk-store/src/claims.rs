@@ -118,6 +118,23 @@ impl Store {
         Ok(outcomes)
     }
 
+    /// Records claims' languages (ISO 639-1 codes; `None`: unknown), in one transaction.
+    pub fn set_claim_languages(&mut self, languages: &[(ClaimId, Option<String>)]) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut update = tx
+                .prepare_cached("UPDATE claims SET language = ?2, updated_at = ?3 WHERE id = ?1")?;
+            let now = now_rfc3339();
+            for (claim, language) in languages {
+                if update.execute(params![claim.0, language, now])? == 0 {
+                    return Err(StoreError::NotFound { what: format!("claim {claim}") });
+                }
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
     /// Up to `limit` claims (id and text) with an id above `after` and no embedding by
     /// `model` yet, oldest first.
     pub fn claims_without_embedding(
@@ -216,7 +233,7 @@ impl Store {
                     c.created_at, c.updated_at,
                     (SELECT json_group_array(tag) FROM (SELECT tag FROM claim_tags t
                                                         WHERE t.claim_id = c.id ORDER BY tag)),
-                    c.claimed_on
+                    c.claimed_on, c.language
              FROM claims c JOIN claim_collections k ON k.id = c.collection_id
              WHERE (?1 IS NULL OR c.collection_id = ?1)
                AND (?2 IS NULL OR c.status = ?2)
@@ -246,6 +263,7 @@ impl Store {
                     row.get::<_, String>(8)?,
                     row.get::<_, String>(9)?,
                     row.get::<_, Option<String>>(10)?,
+                    row.get::<_, Option<String>>(11)?,
                 ))
             },
         )?;
@@ -262,9 +280,11 @@ impl Store {
                 updated_at,
                 tags,
                 claimed_on,
+                language,
             ) = row?;
             Ok(Claim {
                 claimed_on,
+                language,
                 id,
                 collection,
                 text,
@@ -326,7 +346,11 @@ mod tests {
         let ClaimInsertOutcome::Inserted(first) = outcomes[0] else { unreachable!() };
         assert_eq!(outcomes[2], ClaimInsertOutcome::Duplicate(first));
 
+        assert_eq!(store.claims(&ClaimFilter::default()).unwrap()[0].language, None);
+        store.set_claim_languages(&[(first, Some("de".into()))]).unwrap();
+        assert!(store.set_claim_languages(&[(ClaimId(999), Some("de".into()))]).is_err());
         let claims = store.claims(&ClaimFilter::default()).unwrap();
+        assert_eq!(claims[0].language.as_deref(), Some("de"));
         assert_eq!(claims.len(), 2);
         assert_eq!(claims[0].tags, ["botany", "food"]);
         assert_eq!(claims[0].gold_label, Some(ClaimLabel::Supported));

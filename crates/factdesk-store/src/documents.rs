@@ -29,6 +29,8 @@ pub struct NewDocument {
     /// Where each page starts in `text` (character offsets, see [`factdesk_model::page_at`]);
     /// empty for a document without pages. Each sentence is stored with the page it starts on.
     pub page_starts: Vec<u32>,
+    /// The text's language, an ISO 639-1 code (`de`, `zh`); `None` when unknown.
+    pub language: Option<String>,
 }
 
 /// What became of one document of a batch.
@@ -47,6 +49,8 @@ pub struct IndexableSentence {
     pub document_id: DocumentId,
     pub corpus_id: CorpusId,
     pub text: String,
+    /// Its document's language; `None` when unknown (stored before languages were).
+    pub language: Option<String>,
 }
 
 /// Which documents to list.
@@ -59,7 +63,7 @@ pub struct DocumentFilter {
 
 const SUMMARY_COLUMNS: &str = "d.id, c.name, d.origin, d.origin_kind, d.url, d.format, d.title,
      d.published_at, d.acquired_at, d.content_hash,
-     (SELECT count(*) FROM sentences s WHERE s.document_id = d.id), length(d.text)";
+     (SELECT count(*) FROM sentences s WHERE s.document_id = d.id), length(d.text), d.language";
 
 fn summary_from_row(row: &Row<'_>) -> rusqlite::Result<(DocumentSummary, String, String)> {
     summary_from_row_at(row, 0)
@@ -91,8 +95,8 @@ impl Store {
             )?;
             let mut insert_document = tx.prepare_cached(
                 "INSERT INTO documents (corpus_id, origin, origin_kind, url, format, title,
-                     published_at, acquired_at, content_hash, raw, charset, text)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                     published_at, acquired_at, content_hash, raw, charset, text, language)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
             )?;
             let mut insert_pending =
                 tx.prepare_cached("INSERT INTO documents_pending_index (document_id) VALUES (?1)")?;
@@ -121,6 +125,7 @@ impl Store {
                     document.raw,
                     document.charset,
                     document.text,
+                    document.language,
                 ])?;
                 let document_id = tx.last_insert_rowid();
                 insert_pending.execute([document_id])?;
@@ -202,16 +207,17 @@ impl Store {
     /// The sentences of these documents, with their text sliced from the document text.
     pub fn sentences_for_index(&self, documents: &[DocumentId]) -> Result<Vec<IndexableSentence>> {
         let mut out = Vec::new();
-        let mut document_statement =
-            self.conn.prepare_cached("SELECT corpus_id, text FROM documents WHERE id = ?1")?;
+        let mut document_statement = self
+            .conn
+            .prepare_cached("SELECT corpus_id, text, language FROM documents WHERE id = ?1")?;
         let mut sentence_statement = self.conn.prepare_cached(
             "SELECT id, start_byte, end_byte FROM sentences WHERE document_id = ?1 ORDER BY ordinal",
         )?;
         for document in documents {
-            let found: Option<(i64, String)> = document_statement
-                .query_row([document.0], |row| Ok((row.get(0)?, row.get(1)?)))
+            let found: Option<(i64, String, Option<String>)> = document_statement
+                .query_row([document.0], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
                 .optional()?;
-            let Some((corpus_id, text)) = found else { continue };
+            let Some((corpus_id, text, language)) = found else { continue };
             let rows = sentence_statement.query_map([document.0], |row| {
                 Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?, row.get::<_, i64>(2)?))
             })?;
@@ -227,10 +233,44 @@ impl Store {
                     document_id: *document,
                     corpus_id: CorpusId(corpus_id),
                     text: sentence_text.to_owned(),
+                    language: language.clone(),
                 });
             }
         }
         Ok(out)
+    }
+
+    /// Up to `limit` documents with an id above `after` whose language is unknown, with the
+    /// start of their text (enough to tell its language), by id.
+    pub fn documents_without_language(
+        &self,
+        after: DocumentId,
+        limit: usize,
+        sample_chars: usize,
+    ) -> Result<Vec<(DocumentId, String)>> {
+        let mut statement = self.conn.prepare_cached(
+            "SELECT id, substr(text, 1, ?3) FROM documents
+             WHERE id > ?1 AND language IS NULL ORDER BY id LIMIT ?2",
+        )?;
+        let rows = statement
+            .query_map(params![after.0, limit as i64, sample_chars as i64], |row| {
+                Ok((DocumentId(row.get(0)?), row.get(1)?))
+            })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Records documents' languages (ISO 639-1 codes), in one transaction.
+    pub fn set_document_languages(&mut self, languages: &[(DocumentId, String)]) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut update =
+                tx.prepare_cached("UPDATE documents SET language = ?2 WHERE id = ?1")?;
+            for (document, language) in languages {
+                update.execute(params![document.0, language])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
     }
 
     /// The ids of all sentences of documents marked as indexed, ascending.
@@ -278,8 +318,8 @@ impl Store {
             .query_row(&sql, [id.0], |row| {
                 Ok((
                     summary_from_row(row)?,
-                    row.get::<_, Option<String>>(12)?,
-                    row.get::<_, String>(13)?,
+                    row.get::<_, Option<String>>(13)?,
+                    row.get::<_, String>(14)?,
                 ))
             })
             .optional()?;
@@ -425,6 +465,7 @@ fn summary_from_row_at(
             content_hash: row.get(at + 9)?,
             sentence_count: row.get::<_, i64>(at + 10)? as u64,
             text_chars: row.get::<_, i64>(at + 11)? as u64,
+            language: row.get(at + 12)?,
         },
         row.get(at + 3)?,
         row.get(at + 5)?,
@@ -460,6 +501,7 @@ mod tests {
                 })
                 .collect(),
             page_starts: Vec::new(),
+            language: Some("en".into()),
         }
     }
 
@@ -487,6 +529,35 @@ mod tests {
         assert_eq!(store.document_raw(id).unwrap(), b"One two. Three.");
         let by_id = store.sentences_by_id(&[document.sentences[1].id]).unwrap();
         assert_eq!(by_id[0].0.text, "Three.");
+        assert_eq!(by_id[0].1.language.as_deref(), Some("en"));
+        assert_eq!(document.summary.language.as_deref(), Some("en"));
+    }
+
+    #[test]
+    fn unknown_languages_are_listed_in_steps_and_recorded() {
+        let mut store = Store::open_in_memory().unwrap();
+        let corpus = store.ensure_corpus("news").unwrap();
+        let mut documents: Vec<NewDocument> = (0..3)
+            .map(|i| {
+                let text = format!("Text number {i}.");
+                let end = text.len() as u32;
+                NewDocument { language: None, ..new_document(&text, &[(0, end)]) }
+            })
+            .collect();
+        documents[1].language = Some("de".into());
+        store.insert_documents(corpus, &documents).unwrap();
+        let first = store.documents_without_language(DocumentId(0), 1, 6).unwrap();
+        assert_eq!(first.len(), 1);
+        assert_eq!(first[0].1, "Text n");
+        let rest = store.documents_without_language(first[0].0, 10, 100).unwrap();
+        assert_eq!(rest.len(), 1, "the German one is known: {rest:?}");
+        store.set_document_languages(&[(first[0].0, "fr".into())]).unwrap();
+        assert_eq!(store.documents_without_language(DocumentId(0), 10, 100).unwrap(), rest);
+        let indexable = store.sentences_for_index(&[first[0].0, rest[0].0]).unwrap();
+        let languages: Vec<_> = indexable.iter().map(|s| s.language.as_deref()).collect();
+        assert_eq!(languages, [Some("fr"), None]);
+        // The column takes lower-case codes only.
+        assert!(store.set_document_languages(&[(rest[0].0, "German".into())]).is_err());
     }
 
     #[test]

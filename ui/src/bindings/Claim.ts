@@ -11,4 +11,8 @@ export type Claim = { id: ClaimId, collection: string, text: string, origin: str
  * When the claim was made (YYYY-MM-DD), if known: evidence published long before it is
  * flagged as possibly out of date.
  */
-claimed_on: string | null, created_at: string, updated_at: string, };
+claimed_on: string | null, 
+/**
+ * The claim's language, an ISO 639-1 code (`de`, `zh`); `None` when unknown.
+ */
+language: string | null, created_at: string, updated_at: string, };

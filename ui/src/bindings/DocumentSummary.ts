@@ -6,4 +6,8 @@ import type { OriginKind } from "./OriginKind";
 /**
  * A document without its bytes and text: what lists show.
  */
-export type DocumentSummary = { id: DocumentId, corpus: string, origin: string, origin_kind: OriginKind, url: string | null, format: DocumentFormat, title: string | null, published_at: string | null, acquired_at: string, content_hash: string, sentence_count: number, text_chars: number, };
+export type DocumentSummary = { id: DocumentId, corpus: string, origin: string, origin_kind: OriginKind, url: string | null, format: DocumentFormat, title: string | null, published_at: string | null, acquired_at: string, content_hash: string, sentence_count: number, text_chars: number, 
+/**
+ * The text's language, an ISO 639-1 code (`de`, `zh`); `None` when unknown.
+ */
+language: string | null, };

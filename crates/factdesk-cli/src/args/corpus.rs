@@ -22,6 +22,10 @@ pub struct ImportArgs {
     /// JSONL field / CSV column holding the publication date
     #[arg(long, value_name = "NAME")]
     pub date_field: Option<String>,
+    /// The language of every document (an ISO 639-1 code such as de, fr, zh) instead of the
+    /// one detected in each text
+    #[arg(long, value_name = "CODE")]
+    pub language: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -36,6 +40,10 @@ pub struct SearchArgs {
     /// Only this document id (repeatable)
     #[arg(long)]
     pub document: Vec<i64>,
+    /// The language the query is analysed in (an ISO 639-1 code such as de) [default: the one
+    /// detected in a query with accents or another script, else import.language]
+    #[arg(long, value_name = "CODE")]
+    pub language: Option<String>,
 }
 
 #[derive(Debug, Args)]

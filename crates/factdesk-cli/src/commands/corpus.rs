@@ -12,11 +12,13 @@ use crate::args::corpus::{DocArgs, DocsArgs, ImportArgs, ReindexArgs, SearchArgs
 use crate::{output, progress};
 
 pub fn import(args: ImportArgs, globals: &Globals) -> anyhow::Result<Outcome> {
-    let ImportArgs { sources, corpus, text_field, title_field, url_field, date_field } = args;
+    let ImportArgs { sources, corpus, text_field, title_field, url_field, date_field, language } =
+        args;
     let json = globals.json;
     let app = globals.open()?;
     let reporter = Arc::new(progress::BarReporter::new(json));
-    let request = ImportRequest { sources, corpus, text_field, title_field, url_field, date_field };
+    let request =
+        ImportRequest { sources, corpus, text_field, title_field, url_field, date_field, language };
     let runtime = runtime()?;
     let cancel = CancelToken::new();
     let summary = runtime.block_on(app.import(request, reporter, cancel))?;
@@ -25,7 +27,7 @@ pub fn import(args: ImportArgs, globals: &Globals) -> anyhow::Result<Outcome> {
 }
 
 pub fn search(args: SearchArgs, globals: &Globals) -> anyhow::Result<Outcome> {
-    let SearchArgs { query, limit, corpus, document } = args;
+    let SearchArgs { query, limit, corpus, document, language } = args;
     let app = globals.open()?;
     let request = SearchRequest {
         query,
@@ -33,6 +35,7 @@ pub fn search(args: SearchArgs, globals: &Globals) -> anyhow::Result<Outcome> {
         corpora: corpus,
         documents: document.into_iter().map(DocumentId).collect(),
         plain_words: false,
+        language,
     };
     let hits = app.search(&request)?;
     output::show(&hits, globals.json)?;

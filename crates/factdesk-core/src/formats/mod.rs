@@ -57,7 +57,7 @@ pub(crate) enum Parsed {
 /// How to read a source.
 #[derive(Debug, Clone)]
 pub(crate) struct ParseOptions<'a> {
-    pub language: &'a str,
+    pub language: Languages<'a>,
     pub fields: &'a FieldNames,
     pub batch: usize,
     /// The longest JSONL line or CSV row read as a document, in bytes; a longer one fails
@@ -65,6 +65,28 @@ pub(crate) struct ParseOptions<'a> {
     pub max_record_bytes: usize,
     /// The longest a single file's text may take to extract.
     pub deadline: Duration,
+}
+
+/// Which language a document is in: the one given for the import, else the one its text is
+/// detected in, else (a text too short to tell) the corpus default.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Languages<'a> {
+    /// The corpus default (`import.language`), an ISO 639-1 code.
+    pub default: &'a str,
+    /// The language every document of the import is in (`import --language`).
+    pub given: Option<&'a str>,
+}
+
+impl Languages<'_> {
+    /// The language of a document with this text.
+    pub(crate) fn of(&self, text: &str) -> String {
+        match self.given {
+            Some(language) => language.to_owned(),
+            None => factdesk_text::detect_language(text)
+                .map_or(self.default, |language| language.code)
+                .to_owned(),
+        }
+    }
 }
 
 /// Why a record over the cap is not read.
@@ -171,9 +193,10 @@ fn build(
     charset: Option<&str>,
     extracted: ExtractedText,
     page_starts: Vec<u32>,
-    language: &str,
+    languages: Languages<'_>,
 ) -> Result<NewDocument, String> {
-    let sentences = factdesk_text::segment_sentences(&extracted.text, language);
+    let language = languages.of(&extracted.text);
+    let sentences = factdesk_text::segment_sentences(&extracted.text, &language);
     if sentences.is_empty() {
         return Err(text_error_message(&TextError::NoText));
     }
@@ -191,6 +214,7 @@ fn build(
         text: extracted.text,
         sentences,
         page_starts,
+        language: Some(language),
     })
 }
 
@@ -240,7 +264,7 @@ pub(crate) mod tests {
     ) -> Vec<Result<NewDocument, (String, String)>> {
         let settings = Settings::default();
         let options = ParseOptions {
-            language: "en",
+            language: Languages { default: "en", given: None },
             fields: &settings.import.fields,
             batch: 2,
             max_record_bytes,

@@ -22,8 +22,10 @@ use futures_util::StreamExt;
 use serde::Serialize;
 
 use self::files::{expand_sources, format_of_path, is_archive_path, open_jsonl, read_file};
+use crate::formats::{
+    Languages, ParseOptions, Parsed, SourceBytes, parse_jsonl_stream, parse_source,
+};
 use crate::formats::FieldNames;
-use crate::formats::{ParseOptions, Parsed, SourceBytes, parse_jsonl_stream, parse_source};
 use crate::{CancelToken, CoreError, Factdesk, ProgressUnit, Reporter, Result};
 
 /// What to import and how.
@@ -38,6 +40,9 @@ pub struct ImportRequest {
     pub title_field: Option<String>,
     pub url_field: Option<String>,
     pub date_field: Option<String>,
+    /// The language of every document imported (an ISO 639-1 code such as `de`), instead of
+    /// the one detected in each text.
+    pub language: Option<String>,
 }
 
 /// A document that was imported, or found already present.
@@ -111,6 +116,9 @@ impl Factdesk {
                 "nothing to import: name files, folders or URLs".into(),
             ));
         }
+        if let Some(language) = &request.language {
+            check_language_code(language, "--language")?;
+        }
         let started = Instant::now();
         let mut summary = ImportSummary { corpus: corpus.clone(), ..ImportSummary::default() };
         let (paths, urls) = expand_sources(&request.sources, &mut summary);
@@ -164,13 +172,17 @@ impl Factdesk {
 
         let app = self.clone();
         let fields = self.field_names(&request);
+        let language = request.language.clone();
         let summary = tokio::task::spawn_blocking(move || {
-            app.import_units(units, &fields, summary, &*reporter, &cancel).map(|mut summary| {
-                summary.failed = summary.failures.len() as u64;
-                summary.seconds = started.elapsed().as_secs_f64();
-                reporter.finish();
-                summary
-            })
+            let language = language.as_deref();
+            app.import_units(units, language, &fields, summary, &*reporter, &cancel).map(
+                |mut summary| {
+                    summary.failed = summary.failures.len() as u64;
+                    summary.seconds = started.elapsed().as_secs_f64();
+                    reporter.finish();
+                    summary
+                },
+            )
         })
         .await
         .map_err(|error| CoreError::Internal(format!("the import task stopped: {error}")))??;
@@ -246,6 +258,7 @@ impl Factdesk {
     fn import_units(
         &self,
         units: Vec<Unit>,
+        language: Option<&str>,
         fields: &FieldNames,
         mut summary: ImportSummary,
         reporter: &dyn Reporter,
@@ -265,7 +278,7 @@ impl Factdesk {
             .sum();
         reporter.phase("Importing", Some(total), ProgressUnit::Bytes);
         let options = ParseOptions {
-            language: &settings.language,
+            language: Languages { default: &settings.language, given: language },
             fields,
             batch: settings.batch_documents,
             max_record_bytes: usize::try_from(settings.max_record_bytes).unwrap_or(usize::MAX),
@@ -278,6 +291,7 @@ impl Factdesk {
             let stored = scope.spawn(move || {
                 let mut staged = StagedIndex {
                     app: self,
+                    default_language: &settings.language,
                     writer,
                     uncommitted: Vec::new(),
                     uncommitted_bytes: 0,
@@ -399,6 +413,8 @@ const INDEX_COMMIT_BYTES: usize = 64 << 20;
 /// been given but not yet committed.
 struct StagedIndex<'a> {
     app: &'a Factdesk,
+    /// The language of a document stored without one.
+    default_language: &'a str,
     writer: SentenceIndexWriter<'a>,
     uncommitted: Vec<DocumentId>,
     uncommitted_bytes: usize,
@@ -435,6 +451,7 @@ impl StagedIndex<'_> {
                             document_id: id,
                             corpus_id,
                             text: span.slice(&document.text),
+                            language: document.language.as_deref().unwrap_or(self.default_language),
                         })?;
                     }
                     summary.imported += 1;
@@ -491,4 +508,16 @@ impl StagedIndex<'_> {
         self.uncommitted.clear();
         self.uncommitted_bytes = 0;
     }
+}
+
+/// Checks that `code` is a language code (two or three lower-case letters, ISO 639-1 or 639-3),
+/// naming the `what` it was given as when it is not.
+pub(crate) fn check_language_code(code: &str, what: &str) -> Result<()> {
+    let letters = code.len();
+    if (2..=3).contains(&letters) && code.bytes().all(|b| b.is_ascii_lowercase()) {
+        return Ok(());
+    }
+    Err(CoreError::InvalidInput(format!(
+        "{what} '{code}' is not a language code; use an ISO 639-1 code such as en, de, fr or zh"
+    )))
 }

@@ -204,6 +204,7 @@ mod tests {
             title_field: None,
             url_field: None,
             date_field: None,
+            language: None,
         };
         app.import(request, Arc::new(NoProgress), CancelToken::new()).await.unwrap();
         let request = SummarizeRequest {

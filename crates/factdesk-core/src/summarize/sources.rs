@@ -39,6 +39,7 @@ impl Factdesk {
                     title_field: None,
                     url_field: None,
                     date_field: None,
+                    language: None,
                 };
                 let imported =
                     self.import(request, Arc::new(crate::NoProgress), cancel.clone()).await?;
@@ -101,6 +102,7 @@ impl Factdesk {
                     corpora: Vec::new(),
                     documents: Vec::new(),
                     plain_words: true,
+                    language: None,
                 })?;
                 let mut ids: Vec<DocumentId> = Vec::new();
                 for hit in hits {

@@ -179,6 +179,8 @@ impl CorpusRetriever for CorpusSearch {
             corpora: self.corpora.clone(),
             documents: Vec::new(),
             plain_words: true,
+            // The claim's own: detected in a claim with letters beyond ASCII.
+            language: None,
         };
         match self.app.search(&request) {
             Ok(hits) => Ok(hits

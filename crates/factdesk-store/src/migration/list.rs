@@ -84,6 +84,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "migration_checksums",
         sql: include_str!("../../../../migrations/0016_migration_checksums.sql"),
     },
+    Migration {
+        version: 17,
+        name: "languages",
+        sql: include_str!("../../../../migrations/0017_languages.sql"),
+    },
 ];
 
 /// The schema version this binary writes.
