@@ -35,6 +35,10 @@ pub enum LlmError {
         "the prompt has {prompt_tokens} tokens, more than the model's context of {context_tokens}; shorten the input"
     )]
     ContextOverflow { prompt_tokens: u32, context_tokens: u32 },
+    #[error(
+        "the model server at {endpoint} refused a prompt of {prompt_tokens} tokens: its context holds {context_tokens}; shorten the input, or serve the model with a larger context (llama.cpp: --ctx-size, llama-cpp-python: --n_ctx, Ollama: num_ctx)"
+    )]
+    ServerContextExceeded { endpoint: String, prompt_tokens: u32, context_tokens: u32 },
     #[error("the model file {path} cannot be used: {message}; to install it: {fetch_command}")]
     ModelFile { path: String, message: String, fetch_command: String },
     #[error("{backend} does not support {feature}")]

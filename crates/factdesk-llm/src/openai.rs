@@ -413,6 +413,15 @@ impl OpenAiCompatible {
                     || lower.contains("does not exist")
                     || lower.contains("model_not_found"))
         };
+        if let Some((prompt_tokens, context_tokens)) =
+            context_exceeded(&body).filter(|_| matches!(status, 400 | 413 | 500))
+        {
+            return Err(LlmError::ServerContextExceeded {
+                endpoint,
+                prompt_tokens,
+                context_tokens,
+            });
+        }
         match status {
             401 | 403 => Err(LlmError::Unauthorized { endpoint, status }),
             404 | 400 if mentions_unknown_model => {
@@ -672,6 +681,47 @@ fn refuses_constraint(body: &str) -> bool {
     .any(|clue| body.contains(clue))
 }
 
+/// The prompt's tokens and the context's, when an error body says the prompt does not fit the
+/// model's context: OpenAI's and llama-cpp-python's `context_length_exceeded` ("maximum
+/// context length is C tokens … (P in the messages, …)" or "… your messages resulted in P
+/// tokens"), llama.cpp's `exceed_context_size_error` (`n_prompt_tokens`, `n_ctx`). A count the
+/// body does not give is 0.
+fn context_exceeded(body: &str) -> Option<(u32, u32)> {
+    if let Ok(value) = serde_json::from_str::<serde_json::Value>(body) {
+        let error = &value["error"];
+        if let (Some(prompt), Some(context)) =
+            (error["n_prompt_tokens"].as_u64(), error["n_ctx"].as_u64())
+        {
+            let clamp = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+            return Some((clamp(prompt), clamp(context)));
+        }
+    }
+    let lower = body.to_lowercase();
+    if !["context_length_exceeded", "maximum context length", "exceed context window"]
+        .iter()
+        .any(|clue| lower.contains(clue))
+    {
+        return None;
+    }
+    // The number just after `before`, or just before `after`.
+    let number_after = |before: &str| -> Option<u32> {
+        let rest = &lower[lower.find(before)? + before.len()..];
+        rest.trim_start().split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+    };
+    let number_before = |after: &str| -> Option<u32> {
+        let head = &lower[..lower.find(after)?];
+        head.trim_end().rsplit(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+    };
+    let context = number_after("maximum context length is")
+        .or_else(|| number_after("context window of"))
+        .unwrap_or(0);
+    let prompt = number_before(" in the messages")
+        .or_else(|| number_after("resulted in"))
+        .or_else(|| number_after("requested tokens ("))
+        .unwrap_or(0);
+    Some((prompt, context))
+}
+
 /// Whether an error body reports a request that failed the server's validation (pydantic's
 /// words, as llama-cpp-python's server gives them with status 500).
 fn is_validation_error(body: &str) -> bool {
@@ -736,7 +786,19 @@ async fn read_capped(mut response: reqwest::Response, limit: usize) -> Result<St
 
 #[cfg(test)]
 mod tests {
-    use super::refuses_constraint;
+    use super::{context_exceeded, refuses_constraint};
+
+    #[test]
+    fn prompts_longer_than_the_context_are_read_from_each_servers_words() {
+        let llama_cpp_python = r#"{"error": {"message": "This model's maximum context length is 2048 tokens. However, you requested 2304 tokens (2048 in the messages, 256 in the completion). Please reduce the length of the messages or completion.", "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}}"#;
+        assert_eq!(context_exceeded(llama_cpp_python), Some((2048, 2048)));
+        let openai = r#"{"error": {"message": "This model's maximum context length is 8192 tokens. However, your messages resulted in 9001 tokens. Please reduce the length of the messages.", "code": "context_length_exceeded"}}"#;
+        assert_eq!(context_exceeded(openai), Some((9001, 8192)));
+        let llama_cpp = r#"{"error": {"code": 400, "message": "the request exceeds the available context size, try increasing it", "type": "exceed_context_size_error", "n_prompt_tokens": 5000, "n_ctx": 4096}}"#;
+        assert_eq!(context_exceeded(llama_cpp), Some((5000, 4096)));
+        assert_eq!(context_exceeded(r#"{"error": "context_length_exceeded"}"#), Some((0, 0)));
+        assert_eq!(context_exceeded(r#"{"error": {"message": "temperature too high"}}"#), None);
+    }
 
     #[test]
     fn refusals_of_a_constraint_are_told_from_other_bad_requests() {

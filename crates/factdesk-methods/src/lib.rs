@@ -45,3 +45,21 @@ pub enum MethodError {
     #[error("cancelled")]
     Cancelled,
 }
+
+impl MethodError {
+    /// Whether the error is one call's own (a prompt longer than the model's context, an
+    /// answer that cannot be read), so that a batch of calls can go on without it; a server
+    /// that is down, a bad key or a cancel concern every call.
+    pub fn is_one_calls(&self) -> bool {
+        use factdesk_llm::LlmError;
+        matches!(
+            self,
+            MethodError::Model(
+                LlmError::ServerContextExceeded { .. }
+                    | LlmError::ContextOverflow { .. }
+                    | LlmError::InvalidResponse { .. }
+                    | LlmError::EmptyChoices { .. }
+            )
+        )
+    }
+}

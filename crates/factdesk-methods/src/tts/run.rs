@@ -102,14 +102,40 @@ impl Tts {
             self.progress.scoring(i, groups.len(), Some(names[i]));
             let others: Vec<&str> =
                 distinct.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, t)| *t).collect();
-            let draft = self.draft(question, &others, "draft", &mut tokens, &mut calls).await?;
-            let claims = self.claims(&draft, question, &mut tokens, &mut calls).await?;
-            if claims.is_empty() {
-                notes.push(format!(
-                    "{}: its leave-one-out draft gave no claims; scored 0",
-                    sources[group[0]].name
-                ));
-            }
+            // A call that fails on its own (a prompt longer than the server's context, an
+            // answer that cannot be read) leaves this source without claims, noted; the other
+            // sources go on.
+            let name = &sources[group[0]].name;
+            let draft = match self.draft(question, &others, "draft", &mut tokens, &mut calls).await
+            {
+                Ok(draft) => Ok(draft),
+                Err(error) if error.is_one_calls() => {
+                    Err(format!("{name}: its leave-one-out draft failed ({error}); scored 0"))
+                }
+                Err(error) => return Err(error),
+            };
+            let claims = match &draft {
+                Ok(draft) => match self.claims(draft, question, &mut tokens, &mut calls).await {
+                    Ok(claims) => Ok(claims),
+                    Err(error) if error.is_one_calls() => Err(format!(
+                        "{name}: the claims of its leave-one-out draft failed ({error}); scored 0"
+                    )),
+                    Err(error) => return Err(error),
+                },
+                Err(note) => Err(note.clone()),
+            };
+            let claims = match claims {
+                Ok(claims) if claims.is_empty() => {
+                    notes.push(format!("{name}: its leave-one-out draft gave no claims; scored 0"));
+                    claims
+                }
+                Ok(claims) => claims,
+                Err(note) => {
+                    notes.push(note);
+                    Vec::new()
+                }
+            };
+            let draft = draft.unwrap_or_default();
             let whose = format!("{}'s claims", sources[group[0]].name);
             let stances = self
                 .stances(&claims, &quoted, &names, &whose, &mut tokens, &mut calls, &mut notes)
@@ -143,7 +169,14 @@ impl Tts {
             None
         } else {
             self.progress.answering();
-            Some(self.draft(question, &kept, "summary", &mut tokens, &mut calls).await?)
+            match self.draft(question, &kept, "summary", &mut tokens, &mut calls).await {
+                Ok(summary) => Some(summary),
+                Err(error) if error.is_one_calls() => {
+                    notes.push(format!("the summary from the kept sources failed ({error})"));
+                    None
+                }
+                Err(error) => return Err(error),
+            }
         };
         Ok(TtsResult {
             question: question.to_owned(),

@@ -141,7 +141,7 @@ impl Tts {
                 (Vec::new(), TokenUse::default(), 0, Vec::new());
             for batch in claims.chunks(self.config.stance_batch.max(1)) {
                 let boundary = factdesk_llm::nli::boundary(document, &batch.join("\n"));
-                let answer = self
+                let answer = match self
                     .ask_shaped(
                         STANCES_TEMPLATE,
                         serde_json::json!({"document": document, "claims": batch, "boundary": boundary}),
@@ -150,7 +150,22 @@ impl Tts {
                         &mut tokens,
                         &mut calls,
                     )
-                    .await?;
+                    .await
+                {
+                    Ok(answer) => answer,
+                    // A call failing on its own: its stances abstain, noted; the rest go on.
+                    Err(error) if error.is_one_calls() => {
+                        notes.push(format!(
+                            "{} on {whose}: the call for {} stance(s) failed ({error}); counted \
+                             as abstained",
+                            names[j],
+                            batch.len()
+                        ));
+                        row.extend(std::iter::repeat_n(Stance::Neutral, batch.len()));
+                        continue;
+                    }
+                    Err(error) => return Err(error),
+                };
                 let (given, read) = parse_stance_answer(&answer, batch.len());
                 if read < batch.len() {
                     notes.push(format!(

@@ -153,6 +153,59 @@ async fn leave_one_out_drafts_exclude_their_source_and_the_liar_is_dropped() {
 }
 
 #[tokio::test]
+async fn a_call_too_long_for_the_servers_context_fails_alone_and_the_run_goes_on() {
+    let given = sources();
+    let (second, fourth) = (given[1].text.clone(), given[3].text.clone());
+    let too_long = || factdesk_llm::LlmError::ServerContextExceeded {
+        endpoint: "http://127.0.0.1:1/v1".into(),
+        prompt_tokens: 3000,
+        context_tokens: 2048,
+    };
+    // The draft without source 2 and every stance call over source 4 exceed the context.
+    let model = Arc::new(ScriptedModel::new(move |request| {
+        let prompt = &request.messages.last().unwrap().content;
+        let documents = quoted(prompt);
+        match request.template.as_ref().map(|t| t.id.as_str()) {
+            Some(DRAFT_TEMPLATE) if documents.len() == 4 && !documents.contains(&second) => {
+                Err(too_long())
+            }
+            Some(STANCES_TEMPLATE) if documents.first() == Some(&fourth) => Err(too_long()),
+            _ => careful(request),
+        }
+    }));
+    let result = tts(model).run("Why did the bridge close?", &given).await.unwrap();
+    let noted = |start: &str| result.notes.iter().any(|note| note.starts_with(start));
+    assert!(
+        noted(
+            "source 2: its leave-one-out draft failed (the model server at http://127.0.0.1:1/v1 refused a prompt of 3000 tokens"
+        ),
+        "{:?}",
+        result.notes
+    );
+    assert!(result.sources[1].claims.is_empty() && result.sources[1].score == 0.0);
+    assert!(
+        noted("source 4 on source 1's claims: the call for 7 stance(s) failed (the model"),
+        "{:?}",
+        result.notes
+    );
+    // The other sources were scored from their claims, source 4's stances abstaining.
+    for i in [0, 2, 3, 4] {
+        assert!(!result.sources[i].claims.is_empty(), "source {}", i + 1);
+        assert!(result.sources[i].stances[3].iter().all(|stance| *stance == Stance::Neutral));
+    }
+    assert!(result.summary.is_some(), "{:?}", result.notes);
+
+    // A server that is down still stops the run.
+    let down = Arc::new(ScriptedModel::new(|_| {
+        Err(factdesk_llm::LlmError::Unreachable {
+            endpoint: "http://127.0.0.1:1/v1".into(),
+            message: "refused".into(),
+        })
+    }));
+    assert!(tts(down).run("Why did the bridge close?", &given).await.is_err());
+}
+
+#[tokio::test]
 async fn too_few_distinct_sources_empty_ones_and_unread_stances_are_named() {
     let model = Arc::new(ScriptedModel::new(careful));
     let given = sources();
