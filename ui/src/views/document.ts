@@ -92,6 +92,7 @@ export async function renderDocument({ outlet, params, query, signal }: RouteCon
       ['Published', shortTime(summary.published_at)],
       ['Imported', shortTime(summary.acquired_at)],
       ['Format', summary.format],
+      ['Language', summary.language],
       ['Charset', document.charset],
       ['Size', `${count(summary.sentence_count, 'sentence')}, ${count(summary.text_chars, 'character')}`],
       ['Page', pageOf(document, focused)],

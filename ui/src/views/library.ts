@@ -32,6 +32,8 @@ function documentRow(document: DocumentSummary): HTMLTableRowElement {
     el('td', {}, document.format),
     el('td', {}, ...shortTimeCell(document.published_at)),
     el('td', {}, ...shortTimeCell(document.acquired_at)),
+    // The language detected on import (or given), an ISO 639-1 code; a dash when unknown.
+    el('td', { class: 'language' }, document.language ?? '—'),
   );
 }
 
@@ -64,7 +66,7 @@ async function renderDocuments(pane: HTMLElement, corpus: Corpus, page: number, 
     el(
       'thead',
       {},
-      el('tr', {}, ...['Title', 'Origin', 'Sentences', 'Format', 'Published', 'Imported'].map((name) => el('th', { scope: 'col' }, name))),
+      el('tr', {}, ...['Title', 'Origin', 'Sentences', 'Format', 'Published', 'Imported', 'Language'].map((name) => el('th', { scope: 'col' }, name))),
     ),
     el('tbody', {}, ...documents.map(documentRow)),
   );
