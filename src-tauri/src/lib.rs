@@ -10,6 +10,7 @@
 
 pub mod bindings;
 pub mod commands;
+mod error;
 pub mod logs;
 pub mod state;
 pub mod tasks;

@@ -14,7 +14,7 @@ use factdesk_core::{CancelToken, ProgressUnit, Reporter};
 use serde::Serialize;
 use tauri::ipc::Channel;
 
-use crate::commands::CommandError;
+use crate::error::CommandError;
 
 /// The shortest time between two `progress` messages.
 pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);

@@ -1,0 +1,125 @@
+//! Passages and their revisions (RARR, CoVe): revising, reading a revision back, deciding on
+//! its edits, writing the text kept.
+
+use std::path::PathBuf;
+
+use factdesk_core::methods::revise::evidence::Granularity;
+use factdesk_core::methods::revise::{Gate, ReviseMethod};
+use factdesk_core::model::{CheckId, DocumentId, Passage, PassageId};
+use factdesk_core::revise::{EvidenceChoice, ReviewedRevision, ReviseOptions};
+use tauri::State;
+
+use super::{CommandResult, off_main_thread};
+use crate::error::invalid;
+use crate::state::AppState;
+
+/// The passages of a collection (texts to correct), oldest first.
+#[tauri::command]
+pub async fn list_passages(
+    state: State<'_, AppState>,
+    collection: String,
+) -> CommandResult<Vec<Passage>> {
+    off_main_thread(&state, move |app| app.passages(&collection)).await
+}
+
+/// How the UI asks for a revision: the method and, optionally, the evidence, its granularity
+/// and the gate (the method's settings decide what is left out).
+#[derive(Debug, Clone, serde::Deserialize, ts_rs::TS)]
+pub struct ReviseRequest {
+    /// `rarr` or `cove`.
+    pub method: String,
+    /// `auto`, `corpus`, `source`, `web` or `none`.
+    pub evidence: Option<String>,
+    /// `snippets` or `chunks`.
+    pub granularity: Option<String>,
+    /// `chat` or `nli`.
+    pub gate: Option<String>,
+    /// Source documents of a pasted text.
+    #[serde(default)]
+    pub sources: Vec<i64>,
+}
+
+impl ReviseRequest {
+    fn parse(&self) -> CommandResult<(ReviseMethod, ReviseOptions)> {
+        let method: ReviseMethod = self.method.parse().map_err(invalid)?;
+        let evidence = match &self.evidence {
+            Some(value) => Some(value.parse::<EvidenceChoice>()?),
+            None => None,
+        };
+        let granularity = match &self.granularity {
+            Some(value) => Some(value.parse::<Granularity>().map_err(invalid)?),
+            None => None,
+        };
+        let gate = match &self.gate {
+            Some(value) => Some(value.parse::<Gate>().map_err(invalid)?),
+            None => None,
+        };
+        let options = ReviseOptions {
+            evidence,
+            granularity,
+            gate,
+            sources: self.sources.iter().copied().map(DocumentId).collect(),
+            ..ReviseOptions::default()
+        };
+        Ok((method, options))
+    }
+}
+
+/// Corrects a pasted text with RARR or CoVe and stores the revision.
+#[tauri::command]
+pub async fn revise_text(
+    state: State<'_, AppState>,
+    text: String,
+    request: ReviseRequest,
+) -> CommandResult<ReviewedRevision> {
+    let (method, options) = request.parse()?;
+    let app = state.current();
+    let stored = app.revise_text(&text, method, &options).await?;
+    off_main_thread(&state, move |app| app.revision(stored.id)).await
+}
+
+/// Corrects a stored passage (against its own source documents by default).
+#[tauri::command]
+pub async fn revise_passage(
+    state: State<'_, AppState>,
+    id: i64,
+    request: ReviseRequest,
+) -> CommandResult<ReviewedRevision> {
+    let (method, options) = request.parse()?;
+    let app = state.current();
+    let stored = app.revise_passage(PassageId(id), method, &options).await?;
+    off_main_thread(&state, move |app| app.revision(stored.id)).await
+}
+
+/// A stored revision with the decisions on its edits.
+#[tauri::command]
+pub async fn get_revision(state: State<'_, AppState>, id: i64) -> CommandResult<ReviewedRevision> {
+    off_main_thread(&state, move |app| app.revision(CheckId(id))).await
+}
+
+/// Records a person's decision on edit `edit` (from 0) of revision `id`; the revision itself is
+/// kept as the method made it.
+#[tauri::command]
+pub async fn decide_edit(
+    state: State<'_, AppState>,
+    id: i64,
+    edit: usize,
+    accepted: bool,
+    reviewer: Option<String>,
+) -> CommandResult<ReviewedRevision> {
+    off_main_thread(&state, move |app| {
+        app.decide_edit(CheckId(id), edit, accepted, reviewer.as_deref())
+    })
+    .await
+}
+
+/// Writes the text kept of revision `id` (every edit not rejected) to `path`, which the user
+/// chose in the save dialog.
+#[tauri::command]
+pub async fn export_kept_text(
+    state: State<'_, AppState>,
+    id: i64,
+    path: PathBuf,
+) -> CommandResult<()> {
+    off_main_thread(&state, move |app| app.write_kept_text_file(CheckId(id), &path)).await
+}

@@ -1,0 +1,187 @@
+//! Summaries: structured summaries of a question with their labels and SGSS scores (the Scores
+//! view), and summaries of several sources with TTS or a baseline (the Summaries view).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use factdesk_core::methods::tts::TtsConfig;
+use factdesk_core::model::{CheckId, DocumentId, StoredOutcome};
+use factdesk_core::report::Format;
+use factdesk_core::summaries::{QuestionScores, SummaryQuestion, SummaryView};
+use factdesk_core::summarize::{SummarizeRequest, SummaryRun, SummarySources};
+use tauri::State;
+use tauri::ipc::Channel;
+
+use super::{CommandError, CommandResult, off_main_thread};
+use crate::error::invalid;
+use crate::state::AppState;
+use crate::tasks::{ChannelReporter, RunningTasks, TaskProgress};
+
+/// The questions with stored structured summaries (Scores view).
+#[tauri::command]
+pub async fn list_summary_questions(
+    state: State<'_, AppState>,
+) -> CommandResult<Vec<SummaryQuestion>> {
+    off_main_thread(&state, move |app| app.summary_questions()).await
+}
+
+/// Keeps a structured summary (Markdown or JSON) of `question`.
+#[tauri::command]
+pub async fn add_summary(
+    state: State<'_, AppState>,
+    question: String,
+    name: String,
+    text: String,
+) -> CommandResult<SummaryView> {
+    off_main_thread(&state, move |app| app.add_summary(&question, &name, &text)).await
+}
+
+/// A person labels (or, with no grade, clears) one element of stored summary `id`.
+#[tauri::command]
+pub async fn label_summary(
+    state: State<'_, AppState>,
+    id: i64,
+    element: String,
+    grade: Option<f64>,
+) -> CommandResult<()> {
+    off_main_thread(&state, move |app| app.label_summary(id, &element, grade, "person")).await
+}
+
+/// Every stored summary of `question`, labelled and scored with SGSS.
+#[tauri::command]
+pub async fn score_question(
+    state: State<'_, AppState>,
+    question: String,
+) -> CommandResult<QuestionScores> {
+    off_main_thread(&state, move |app| app.score_question(&question)).await
+}
+
+/// How the UI asks for a summary of several sources: the question, where the sources are
+/// (a corpus, a search of the index, web pages, or chosen documents), the method (`tts`, `all-sources`,
+/// `majority-prompt` or `majority-claims`) and τ.
+#[derive(Debug, Clone, serde::Deserialize, ts_rs::TS)]
+pub struct SummarizeInput {
+    pub question: String,
+    pub corpus: Option<String>,
+    #[serde(default)]
+    pub documents: Vec<i64>,
+    pub search: Option<String>,
+    /// Web pages, fetched (or read from the archive) into the corpus `web` first.
+    #[serde(default)]
+    pub urls: Vec<String>,
+    pub method: String,
+    pub tau: Option<f64>,
+    /// `chat` (the default) or `verifier`.
+    pub stances: Option<String>,
+}
+
+impl SummarizeInput {
+    fn parse(self) -> CommandResult<SummarizeRequest> {
+        use factdesk_core::methods::tts::baselines::Baseline;
+        let baseline = match self.method.as_str() {
+            "tts" => None,
+            "all-sources" => Some(Baseline::AllSources),
+            "majority-prompt" => Some(Baseline::MajorityPrompt),
+            "majority-claims" => Some(Baseline::MajorityClaims),
+            other => {
+                return Err(invalid(format!(
+                    "'{other}' is no summary method: tts, all-sources, majority-prompt or \
+                     majority-claims"
+                )));
+            }
+        };
+        let sources = match (self.corpus, self.search) {
+            (Some(corpus), _) if !corpus.is_empty() => SummarySources::Corpus(corpus),
+            (_, Some(query)) if !query.trim().is_empty() => {
+                SummarySources::Search { query, limit: 10 }
+            }
+            _ if !self.urls.is_empty() => {
+                SummarySources::Urls { urls: self.urls, corpus: "web".into() }
+            }
+            _ if !self.documents.is_empty() => {
+                SummarySources::Documents(self.documents.into_iter().map(DocumentId).collect())
+            }
+            _ => {
+                return Err(invalid(
+                    "choose a corpus, a search, pages or documents for the sources".into(),
+                ));
+            }
+        };
+        let mut config = TtsConfig::default();
+        if let Some(tau) = self.tau {
+            config.tau = tau;
+        }
+        if let Some(judge) = &self.stances {
+            config.stance_judge = judge.parse().map_err(invalid)?;
+        }
+        Ok(SummarizeRequest {
+            question: self.question,
+            sources,
+            baseline,
+            config,
+            cache: None,
+            restart: false,
+        })
+    }
+}
+
+/// Summarises several sources for a question with TTS (or a baseline), sending progress over
+/// `on_progress`; an unfinished run of the same input is resumed. Cancel it with
+/// [`cancel_task`](super::cancel_task) and `task_id`.
+#[tauri::command]
+pub async fn summarize_sources(
+    state: State<'_, AppState>,
+    tasks: State<'_, RunningTasks>,
+    task_id: u32,
+    input: SummarizeInput,
+    on_progress: Channel<TaskProgress>,
+) -> CommandResult<SummaryRun> {
+    let running = tasks.start(task_id)?;
+    let request = input.parse()?;
+    let reporter = Arc::new(ChannelReporter::new(on_progress));
+    let app = state.current();
+    Ok(app.summarize(&request, reporter, running.cancel_token()).await?)
+}
+
+/// The stored summaries of several sources, newest first.
+#[tauri::command]
+pub async fn list_sourced_summaries(
+    state: State<'_, AppState>,
+) -> CommandResult<Vec<StoredOutcome>> {
+    off_main_thread(&state, move |app| app.sourced_summaries()).await
+}
+
+/// One stored summary of several sources.
+#[tauri::command]
+pub async fn get_sourced_summary(
+    state: State<'_, AppState>,
+    id: i64,
+) -> CommandResult<StoredOutcome> {
+    off_main_thread(&state, move |app| Ok(app.sourced_summary(CheckId(id))?.0)).await
+}
+
+/// Writes the answer of summary `id` again from the sources `used` (indices into its sources)
+/// and stores it as a new summary.
+#[tauri::command]
+pub async fn resummarize(
+    state: State<'_, AppState>,
+    id: i64,
+    used: Vec<usize>,
+) -> CommandResult<StoredOutcome> {
+    let app = state.current();
+    Ok(app.resummarize(CheckId(id), &used).await?)
+}
+
+/// Writes summary `id` as a report (`md`, `html` or `json`) to `path`.
+#[tauri::command]
+pub async fn export_summary_report(
+    state: State<'_, AppState>,
+    id: i64,
+    format: String,
+    path: PathBuf,
+) -> CommandResult<()> {
+    let format: Format = format.parse().map_err(|error: factdesk_core::model::UnknownValue| {
+        CommandError { code: "invalid_input", message: error.to_string() }
+    })?;
+    off_main_thread(&state, move |app| app.write_summary_report(CheckId(id), format, &path)).await
+}
