@@ -186,10 +186,44 @@ async function screenshot(name, scrollTo, block = 'start') {
  * opens nothing (seen with a document link 3 px above that edge).
  */
 async function assertNoSidewaysScroll() {
-  const { scrollWidth, clientWidth, hash } = await driver.executeScript(
-    'const root = document.scrollingElement; return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, hash: location.hash };',
+  const { scrollWidth, clientWidth, hash, wide } = await driver.executeScript(
+    `const root = document.scrollingElement;
+     // The innermost elements reaching past the window's right edge, to say what to fix.
+     const wide = [...document.querySelectorAll('body *')]
+       .filter((node) => node.getBoundingClientRect().right > root.clientWidth && ![...node.children].some((child) => child.getBoundingClientRect().right > root.clientWidth))
+       .slice(0, 3)
+       .map((node) => node.tagName.toLowerCase() + (node.id ? '#' + node.id : '') + (node.getAttribute('class') ? '.' + node.getAttribute('class').split(' ').join('.') : '') + ' ' + Math.round(node.getBoundingClientRect().right) + ' px');
+     return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, hash: location.hash, wide };`,
   );
-  assert.ok(scrollWidth <= clientWidth, `the window scrolls sideways at ${hash}: ${scrollWidth} px of content in ${clientWidth} px`);
+  assert.ok(scrollWidth <= clientWidth, `the window scrolls sideways at ${hash}: ${scrollWidth} px of content in ${clientWidth} px (${wide.join(', ')})`);
+}
+
+/**
+ * Opens the claim view's folded details (every source's sentences, attribution, premises,
+ * probes, URLs, how it was checked, history), which the view shows closed below the evidence
+ * that decided.
+ */
+async function openClaimDetails() {
+  await waitFor('#claim-details');
+  await driver.executeScript("document.querySelectorAll('#claim-details details.fold').forEach((fold) => { fold.open = true; });");
+}
+
+/**
+ * Where the claim view's parts are in the window without scrolling: the verdict, the evidence
+ * that decided and the review bar (top and bottom in px), the window's height and scroll.
+ */
+function claimLayout() {
+  return driver.executeScript(`
+    const box = (css) => { const rect = document.querySelector(css).getBoundingClientRect(); return { top: rect.top, bottom: rect.bottom }; };
+    return {
+      scrollY: window.scrollY,
+      height: window.innerHeight,
+      verdict: box('#machine-verdict'),
+      evidence: box('#deciding-evidence'),
+      details: box('#claim-details'),
+      bar: box('#review-form'),
+      closedFolds: document.querySelectorAll('#claim-details details.fold:not([open])').length,
+    };`);
 }
 
 /** The time zone the app runs in (see `before`). */
@@ -644,6 +678,30 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.match(await find('#machine-verdict').getText(), /Supported/);
     assert.match(await find('#verdict-confidence').getText(), /^confidence \d+%$/);
     assert.match(await find('#review-shown').getText(), /Not reviewed yet/);
+
+    // Evidence first: the verdict, then the evidence that decided, both above the fold at
+    // 1200×800 and not under the review bar, which is in view without scrolling; the details
+    // come after, folded.
+    const layout = await claimLayout();
+    assert.equal(layout.scrollY, 0, JSON.stringify(layout));
+    assert.ok(layout.verdict.bottom <= layout.evidence.top, `the verdict before the evidence: ${JSON.stringify(layout)}`);
+    assert.ok(layout.evidence.bottom <= layout.bar.top, `the evidence above the review bar: ${JSON.stringify(layout)}`);
+    assert.ok(layout.bar.top >= 0 && layout.bar.bottom <= layout.height, `the review bar in view: ${JSON.stringify(layout)}`);
+    assert.ok(layout.evidence.bottom <= layout.details.top, `the details after the evidence: ${JSON.stringify(layout)}`);
+    assert.ok(layout.closedFolds >= 5, `details folded: ${JSON.stringify(layout)}`);
+    const deciding = await find('#deciding-evidence').getText();
+    assert.match(deciding, /^Evidence that decided/);
+    assert.ok(deciding.includes('Penicillin was discovered in 1928'), deciding);
+    assert.match(deciding, /fetched \d{4}-\d{2}-\d{2}/);
+    assert.match(await find('#deciding-probabilities').getText(), /^The evidence entails the claim: P\(entailment\) \d\.\d\d/);
+    // The claim's facts the evidence states too are marked in the claim and in the evidence.
+    const claimMarks = await Promise.all((await findAll('#claim-text mark.match')).map((mark) => mark.getText()));
+    const evidenceMarks = await Promise.all((await findAll('#deciding-evidence .deciding-sentences mark.match')).map((mark) => mark.getText()));
+    assert.ok(claimMarks.includes('1928'), `claim marks: ${claimMarks}`);
+    assert.ok(evidenceMarks.includes('1928'), `evidence marks: ${evidenceMarks}`);
+    await screenshot('11-claim-detail.png');
+
+    await openClaimDetails();
     const attribution = await find('#attribution').getText();
     assert.ok(attribution.includes('https://en.wikipedia.org/wiki/Penicillin'), attribution);
     assert.match(attribution, /Content hash\s*[0-9a-f]{16,}/);
@@ -656,18 +714,28 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.match(await find('#model-call-ids').getText(), /^\d+(, \d+)*$/);
     // URLs from the model are text, never links.
     assert.deepEqual(await liveElementsInView(), []);
-    await screenshot('11-claim-detail.png');
-    await screenshot('11b-claim-evidence.png', '#attribution');
+    await screenshot('11b-claim-evidence.png', '#evidence');
     await screenshot('11c-claim-urls-and-history.png', '#check-history', 'end');
+    // The review bar stays in view at the bottom however far the view is scrolled.
+    const scrolled = await claimLayout();
+    assert.ok(scrolled.scrollY > 0 && scrolled.bar.bottom <= scrolled.height && scrolled.bar.top >= 0, `the review bar in view when scrolled: ${JSON.stringify(scrolled)}`);
 
-    await (await find('#review-override')).click();
-    await choose('#review-verdict', 'refuted');
-    await (await find('#review-submit')).click();
+    // Override by keys: o moves to the verdict, r chooses Refuted and moves to the reason,
+    // Enter without a reason is refused.
+    await driver.executeScript('document.activeElement.blur(); window.scrollTo(0, 0);');
+    const keys = (...sequence) => driver.actions().sendKeys(...sequence).perform();
+    const focused = () => driver.executeScript('return document.activeElement.id;');
+    await keys('o');
+    assert.equal(await focused(), 'review-verdict');
+    await keys('r');
+    assert.equal(await focused(), 'review-comment-input');
+    assert.equal(await find('#review-verdict').getAttribute('value'), 'refuted');
+    await keys(Key.ENTER);
     await waitForText('#review-status', /Say why the machine verdict is wrong/);
     const comment = 'The 1928 date is for the discovery, not the claim’s wording.';
-    await type('#review-comment-input', comment);
+    await keys(comment);
     await type('#review-reviewer', 'ana');
-    await (await find('#review-submit')).click();
+    await keys(Key.ENTER);
     await waitForText('#review-shown', /Refuted\s*Overridden by ana/);
     assert.equal(await find('#review-comment').getText(), comment);
     assert.match(await find('#machine-verdict').getText(), /Supported/, 'the machine verdict is kept');
@@ -681,6 +749,7 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     const penicillinRow = await driver.findElement(By.xpath(`//table[@id="claim-table"]//tr[.//button[normalize-space(.)="${PENICILLIN_CLAIM}"]]`));
     assert.match(await penicillinRow.getText(), /reviewed[\s\S]*Supported[\s\S]*Overridden by ana: Refuted/);
     await screenshot('13-collection-claims.png', '#claim-filter');
+
 
     // Filter by verdict (the reviewer's verdict counts), or by why no verdict was reached.
     await choose('#claim-verdict', 'no_valid_url');
@@ -875,6 +944,7 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     await (await item.findElement(By.css('.claim-link'))).click();
     await waitForText('#claim-text', /^Alexander Fleming named/);
     await waitFor('#ciber');
+    await openClaimDetails();
     assert.match(await find('#ciber-rules').getText(), /META: supports/);
     const rows = await findAll('#ciber .ciber-document[data-document="0"] table.probes tbody tr');
     assert.equal(rows.length, 4, 'two agreeing and two contradicting probes');
@@ -923,6 +993,7 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     await (await find('#check-results .result .claim-link')).click();
     await waitForText('#claim-text', /^Brazil grows more coffee/);
     assert.match(await find('.facts').getText(), /Claimed on\s*2026-06-01/);
+    await openClaimDetails();
     const coffee = await driver.findElement(By.xpath('//div[contains(@class, "evidence-source")][.//h3[contains(., "Where coffee comes from")]]'));
     assert.match(await coffee.getText(), /Published\s*2024-03-02/);
     const flag = await coffee.findElement(By.css('.flag.old-evidence')).getText();

@@ -1,9 +1,12 @@
-// One claim: its latest verdict (or the check chosen with `?check=<id>`) and the human review
-// beside it, where the verdict comes from (the facts of the claim the deciding premise states
-// otherwise or lacks, marked in the claim and in the evidence; attribution, the evidence
-// sentences with the backing ones marked, every premise with its NLI probabilities, for CIBER
-// each document's probes and fused masses, the URLs the model proposed and what became of
-// them, the model calls), a review form, and the claim's earlier checks. Route:
+// One claim, evidence first: the verdict (the latest check, or the one chosen with
+// `?check=<id>`) with its confidence and one-line reason and the human review stored; then the
+// evidence that decided it (the deciding premise's sentences with their source, page and date,
+// the claim's numbers, dates and names that the evidence matches, contradicts or lacks marked
+// in the claim and in the sentences); then the details folded (`<details>`): every source's
+// sentences, attribution, premises with their NLI probabilities, CIBER's probes and fused
+// masses, the URLs the model proposed, how and with which model calls it was checked, and the
+// claim's earlier checks. The review is a compact bar kept in view at the window's bottom:
+// accept (`a`), or override (`o`, then `s`/`r`/`n` and the reason, Enter). Route:
 // `#/claims/<id>?collection=<name>&check=<id>`. Everything from the web (URLs, titles,
 // sentences) is set as text; URLs are never links.
 
@@ -20,7 +23,6 @@ import {
   type PremiseCheck,
   type RuleVerdict,
   type Stance,
-  type Review,
   type StaleEvidence,
   type StoredCheck,
   type Verdict,
@@ -60,10 +62,14 @@ function sourceFacts(source: EvidenceSource): HTMLDListElement {
   ]);
 }
 
-/** How a fact span is marked: stated otherwise in the evidence, or not in it at all. */
-type FactMark = 'conflict' | 'unsupported';
+/** How a fact span is marked: held by the evidence too, stated otherwise there, or not in it at all. */
+type FactMark = 'match' | 'conflict' | 'unsupported';
 
-const FACT_MARK_NAMES: Record<FactMark, string> = { conflict: 'conflicts with the evidence', unsupported: 'not in the evidence' };
+const FACT_MARK_NAMES: Record<FactMark, string> = {
+  match: 'the evidence states it too',
+  conflict: 'conflicts with the evidence',
+  unsupported: 'not in the evidence',
+};
 
 /**
  * The premise the verdict rests on, as reports pick it: for a refuted claim the one that
@@ -82,26 +88,38 @@ export function decidingPremise(check: ClaimCheck): PremiseCheck | null {
   return attributed ?? check.premises.reduce(most((premise) => premise.entailment), null);
 }
 
-/** The deciding premise, when the claim states facts it contradicts or lacks, or the premise is about something else. */
-function factsToShow(check: ClaimCheck): PremiseCheck | null {
-  const premise = decidingPremise(check);
-  const facts = premise?.facts;
-  return premise && facts && ((facts.conflicts ?? []).length > 0 || (facts.unsupported ?? []).length > 0 || facts.unrelated === true) ? premise : null;
-}
-
-/** The spans of the claim to mark for `premise`: its conflicting facts, then those not in the evidence. */
+/** The spans of the claim to mark for `premise`: its conflicting facts, those not in the evidence, then those it matches. */
 function claimSpans(premise: PremiseCheck | null): Array<[string, FactMark]> {
   if (!premise?.facts) return [];
   return [
     ...(premise.facts.conflicts ?? []).map((pair): [string, FactMark] => [pair.claim, 'conflict']),
     ...(premise.facts.unsupported ?? []).filter((pair) => pair.kind !== 'polarity').map((pair): [string, FactMark] => [pair.claim, 'unsupported']),
+    ...(premise.facts.matched ?? []).filter((pair) => pair.kind !== 'polarity').map((pair): [string, FactMark] => [pair.claim, 'match']),
   ];
 }
 
 /**
- * `text` as children with each span wrapped in `<mark class="conflict|unsupported">` at its first
- * occurrence (case-sensitive); spans not found, empty, or overlapping one that starts earlier
- * are left unmarked. Everything stays text.
+ * The spans of `premise`'s sentences to mark, per sentence: each conflicting or matched fact's
+ * evidence span in the first of the sentences that holds it.
+ */
+function evidenceSpans(premise: PremiseCheck | null): Map<string, Array<[string, FactMark]>> {
+  const spans = new Map<string, Array<[string, FactMark]>>();
+  if (!premise?.facts) return spans;
+  const pairs: Array<[string, FactMark]> = [
+    ...(premise.facts.conflicts ?? []).map((pair): [string, FactMark] => [pair.evidence, 'conflict']),
+    ...(premise.facts.matched ?? []).filter((pair) => pair.kind !== 'polarity').map((pair): [string, FactMark] => [pair.evidence, 'match']),
+  ];
+  for (const [span, mark] of pairs) {
+    const sentence = premise.sentences.find((candidate) => span !== '' && candidate.includes(span));
+    if (sentence !== undefined) spans.set(sentence, [...(spans.get(sentence) ?? []), [span, mark]]);
+  }
+  return spans;
+}
+
+/**
+ * `text` as children with each span wrapped in `<mark class="match|conflict|unsupported">` at
+ * its first occurrence (case-sensitive); spans not found, empty, or overlapping one that starts
+ * earlier are left unmarked. Everything stays text.
  */
 function markedText(text: string, spans: Array<[string, FactMark]>): Child[] {
   const found = spans
@@ -117,66 +135,76 @@ function markedText(text: string, spans: Array<[string, FactMark]>): Child[] {
   for (const hit of found) {
     if (hit.start < at) continue;
     if (hit.start > at) out.push(text.slice(at, hit.start));
-    out.push(el('mark', { class: hit.mark, title: FACT_MARK_NAMES[hit.mark] }, text.slice(hit.start, hit.end)));
+    out.push(el('mark', { class: `fact ${hit.mark}`, title: FACT_MARK_NAMES[hit.mark] }, text.slice(hit.start, hit.end)));
     at = hit.end;
   }
   if (at < text.length) out.push(text.slice(at));
   return out;
 }
 
-/** What the deciding premise states differently from the claim, or not at all, with a legend. */
-function factsNote(premise: PremiseCheck | null, evidenceShown: boolean): HTMLElement | null {
+/** What the deciding premise states as the claim does, differently, or not at all: the legend of the marks. */
+function factsNote(premise: PremiseCheck | null): HTMLElement | null {
   if (!premise?.facts) return null;
   const conflicts = (premise.facts.conflicts ?? []).map((pair) => `claim: ${pair.claim} · evidence: ${pair.evidence}`);
   // An unsupported polarity is a belief frame of the evidence ("popular belief"), not a claim span.
   const missing = (premise.facts.unsupported ?? []).map((pair) =>
     pair.kind === 'polarity' ? `(the evidence reports it only as a ${pair.claim})` : pair.claim);
+  const matched = (premise.facts.matched ?? []).filter((pair) => pair.kind !== 'polarity').map((pair) => pair.claim);
+  if (conflicts.length === 0 && missing.length === 0 && matched.length === 0 && premise.facts.unrelated !== true) return null;
   return el(
     'div',
     { class: 'fact-alignment', id: 'fact-alignment' },
-    conflicts.length > 0 ? el('p', { class: 'fact-line' }, el('mark', { class: 'conflict' }, 'conflicts'), ` ${conflicts.join('; ')}`) : null,
-    missing.length > 0 ? el('p', { class: 'fact-line' }, el('mark', { class: 'unsupported' }, 'not in the evidence'), ` ${missing.join(', ')}`) : null,
-    premise.facts.unrelated === true ? el('p', { class: 'fact-line', id: 'fact-unrelated' }, el('mark', { class: 'unsupported' }, 'about something else'), ' the evidence holds few of the claim\'s words, whatever the model made of it') : null,
-    el('p', { class: 'hint' }, `From the premise the verdict rests on; marked in the claim${conflicts.length > 0 && evidenceShown ? ' and in its evidence sentence' : ''}.`),
+    conflicts.length > 0 ? el('p', { class: 'fact-line' }, el('mark', { class: 'fact conflict' }, 'conflicts'), ` ${conflicts.join('; ')}`) : null,
+    missing.length > 0 ? el('p', { class: 'fact-line' }, el('mark', { class: 'fact unsupported' }, 'not in the evidence'), ` ${missing.join(', ')}`) : null,
+    matched.length > 0 ? el('p', { class: 'fact-line', id: 'fact-matched' }, el('mark', { class: 'fact match' }, 'matches'), ` ${matched.join(', ')}`) : null,
+    premise.facts.unrelated === true ? el('p', { class: 'fact-line', id: 'fact-unrelated' }, el('mark', { class: 'fact unsupported' }, 'about something else'), ' the evidence holds few of the claim\'s words, whatever the model made of it') : null,
   );
 }
 
-function machineVerdict(stored: StoredCheck): HTMLElement {
+/** The verdict with its confidence and one-line reason, and the review stored beside it. */
+function verdictSummary(stored: StoredCheck): HTMLElement {
   const check = stored.check;
-  const deciding = factsToShow(check);
+  const review = stored.review;
   return el(
     'section',
-    { class: 'verdict-card machine', id: 'machine-verdict', 'aria-labelledby': 'machine-heading' },
-    el('h2', { id: 'machine-heading' }, 'Machine verdict'),
-    el('p', { class: 'verdict-line' }, verdictBadge(check.verdict, 'large', check.undecided), check.confidence !== null ? el('span', { class: 'confidence', id: 'verdict-confidence' }, `confidence ${percent(check.confidence)}`) : null),
-    check.explanation ? el('p', { class: 'explanation' }, check.explanation) : null,
-    factsNote(deciding, !check.ciber),
-    facts([
-      ['Method', check.method],
-      ['Model', check.model],
-      ['NLI model', check.nli_model],
-      ['Checked', shortTime(stored.checked_at)],
-      ['Run', String(stored.run_id)],
-    ]),
+    { class: 'verdict-summary', 'aria-label': 'Verdict' },
+    el(
+      'div',
+      { class: 'verdict-card machine', id: 'machine-verdict' },
+      el('h2', { class: 'card-label' }, 'Machine verdict'),
+      el(
+        'p',
+        { class: 'verdict-line' },
+        verdictBadge(check.verdict, 'large', check.undecided),
+        check.confidence !== null ? el('span', { class: 'confidence', id: 'verdict-confidence' }, `confidence ${percent(check.confidence)}`) : null,
+        el('span', { class: 'hint' }, `${check.method} · ${shortTime(stored.checked_at)}`),
+      ),
+      check.explanation ? el('p', { class: 'explanation', id: 'verdict-reason' }, check.explanation) : null,
+    ),
+    el(
+      'div',
+      { class: `verdict-card human ${review ? review.decision : 'none'}`, id: 'review-shown' },
+      el('h2', { class: 'card-label' }, 'Human review'),
+      review
+        ? el(
+            'p',
+            { class: 'verdict-line' },
+            verdictBadge(review.verdict, 'large'),
+            el('span', { class: 'decision' }, `${review.decision === 'accept' ? 'Accepted' : 'Overridden'}${review.reviewer ? ` by ${review.reviewer}` : ''}`),
+            el('span', { class: 'hint' }, shortTime(review.created_at)),
+          )
+        : el('p', { class: 'hint' }, 'Not reviewed yet: accept or override in the bar below.'),
+      review && review.comment ? el('blockquote', { class: 'comment', id: 'review-comment' }, review.comment) : null,
+    ),
   );
 }
 
-function humanReview(review: Review | null): HTMLElement {
-  return el(
-    'section',
-    { class: `verdict-card human ${review ? review.decision : 'none'}`, id: 'review-shown', 'aria-labelledby': 'review-heading' },
-    el('h2', { id: 'review-heading' }, 'Human review'),
-    review
-      ? el(
-          'p',
-          { class: 'verdict-line' },
-          verdictBadge(review.verdict, 'large'),
-          el('span', { class: 'decision' }, `${review.decision === 'accept' ? 'Accepted' : 'Overridden'}${review.reviewer ? ` by ${review.reviewer}` : ''}`),
-        )
-      : el('p', { class: 'hint' }, 'Not reviewed yet. Accept the verdict or override it below.'),
-    review && review.comment ? el('blockquote', { class: 'comment', id: 'review-comment' }, review.comment) : null,
-    review ? facts([['Reviewed', shortTime(review.created_at)]]) : null,
-  );
+/**
+ * A folded part of the claim view: `<details id=…>` whose summary is the part's heading; the
+ * reader opens what they want to see (all of it by keyboard: Tab to the summary, Enter).
+ */
+function fold(id: string, title: string, ...body: Child[]): HTMLDetailsElement {
+  return el('details', { class: 'panel fold', id }, el('summary', {}, el('h2', { id: `${id}-heading` }, title)), ...body);
 }
 
 /** The pages a set of sentences is on: "p. 4", "pp. 4–5", "pp. 2, 7" (as reports write it). */
@@ -208,10 +236,9 @@ function oldEvidenceFlag(stale: StaleEvidence[], source: EvidenceSource): HTMLEl
 
 function attributionPanel(check: ClaimCheck, stale: StaleEvidence[]): HTMLElement | null {
   if (check.attributions.length === 0) return null;
-  return el(
-    'section',
-    { class: 'panel', id: 'attribution', 'aria-labelledby': 'attribution-heading' },
-    el('h2', { id: 'attribution-heading' }, 'Attribution'),
+  return fold(
+    'attribution',
+    'Attribution',
     ...check.attributions.map((attribution) =>
       el(
         'div',
@@ -234,20 +261,15 @@ function attributionPanel(check: ClaimCheck, stale: StaleEvidence[]): HTMLElemen
 function evidencePanel(check: ClaimCheck, stale: StaleEvidence[]): HTMLElement | null {
   if (check.sources.length === 0) return null;
   const backing = new Set(check.attributions.flatMap((attribution) => attribution.sentences));
-  // The deciding premise's conflicting spans, each marked in the first of its sentences that
-  // holds it.
-  const deciding = factsToShow(check);
-  const evidenceSpans = new Map<string, Array<[string, FactMark]>>();
-  for (const pair of deciding?.facts?.conflicts ?? []) {
-    const sentence = deciding?.sentences.find((candidate) => pair.evidence !== '' && candidate.includes(pair.evidence));
-    if (sentence !== undefined) evidenceSpans.set(sentence, [...(evidenceSpans.get(sentence) ?? []), [pair.evidence, 'conflict']]);
-  }
+  // The deciding premise's conflicting and matched spans, each marked in the first of its
+  // sentences that holds it.
+  const deciding = decidingPremise(check);
+  const spans = evidenceSpans(deciding);
   const sentenceText = (sentence: string, index: number): Child[] =>
-    deciding !== null && deciding.source === index ? markedText(sentence, evidenceSpans.get(sentence) ?? []) : [sentence];
-  return el(
-    'section',
-    { class: 'panel', id: 'evidence', 'aria-labelledby': 'evidence-heading' },
-    el('h2', { id: 'evidence-heading' }, 'Evidence'),
+    deciding !== null && deciding.source === index ? markedText(sentence, spans.get(sentence) ?? []) : [sentence];
+  return fold(
+    'evidence',
+    'All evidence read',
     el('p', { class: 'hint' }, backing.size > 0 ? 'Sentences read from each source, best first; marked sentences back the verdict.' : 'Sentences read from each source, best first; none backs the claim.'),
     ...check.sources.map((source, index) => {
       const seen = new Set<string>();
@@ -299,10 +321,9 @@ function evidencePanel(check: ClaimCheck, stale: StaleEvidence[]): HTMLElement |
 
 function premiseTable(check: ClaimCheck): HTMLElement | null {
   if (check.premises.length === 0) return null;
-  return el(
-    'section',
-    { class: 'panel', id: 'premises', 'aria-labelledby': 'premises-heading' },
-    el('h2', { id: 'premises-heading' }, 'Premises and NLI'),
+  return fold(
+    'premises',
+    'Premises and NLI',
     el(
       'table',
       { class: 'premises', id: 'premise-table' },
@@ -364,10 +385,9 @@ function ruleText(verdict: RuleVerdict): string {
 function ciberPanel(check: ClaimCheck, detail: CiberDetail, stale: StaleEvidence[]): HTMLElement {
   const strongest = (index: number) =>
     detail.strongest_support === index ? ' · strongest support' : detail.strongest_refute === index ? ' · strongest refutation' : '';
-  return el(
-    'section',
-    { class: 'panel', id: 'ciber', 'aria-labelledby': 'ciber-heading' },
-    el('h2', { id: 'ciber-heading' }, 'Probes and fusion (CIBER)'),
+  return fold(
+    'ciber',
+    'Probes and fusion (CIBER)',
     el(
       'p',
       { class: 'hint', id: 'ciber-rules' },
@@ -429,10 +449,9 @@ function ciberPanel(check: ClaimCheck, detail: CiberDetail, stale: StaleEvidence
 
 function urlTable(check: ClaimCheck): HTMLElement | null {
   if (check.urls.length === 0) return null;
-  return el(
-    'section',
-    { class: 'panel', id: 'proposed-urls', 'aria-labelledby': 'urls-heading' },
-    el('h2', { id: 'urls-heading' }, 'URLs the model proposed'),
+  return fold(
+    'proposed-urls',
+    'URLs the model proposed',
     el(
       'table',
       { class: 'urls', id: 'url-table' },
@@ -469,11 +488,15 @@ const TOKEN_PURPOSES: Record<string, string> = {
 
 function costPanel(stored: StoredCheck): HTMLElement {
   const tokens = stored.check.tokens;
-  return el(
-    'section',
-    { class: 'panel', id: 'model-calls', 'aria-labelledby': 'calls-heading' },
-    el('h2', { id: 'calls-heading' }, 'Model calls'),
+  return fold(
+    'model-calls',
+    'How it was checked',
     facts([
+      ['Method', stored.check.method],
+      ['Model', stored.check.model],
+      ['NLI model', stored.check.nli_model],
+      ['Checked', shortTime(stored.checked_at)],
+      ['Run', String(stored.run_id)],
       ['Call ids', stored.model_calls.length > 0 ? el('span', { id: 'model-call-ids' }, stored.model_calls.join(', ')) : 'none recorded'],
       ...Object.entries(tokens).map(([purpose, count]): [string, string] => [
         `Tokens: ${TOKEN_PURPOSES[purpose] ?? purpose}`,
@@ -483,63 +506,51 @@ function costPanel(stored: StoredCheck): HTMLElement {
   );
 }
 
-/** Accept the machine verdict, or override it with a verdict and a comment. */
-function reviewForm(stored: StoredCheck): HTMLElement {
+/** The verdict keys while overriding (as in review mode). */
+const VERDICT_KEYS: Record<string, Verdict> = { s: 'supported', r: 'refuted', n: 'not_enough_info' };
+
+/** Whether a key press is meant for a field (typing), not for the view's keys. */
+function typingInField(event: KeyboardEvent): boolean {
+  const target = event.target;
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+}
+
+/**
+ * The review as a compact bar kept in view at the window's bottom: accept the machine verdict,
+ * or override it with another verdict and the reason (required). Keys while no field has the
+ * focus: `a` accepts, `o` moves to the verdict; there `s`/`r`/`n` choose one and move to the
+ * reason, Enter saves. The keys stop when the view is left (`signal`).
+ */
+function reviewBar(stored: StoredCheck, signal: AbortSignal): HTMLElement {
   const machine = stored.check.verdict;
-  const accept = el('input', { type: 'radio', name: 'decision', value: 'accept', id: 'review-accept', checked: true });
-  const override = el('input', { type: 'radio', name: 'decision', value: 'override', id: 'review-override' });
+  const others = VERDICTS.filter((value) => value !== machine);
+  const acceptButton = el('button', { type: 'button', id: 'review-accept', class: 'primary', 'aria-keyshortcuts': 'a' }, `Accept “${verdictName(machine)}” `, el('kbd', {}, 'a'));
   const verdict = el(
     'select',
-    { id: 'review-verdict', name: 'verdict', disabled: true, 'aria-label': 'The reviewer’s verdict' },
-    ...VERDICTS.filter((value) => value !== machine).map((value) => el('option', { value }, VERDICT_NAMES[value])),
+    { id: 'review-verdict', name: 'verdict', 'aria-label': 'Override with the verdict', 'aria-keyshortcuts': 'o' },
+    ...others.map((value) => el('option', { value }, VERDICT_NAMES[value])),
   );
-  const comment = el('textarea', { id: 'review-comment-input', name: 'comment', rows: 3, placeholder: 'Why (required to override)' });
-  const reviewer = el('input', { id: 'review-reviewer', name: 'reviewer', type: 'text', value: lastReviewer, autocomplete: 'name' });
-  const submit = el('button', { type: 'submit', id: 'review-submit', class: 'primary' }, 'Save review');
+  const comment = el('input', { id: 'review-comment-input', name: 'comment', type: 'text', placeholder: 'Reason (required)', 'aria-label': 'Reason for the override (required)' });
+  const reviewer = el('input', { id: 'review-reviewer', name: 'reviewer', type: 'text', value: lastReviewer, autocomplete: 'name', placeholder: 'Reviewer', 'aria-label': 'Reviewer' });
+  const submit = el('button', { type: 'submit', id: 'review-submit' }, 'Override');
   const status = statusLine('review-status');
-  const sync = () => {
-    verdict.disabled = !override.checked;
-    submit.textContent = override.checked ? 'Override' : 'Accept';
-  };
-  accept.addEventListener('change', sync);
-  override.addEventListener('change', sync);
-  sync();
 
-  const form = el(
-    'form',
-    { class: 'review-form', id: 'review-form' },
-    el('span', { class: 'row-label', id: 'review-decision-label' }, 'Decision'),
-    el(
-      'div',
-      { class: 'decision', role: 'radiogroup', 'aria-labelledby': 'review-decision-label' },
-      el('label', {}, accept, ` Accept “${verdictName(machine)}”`),
-      el('label', {}, override, ' Override with'),
-      verdict,
-    ),
-    el('label', { for: 'review-comment-input' }, 'Comment'),
-    comment,
-    el('label', { for: 'review-reviewer' }, 'Reviewer'),
-    reviewer,
-    el('div', { class: 'buttons' }, submit),
-    status,
-  );
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
+  const save = async (decision: 'accept' | 'override') => {
     status.classList.remove('error');
-    const overriding = override.checked;
-    if (overriding && comment.value.trim() === '') {
+    if (decision === 'override' && comment.value.trim() === '') {
       showError(status, { code: 'invalid_input', message: 'Say why the machine verdict is wrong' });
       comment.focus();
       return;
     }
+    acceptButton.disabled = true;
     submit.disabled = true;
     status.textContent = 'Saving…';
     lastReviewer = reviewer.value.trim();
     const shownAt = location.hash;
     try {
       await reviewCheck(stored.id, {
-        decision: overriding ? 'override' : 'accept',
-        verdict: overriding ? (verdict.value as Verdict) : undefined,
+        decision,
+        verdict: decision === 'override' ? (verdict.value as Verdict) : undefined,
         comment: comment.value.trim(),
         reviewer: lastReviewer || undefined,
       });
@@ -547,23 +558,124 @@ function reviewForm(stored: StoredCheck): HTMLElement {
       if (location.hash === shownAt) refresh();
     } catch (error) {
       showError(status, error);
+      acceptButton.disabled = false;
       submit.disabled = false;
     }
+  };
+  acceptButton.addEventListener('click', () => void save('accept'));
+  // The form's submit (the Override button, or Enter in a field) overrides; accepting is its own button.
+  const form = el(
+    'form',
+    { class: 'claim-review-bar', id: 'review-form', 'aria-label': stored.review ? 'Review again' : 'Review' },
+    el('span', { class: 'bar-label' }, stored.review ? 'Review again' : 'Review'),
+    acceptButton,
+    el('span', { class: 'bar-or', id: 'review-override-label' }, 'or override with'),
+    verdict,
+    comment,
+    reviewer,
+    submit,
+    status,
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void save('override');
   });
+  verdict.addEventListener('keydown', (event) => {
+    const chosen = VERDICT_KEYS[event.key];
+    if (chosen === undefined || event.ctrlKey || event.metaKey || event.altKey) return;
+    event.preventDefault();
+    if (chosen !== machine) verdict.value = chosen;
+    comment.focus();
+  });
+  const onKey = (event: KeyboardEvent) => {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || typingInField(event)) return;
+    if (document.querySelector('dialog[open]')) return;
+    if (event.key === 'a') {
+      event.preventDefault();
+      acceptButton.focus();
+      void save('accept');
+    } else if (event.key === 'o') {
+      event.preventDefault();
+      verdict.focus();
+    }
+  };
+  document.addEventListener('keydown', onKey);
+  signal.addEventListener('abort', () => document.removeEventListener('keydown', onKey), { once: true });
+  return form;
+}
+
+/** Where a source's sentences were read, for one line: its name, pages and date. */
+function sourceLine(source: EvidenceSource, pages: (number | null)[]): HTMLElement {
+  const date = source.published_at ? `published ${source.published_at}` : source.fetched_at ? `fetched ${shortTime(source.fetched_at)}` : null;
   return el(
-    'section',
-    { class: 'panel', 'aria-labelledby': 'review-form-heading' },
-    el('h2', { id: 'review-form-heading' }, stored.review ? 'Review again' : 'Review'),
-    el('p', { class: 'hint' }, 'The machine verdict is kept either way; the review is shown beside it and in reports.'),
-    form,
+    'p',
+    { class: 'source-line' },
+    el('strong', { class: 'source-title' }, sourceName(source)),
+    ...[pageLabel(pages), date].filter((part): part is string => part !== null).map((part) => ` · ${part}`),
+    source.document_id !== null ? ' · ' : null,
+    source.document_id !== null ? linkButton('open the document', `#/documents/${source.document_id}`, { id: 'deciding-document' }) : null,
+    source.url && source.title ? el('span', { class: 'url' }, ` · ${source.url}`) : null,
+  );
+}
+
+/**
+ * The evidence the verdict rests on: the deciding premise's sentences with their source, page
+ * and date, the facts it matches, contradicts or lacks marked (the claim above is marked the
+ * same way) with a legend; without a premise, the best attribution, or CIBER's strongest
+ * document, or a line saying why no evidence decided.
+ */
+function decidingEvidence(stored: StoredCheck): HTMLElement {
+  const check = stored.check;
+  const stale = stored.stale ?? [];
+  const premise = decidingPremise(check);
+  const section = (...body: Child[]) =>
+    el('section', { class: 'panel deciding', id: 'deciding-evidence', 'aria-labelledby': 'deciding-heading' }, el('h2', { id: 'deciding-heading' }, 'Evidence that decided'), ...body);
+  const source = premise ? check.sources[premise.source] : check.attributions[0]?.source;
+  if (premise && source) {
+    const spans = evidenceSpans(premise);
+    const stance = premise.contradiction > premise.entailment ? 'contradicts' : premise.entails ? 'entails' : 'is neutral on';
+    return section(
+      sourceLine(source, premise.pages ?? []),
+      oldEvidenceFlag(stale, source),
+      el('blockquote', { class: 'deciding-sentences' }, ...premise.sentences.flatMap((sentence, at) => [at > 0 ? ' ' : null, ...markedText(sentence, spans.get(sentence) ?? [])])),
+      el(
+        'p',
+        { class: 'hint', id: 'deciding-probabilities' },
+        `The evidence ${stance} the claim: P(entailment) ${probability(premise.entailment)} · P(contradiction) ${probability(premise.contradiction)}${premise.claim_part ? ` (judged against “${premise.claim_part}”)` : ''}.`,
+      ),
+      factsNote(premise),
+    );
+  }
+  const attribution = check.attributions[0];
+  if (attribution) {
+    return section(
+      sourceLine(attribution.source, attribution.pages ?? []),
+      oldEvidenceFlag(stale, attribution.source),
+      el('blockquote', { class: 'deciding-sentences' }, attribution.sentences.join(' ')),
+      el('p', { class: 'hint', id: 'deciding-probabilities' }, `P(entailment) ${probability(attribution.entailment)}.`),
+    );
+  }
+  const ciber = check.ciber;
+  const strongestIndex = ciber ? (check.verdict === 'refuted' ? ciber.strongest_refute : ciber.strongest_support) ?? ciber.strongest_support ?? ciber.strongest_refute : null;
+  const strongest = ciber && strongestIndex !== null && strongestIndex !== undefined ? ciber.documents[strongestIndex] : undefined;
+  const strongestSource = strongest ? check.sources[strongest.source] : undefined;
+  if (ciber && strongest && strongestSource) {
+    return section(
+      sourceLine(strongestSource, []),
+      oldEvidenceFlag(stale, strongestSource),
+      el('p', { class: 'fused', id: 'deciding-probabilities' }, `The ${strongestIndex === ciber.strongest_refute ? 'strongest refutation' : 'strongest support'}: ${strongest.fusion.map(ruleText).join(' · ')}`),
+      el('p', { class: 'hint' }, 'Its probes and every document’s masses are under “Probes and fusion” below.'),
+    );
+  }
+  return section(
+    el('p', { class: 'hint', id: 'deciding-none' }, check.sources.length > 0 ? 'No premise backs or contradicts the claim; what was read is under “All evidence read” below.' : 'No evidence was read for this check.'),
   );
 }
 
 function historyPanel(claim: Pick<Claim, 'id' | 'collection'>, checks: StoredCheck[], shown: StoredCheck): HTMLElement {
-  return el(
-    'section',
-    { class: 'panel', id: 'check-history', 'aria-labelledby': 'history-heading' },
-    el('h2', { id: 'history-heading' }, checks.length > 1 ? `All ${checks.length} checks of this claim` : 'Checks of this claim'),
+  return fold(
+    'check-history',
+    checks.length > 1 ? `All ${checks.length} checks of this claim` : 'Checks of this claim',
     el(
       'table',
       { class: 'history' },
@@ -615,6 +727,7 @@ export async function renderClaim({ outlet, params, query, signal }: RouteContex
   const shown = (wantedCheck !== null ? checks.find((check) => check.id === wantedCheck) : undefined) ?? checks[checks.length - 1];
   const text = claim?.text ?? shown?.check.claim ?? '';
 
+  const marks = claimSpans(shown ? decidingPremise(shown.check) : null);
   replace(
     outlet,
     el(
@@ -622,17 +735,20 @@ export async function renderClaim({ outlet, params, query, signal }: RouteContex
       { class: 'crumbs', 'aria-label': 'Back' },
       collection ? linkButton(`← ${collection}`, href(`/collections/${encodeURIComponent(collection)}`), { id: 'back-to-collection' }) : null,
     ),
-    el('h1', { id: 'claim-text', class: 'claim-heading' }, ...markedText(text, claimSpans(shown ? factsToShow(shown.check) : null))),
+    el('h1', { id: 'claim-text', class: 'claim-heading' }, ...markedText(text, marks)),
     claim
-      ? facts([
-          ['Collection', claim.collection],
-          ['Status', el('span', { class: `badge status-${claim.status}`, id: 'claim-status-badge' }, claim.status)],
-          ['Claimed on', claim.claimed_on],
-          ['Gold label', claim.gold_label ? el('span', { class: `badge label-${claim.gold_label}` }, VERDICT_NAMES[claim.gold_label] ?? claim.gold_label) : null],
-          ['Tags', claim.tags.length > 0 ? el('span', {}, ...claim.tags.map((tag) => el('span', { class: 'tag' }, tag))) : null],
-          ['Notes', claim.notes],
-          ['Origin', claim.origin],
-        ])
+      ? facts(
+          [
+            ['Collection', claim.collection],
+            ['Status', el('span', { class: `badge status-${claim.status}`, id: 'claim-status-badge' }, claim.status)],
+            ['Claimed on', claim.claimed_on],
+            ['Gold label', claim.gold_label ? el('span', { class: `badge label-${claim.gold_label}` }, VERDICT_NAMES[claim.gold_label] ?? claim.gold_label) : null],
+            ['Tags', claim.tags.length > 0 ? el('span', {}, ...claim.tags.map((tag) => el('span', { class: 'tag' }, tag))) : null],
+            ['Notes', claim.notes],
+            ['Origin', claim.origin],
+          ],
+          'facts claim-facts',
+        )
       : null,
   );
   if (!shown) {
@@ -640,21 +756,26 @@ export async function renderClaim({ outlet, params, query, signal }: RouteContex
     return;
   }
   const latest = checks[checks.length - 1];
+  const check = shown.check;
+  const stale = shown.stale ?? [];
   append(
     outlet,
     shown !== latest
       ? el('p', { class: 'status', id: 'older-check-note' }, `An earlier check (${shortTime(shown.checked_at)}) is shown. `, linkButton('Show the latest', claimHash({ id, collection })))
       : null,
-    el('div', { class: 'verdict-pair' }, machineVerdict(shown), humanReview(shown.review)),
-    reviewForm(shown),
-    attributionPanel(shown.check, shown.stale ?? []),
-    shown.check.ciber ? ciberPanel(shown.check, shown.check.ciber, shown.stale ?? []) : evidencePanel(shown.check, shown.stale ?? []),
-    premiseTable(shown.check),
-    urlTable(shown.check),
-    costPanel(shown),
-    historyPanel({ id, collection }, checks, shown),
+    verdictSummary(shown),
+    decidingEvidence(shown),
+    el(
+      'div',
+      { class: 'claim-details', id: 'claim-details' },
+      check.ciber ? ciberPanel(check, check.ciber, stale) : evidencePanel(check, stale),
+      attributionPanel(check, stale),
+      premiseTable(check),
+      urlTable(check),
+      costPanel(shown),
+      historyPanel({ id, collection }, checks, shown),
+    ),
+    // Last, so that it sticks to the window's bottom over the whole view.
+    reviewBar(shown, signal),
   );
-  if (shown.check.sources.length === 0 && shown.check.urls.length === 0 && shown.check.premises.length === 0) {
-    outlet.append(el('p', { class: 'hint' }, 'No evidence was read for this check.'));
-  }
 }
