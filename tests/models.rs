@@ -92,3 +92,61 @@ fn unknown_cache_modes_and_providers_are_config_errors() {
     let error = Settings::from_overrides("[llm]\nprovider = \"magic\"\n", "c.toml").unwrap_err();
     assert!(error.to_string().contains("llm.provider"), "{error}");
 }
+
+#[test]
+fn models_check_asks_a_server_once_for_a_json_schema_and_shows_what_it_took() {
+    use factdesk_core::models::Support;
+    let server =
+        TestServer::with_routes(vec![("/v1/chat/completions", TestResponse::json(200, ANSWER))]);
+    let harness = harness_for(&server, "off");
+    let selected = harness.app.constraint_support();
+    assert_eq!(selected[0].base_url, server.url("/v1"));
+    assert_eq!(
+        (selected[0].json_schema, selected[0].grammar),
+        (Support::NotTried, Support::NotTried)
+    );
+
+    let check = block_on(harness.app.check_model()).unwrap();
+    assert_eq!(check.answer, "Paris.");
+    let constraints = check.constraints.expect("a server with shaped answers on is probed");
+    assert_eq!(
+        (constraints.json_schema, constraints.grammar),
+        (Support::Accepted, Support::NotTried)
+    );
+    let sent: Vec<serde_json::Value> =
+        server.requests().iter().map(|r| serde_json::from_slice(&r.body).unwrap()).collect();
+    assert_eq!(sent.len(), 2, "the one-word answer, then one with a schema");
+    assert!(sent[0].get("response_format").is_none());
+    assert_eq!(sent[1]["response_format"]["json_schema"]["schema"]["required"][0], "answer");
+    assert_eq!(harness.app.constraint_support()[0], constraints);
+    // Probed once: the next check asks for the word alone.
+    block_on(harness.app.check_model()).unwrap();
+    assert_eq!(server.requests().len(), 3);
+
+    // Shaped answers off: no probe, nothing to show.
+    let server =
+        TestServer::with_routes(vec![("/v1/chat/completions", TestResponse::json(200, ANSWER))]);
+    let mut settings = Settings::default();
+    settings.llm.base_url = server.url("/v1");
+    settings.llm.model = "test-model".into();
+    settings.llm.shaped_answers = false;
+    let check = block_on(Harness::with_settings(settings).app.check_model()).unwrap();
+    assert_eq!(check.constraints, None);
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[test]
+fn an_ollama_model_not_pulled_is_named_with_the_command_to_pull_it() {
+    let server = TestServer::with_routes(vec![(
+        "/v1/chat/completions",
+        TestResponse::json(
+            404,
+            r#"{"error":{"message":"model \"llama3.2:3b\" not found, try pulling it first","type":"api_error","param":null,"code":null}}"#,
+        ),
+    )]);
+    let mut settings = Settings::default();
+    settings.llm.base_url = server.url("/v1");
+    settings.llm.model = "llama3.2:3b".into();
+    let error = block_on(Harness::with_settings(settings).app.check_model()).unwrap_err();
+    assert!(error.to_string().contains("run `ollama pull llama3.2:3b`"), "{error}");
+}

@@ -18,7 +18,7 @@ use factdesk_core::model::{
     CheckId, Claim, ClaimCollection, ClaimId, ClaimStatus, Review, ReviewDecision, StoredCheck,
     Verdict,
 };
-use factdesk_core::models::{ModelCheck, ModelChoice};
+use factdesk_core::models::{ModelCheck, ModelChoice, ServerSupport};
 use factdesk_core::report::Format;
 use factdesk_core::settings::SettingChange;
 use factdesk_core::similar::SimilarClaim;
@@ -96,6 +96,9 @@ pub struct SettingsView {
     pub settings: Settings,
     /// The chat model the settings and the environment select.
     pub model: ModelChoice,
+    /// What the servers asked so far have shown they take of output constraints, per server
+    /// and model, the selected one first.
+    pub constraints: Vec<ServerSupport>,
 }
 
 /// The settings of `app`, with the API key blanked: the window has no use for it, and
@@ -103,7 +106,7 @@ pub struct SettingsView {
 fn settings_view(app: &Factdesk) -> SettingsView {
     let mut settings = app.settings().clone();
     settings.llm.api_key = String::new();
-    SettingsView { settings, model: app.model_choice() }
+    SettingsView { settings, model: app.model_choice(), constraints: app.constraint_support() }
 }
 
 /// The settings in effect (without the API key).

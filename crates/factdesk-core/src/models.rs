@@ -1,7 +1,9 @@
 //! Chat models for the application: the provider chosen from settings and environment
 //! (an OpenAI-compatible server when one is configured, else the embedded GGUF model, loaded
 //! once per process), every call recorded in the database through the audit layer, and the
-//! user actions `ask`, `models list` and `models check`.
+//! user actions `ask`, `models list` and `models check` (which also asks a server once for a
+//! JSON-Schema answer), and what servers have shown they take of output constraints
+//! ([`Factdesk::constraint_support`], kept by `factdesk-llm`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -10,9 +12,11 @@ use std::time::{Duration, Instant};
 #[cfg(feature = "embedded")]
 use factdesk_llm::embedded::{EmbeddedModel, EmbeddedSettings};
 use factdesk_llm::openai::{OpenAiCompatible, OpenAiSettings};
+/// What a server and model have shown of output constraints (kept by `factdesk-llm`).
+pub use factdesk_llm::openai::{ServerSupport, Support};
 use factdesk_llm::{
     AuditedModel, CacheMode, CallCollector, CallRecord, CallStore, ChatMessage, CompletionRequest,
-    FinishReason, LanguageModel,
+    FinishReason, LanguageModel, OutputConstraint,
 };
 use factdesk_model::{RunId, RunStatus};
 use factdesk_store::NewModelCall;
@@ -86,6 +90,10 @@ pub struct ModelCheck {
     pub latency_ms: u64,
     pub prompt_tokens: u32,
     pub completion_tokens: u32,
+    /// With a server and shaped answers on: what it showed of output constraints after one
+    /// request carrying a small JSON Schema (none with the embedded model, which takes
+    /// grammars, or with shaped answers off).
+    pub constraints: Option<ServerSupport>,
 }
 
 fn parse_field<T: serde::de::DeserializeOwned>(
@@ -375,12 +383,50 @@ impl Factdesk {
         request.params.max_tokens = 8;
         let started = Instant::now();
         let completion = model.complete(&request).await?;
+        let latency_ms = started.elapsed().as_millis() as u64;
+        let constraints = match &selected {
+            ModelChoice::OpenaiCompatible { base_url, model: name, .. }
+                if self.settings().llm.shaped_answers =>
+            {
+                // One request with a schema, once per server and model in the process: the
+                // provider learns from its answer (accepted, refused) as a run would.
+                if factdesk_llm::openai::support(base_url, name).json_schema
+                    == factdesk_llm::openai::Support::NotTried
+                {
+                    request.constraint = Some(OutputConstraint::JsonSchema(serde_json::json!({
+                        "type": "object",
+                        "properties": {"answer": {"type": "string"}},
+                        "required": ["answer"],
+                    })));
+                    request.params.max_tokens = 16;
+                    if let Err(error) = model.complete(&request).await {
+                        tracing::warn!(%error, "the server failed a request with a JSON Schema");
+                    }
+                }
+                Some(factdesk_llm::openai::support(base_url, name))
+            }
+            _ => None,
+        };
         Ok(ModelCheck {
             selected,
             answer: completion.text().trim().to_owned(),
-            latency_ms: started.elapsed().as_millis() as u64,
+            latency_ms,
             prompt_tokens: completion.usage.prompt_tokens,
             completion_tokens: completion.usage.completion_tokens,
+            constraints,
         })
+    }
+
+    /// What the servers this process has asked have shown they take of output constraints
+    /// (JSON Schemas, grammars), per server and model, with the selected server and model
+    /// first (not tried when nothing has been asked of it yet); empty with the embedded
+    /// model and no server asked.
+    pub fn constraint_support(&self) -> Vec<ServerSupport> {
+        let mut known = factdesk_llm::openai::known_support();
+        if let ModelChoice::OpenaiCompatible { base_url, model, .. } = self.model_choice() {
+            known.retain(|seen| (&seen.base_url, &seen.model) != (&base_url, &model));
+            known.insert(0, factdesk_llm::openai::support(&base_url, &model));
+        }
+        known
     }
 }

@@ -22,6 +22,10 @@ pub enum LlmError {
     )]
     ModelNotFound { endpoint: String, model: String },
     #[error(
+        "the Ollama server at {endpoint} has not pulled the model '{model}'; run `ollama pull {model}` on that machine, or set llm.model to one it has (`ollama list`)"
+    )]
+    ModelNotPulled { endpoint: String, model: String },
+    #[error(
         "the model server at {endpoint} kept answering HTTP {status} after {attempts} attempts"
     )]
     Overloaded { endpoint: String, status: u16, attempts: u32 },

@@ -92,7 +92,9 @@ pub struct OpenAiCompatible {
 }
 
 /// What a server and model have shown of one kind of output constraint.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, ts_rs::TS,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Support {
     /// No request has carried one yet.
@@ -109,7 +111,7 @@ pub enum Support {
 }
 
 /// What one server and model have shown they take of output constraints, for the settings.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, ts_rs::TS)]
 pub struct ServerSupport {
     pub base_url: String,
     pub model: String,
@@ -424,6 +426,10 @@ impl OpenAiCompatible {
         }
         match status {
             401 | 403 => Err(LlmError::Unauthorized { endpoint, status }),
+            // Ollama: `model "x" not found, try pulling it first`.
+            404 | 400 if mentions_unknown_model && body.to_lowercase().contains("try pulling") => {
+                Err(LlmError::ModelNotPulled { endpoint, model: self.settings.model.clone() })
+            }
             404 | 400 if mentions_unknown_model => {
                 Err(LlmError::ModelNotFound { endpoint, model: self.settings.model.clone() })
             }

@@ -130,6 +130,43 @@ async fn bad_keys_and_unknown_models_fail_at_once() {
     assert!(matches!(error, LlmError::Server { status: 404, .. }), "{error:?}");
 }
 
+/// A server answering as Ollama's OpenAI-compatible API does: the models it has pulled, named
+/// with their tags, answer; any other is a 404 asking for it to be pulled.
+fn ollama_server() -> TestServer {
+    TestServer::start(|request| {
+        let body = sent_body(request);
+        let model = body["model"].as_str().unwrap_or_default().to_owned();
+        if model != "llama3.2:3b" {
+            let message = format!("model \"{model}\" not found, try pulling it first");
+            let error = serde_json::json!({"error": {"message": message, "type": "api_error",
+                "param": null, "code": null}});
+            return TestResponse::json(404, &error.to_string());
+        }
+        TestResponse::json(200, &GOOD.replace("served-model", "llama3.2:3b"))
+    })
+}
+
+#[tokio::test]
+async fn ollama_model_names_with_tags_answer_and_a_model_not_pulled_says_to_pull_it() {
+    let server = ollama_server();
+    let tagged = |model: &str| {
+        let mut settings = OpenAiSettings::new(&server.url("/v1"), model);
+        settings.max_retries = 0;
+        OpenAiCompatible::new(settings).unwrap()
+    };
+    let completion = tagged("llama3.2:3b").complete(&request()).await.unwrap();
+    assert_eq!(completion.model, "llama3.2:3b");
+    assert_eq!(sent_body(&server.requests()[0])["model"], "llama3.2:3b");
+
+    let error = tagged("qwen2.5:7b").complete(&request()).await.unwrap_err();
+    assert_eq!(
+        error,
+        LlmError::ModelNotPulled { endpoint: server.url("/v1"), model: "qwen2.5:7b".into() }
+    );
+    assert!(error.to_string().contains("run `ollama pull qwen2.5:7b`"), "{error}");
+    assert_eq!(server.requests().len(), 2, "not retried");
+}
+
 #[tokio::test]
 async fn unreadable_answers_are_typed_errors() {
     for (body, expect_empty) in [

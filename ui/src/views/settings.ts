@@ -1,7 +1,9 @@
 // Settings: which chat model answers (and whether that works offline) with a "Check model"
-// button, a form for the settings people change most (the model's provider, server and name,
-// offline mode, the local hosts pages may be fetched from), where the app keeps its files, and
-// every setting in effect. Saving writes only the changed keys into the settings file; the
+// button, what each model server asked so far has shown it takes of shaped answers (JSON
+// Schema, llama.cpp's grammar), a form for the settings people change most (the model's
+// provider, server — with Ollama's usual address a click away — and name, shaped answers on or
+// off, offline mode, the local hosts pages may be fetched from), where the app keeps its files,
+// and every setting in effect. Saving writes only the changed keys into the settings file; the
 // backend checks them first and refuses an invalid value (shown next to the form) without
 // writing anything. Other settings are changed in the file or with FACTDESK_* variables.
 
@@ -31,6 +33,64 @@ const PROVIDERS: Array<{ value: string; label: string }> = [
   { value: 'embedded', label: 'Embedded model (llama.cpp, inside this app)' },
   { value: 'openai-compatible', label: 'OpenAI-compatible server (Ollama, llama.cpp server, vLLM, OpenAI…)' },
 ];
+
+/** Ollama's OpenAI-compatible address on this computer (its default port). */
+const OLLAMA_BASE_URL = 'http://localhost:11434/v1';
+
+type ServerSupport = SettingsView['constraints'][number];
+
+/** What a server showed of one kind of output constraint, in words. */
+const SUPPORT_WORDS: Record<ServerSupport['json_schema'], string> = {
+  not_tried: 'not tried yet',
+  accepted: 'accepted',
+  refused: 'refused — answers are read as free text',
+  ignored: 'ignored — answers are read as free text',
+};
+
+/** A server's support of JSON Schemas, with the form they go in when it is llama-cpp-python's. */
+function schemaWords(support: ServerSupport): string {
+  const words = SUPPORT_WORDS[support.json_schema];
+  return support.json_schema === 'accepted' && support.schema_form === 'json_object' ? `${words} (llama-cpp-python's form)` : words;
+}
+
+/**
+ * What the model servers asked since the app started have shown they take of shaped answers,
+ * per server and model (the selected one first); found out from their answers, not assumed.
+ */
+function constraintsPanel(view: SettingsView): HTMLElement {
+  const intro = el(
+    'p',
+    { class: 'hint' },
+    view.settings.llm.shaped_answers
+      ? 'Prompts whose answer has a shape ask the server for it: a grammar (llama.cpp) or a JSON Schema. What each server takes is found out from its answers while the app runs; one that refuses or ignores a shape is not asked for it again.'
+      : 'Shaped answers are switched off: every answer is read as free text.',
+  );
+  if (view.constraints.length === 0) {
+    return el('div', { id: 'settings-constraints' }, el('h3', {}, 'Shaped answers'), intro, el('p', { class: 'hint' }, 'No model server asked yet (the embedded model holds its answers to grammars itself).'));
+  }
+  const rows = view.constraints.map((support) =>
+    el(
+      'tr',
+      {},
+      el('td', {}, support.base_url),
+      el('td', {}, support.model),
+      el('td', {}, schemaWords(support)),
+      el('td', {}, SUPPORT_WORDS[support.grammar]),
+    ),
+  );
+  return el(
+    'div',
+    { id: 'settings-constraints' },
+    el('h3', {}, 'Shaped answers'),
+    intro,
+    el(
+      'table',
+      { class: 'constraints-table' },
+      el('thead', {}, el('tr', {}, el('th', {}, 'Server'), el('th', {}, 'Model'), el('th', {}, 'JSON Schema'), el('th', {}, 'Grammar'))),
+      el('tbody', {}, ...rows),
+    ),
+  );
+}
 
 const CACHE_MODES: Record<string, string> = {
   'read-write': 'read-write — an identical request is answered from the record of the earlier call',
@@ -114,6 +174,9 @@ function checkPanel(): HTMLElement {
           ['Answer', check.answer || '(empty)'],
           ['Time', `${check.latency_ms.toLocaleString()} ms`],
           ['Tokens', `${check.prompt_tokens} in, ${check.completion_tokens} out`],
+          ...(check.constraints
+            ? [['Shaped answers', `JSON Schema ${schemaWords(check.constraints)}; grammar ${SUPPORT_WORDS[check.constraints.grammar]}`] as [string, string]]
+            : []),
         ]),
       );
     } catch (error) {
@@ -191,7 +254,13 @@ function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): 
     nli.append(el('option', { value: verify.nli, selected: true }, verify.nli));
   }
   const baseUrl = el('input', { id: 'settings-base-url', name: 'base_url', type: 'text', value: llm.base_url, spellcheck: 'false', placeholder: 'e.g. http://localhost:11434/v1' });
-  const model = el('input', { id: 'settings-model', name: 'model', type: 'text', value: llm.model, spellcheck: 'false', placeholder: 'e.g. llama3.2' });
+  const ollama = el('button', { type: 'button', id: 'settings-use-ollama' }, 'Use Ollama on this computer');
+  ollama.addEventListener('click', () => {
+    baseUrl.value = OLLAMA_BASE_URL;
+    provider.value = 'openai-compatible';
+  });
+  const model = el('input', { id: 'settings-model', name: 'model', type: 'text', value: llm.model, spellcheck: 'false', placeholder: 'e.g. llama3.2:3b' });
+  const shaped = el('input', { id: 'settings-shaped-answers', name: 'shaped_answers', type: 'checkbox', checked: llm.shaped_answers });
   const apiKey = el('input', {
     id: 'settings-api-key',
     name: 'api_key',
@@ -224,6 +293,7 @@ function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): 
     if (provider.value !== llm.provider) list.push({ key: 'llm.provider', value: provider.value });
     if (baseUrl.value.trim() !== llm.base_url) list.push({ key: 'llm.base_url', value: baseUrl.value.trim() });
     if (model.value.trim() !== llm.model) list.push({ key: 'llm.model', value: model.value.trim() });
+    if (shaped.checked !== llm.shaped_answers) list.push({ key: 'llm.shaped_answers', value: shaped.checked });
     if (apiKey.value !== '') list.push({ key: 'llm.api_key', value: apiKey.value });
     else if (forgetKey.checked) list.push({ key: 'llm.api_key', value: null });
     if (nli.value !== verify.nli) list.push({ key: 'verify.nli', value: nli.value });
@@ -249,8 +319,23 @@ function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): 
       'div',
       { class: 'options-grid' },
       row('Provider', 'settings-provider', provider),
-      row('Server base URL', 'settings-base-url', baseUrl, 'The OpenAI-compatible API, ending in /v1. FACTDESK_LLM_BASE_URL overrides it.'),
-      row('Model', 'settings-model', model),
+      row(
+        'Server base URL',
+        'settings-base-url',
+        el('div', { class: 'inline-controls' }, baseUrl, ollama),
+        `The OpenAI-compatible API, ending in /v1: Ollama's is ${OLLAMA_BASE_URL}. FACTDESK_LLM_BASE_URL overrides it.`,
+      ),
+      row('Model', 'settings-model', model, 'As the server names it; Ollama’s names carry a tag after a colon (llama3.2:3b), and a model must be pulled first (ollama pull llama3.2:3b).'),
+      el(
+        'div',
+        { class: 'option-row' },
+        el('span', { class: 'row-label' }, 'Shaped answers'),
+        el(
+          'div',
+          { class: 'option-control' },
+          el('label', { class: 'checkbox' }, shaped, ' Ask the server for answers of a fixed shape (a JSON Schema, or llama.cpp’s grammar) where it takes them'),
+        ),
+      ),
       row('API key', 'settings-api-key', apiKey),
       hasKey
         ? el('div', { class: 'option-row' }, el('span', {}, ''), el('label', { class: 'checkbox' }, forgetKey, ' Remove the saved key'))
@@ -341,6 +426,7 @@ function draw(outlet: HTMLElement, info: AppInfo, view: SettingsView, message: s
       el('h2', { id: 'model-heading' }, 'Chat model'),
       modelFacts(view.model, view.settings),
       checkPanel(),
+      constraintsPanel(view),
     ),
     el('section', { class: 'panel', 'aria-labelledby': 'edit-heading' }, el('h2', { id: 'edit-heading' }, 'Change settings'), form),
     el(

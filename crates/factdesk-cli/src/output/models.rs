@@ -1,5 +1,6 @@
 //! What `models` and `ask` print: the models at hand, a model's test answer, an answer.
 
+use factdesk_core::models::Support;
 use factdesk_core::models::{AskAnswer, ModelCheck, ModelChoice, ModelListing};
 
 use super::Text;
@@ -46,7 +47,25 @@ impl Text for ModelCheck {
             "  {} ms, {} prompt + {} completion tokens",
             check.latency_ms, check.prompt_tokens, check.completion_tokens
         );
+        if let Some(support) = &check.constraints {
+            println!(
+                "  shaped answers: JSON Schema {} ({} form), GBNF grammar {}",
+                describe_support(support.json_schema),
+                support.schema_form,
+                describe_support(support.grammar)
+            );
+        }
         Ok(())
+    }
+}
+
+/// What a server showed of one kind of output constraint, in words.
+fn describe_support(support: Support) -> &'static str {
+    match support {
+        Support::NotTried => "not tried",
+        Support::Accepted => "accepted",
+        Support::Refused => "refused (answers are read as free text)",
+        Support::Ignored => "ignored (answers are read as free text)",
     }
 }
 
