@@ -28,9 +28,7 @@ const MAX_LINES: usize = 600;
 const OVER_MAX: &[(&str, usize)] = &[
     // Being changed in another piece of work (issue 44); to be split when that lands.
     ("crates/factdesk-llm/src/openai.rs", 822),
-    // Grown past 600 by the languages of issue 43; the next three are to be split next.
-    ("crates/factdesk-store/src/documents.rs", 619),
-    ("crates/factdesk-testkit/src/scripted.rs", 619),
+    // Its window tests, to be moved out of it once a change in progress in them lands.
     ("src-tauri/src/lib.rs", 740),
 ];
 
