@@ -16,6 +16,7 @@ pub const BINDINGS_DIR: &str = "ui/src/bindings";
 /// stay far below 2^53.
 pub fn export(dir: &Path) -> Result<(), ExportError> {
     use factdesk_core::claims::ClaimImportSummary;
+    use factdesk_core::dashboard::Dashboard;
     use factdesk_core::eval::Evaluation;
     use factdesk_core::import::ImportSummary;
     use factdesk_core::model::{
@@ -53,6 +54,7 @@ pub fn export(dir: &Path) -> Result<(), ExportError> {
         ClaimWithCheck,
         CommandError,
         Corpus,
+        Dashboard,
         Document,
         DocumentSummary,
         Evaluation,

@@ -20,6 +20,7 @@ pub const COMMANDS: &[&str] = &[
     "import_claims",
     "verify_collection",
     "collection_checks",
+    "collection_dashboard",
     "checks_of_claim",
     "review_check",
     "export_report",

@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use factdesk_core::claims::{ClaimImportSummary, ClaimQuery};
+use factdesk_core::dashboard::Dashboard;
 use factdesk_core::eval::Evaluation;
 use factdesk_core::model::{
     CheckId, Claim, ClaimCollection, ClaimId, ClaimStatus, Review, ReviewDecision, StoredCheck,
@@ -219,6 +220,19 @@ pub async fn collection_checks(
 ) -> CommandResult<Vec<ClaimWithCheck>> {
     let selection = selection.unwrap_or_default();
     off_main_thread(&state, move |app| app.collection_checks(&collection, &selection)).await
+}
+
+/// The dashboard of a collection: verdict counts, machine verdicts against reviews, the
+/// confidence histogram split by agreement, checks and reviews per day (over the checks
+/// `selection` selects, all by default).
+#[tauri::command]
+pub async fn collection_dashboard(
+    state: State<'_, AppState>,
+    collection: String,
+    selection: Option<CheckSelection>,
+) -> CommandResult<Dashboard> {
+    let selection = selection.unwrap_or_default();
+    off_main_thread(&state, move |app| app.collection_dashboard(&collection, &selection)).await
 }
 
 /// Every check of a claim, oldest first.

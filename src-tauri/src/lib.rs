@@ -50,6 +50,7 @@ pub fn build_app<R: tauri::Runtime>(
             commands::import_claims,
             commands::verify_collection,
             commands::collection_checks,
+            commands::collection_dashboard,
             commands::checks_of_claim,
             commands::review_check,
             commands::export_report,
@@ -576,6 +577,20 @@ mod tests {
         let checks = invoke(&window, "collection_checks", json!({"collection": "desk"}))
             .expect("collection_checks answers");
         assert_eq!(entry_for(&checks, "Penicillin")["claim"]["status"], "reviewed");
+        // The dashboard: the overridden claim sits in the supported row's refuted column.
+        let dashboard = invoke(&window, "collection_dashboard", json!({"collection": "desk"}))
+            .expect("collection_dashboard answers");
+        assert_eq!(
+            (dashboard["claims"].clone(), dashboard["reviewed"].clone()),
+            (json!(2), json!(1))
+        );
+        let supported_row = &dashboard["machine_vs_review"][0];
+        assert_eq!(supported_row["machine"], "supported", "{dashboard}");
+        assert_eq!(
+            supported_row["cells"][2],
+            json!({"review": "refuted", "claims": 1}),
+            "{dashboard}"
+        );
 
         let reports = tempfile::tempdir().expect("a temp dir");
         let report = reports.path().join("desk.md");

@@ -750,6 +750,39 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.match(await penicillinRow.getText(), /reviewed[\s\S]*Supported[\s\S]*Overridden by ana: Refuted/);
     await screenshot('13-collection-claims.png', '#claim-filter');
 
+    // The collection's dashboard: verdict counts, the machine against the review (the
+    // override sits in the supported row's refuted column), confidence by agreement, checks
+    // per day; the charts carry the same counts, and a cell opens the claims behind it.
+    await (await find('#collection-dashboard')).click();
+    await waitForText('#dashboard-status', /^2 claims · 2 checked · 1 reviewed · 0 with a gold label$/);
+    const verdictCell = (verdict, column) => find(`#dashboard-verdict-table tr[data-verdict="${verdict}"] td.${column}`).then((cell) => cell.getText());
+    assert.deepEqual(
+      [await verdictCell('supported', 'machine'), await verdictCell('supported', 'after-review'), await verdictCell('refuted', 'after-review'), await verdictCell('not_enough_info', 'machine')],
+      ['1', '0', '1', '1'],
+    );
+    const reviewCell = (machine, review) => find(`#dashboard-confusion-table tr[data-machine="${machine}"] td[data-review="${review}"]`);
+    assert.equal(await (await reviewCell('supported', 'refuted')).getText(), '1');
+    assert.equal(await (await reviewCell('not_enough_info', 'none')).getText(), '1');
+    assert.equal(await (await reviewCell('supported', 'none')).getText(), '0');
+    const chartCount = (css) => find(css).then((shape) => shape.getAttribute('data-count')).then(Number);
+    assert.equal(await chartCount('svg.verdict-bars rect.verdict-refuted.after-review'), 1);
+    assert.equal(await chartCount('svg.verdict-bars rect.verdict-supported:not(.after-review)'), 1);
+    const histogram = await driver.executeScript(
+      "return [...document.querySelectorAll('svg.confidence-histogram rect')].map((bar) => [bar.getAttribute('class'), Number(bar.getAttribute('data-count'))]);",
+    );
+    assert.equal(histogram.length, 30, 'ten bins of agree, disagree and neither');
+    assert.equal(histogram.filter(([kind]) => kind === 'bar disagree').reduce((sum, [, n]) => sum + n, 0), 1, JSON.stringify(histogram));
+    assert.match(await find('#dashboard-calibration-note').getText(), /^Judged by 0 gold labels and 1 review\./);
+    assert.match(await find('#dashboard-days-total').getText(), /^2 checks and 1 review from \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}\.$/);
+    await screenshot('13c-dashboard.png');
+    await screenshot('13d-dashboard-lower.png', '#dashboard-days', 'end');
+    await assertNoSidewaysScroll();
+    await (await (await reviewCell('supported', 'refuted')).findElement(By.css('button'))).click();
+    await waitForText('#claims-status', /^1 claim of 2$/);
+    assert.match(await find('#claims-machine-review').getText(), /^Only claims with machine verdict Supported and review Refuted/);
+    assert.match(await find('#claim-table').getText(), /Penicillin/);
+    await (await find('#claims-machine-review-clear')).click();
+    await waitForText('#claims-status', /^2 claims$/);
 
     // Filter by verdict (the reviewer's verdict counts), or by why no verdict was reached.
     await choose('#claim-verdict', 'no_valid_url');

@@ -27,6 +27,12 @@ import type { ClaimWithCheck } from './bindings/ClaimWithCheck';
 import type { CommandError } from './bindings/CommandError';
 import type { ConfusionRow } from './bindings/ConfusionRow';
 import type { Corpus } from './bindings/Corpus';
+import type { ConfidenceBin } from './bindings/ConfidenceBin';
+import type { Dashboard } from './bindings/Dashboard';
+import type { DayCount } from './bindings/DayCount';
+import type { ReviewCell } from './bindings/ReviewCell';
+import type { ReviewRow } from './bindings/ReviewRow';
+import type { VerdictCount } from './bindings/VerdictCount';
 import type { Document } from './bindings/Document';
 import type { DocumentFormat } from './bindings/DocumentFormat';
 import type { DocumentSummary } from './bindings/DocumentSummary';
@@ -86,6 +92,12 @@ import type { VerifyOptions } from './bindings/VerifyOptions';
 import type { VerifySettings } from './bindings/VerifySettings';
 
 export type {
+  ConfidenceBin,
+  Dashboard,
+  DayCount,
+  ReviewCell,
+  ReviewRow,
+  VerdictCount,
   SimilarClaim,
   SummaryRun,
   SummarizeInput,
@@ -362,6 +374,11 @@ export function verifyCollection(
 /** The claims of a collection, each with its newest check (of `selection`) and that check's latest review. */
 export function collectionChecks(collection: string, selection: CheckSelection = {}): Promise<ClaimWithCheck[]> {
   return call<ClaimWithCheck[]>('collection_checks', { collection, selection });
+}
+
+/** A collection's dashboard: verdict counts, machine against review, confidence by agreement, checks per day. */
+export function collectionDashboard(collection: string, selection: CheckSelection = {}): Promise<Dashboard> {
+  return call<Dashboard>('collection_dashboard', { collection, selection });
 }
 
 /** Every check of a claim, oldest first. */

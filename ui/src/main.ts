@@ -1,6 +1,7 @@
 // The Factdesk window: a navigation of sections and the view of the current location. Each
 // section is one entry of SECTIONS and one or more routes of ROUTES. A claim's detail
-// (`#/claims/<id>`) and review mode (`#/review?collection=<name>`) belong to the Collections
+// (`#/claims/<id>`), review mode (`#/review?collection=<name>`) and a collection's dashboard
+// (`#/collections/<name>/dashboard`) belong to the Collections
 // section, a document (`#/documents/<id>`) to the Library. Text from the data is always set as
 // text (see dom.ts), never as HTML.
 
@@ -11,6 +12,7 @@ import { addImportSources, onImportFinished } from './views/import-panel';
 import { renderCheck } from './views/check';
 import { renderClaim } from './views/claim';
 import { renderCollections } from './views/collections';
+import { renderDashboard } from './views/dashboard';
 import { renderCorrect } from './views/correct';
 import { renderScores } from './views/scores';
 import { renderSummaries } from './views/summaries';
@@ -52,6 +54,7 @@ const ROUTES: Route[] = [
   { pattern: /^\/scores$/, section: 'scores', render: renderScores },
   { pattern: /^\/collections$/, section: 'collections', render: renderCollections },
   { pattern: /^\/collections\/([^/]+)$/, section: 'collections', render: renderCollections },
+  { pattern: /^\/collections\/([^/]+)\/dashboard$/, section: 'collections', render: renderDashboard },
   { pattern: /^\/claims\/(\d+)$/, section: 'collections', render: renderClaim },
   { pattern: /^\/review$/, section: 'collections', render: renderReview },
   { pattern: /^\/reports$/, section: 'reports', render: renderReports },

@@ -12,6 +12,7 @@
 pub mod archive;
 pub mod batch;
 pub mod claims;
+pub mod dashboard;
 pub mod env;
 mod error;
 pub mod eval;

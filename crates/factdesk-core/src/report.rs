@@ -27,14 +27,15 @@ fn report_error(error: ReportError, path: impl FnOnce() -> PathBuf) -> CoreError
 
 impl Factdesk {
     /// The report of `collection`: every claim with its newest check that `selection` selects
-    /// (of one method, of one run), and that check's latest review. The title names the
-    /// selection.
+    /// (of one method, of one run), and that check's latest review, with the collection's
+    /// dashboard (charted in the HTML form). The title names the selection.
     pub fn report(&self, collection: &str, selection: &CheckSelection) -> Result<Report> {
-        let items = self
+        let items: Vec<ReportItem> = self
             .collection_checks(collection, selection)?
             .into_iter()
             .map(|entry| ReportItem::for_claim(&entry.claim, entry.check))
             .collect();
+        let dashboard = self.dashboard_of(collection, selection, &items)?;
         let mut title = collection.to_owned();
         if let Some(method) = selection.method {
             title.push_str(&format!(" · {}", method.as_str()));
@@ -47,6 +48,7 @@ impl Factdesk {
             generated_at: factdesk_model::now_rfc3339(),
             generator: format!("Factdesk {}", env!("CARGO_PKG_VERSION")),
             items,
+            dashboard: Some(dashboard),
             publishing: Publishing {
                 newsroom: self.settings().publish.newsroom(),
                 machine_verdicts: false,

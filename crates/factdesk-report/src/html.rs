@@ -8,6 +8,8 @@ use std::io::{self, Write};
 
 use factdesk_model::{Attribution, StoredCheck};
 
+use crate::charts;
+use crate::dashboard::Dashboard;
 use crate::escape::{escape_html as h, is_web_link};
 use crate::facts::{FactsShown, Mark};
 use crate::{Report, ReportItem, UNCHECKED, format_probability, source_location, url_status_label};
@@ -32,6 +34,7 @@ dd{margin:0;overflow-wrap:anywhere}
 .verdict-unchecked{background:#eef0f2;color:#4b5563}
 blockquote{margin:.2rem 0;padding-left:.7rem;border-left:3px solid #cfd5db}
 .url{overflow-wrap:anywhere}
+svg.chart{display:block;max-width:100%;height:auto;margin:.3rem 0 .8rem}
 mark.conflict{background:#fbe0dc;color:#7f1d1d;font-weight:600;padding:0 .15rem;border-radius:3px}
 mark.unsupported{background:#fdf0d5;color:#713f12;padding:0 .15rem;border-radius:3px;border-bottom:2px dotted #713f12}
 ";
@@ -62,6 +65,9 @@ pub(crate) fn write_html(report: &Report, out: &mut dyn Write) -> io::Result<()>
     )?;
     writeln!(out, "</header>")?;
     write_summary(report, out)?;
+    if let Some(dashboard) = &report.dashboard {
+        write_dashboard(dashboard, out)?;
+    }
     writeln!(out, "<main>")?;
     for (number, item) in report.items.iter().enumerate() {
         write_item(number + 1, item, out)?;
@@ -106,6 +112,30 @@ fn write_summary(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         summary.claims - summary.unchecked,
         summary.overridden
     )?;
+    writeln!(out, "</section>")
+}
+
+/// The dashboard's charts (as the desktop app draws them), each under a heading.
+fn write_dashboard(dashboard: &Dashboard, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "<section class=\"dashboard\">")?;
+    writeln!(out, "<h2>Dashboard</h2>")?;
+    writeln!(out, "<h3>Verdicts</h3>")?;
+    writeln!(out, "{}", charts::verdict_bars(dashboard))?;
+    writeln!(out, "<h3>Machine and people</h3>")?;
+    writeln!(
+        out,
+        "<p class=\"meta\">The newest check's verdict of each claim (rows) against its review (columns).</p>"
+    )?;
+    writeln!(out, "{}", charts::review_grid(dashboard))?;
+    writeln!(out, "<h3>Confidence and agreement</h3>")?;
+    writeln!(
+        out,
+        "<p class=\"meta\">Judged by {} gold labels and {} reviews; {} checks without a confidence are left out.</p>",
+        dashboard.judged_by_gold, dashboard.judged_by_review, dashboard.without_confidence
+    )?;
+    writeln!(out, "{}", charts::confidence_histogram(dashboard))?;
+    writeln!(out, "<h3>Checks over time</h3>")?;
+    writeln!(out, "{}", charts::per_day_bars(dashboard))?;
     writeln!(out, "</section>")
 }
 

@@ -15,9 +15,11 @@
 //! replaces the machine verdict, it is shown next to it. Claims without a check read `unchecked`
 //! (and are left out of ClaimReview, which describes reviews only).
 
+mod charts;
 mod ciber;
 mod claim_review;
 mod csv_table;
+pub mod dashboard;
 mod escape;
 mod facts;
 mod html;
@@ -55,6 +57,10 @@ pub struct Report {
     /// What generated it, e.g. `Factdesk 0.1.0`.
     pub generator: String,
     pub items: Vec<ReportItem>,
+    /// The collection's dashboard, drawn as charts in the HTML form (not part of the report's
+    /// content: never written in its JSON); none leaves the charts out.
+    #[serde(skip)]
+    pub dashboard: Option<dashboard::Dashboard>,
     /// Who publishes the ClaimReview form, and which checks it holds (not part of the
     /// report's content: never written in its JSON).
     #[serde(skip)]

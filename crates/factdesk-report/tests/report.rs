@@ -7,6 +7,7 @@ use factdesk_model::{
     FactKind, FactPair, PremiseCheck, ProposedUrl, Review, ReviewDecision, ReviewId, RunId,
     StoredCheck, TokenUse, Undecided, UrlStatus, Verdict,
 };
+use factdesk_report::dashboard::Dashboard;
 use factdesk_report::{
     CSV_COLUMNS, Format, Newsroom, Publishing, Report, ReportItem, deciding_premise, escape_html,
     render, render_to_string,
@@ -183,6 +184,7 @@ fn fixture() -> Report {
         generated_at: "2026-02-03T12:00:00Z".to_owned(),
         generator: "Factdesk 0.1.0".to_owned(),
         publishing: publishing(),
+        dashboard: None,
         items: vec![
             verified,
             item(2, everest_claim, &[], Some(stored(2, Some(2), everest, Some(everest_review)))),
@@ -243,6 +245,7 @@ fn hostile_fixture() -> Report {
         generated_at: "2026-02-03T12:00:00Z".to_owned(),
         generator: "\"><script>alert(6)</script>".to_owned(),
         publishing: publishing(),
+        dashboard: None,
         items: vec![item(
             1,
             claim,
@@ -505,6 +508,47 @@ fn html_keeps_hostile_content_inert() {
     for href in html.split("href=\"").skip(1) {
         assert!(href.starts_with("https://") || href.starts_with("http://"), "{href}");
     }
+}
+
+/// The `data-count` of the SVG shape of class `class` in `html`.
+fn chart_count(html: &str, class: &str) -> usize {
+    let at = html.find(&format!("class=\"{class}\"")).unwrap_or_else(|| panic!("no {class}"));
+    let rest = &html[at..];
+    let count = rest.find("data-count=\"").unwrap() + "data-count=\"".len();
+    rest[count..].split('"').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn the_html_report_charts_the_dashboard_of_its_items() {
+    let mut report = fixture();
+    let times: Vec<String> =
+        ["2026-02-01T10:00:00Z", "2026-02-01T11:00:00Z", "2026-02-02T08:00:00Z"]
+            .map(String::from)
+            .to_vec();
+    // Eiffel: supported, 0.97, gold label supported, not reviewed; Everest: not enough info,
+    // 0.62, overridden to supported; Honey: not checked.
+    let dashboard = Dashboard::of("Landmarks", &report.items, &times);
+    assert_eq!(
+        (dashboard.claims, dashboard.checked, dashboard.reviewed, dashboard.labelled),
+        (3, 2, 1, 1)
+    );
+    report.dashboard = Some(dashboard);
+    let html = render_to_string(&report, Format::Html).unwrap();
+    assert!(html.contains("<h2>Dashboard</h2>"), "{html}");
+    assert_eq!(chart_count(&html, "bar verdict-supported machine"), 1);
+    assert_eq!(chart_count(&html, "bar verdict-supported after-review"), 2);
+    assert_eq!(chart_count(&html, "bar verdict-not_enough_info after-review"), 0);
+    assert_eq!(chart_count(&html, "cell machine-supported review-none"), 1);
+    assert_eq!(chart_count(&html, "cell machine-not_enough_info review-supported"), 1);
+    assert_eq!(chart_count(&html, "cell machine-not_enough_info review-none"), 0);
+    // Eiffel agrees with its gold label at 90–100%; Everest's review disagrees at 60–70%.
+    assert!(html.contains("<title>90–100%: 1 agree</title>"), "{html}");
+    assert!(html.contains("<title>60–70%: 1 disagree</title>"), "{html}");
+    assert!(html.contains("<title>2026-02-01: 2 checks</title>"), "{html}");
+    assert!(html.contains("<title>2026-02-02: 1 reviews</title>"), "{html}");
+    // Without a dashboard, no charts.
+    let plain = render_to_string(&fixture(), Format::Html).unwrap();
+    assert!(!plain.contains("<svg"), "{plain}");
 }
 
 /// How often `needle` occurs in `markdown` without a backslash escaping its first character.
@@ -903,6 +947,7 @@ fn ciber_report() -> Report {
         generated_at: "2026-02-01T10:00:00Z".into(),
         generator: "Factdesk test".into(),
         publishing: publishing(),
+        dashboard: None,
         items: vec![item(
             1,
             "Okra is in the mallow family.",
@@ -1033,6 +1078,7 @@ fn conflict_report(claim: &str, conflict: (&str, &str), missing: &str, sentence:
         generated_at: "2026-02-03T12:00:00Z".to_owned(),
         generator: "Factdesk 0.1.0".to_owned(),
         publishing: publishing(),
+        dashboard: None,
         items: vec![item(1, claim, &[], Some(stored(1, Some(1), refuted, None)))],
     }
 }

@@ -4,8 +4,10 @@
 // sorted by a column's header, shown 500 at a time. The "Run checks" form (progress, Cancel;
 // running again resumes an unfinished run) is folded into a bar above them, open while the
 // collection has no check yet or its checks are running. A claim opens its detail view;
-// "Review by keyboard" opens review mode (review.ts) over the collection.
-// Routes: `#/collections` and `#/collections/<name>?status=&verdict=&tag=&method=&sort=&order=`.
+// "Review by keyboard" opens review mode (review.ts) over the collection, "Dashboard" its charts
+// (dashboard.ts), whose cells come back here filtered by machine verdict and review.
+// Routes: `#/collections` and
+// `#/collections/<name>?status=&verdict=&machine=&review=&tag=&method=&sort=&order=`.
 
 import {
   METHODS,
@@ -56,6 +58,10 @@ type VerdictFilter = Verdict | Undecided | 'none' | undefined;
 interface ClaimFilter {
   status: ClaimStatus | undefined;
   verdict: VerdictFilter;
+  /** Only claims whose newest check gave this verdict (whatever the review says). */
+  machine: Verdict | undefined;
+  /** Only claims whose review gave this verdict, or ('none') checked claims not reviewed. */
+  review: Verdict | 'none' | undefined;
   tag: string;
   /** Show each claim's newest check of this method (of any method when undefined). */
   method: Method | undefined;
@@ -156,6 +162,9 @@ function claimRow(entry: ClaimWithCheck): HTMLTableRowElement {
 function matches(entry: ClaimWithCheck, filter: ClaimFilter): boolean {
   if (filter.status && entry.claim.status !== filter.status) return false;
   if (filter.tag && !entry.claim.tags.includes(filter.tag)) return false;
+  if (filter.machine && entry.check?.check.verdict !== filter.machine) return false;
+  if (filter.review === 'none' && (entry.check === null || entry.check.review !== null)) return false;
+  if (filter.review && filter.review !== 'none' && entry.check?.review?.verdict !== filter.review) return false;
   if (filter.verdict === 'none') return entry.check === null;
   if (filter.verdict && (UNDECIDED as string[]).includes(filter.verdict)) return entry.check?.check.undecided === filter.verdict;
   if (filter.verdict) return entry.check !== null && standingVerdict(entry.check) === filter.verdict;
@@ -239,6 +248,21 @@ async function runPanel(collection: ClaimCollection, signal: AbortSignal): Promi
   return { bar, progress: slot };
 }
 
+/** The dashboard's filter (machine verdict, review), which the filter form does not show, with a way to drop it. */
+function machineReviewNote(collection: string, filter: ClaimFilter): HTMLElement | null {
+  if (filter.machine === undefined && filter.review === undefined) return null;
+  const parts = [
+    filter.machine ? `machine verdict ${VERDICT_NAMES[filter.machine]}` : null,
+    filter.review === 'none' ? 'not reviewed' : filter.review ? `review ${VERDICT_NAMES[filter.review]}` : null,
+  ].filter((part): part is string => part !== null);
+  return el(
+    'p',
+    { class: 'hint', id: 'claims-machine-review' },
+    `Only claims with ${parts.join(' and ')} (from the dashboard). `,
+    linkButton('Show all', href(`/collections/${encodeURIComponent(collection)}`), { id: 'claims-machine-review-clear' }),
+  );
+}
+
 async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filter: ClaimFilter, signal: AbortSignal): Promise<void> {
   const statusSelect = el(
     'select',
@@ -285,11 +309,13 @@ async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filt
       'nav',
       { class: 'crumbs', 'aria-label': 'Collection actions' },
       linkButton('Review by keyboard', href('/review', { collection: collection.name }), { id: 'collection-review' }),
+      linkButton('Dashboard', href(`/collections/${encodeURIComponent(collection.name)}/dashboard`), { id: 'collection-dashboard' }),
       linkButton('Export or evaluate in Reports', href('/reports', { collection: collection.name }), { id: 'collection-reports' }),
     ),
     el('div', { class: 'run-slot' }),
     el('h3', {}, 'Claims'),
     form,
+    machineReviewNote(collection.name, filter),
     status,
     tableSlot,
   );
@@ -313,7 +339,8 @@ async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filt
   const entries = outcome.entries;
   const filteredEntries = entries.filter((entry) => matches(entry, filter));
   const matching = filter.sort === undefined ? filteredEntries : sorted(filteredEntries, filter.sort, filter.order);
-  const filtered = filter.status !== undefined || filter.verdict !== undefined || filter.tag !== '' || filter.method !== undefined;
+  const filtered =
+    filter.status !== undefined || filter.verdict !== undefined || filter.machine !== undefined || filter.review !== undefined || filter.tag !== '' || filter.method !== undefined;
   const tally = (shown: number): string =>
     entries.length === 0
       ? 'No claims in this collection yet.'
@@ -334,6 +361,8 @@ async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filt
     const target = href(`/collections/${encodeURIComponent(collection.name)}`, {
       status: filter.status ?? '',
       verdict: filter.verdict ?? '',
+      machine: filter.machine ?? '',
+      review: filter.review ?? '',
       tag: filter.tag,
       method: filter.method ?? '',
       sort: key,
@@ -502,6 +531,8 @@ export async function renderCollections({ outlet, params, query, signal }: Route
   const filter: ClaimFilter = {
     status: STATUSES.find((status) => status === statusParam),
     verdict: verdictParam === 'none' ? 'none' : [...VERDICTS, ...UNDECIDED].find((verdict) => verdict === verdictParam),
+    machine: VERDICTS.find((verdict) => verdict === query.get('machine')),
+    review: query.get('review') === 'none' ? 'none' : VERDICTS.find((verdict) => verdict === query.get('review')),
     tag: query.get('tag') ?? '',
     method: METHODS.find((method) => method === methodParam),
     sort: SORTS.find((key) => key === query.get('sort')),
