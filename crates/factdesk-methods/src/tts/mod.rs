@@ -24,7 +24,12 @@
 //! The paper's baselines are in [`baselines`]. The pipeline sees the chat model through its
 //! trait only, and tells a [`Progress`] how far it got; the stance calls of different sources
 //! may run side by side ([`Tts::concurrency`]), and before every call the run stops if the
-//! [`Progress`] says it is cancelled.
+//! [`Progress`] says it is cancelled. A call that fails on its own
+//! ([`crate::MethodError::is_one_calls`]: a prompt longer than the server's context, an
+//! answer that cannot be read) does not end the run: a failed draft or claims call leaves
+//! that source without claims (scored 0), a failed stance call counts its stances as
+//! abstained, a failed final answer leaves the run without a summary, each with a note naming
+//! the source and the error.
 //!
 //! Files, one responsibility each:
 //! - `run.rs`: the input checked ([`check`]) and the steps taken in order ([`Tts::run`]), and
