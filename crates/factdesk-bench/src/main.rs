@@ -12,7 +12,8 @@
 //! the contrast sets of `training/verifier/contrast.py` (one fact changed) per edit kind
 //! (`contrast.rs`); both can keep the verifier's judgements between runs (`nli_cache.rs`).
 //! `language` counts the claims the verifier declines as not English, rightly and wrongly
-//! (`language.rs`). `claim-speed` times one claim sentence checked offline against 100 news
+//! (`language.rs`); `multilingual` measures search recall and language identification in
+//! seven other languages on a corpus it generates (`multilingual.rs`). `claim-speed` times one claim sentence checked offline against 100 news
 //! articles (`claim_speed.rs`).
 //! `ciber` compares CIBER's fusion rules with plain RAG on a simulated model
 //! of known accuracy (`ciber.rs`).
@@ -29,6 +30,7 @@ mod import_search;
 mod language;
 #[cfg(feature = "embedded")]
 mod model_speed;
+mod multilingual;
 mod nli_cache;
 mod revise;
 mod similar;
@@ -141,6 +143,10 @@ enum Bench {
     /// from HaluEval taken for another language, and sentences in eleven other languages
     /// taken for English
     Language(language::LanguageBench),
+    /// Search recall@10 per language on a generated corpus in Chinese, Japanese, German,
+    /// French, Spanish, Arabic and Russian (a probe per sentence, its place inflected), and
+    /// language identification accuracy on its sentences of 40 characters or more
+    Multilingual(multilingual::MultilingualBench),
     /// Seconds per claim sentence checked offline (corpus-NLI, the shipped verifier) against a
     /// corpus of news articles imported through the core
     ClaimSpeed(claim_speed::ClaimSpeed),
@@ -225,6 +231,7 @@ fn main() -> anyhow::Result<()> {
         Bench::Ciber(simulation) => ciber::run(simulation),
         Bench::Contrast(bench) => contrast::run(&bench),
         Bench::Language(bench) => language::run(&bench),
+        Bench::Multilingual(bench) => multilingual::run(&bench),
         Bench::ClaimSpeed(bench) => claim_speed::run(&bench),
         Bench::Revise(bench) => revise::run(&bench),
         Bench::Tts(bench) => tts::run(&bench),
