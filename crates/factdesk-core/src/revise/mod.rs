@@ -8,9 +8,10 @@
 //! verifier's entailment by the source documents) and stores it with the model calls behind
 //! it. The original passage is part of every stored revision and is never changed.
 //!
-//! `mod.rs` holds the settings, the options and a run's plan; `run.rs` revises and measures
-//! (one text, one passage, a collection); `review.rs` reads revisions back with people's
-//! decisions on their edits and gives a collection's figures.
+//! `mod.rs` holds the options and a run's plan (the settings section, [`ReviseSettings`], is
+//! with every method's in `verify/config.rs`); `run.rs` revises and measures (one text, one
+//! passage, a collection); `review.rs` reads revisions back with people's decisions on their
+//! edits and gives a collection's figures.
 
 mod review;
 mod run;

@@ -1,6 +1,7 @@
-//! The sections of the settings that are not a method's: `[import]` (with the field names
-//! tried for a document's parts), `[index]`, `[search]`, `[fetch]` (with its Wikipedia ZIM
-//! files, and the fetcher's settings made from it) and `[llm]`.
+//! The sections of the settings that are not a method's: `[import]` (the field names it tries
+//! for a document's parts, [`FieldNames`], are with the record readers in `formats/records.rs`),
+//! `[index]`, `[search]`, `[fetch]` (with its Wikipedia ZIM files, and the fetcher's settings
+//! made from it) and `[llm]`.
 
 use std::collections::BTreeMap;
 use std::path::Path;
