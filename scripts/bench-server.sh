@@ -3,7 +3,8 @@
 # (PyPI llama-cpp-python[server] 0.3.36, compiled here the first time: about 15 minutes on two
 # cores) serving the embedded model's GGUF (SmolLM2-135M). The demo's work runs twice, with
 # shaped answers off (every answer read as free text, as before) and on (each shaped prompt
-# sends its JSON Schema as response_format): LLM-Cite over the demo claims, RARR over a passage
+# sends its GBNF grammar as llama.cpp's `grammar` where it has one, LLM-Cite's URLs, else its
+# JSON Schema as response_format): LLM-Cite over the demo claims, RARR over a passage
 # of them, and TTS over the demo corpus. It prints, per run, what the answers gave (claims with
 # a proposed Wikipedia URL, sentences RARR searched for, sources whose leave-one-out draft gave
 # claims) and, per prompt template, the share of answers in shape. Not run by CI: it compiles

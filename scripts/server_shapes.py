@@ -4,12 +4,14 @@ Usage: server_shapes.py MODE DATABASE
 
 Prints, for the run with shaped answers MODE (off or on): LLM-Cite's claims with at least one
 proposed URL, RARR's sentences the model gave searches for, TTS's sources whose leave-one-out
-draft gave claims, and per prompt template the calls, how many carried a JSON Schema, what
-became of it (accepted, refused, withheld) and the share of answers that are a JSON object
-holding the schema's required fields. Standard library only.
+draft gave claims, and per prompt template the calls, how many carried a JSON Schema or a GBNF
+grammar, what became of it (accepted, refused, withheld) and the share of answers in shape: a
+JSON object holding the schema's required fields, or for LLM-Cite's URL grammar lines that are
+each a Wikipedia URL. Standard library only.
 """
 
 import json
+import re
 import sqlite3
 import sys
 from collections import defaultdict
@@ -29,6 +31,12 @@ def in_shape(text, schema):
     except ValueError:
         return False
     return isinstance(value, dict) and all(field in value for field in schema.get("required", []))
+
+
+def in_url_grammar(text):
+    """Whether `text` is lines that are each a Wikipedia article URL (LLM-Cite's grammar)."""
+    lines = text.split("\n")
+    return bool(text) and all(re.fullmatch(r"https://[a-z]{2,3}\.wikipedia\.org/wiki/\S+", line) for line in lines)
 
 
 def main():
@@ -62,14 +70,15 @@ def main():
         row["calls"] += 1
         constraint = parameters.get("constraint") or {}
         schema = constraint.get("value") if constraint.get("kind") == "json_schema" else None
-        if schema is not None:
+        grammar = constraint.get("value") if constraint.get("kind") == "grammar" else None
+        if schema is not None or grammar is not None:
             row["shaped"] += 1
         row["outcomes"][response.get("constraint") or "-"] += 1
         choices = response.get("choices") or [{}]
         text = choices[0].get("text", "")
-        if schema is not None and in_shape(text, schema):
+        if (schema is not None and in_shape(text, schema)) or (grammar is not None and in_url_grammar(text)):
             row["in_shape"] += 1
-    print(f"{'template':<28} {'calls':>6} {'schema':>7}  {'in shape':<14} constraint")
+    print(f"{'template':<28} {'calls':>6} {'shaped':>7}  {'in shape':<14} constraint")
     for template in sorted(calls):
         row = calls[template]
         outcomes = ", ".join(f"{name} {count}" for name, count in sorted(row["outcomes"].items()))
