@@ -10,7 +10,9 @@
 // resume a batch, export a report and evaluate, save an invalid setting (refused, nothing
 // written), check with CIBER, correct a passage, score structured summaries, and summarise a
 // small corpus with TTS (the liar dropped, restored by hand, exported; a run cancelled and
-// resumed), and review a collection of 50 checked claims by keyboard alone in review mode. Screenshots go to FACTDESK_E2E_SCREENSHOTS (default: ./screenshots, ignored by git).
+// resumed), and review a collection of 50 checked claims by keyboard alone in review mode. Last,
+// axe-core checks every view so filled against the WCAG 2 A/AA rules, in the light and the dark
+// theme. Screenshots go to FACTDESK_E2E_SCREENSHOTS (default: ./screenshots, ignored by git).
 //
 // Run by scripts/e2e.sh, which installs what this needs, builds the app and starts a virtual
 // display. Environment: FACTDESK_APP_BINARY (required: the app to launch),
@@ -26,10 +28,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Builder, By, Capabilities, Key, until } from 'selenium-webdriver';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+// axe-core's browser bundle, injected into the window by the accessibility checks.
+const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const fixtures = path.join(here, 'fixtures');
 const application = process.env.FACTDESK_APP_BINARY;
 const scriptedWorld = process.env.FACTDESK_SCRIPTED_WORLD;
@@ -1287,5 +1292,107 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.equal((await findAll('#claim-table .badge.status-reviewed')).length, 50);
     assert.equal((await findAll('#claim-table .review-note.override')).length, overrides);
     assert.equal((await findAll('#claim-table .review-note.accept')).length, 50 - overrides);
+  });
+
+  // Accessibility, checked by axe-core on each view the tests above filled with data: the WCAG 2
+  // A and AA rules (labels, names, contrast, headings, ARIA), in the light theme and again in the
+  // dark one. The window follows the system's colour scheme, which WebDriver cannot set, so the
+  // dark run turns the stylesheet's `prefers-color-scheme: dark` block on for every scheme and
+  // sets the page's used color-scheme to dark, as a dark system would (through the CSS object
+  // model, which the CSP allows; the stylesheet itself is what is checked). Screenshots of every
+  // view in the dark theme: 30-dark-*.png.
+  describe('accessibility', () => {
+    /** Shows `hash` and waits for `ready` (a CSS selector) and for the view to settle. */
+    const show = async (hash, ready) => {
+      await driver.executeScript('location.hash = arguments[0];', hash);
+      await waitFor(ready);
+      await sleep(300);
+    };
+    /** The views to check: how to reach each, by location or by a click. */
+    const views = [
+      ['Library', () => show('#/library', '[data-corpus="fixtures"]')],
+      ['a corpus', () => show('#/library/fixtures', '#document-table .document-link')],
+      ['a document', async () => {
+        await show('#/library/fixtures', '#document-table .document-link');
+        await clickToOpen(() => find('#document-table .document-link'), /^#\/documents\/\d+$/);
+        await waitFor('#sentence-list .sentence');
+      }],
+      ['Search', () => show('#/search?q=penicillin+Fleming&corpus=fixtures&limit=5', '#hit-list .hit')],
+      ['Check', () => show('#/check', '#check-text')],
+      ['Correct', () => show('#/correct', '#correct-text')],
+      ['Summaries', () => show('#/summaries', '#summaries-question')],
+      ['Scores', () => show('#/scores', '#scores-question')],
+      ['Collections', () => show('#/collections', '#claims-import-path')],
+      ['a collection', () => show('#/collections/desk', '#claim-table .claim-link')],
+      ['a collection’s dashboard', () => show('#/collections/desk/dashboard', '#dashboard-verdict-table')],
+      ['a claim, details open', async () => {
+        await show('#/collections/desk', '#claim-table .claim-link');
+        await clickToOpen(() => find('#claim-table .claim-link'), /^#\/claims\/\d+(\?|$)/);
+        await waitFor('#machine-verdict');
+        await openClaimDetails();
+      }],
+      ['Review mode', () => show('#/review?collection=review', '#review-position')],
+      ['Reports', () => show('#/reports', '#report-collection')],
+      ['Settings', () => show('#/settings', '#settings-form')],
+    ];
+
+    /** Runs axe on the whole window; answers its violations, one line each. */
+    async function axeViolations() {
+      // The bundle as the script's body: it sets window.axe (the CSP would refuse an eval).
+      if (!(await driver.executeScript('return Boolean(window.axe);'))) await driver.executeScript(axeSource);
+      const violations = await driver.executeAsyncScript(
+        `const done = arguments[arguments.length - 1];
+         window.axe
+           .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })
+           .then((result) => done(result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, count: v.nodes.length, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')), detail: v.nodes[0]?.any?.[0]?.message ?? '' }))))
+           .catch((error) => done([{ id: 'axe failed', impact: 'critical', help: String(error), count: 0, targets: [] }]));`,
+      );
+      return violations.map((v) => `${v.id} (${v.impact}, ${v.count}×: ${v.help}) at ${v.targets.join(' | ')}${v.detail ? ` (first: ${v.detail})` : ''}`);
+    }
+
+    /** Turns the dark theme's media block on for any colour scheme (true), or back (false);
+     * answers how many blocks it turned. */
+    function forceDark(on) {
+      return driver.executeScript(
+        `const rules = [];
+         for (const sheet of document.styleSheets) {
+           for (const rule of sheet.cssRules) {
+             if (rule instanceof CSSMediaRule && /prefers-color-scheme:\\s*dark/.test(rule.media.mediaText)) rules.push(rule);
+           }
+         }
+         // The controls the engine draws (selects, date fields) follow the used colour scheme.
+         const root = document.documentElement.style;
+         if (arguments[0]) {
+           window.__factdeskDark = rules.map((rule) => [rule, rule.media.mediaText]);
+           for (const rule of rules) rule.media.mediaText = 'all';
+           root.setProperty('color-scheme', 'dark');
+           return rules.length;
+         }
+         const turned = window.__factdeskDark ?? [];
+         for (const [rule, text] of turned) rule.media.mediaText = text;
+         root.removeProperty('color-scheme');
+         window.__factdeskDark = undefined;
+         return turned.length;`,
+        on,
+      );
+    }
+
+    for (const theme of ['light', 'dark']) {
+      test(`has no WCAG 2 A/AA violation on any view, ${theme} theme`, async () => {
+        await driver.manage().setTimeouts({ script: 60_000 });
+        const found = [];
+        for (const [name, open] of views) {
+          await open();
+          if (theme === 'dark') assert.ok((await forceDark(true)) > 0, 'the stylesheet has no prefers-color-scheme: dark block');
+          try {
+            for (const violation of await axeViolations()) found.push(`${name}: ${violation}`);
+            if (theme === 'dark') await screenshot(`30-dark-${name.replace(/\W+/g, '-')}.png`);
+          } finally {
+            if (theme === 'dark') await forceDark(false);
+          }
+        }
+        assert.deepEqual(found, [], `axe found ${found.length} violations:\n${found.join('\n')}`);
+      });
+    }
   });
 });

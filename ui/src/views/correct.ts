@@ -47,7 +47,7 @@ let exportDir: string | null = null;
 
 const textBox = el('textarea', { id: 'correct-text', rows: 5, placeholder: 'Paste a summary or a paragraph to correct.' });
 const collectionSelect = el('select', { id: 'correct-collection' });
-const passageSelect = el('select', { id: 'correct-passage' });
+const passageSelect = el('select', { id: 'correct-passage', 'aria-label': 'Stored passage' });
 const methodSelect = el(
   'select',
   { id: 'correct-method' },
@@ -61,7 +61,7 @@ const evidenceSelect = el(
 );
 const granularitySelect = el(
   'select',
-  { id: 'correct-granularity' },
+  { id: 'correct-granularity', 'aria-label': 'Evidence granularity' },
   el('option', { value: '' }, 'As set for the method'),
   ...REVISE_GRANULARITIES.map((value) => el('option', { value }, value === 'snippets' ? 'Snippets (5 best sentences)' : 'Chunks (5 closest passages)')),
 );
@@ -79,7 +79,7 @@ const diff = el('p', { id: 'correct-diff', class: 'revision-diff' });
 const detail = el('section', { id: 'correct-edit', class: 'edit-detail', hidden: true });
 const refused = el('ul', { id: 'correct-refused' });
 const metrics = el('div', { id: 'correct-metrics' });
-const keptBox = el('textarea', { id: 'correct-kept', rows: 4, readonly: true });
+const keptBox = el('textarea', { id: 'correct-kept', rows: 4, readonly: true, 'aria-labelledby': 'correct-kept-heading' });
 const exportButton = el('button', { type: 'button', id: 'correct-export' }, 'Export the kept text…');
 const exportStatus = statusLine('correct-export-status');
 const resultPanel = el(
@@ -93,7 +93,7 @@ const resultPanel = el(
   el('h3', {}, 'Changes refused'),
   refused,
   metrics,
-  el('h3', {}, 'Text kept (every edit not rejected)'),
+  el('h3', { id: 'correct-kept-heading' }, 'Text kept (every edit not rejected)'),
   keptBox,
   el('div', { class: 'actions' }, exportButton),
   exportStatus,
@@ -189,7 +189,7 @@ function draw(reviewed: ReviewedRevision): void {
     parts.push(revision.original.slice(at, edit.start));
     const button = el(
       'button',
-      { type: 'button', class: 'edit', 'data-edit': index, 'data-decision': decisionOf(reviewed, index), 'aria-label': `Edit ${index + 1}` },
+      { type: 'button', class: 'edit', 'data-edit': index, 'data-decision': decisionOf(reviewed, index), title: `Edit ${index + 1}` },
       el('del', {}, edit.before),
       el('ins', {}, edit.after),
     );

@@ -142,7 +142,7 @@ function settingSections(name: string, values: Record<string, unknown>): HTMLEle
         el(
           'section',
           {},
-          el('h3', {}, `[${name}]`),
+          el('h3', {}, el('code', {}, `[${name}]`)),
           facts(plain.map(([key, value]): [string, string] => [key, settingText(value)]), 'facts settings-table'),
         ),
       ];
