@@ -55,7 +55,7 @@ fn text(bytes: &[u8]) -> String {
 fn init_import_search_docs_and_check() {
     let cli = Cli::new();
     let init = cli.json(&["init"]);
-    assert_eq!(init["schema_version"], 16);
+    assert_eq!(init["schema_version"], 17);
     assert!(cli.data.path().join("config.toml").exists());
 
     let corpus = demo_corpus().join("corpus");
@@ -260,6 +260,23 @@ fn claims_import_and_list() {
         cli.run(&["claims", "add", "Rates held.", "--collection", "typed", "--date", "soon"]);
     assert_eq!(refused.status.code(), Some(2));
     assert!(text(&refused.stderr).contains("\"soon\" is not a date"), "{}", text(&refused.stderr));
+
+    // Each claim gets a language: detected, the default for one too short to tell, or set.
+    let german = "Die Zugspitze ist mit 2962 Metern der höchste Berg Deutschlands.";
+    cli.json(&["claims", "add", german, "--collection", "typed"]);
+    let typed = cli.json(&["claims", "list", "--collection", "typed"]);
+    assert_eq!(typed[1]["language"], "en", "too short to tell: {typed}");
+    assert_eq!(typed[2]["language"], "de", "{typed}");
+    let id = typed[1]["id"].as_i64().unwrap().to_string();
+    let set = cli.json(&["claims", "language", &id, "fr"]);
+    assert_eq!(set[0]["language"], "fr", "{set}");
+    let shown = text(&cli.run(&["claims", "list", "--collection", "typed"]).stdout);
+    assert!(shown.contains("[fr]") && shown.contains("[de]"), "{shown}");
+    let refused = cli.run(&["claims", "language", &id, "French"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(text(&refused.stderr).contains("'French' is not a language code"));
+    let missing = cli.run(&["claims", "language", "999999", "fr"]);
+    assert_ne!(missing.status.code(), Some(0));
 }
 
 #[test]
@@ -459,7 +476,7 @@ fn a_data_directory_of_version_5_upgrades_and_its_killed_runs_resume() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     copy_dir(&root.join("tests/fixtures/data-dir-v5"), cli.data.path());
     let init = cli.json(&["init"]);
-    assert_eq!(init["schema_version"], 16);
+    assert_eq!(init["schema_version"], 17);
 
     // What version 5 stored is there (the store's migration test checks every row).
     let report = cli.json(&["report", "--collection", "demo", "--format", "json"]);

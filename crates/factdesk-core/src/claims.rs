@@ -147,13 +147,19 @@ impl Factdesk {
     }
 
     /// Sets the language of a claim (an ISO 639-1 code such as `de`; `None`: unknown), as a
-    /// person corrects the one detected.
-    pub fn set_claim_language(&self, claim: ClaimId, language: Option<&str>) -> Result<()> {
+    /// person corrects the one detected, and returns the claim.
+    pub fn set_claim_language(&self, claim: ClaimId, language: Option<&str>) -> Result<Claim> {
         if let Some(language) = language {
             crate::import::check_language_code(language, "the claim's language")?;
         }
-        self.store()?.set_claim_languages(&[(claim, language.map(str::to_owned))])?;
-        Ok(())
+        let mut store = self.store()?;
+        store.set_claim_languages(&[(claim, language.map(str::to_owned))])?;
+        let filter = ClaimFilter { id: Some(claim), ..ClaimFilter::default() };
+        store.claims(&filter)?.pop().ok_or_else(|| {
+            CoreError::Store(factdesk_store::StoreError::NotFound {
+                what: format!("claim {claim}"),
+            })
+        })
     }
 
     /// Lists claims.

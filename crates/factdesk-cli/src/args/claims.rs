@@ -41,6 +41,14 @@ pub enum ClaimsCommand {
     },
     /// List claim collections
     Collections,
+    /// Set a claim's language (the one its evidence is searched in), correcting the one
+    /// detected when it was added; without a code, it becomes unknown
+    Language {
+        /// The claim's id (as `claims list` shows it)
+        id: i64,
+        /// An ISO 639-1 code such as de, fr or zh
+        code: Option<String>,
+    },
     /// Earlier claims of the library that say the same thing as a text (checked before), with
     /// their newest verdict and review; claims added since the last search are embedded first
     Similar {

@@ -1,6 +1,8 @@
-//! The `claims` subcommands: adding, importing, listing claims and finding similar ones.
+//! The `claims` subcommands: adding, importing, listing claims, setting a claim's language and
+//! finding similar ones.
 
 use factdesk_core::claims::ClaimQuery;
+use factdesk_core::model::ClaimId;
 
 use super::{Globals, Outcome, runtime};
 use crate::args::claims::ClaimsCommand;
@@ -22,6 +24,11 @@ pub fn claims(command: ClaimsCommand, globals: &Globals) -> anyhow::Result<Outco
         ClaimsCommand::List { collection, status, tag, limit } => {
             let claims = globals.open()?.claims(&ClaimQuery { collection, status, tag, limit })?;
             output::show(&claims, json)?;
+            Ok(Outcome::Success)
+        }
+        ClaimsCommand::Language { id, code } => {
+            let claim = globals.open()?.set_claim_language(ClaimId(id), code.as_deref())?;
+            output::show(std::slice::from_ref(&claim), json)?;
             Ok(Outcome::Success)
         }
         ClaimsCommand::Collections => {

@@ -32,14 +32,17 @@ impl Text for [Claim] {
             };
             let date =
                 claim.claimed_on.as_deref().map(|date| format!("  ({date})")).unwrap_or_default();
+            let language =
+                claim.language.as_deref().map(|code| format!("  [{code}]")).unwrap_or_default();
             println!(
-                "{:>6}  {:<10} {:<10} gold {:<16} {}{}{}",
+                "{:>6}  {:<10} {:<10} gold {:<16} {}{}{}{}",
                 claim.id,
                 claim.collection,
                 claim.status.as_str(),
                 label,
                 claim.text,
                 date,
+                language,
                 tags
             );
         }
