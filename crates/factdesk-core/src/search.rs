@@ -20,7 +20,8 @@ pub struct SearchRequest {
     pub plain_words: bool,
     /// The language `query` is analysed in (an ISO 639-1 code, the claim's or the corpus's):
     /// when `None`, the one detected in a query with letters beyond ASCII, else the corpus
-    /// default (`import.language`). An English query is never run through the detector.
+    /// default (`import.language`). An English query (a pound sign or curly quotes aside) is
+    /// never run through the detector.
     pub language: Option<String>,
 }
 
@@ -64,9 +65,11 @@ impl Factdesk {
         let default_language = &self.settings().import.language;
         let language = match &request.language {
             Some(language) => language.clone(),
-            None if !request.query.is_ascii() => factdesk_text::detect_language(&request.query)
-                .map_or(default_language.as_str(), |language| language.code)
-                .to_owned(),
+            None if request.query.chars().any(|c| !c.is_ascii() && c.is_alphabetic()) => {
+                factdesk_text::detect_language(&request.query)
+                    .map_or(default_language.as_str(), |language| language.code)
+                    .to_owned()
+            }
             None => default_language.clone(),
         };
         let search = self.index().search(&SentenceQuery {
