@@ -735,13 +735,15 @@ export async function renderClaim({ outlet, params, query, signal }: RouteContex
       { class: 'crumbs', 'aria-label': 'Back' },
       collection ? linkButton(`← ${collection}`, href(`/collections/${encodeURIComponent(collection)}`), { id: 'back-to-collection' }) : null,
     ),
-    el('h1', { id: 'claim-text', class: 'claim-heading' }, ...markedText(text, marks)),
+    // The claim's own language and direction, so that its script is shaped and read right.
+    el('h1', { id: 'claim-text', class: 'claim-heading', lang: claim?.language ?? undefined, dir: 'auto' }, ...markedText(text, marks)),
     claim
       ? facts(
           [
             ['Collection', claim.collection],
             ['Status', el('span', { class: `badge status-${claim.status}`, id: 'claim-status-badge' }, claim.status)],
             ['Claimed on', claim.claimed_on],
+            ['Language', claim.language ? el('span', { class: 'tag', id: 'claim-language' }, claim.language) : null],
             ['Gold label', claim.gold_label ? el('span', { class: `badge label-${claim.gold_label}` }, VERDICT_NAMES[claim.gold_label] ?? claim.gold_label) : null],
             ['Tags', claim.tags.length > 0 ? el('span', {}, ...claim.tags.map((tag) => el('span', { class: 'tag' }, tag))) : null],
             ['Notes', claim.notes],
