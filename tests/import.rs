@@ -470,6 +470,15 @@ fn documents_in_other_languages_get_their_language_and_are_found_in_it() {
     assert!(search("Bergen", Some("de"))[0].sentence.contains("höchste Berg"));
     assert!(search("mesurait", Some("fr"))[0].sentence.contains("mesure"));
     assert!(search("mesurait", Some("en")).is_empty());
+    // Accents composed or decomposed (NFC on both sides): "höchste" typed as o and a
+    // combining diaeresis finds the composed word.
+    assert!(search("ho\u{308}chste", Some("de"))[0].sentence.contains("höchste Berg"));
+    // And a text stored decomposed is found by the composed word (it is stored composed).
+    let decomposed = "Die Bru\u{308}cke u\u{308}ber den Rhein wurde im Jahr 1910 gebaut.";
+    let file = harness.write("nfd.txt", decomposed.as_bytes());
+    assert_eq!(harness.import(&[&file], "world").imported, 1);
+    let hits = search("Brücke", Some("de"));
+    assert_eq!(hits[0].sentence, "Die Brücke über den Rhein wurde im Jahr 1910 gebaut.");
 
     // `--language` gives every document that language; a code that is not one is refused.
     let english = harness.write("short.txt", b"Der Berg ist hoch und die Luft ist klar.");

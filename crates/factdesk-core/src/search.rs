@@ -63,10 +63,12 @@ impl Factdesk {
         };
         let settings = &self.settings().search;
         let default_language = &self.settings().import.language;
+        // Composed accents (NFC), as imported text is.
+        let query = factdesk_text::nfc(&request.query).into_owned();
         let language = match &request.language {
             Some(language) => language.clone(),
-            None if request.query.chars().any(|c| !c.is_ascii() && c.is_alphabetic()) => {
-                factdesk_text::detect_language(&request.query)
+            None if query.chars().any(|c| !c.is_ascii() && c.is_alphabetic()) => {
+                factdesk_text::detect_language(&query)
                     .map_or(default_language.as_str(), |language| language.code)
                     .to_owned()
             }
@@ -74,7 +76,7 @@ impl Factdesk {
         };
         let search = self.index().search(&SentenceQuery {
             language,
-            text: request.query.clone(),
+            text: query,
             plain: request.plain_words,
             limit: request.limit.unwrap_or(settings.limit),
             corpora,

@@ -24,7 +24,7 @@ pub use language::{
 };
 pub use markdown::extract_markdown;
 pub use pdf::{ExtractedPdf, PdfError, extract_pdf};
-pub use plain::{extract_plain_text, normalise_text};
+pub use plain::{extract_plain_text, nfc, normalise_text};
 pub use segment::{MAX_SENTENCE_CHARS, segment_sentences};
 
 /// Why bytes could not be turned into text.

@@ -1,7 +1,24 @@
 //! Plain text: line endings, control characters and blank-line runs normalised; a title taken
 //! from a short first line that reads like a headline.
 
+use std::borrow::Cow;
+
+use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
+
 use crate::{ExtractedText, TextError};
+
+/// `text` in Unicode normalisation form C (composed: "ü" one character, not "u" and a
+/// combining diaeresis), so that a word typed one way finds the same word stored the other.
+/// Text already in NFC (all ASCII text, most text) is returned as it is, after one quick pass.
+pub fn nfc(text: &str) -> Cow<'_, str> {
+    match is_nfc_quick(text.chars()) {
+        IsNormalized::Yes => Cow::Borrowed(text),
+        IsNormalized::No | IsNormalized::Maybe => {
+            let normalised: String = text.nfc().collect();
+            if normalised == text { Cow::Borrowed(text) } else { Cow::Owned(normalised) }
+        }
+    }
+}
 
 /// Normalises decoded text so every format yields the same shape: `\n` line endings, no
 /// control characters but newlines and tabs, no trailing spaces, paragraphs separated by
@@ -60,6 +77,16 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    #[test]
+    fn decomposed_accents_are_composed_and_nfc_text_is_kept_as_it_is() {
+        let decomposed = "Zu\u{308}rich cafe\u{301}";
+        assert_eq!(nfc(decomposed), "Zürich café");
+        assert!(matches!(nfc(decomposed), Cow::Owned(_)));
+        for text in ["Zürich café", "plain ASCII", "東京", ""] {
+            assert!(matches!(nfc(text), Cow::Borrowed(_)), "{text}");
+        }
+    }
 
     /// How text was normalised before the one-pass version: the reference it must agree with.
     fn normalise_text_reference(text: &str) -> String {

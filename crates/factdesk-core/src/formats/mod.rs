@@ -191,10 +191,17 @@ fn build(
     origin: String,
     raw: Vec<u8>,
     charset: Option<&str>,
-    extracted: ExtractedText,
+    mut extracted: ExtractedText,
     page_starts: Vec<u32>,
     languages: Languages<'_>,
 ) -> Result<NewDocument, String> {
+    // Composed accents (NFC), as queries are, so that either spelling finds the other. A
+    // PDF's text keeps its form: its page starts count its characters as extracted.
+    if page_starts.is_empty()
+        && let std::borrow::Cow::Owned(normalised) = factdesk_text::nfc(&extracted.text)
+    {
+        extracted.text = normalised;
+    }
     let language = languages.of(&extracted.text);
     let sentences = factdesk_text::segment_sentences(&extracted.text, &language);
     if sentences.is_empty() {
