@@ -120,12 +120,12 @@ function drawChart(scores: SummaryScore[]): void {
   const parts: SVGElement[] = [];
   for (let k = 0; k <= 4; k += 1) {
     const value = (highest * k) / 4;
-    parts.push(svg('line', { x1: left, x2: left + plotW, y1: yOf(value), y2: yOf(value), stroke: '#e3e7eb' }));
-    parts.push(svg('text', { x: 4, y: yOf(value) + 4, 'font-size': 11, fill: '#5b6570' }, value.toFixed(2)));
+    parts.push(svg('line', { x1: left, x2: left + plotW, y1: yOf(value), y2: yOf(value), class: 'grid-line' }));
+    parts.push(svg('text', { x: 4, y: yOf(value) + 4, class: 'chart-label muted' }, value.toFixed(2)));
   }
   const step = Math.max(1, Math.ceil(lines / 10));
   for (let l = 1; l <= lines; l += step) {
-    parts.push(svg('text', { x: xOf(l) - 3, y: height - 10, 'font-size': 11, fill: '#5b6570' }, String(l)));
+    parts.push(svg('text', { x: xOf(l) - 3, y: height - 10, class: 'chart-label muted' }, String(l)));
   }
   scores.forEach((score, index) => {
     const points = score.x.map((value, l) => `${xOf(l + 1).toFixed(1)},${yOf(value).toFixed(1)}`).join(' ');

@@ -130,7 +130,7 @@ function drawChart(summary: SourcedSummary): void {
     const y = 10 + i * (barH + gap);
     const [a, b] = [xOf(Math.min(source.score, 0)), xOf(Math.max(source.score, 0))];
     const name = `${i + 1}. ${sourceName(summary, i)}`;
-    parts.push(svg('text', { x: 4, y: y + 13, 'font-size': 11, fill: '#5b6570' }, name.length > 28 ? `${name.slice(0, 27)}…` : name));
+    parts.push(svg('text', { x: 4, y: y + 13, class: 'chart-label muted' }, name.length > 28 ? `${name.slice(0, 27)}…` : name));
     parts.push(
       svg(
         'rect',
@@ -138,12 +138,12 @@ function drawChart(summary: SourcedSummary): void {
         svg('title', {}, `${sourceName(summary, i)}: ${source.score.toFixed(3)} (${source.used ? 'kept' : 'dropped'})`),
       ),
     );
-    parts.push(svg('text', { x: (Math.max(a, b) + 4).toFixed(1), y: y + 13, 'font-size': 11, fill: '#5b6570' }, source.score.toFixed(2)));
+    parts.push(svg('text', { x: (Math.max(a, b) + 4).toFixed(1), y: y + 13, class: 'chart-label muted' }, source.score.toFixed(2)));
   });
-  parts.push(svg('line', { x1: xOf(0), x2: xOf(0), y1: 4, y2: height - 4, stroke: '#1d232a' }));
+  parts.push(svg('line', { x1: xOf(0), x2: xOf(0), y1: 4, y2: height - 4, class: 'zero-line' }));
   if (tau !== null) {
     parts.push(svg('line', { class: 'tau', x1: xOf(tau), x2: xOf(tau), y1: 4, y2: height - 4, stroke: '#c28a00', 'stroke-dasharray': '4 3' }));
-    parts.push(svg('text', { x: xOf(tau) + 4, y: 10, 'font-size': 11, fill: '#8a6d00' }, `τ = ${tau}`));
+    parts.push(svg('text', { x: xOf(tau) + 4, y: 10, class: 'chart-label tau-label' }, `τ = ${tau}`));
   }
   const width = left + plotW + 60;
   replace(chart, svg('svg', { role: 'img', 'aria-label': 'Score of each source', width, height, viewBox: `0 0 ${width} ${height}` }, ...parts));
