@@ -17,6 +17,7 @@ pub mod env;
 mod error;
 pub mod eval;
 mod formats;
+pub mod identity;
 pub mod import;
 pub mod index_sync;
 pub mod metrics;

@@ -302,10 +302,12 @@ impl Factdesk {
             return Err(CoreError::InvalidInput("the prompt is empty".into()));
         }
         let choice = self.model_choice();
-        let parameters = serde_json::json!({
+        let config = serde_json::json!({
             "max_tokens": options.max_tokens, "temperature": options.temperature, "seed": options.seed,
         });
-        let run = self.store()?.create_run("ask", &parameters, Some(&choice.model_name()), None)?;
+        let models = crate::identity::RunModels { chat: Some(choice.model_name()), nli: None };
+        let run =
+            self.create_run(&crate::identity::RunIdentity::new("ask", &config, models)?, None)?;
         self.store()?.set_run_status(run, RunStatus::Running, None)?;
         let result = async {
             let model = self.language_model(Some(run), None)?;

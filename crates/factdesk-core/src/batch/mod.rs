@@ -64,11 +64,8 @@ pub struct BatchSpec<'a> {
     /// The collection whose claims or passages are the subjects.
     pub collection: &'a str,
     pub subjects: BatchSubjects,
-    pub method: &'a str,
-    /// The run's identity, stored as its parameters.
-    pub identity: &'a serde_json::Value,
-    /// The model the run's row names.
-    pub model: Option<&'a str>,
+    /// The run's identity (its method, configuration and models), stored as its parameters.
+    pub identity: &'a crate::identity::RunIdentity,
     /// Start a new run even if an unfinished one with this identity exists.
     pub restart: bool,
     /// Leave out subjects that any run with this identity already did.

@@ -72,13 +72,16 @@ async fn a_revising_method_runs_over_passages_resumably() {
         };
         store.insert_claims(collection, &[claim]).unwrap();
     }
-    let identity = serde_json::json!({"method": "toy-speller", "config": {}, "models": {}});
+    let identity = crate::identity::RunIdentity::new(
+        "toy-speller",
+        &serde_json::json!({}),
+        crate::identity::RunModels::default(),
+    )
+    .unwrap();
     let spec = || BatchSpec {
         collection: "summaries",
         subjects: BatchSubjects::Passages,
-        method: "toy-speller",
         identity: &identity,
-        model: None,
         restart: false,
         skip_done: false,
         concurrency: 1,

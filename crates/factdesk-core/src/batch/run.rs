@@ -55,18 +55,19 @@ impl Factdesk {
                     store.passages(collection_id)?.into_iter().map(Subject::Passage).collect()
                 }
             };
+            let (method, identity) = (spec.identity.method.as_str(), spec.identity.to_json());
             let existing = if spec.restart {
                 None
             } else {
-                store.unfinished_run(spec.method, spec.identity, collection_id)?
+                store.unfinished_run(method, &identity, collection_id)?
             };
             let (run, resumed) = match existing {
                 Some(run) => (run, true),
                 None => (
                     store.create_run(
-                        spec.method,
-                        spec.identity,
-                        spec.model,
+                        method,
+                        &identity,
+                        spec.identity.model_label(),
                         Some(collection_id),
                     )?,
                     false,
@@ -74,7 +75,7 @@ impl Factdesk {
             };
             let mut done: HashSet<SubjectId> = store.done_subjects(run)?;
             if spec.skip_done {
-                done.extend(store.subjects_done_with(collection_id, spec.method, spec.identity)?);
+                done.extend(store.subjects_done_with(collection_id, method, &identity)?);
             }
             // Only this batch's kind of subject counts.
             let ids: HashSet<SubjectId> = subjects.iter().map(Subject::id).collect();
@@ -82,7 +83,7 @@ impl Factdesk {
             store.set_run_status(run, RunStatus::Running, None)?;
             (subjects, run, resumed, done)
         };
-        tracing::info!(%run, method = spec.method, resumed, subjects = subjects.len(), already = done.len(), "running a batch");
+        tracing::info!(%run, method = spec.identity.method, resumed, subjects = subjects.len(), already = done.len(), "running a batch");
         let todo: Vec<Subject> =
             subjects.iter().filter(|subject| !done.contains(&subject.id())).cloned().collect();
         let phase = match spec.subjects {
@@ -209,7 +210,12 @@ mod tests {
     use factdesk_model::{ClaimCheck, Envelope, NewClaim, TokenUse, Verdict};
 
     use super::*;
+    use crate::identity::{RunIdentity, RunModels};
     use crate::{CoreError, NoProgress, Settings};
+
+    fn toy(config: serde_json::Value) -> RunIdentity {
+        RunIdentity::new("toy", &config, RunModels::default()).unwrap()
+    }
 
     /// A toy method: a claim is supported when it has an even number of words, else refuted.
     fn toy_check(claim: &str) -> ClaimCheck {
@@ -257,13 +263,11 @@ mod tests {
         app
     }
 
-    fn spec<'a>(identity: &'a serde_json::Value, skip_done: bool) -> BatchSpec<'a> {
+    fn spec<'a>(identity: &'a RunIdentity, skip_done: bool) -> BatchSpec<'a> {
         BatchSpec {
             collection: "toys",
             subjects: BatchSubjects::Claims,
-            method: "toy",
             identity,
-            model: None,
             restart: false,
             skip_done,
             concurrency: 2,
@@ -275,8 +279,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let texts = ["one two", "one", "one two three", "a b c d", "fails here", "x y"];
         let app = app_with_claims(dir.path(), &texts);
-        let identity =
-            serde_json::json!({"method": "toy", "config": {"words": "even"}, "models": {}});
+        let identity = toy(serde_json::json!({"words": "even"}));
         let seen = Mutex::new(Vec::<String>::new());
         let fail = std::sync::atomic::AtomicBool::new(true);
         let cancel = CancelToken::new();
@@ -361,7 +364,7 @@ mod tests {
             .unwrap();
         assert!(!fourth.resumed && fourth.run_id != first.run_id);
         assert_eq!((fourth.done, fourth.already_done), (0, texts.len()));
-        let other = serde_json::json!({"method": "toy", "config": {"words": "odd"}, "models": {}});
+        let other = toy(serde_json::json!({"words": "odd"}));
         let fifth = app
             .run_batch(spec(&other, true), Arc::new(NoProgress), CancelToken::new(), run_one)
             .await
@@ -377,7 +380,7 @@ mod tests {
         let texts: Vec<String> = (0..12).map(|i| format!("Claim number {i} here.")).collect();
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
         let app = app_with_claims(dir.path(), &refs);
-        let identity = serde_json::json!({"method": "toy", "config": {}, "models": {}});
+        let identity = toy(serde_json::json!({}));
         let worked = Mutex::new(Vec::<String>::new());
         let run_one = |subject: Subject, run: RunId| {
             let Subject::Claim(claim) = subject else { unreachable!("claims only") };

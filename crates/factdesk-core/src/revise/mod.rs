@@ -24,7 +24,9 @@ use factdesk_methods::revise::{Gate, ReviseConfig};
 use factdesk_model::{DocumentId, RunId};
 use serde::Serialize;
 
+use crate::Result;
 use crate::batch::SubjectFailure;
+use crate::identity::{RunIdentity, RunModels};
 use crate::verify::config::parse_evidence;
 pub use crate::verify::config::{EvidenceChoice, ReviseSettings};
 
@@ -68,13 +70,9 @@ struct RevisePlan {
 
 impl RevisePlan {
     /// The run's identity: the method's configuration and the models it asks. Every field of
-    /// [`ReviseConfig`] is in it (serialised, so a field added later cannot be left out), the
-    /// method named beside it, with the run's evidence, models and judging.
-    fn identity(&self) -> serde_json::Value {
-        let mut models = serde_json::json!({"chat": self.chat});
-        if let Some(nli) = &self.nli {
-            models["nli"] = serde_json::json!(nli);
-        }
+    /// [`ReviseConfig`] is in it (serialised, so a field added later cannot be left out) but
+    /// the method, which the identity names beside it, with the run's evidence and judging.
+    fn identity(&self) -> Result<RunIdentity> {
         let mut config = serde_json::to_value(&self.config).unwrap_or_default();
         if let Some(fields) = config.as_object_mut() {
             fields.remove("method");
@@ -84,11 +82,8 @@ impl RevisePlan {
             fields.insert("web".into(), serde_json::json!(self.web));
             fields.insert("judge".into(), serde_json::json!(self.judge));
         }
-        serde_json::json!({
-            "method": self.config.method.as_str(),
-            "config": config,
-            "models": models,
-        })
+        let models = RunModels { chat: Some(self.chat.clone()), nli: self.nli.clone() };
+        RunIdentity::new(self.config.method.as_str(), &config, models)
     }
 }
 
@@ -119,10 +114,10 @@ mod tests {
             },
             "models": {"chat": "embedded:smollm2", "nli": "cross-encoder:verifier"},
         });
-        assert_eq!(plan.identity(), before);
+        assert_eq!(plan.identity().unwrap().to_json(), before);
         // Every field of the method's configuration but its name is there.
         let fields = serde_json::to_value(ReviseConfig::default()).unwrap();
-        let identity = plan.identity();
+        let identity = plan.identity().unwrap().to_json();
         for field in fields.as_object().unwrap().keys().filter(|key| *key != "method") {
             assert!(identity["config"].get(field).is_some(), "{field} is left out");
         }

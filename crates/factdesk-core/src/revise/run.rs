@@ -335,10 +335,8 @@ impl Factdesk {
         reference: Option<&str>,
         options: &ReviseOptions,
     ) -> Result<StoredOutcome> {
-        let identity = plan.identity();
-        let method = plan.config.method.as_str();
         let collection = passage.map(|(_, collection)| collection);
-        let run = self.store()?.create_run(method, &identity, Some(&plan.chat), collection)?;
+        let run = self.create_run(&plan.identity()?, collection)?;
         self.store()?.set_run_status(run, RunStatus::Running, None)?;
         let stored = async {
             let (revision, calls) =
@@ -408,13 +406,11 @@ impl Factdesk {
         {
             self.cross_encoder(&folder, name)?;
         }
-        let identity = plan.identity();
+        let identity = plan.identity()?;
         let spec = BatchSpec {
             collection,
             subjects: BatchSubjects::Passages,
-            method: method.as_str(),
             identity: &identity,
-            model: Some(&plan.chat),
             restart: options.restart,
             skip_done: false,
             concurrency: options.concurrency.unwrap_or(self.settings().verify.concurrency),

@@ -9,6 +9,7 @@ use factdesk_methods::sgss::{self, Labels, StructuredSummary};
 use factdesk_model::{RunId, RunStatus};
 
 use super::Labeller;
+use crate::identity::{RunIdentity, RunModels};
 use crate::verify::{NLI_VERIFIER, method_error, verifier_folder};
 use crate::{CoreError, Factdesk, Result};
 
@@ -24,13 +25,14 @@ pub(crate) struct ModelLabellers {
 
 impl Factdesk {
     /// Loads the models `labellers` ask for; the chat model's calls go under a new run of kind
-    /// `score` with `parameters`. The verifier needs `documents`, the chat model `question`.
+    /// `score` over `inputs` (the files scored). The verifier needs `documents`, the chat
+    /// model `question`.
     pub(crate) fn model_labellers(
         &self,
         labellers: &[Labeller],
         documents: &[String],
         question: &str,
-        parameters: serde_json::Value,
+        inputs: serde_json::Value,
     ) -> Result<ModelLabellers> {
         let use_verifier = labellers.contains(&Labeller::Verifier);
         let use_chat = labellers.contains(&Labeller::Chat);
@@ -54,13 +56,11 @@ impl Factdesk {
             None
         };
         let chat = if use_chat {
-            let mut parameters = parameters;
-            parameters["template"] = sgss::label::LABEL_TEMPLATE.into();
-            let store = self.store()?;
-            let model_name = self.model_choice().model_name();
-            let run = store.create_run("score", &parameters, Some(&model_name), None)?;
-            store.set_run_status(run, RunStatus::Running, None)?;
-            drop(store);
+            let models = RunModels { chat: Some(self.model_choice().model_name()), nli: None };
+            let config = serde_json::json!({"template": sgss::label::LABEL_TEMPLATE});
+            let identity = RunIdentity::new("score", &config, models)?.over(&inputs)?;
+            let run = self.create_run(&identity, None)?;
+            self.store()?.set_run_status(run, RunStatus::Running, None)?;
             let loaded = self
                 .language_model(Some(run), None)
                 .and_then(|model| Ok((model, factdesk_methods::prompts::builtin_library()?)));

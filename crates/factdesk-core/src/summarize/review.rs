@@ -7,6 +7,7 @@ use factdesk_llm::CallCollector;
 use factdesk_methods::tts::{Tts, TtsConfig};
 use factdesk_model::{CheckId, Outcome, RunStatus, ScoredSource, SourcedSummary, StoredOutcome};
 
+use crate::identity::{RunIdentity, RunModels};
 use crate::verify::method_error;
 use crate::{CoreError, Factdesk, Result};
 
@@ -81,9 +82,14 @@ impl Factdesk {
         let settings = original.envelope.parameters.get("config").cloned();
         let settings = settings.unwrap_or_else(|| original.envelope.parameters.clone());
         let config: TtsConfig = serde_json::from_value(settings.clone()).unwrap_or_default();
-        let identity = serde_json::json!({"from_summary": id.0, "used": used});
         let chat = self.model_choice().model_name();
-        let run = self.store()?.create_run("tts-by-hand", &identity, Some(&chat), None)?;
+        let identity = RunIdentity::new(
+            "tts-by-hand",
+            &serde_json::json!({"used": used}),
+            RunModels { chat: Some(chat.clone()), nli: None },
+        )?
+        .over(&serde_json::json!({"from_summary": id.0}))?;
+        let run = self.create_run(&identity, None)?;
         self.store()?.set_run_status(run, RunStatus::Running, None)?;
         let stored = async {
             let collector = CallCollector::default();

@@ -7,10 +7,11 @@ use std::sync::Arc;
 use factdesk_llm::{CacheMode, CallCollector};
 use factdesk_methods::tts::baselines::Baseline;
 use factdesk_methods::tts::{Progress, Source, StanceJudge, Tts};
-use factdesk_model::{Outcome, RunId, RunStatus};
+use factdesk_model::{DocumentId, Outcome, RunId, RunStatus};
 
 use super::outcome::{baseline_summary, source_name, tts_summary};
 use super::{SummarizeRequest, SummaryRun};
+use crate::identity::{RunIdentity, RunModels};
 use crate::verify::{NLI_VERIFIER, method_error, verifier_folder};
 use crate::{CancelToken, CoreError, Factdesk, ProgressUnit, Reporter, Result};
 
@@ -75,22 +76,16 @@ impl Factdesk {
         let nli_name = nli.as_ref().map(|nli| nli.name());
         let method = request.baseline.map_or("tts", Baseline::as_str);
         let chat = self.model_choice().model_name();
-        let identity = serde_json::json!({
-            "method": method,
-            "config": request.config,
-            "question": request.question,
-            "documents": ids,
-            "model": chat,
-        });
+        let identity = summary_identity(method, request, &chat, nli.is_some(), &ids)?;
         let existing = if request.restart {
             None
         } else {
-            self.store()?.unfinished_free_run(method, &identity)?
+            self.store()?.unfinished_free_run(method, &identity.to_json())?
         };
         let resumed = existing.is_some();
         let run = match existing {
             Some(run) => run,
-            None => self.store()?.create_run(method, &identity, Some(&chat), None)?,
+            None => self.create_run(&identity, None)?,
         };
         self.store()?.set_run_status(run, RunStatus::Running, None)?;
         tracing::info!(%run, method, resumed, sources = sources.len(), "summarising");
@@ -150,6 +145,24 @@ fn run_error(error: factdesk_methods::MethodError, run: RunId) -> CoreError {
     }
 }
 
+/// A summary run's identity: the method (TTS or a baseline), its configuration, the chat model
+/// and, when the verifier judges the stances, the verifier by name (as a verdict method's
+/// identity names its NLI judge), over the question and the source documents.
+fn summary_identity(
+    method: &str,
+    request: &SummarizeRequest,
+    chat: &str,
+    verifier_judges: bool,
+    documents: &[DocumentId],
+) -> Result<RunIdentity> {
+    let models = RunModels {
+        chat: Some(chat.to_owned()),
+        nli: verifier_judges.then(|| NLI_VERIFIER.to_owned()),
+    };
+    RunIdentity::new(method, &request.config, models)?
+        .over(&serde_json::json!({"question": request.question, "documents": documents}))
+}
+
 #[cfg(test)]
 mod tests {
     use factdesk_methods::tts::TtsConfig;
@@ -175,6 +188,32 @@ mod tests {
                 self.cancel.cancel();
             }
         }
+    }
+
+    /// The identity migration 0018 rewrote the summaries stored before it into (the store's
+    /// migration test holds the same value): an unfinished one still resumes.
+    #[test]
+    fn a_summary_identity_is_what_the_migration_wrote() {
+        let request = SummarizeRequest {
+            question: "Did the dam hold?".into(),
+            sources: SummarySources::Corpus("dam".into()),
+            baseline: None,
+            config: TtsConfig { stance_judge: StanceJudge::Verifier, ..TtsConfig::default() },
+            cache: None,
+            restart: false,
+        };
+        let identity =
+            summary_identity("tts", &request, "mock", true, &[DocumentId(3), DocumentId(1)])
+                .unwrap();
+        assert_eq!(
+            identity.to_json(),
+            serde_json::json!({
+                "method": "tts",
+                "config": request.config,
+                "models": {"chat": "mock", "nli": "factdesk-verifier"},
+                "inputs": {"question": "Did the dam hold?", "documents": [3, 1]},
+            })
+        );
     }
 
     #[tokio::test]

@@ -344,6 +344,11 @@ pub enum MethodConfig {
 }
 
 impl MethodConfig {
+    /// The identity of a run of this configuration asking `models`.
+    pub fn identity(&self, models: RunModels) -> crate::Result<RunIdentity> {
+        RunIdentity::new(self.method().as_str(), self, models)
+    }
+
     pub fn method(&self) -> Method {
         match self {
             MethodConfig::LlmCite(_) => Method::LlmCite,
@@ -354,39 +359,11 @@ impl MethodConfig {
     }
 }
 
-/// The models a run asks: the chat model when the method talks to it (for URLs, P(True), or as
-/// the NLI judge), and the NLI judge when the method judges evidence.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct RunModels {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub chat: Option<String>,
-    /// `llm`, `factdesk-verifier` or `cross-encoder:<folder>`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub nli: Option<String>,
-}
+pub use crate::identity::{RunIdentity, RunModels};
 
-/// What identifies a run: `{"method", "config", "models"}`, stored as the run's parameters.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RunIdentity {
-    pub method: Method,
-    pub config: MethodConfig,
-    pub models: RunModels,
-}
-
-impl RunIdentity {
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(self).unwrap_or_default()
-    }
-
-    /// The model a run's row names: the chat model if the run asks it, else the NLI judge.
-    pub fn model_label(&self) -> Option<&str> {
-        self.models.chat.as_deref().or(self.models.nli.as_deref())
-    }
-
-    /// The NLI judge's samples when it is the chat model.
-    pub(crate) fn judged_by_llm(nli: &str, samples: u32) -> Option<u32> {
-        (nli == NLI_LLM).then_some(samples.max(1))
-    }
+/// The NLI judge's samples when it is the chat model.
+pub(crate) fn judged_by_llm(nli: &str, samples: u32) -> Option<u32> {
+    (nli == NLI_LLM).then_some(samples.max(1))
 }
 
 #[cfg(test)]
@@ -434,11 +411,9 @@ mod tests {
 
     #[test]
     fn an_identity_holds_only_what_its_method_uses() {
-        let identity = RunIdentity {
-            method: Method::PTrue,
-            config: MethodConfig::PTrue(PTrueConfig { samples: 5, seed: 0 }),
-            models: RunModels { chat: Some("smollm2".into()), nli: None },
-        };
+        let identity = MethodConfig::PTrue(PTrueConfig { samples: 5, seed: 0 })
+            .identity(RunModels { chat: Some("smollm2".into()), nli: None })
+            .unwrap();
         assert_eq!(
             identity.to_json(),
             serde_json::json!({
@@ -447,20 +422,18 @@ mod tests {
                 "models": {"chat": "smollm2"},
             })
         );
-        let corpus = RunIdentity {
-            method: Method::CorpusNli,
-            config: MethodConfig::CorpusNli(CorpusNliConfig {
-                method: corpus_nli::CorpusNliConfig {
-                    documents: 1,
-                    l: 4,
-                    retrieve: 50,
-                    threshold: 0.5,
-                },
-                corpora: vec!["demo".into()],
-                nli_samples: None,
-            }),
-            models: RunModels { chat: None, nli: Some("factdesk-verifier".into()) },
-        };
+        let corpus = MethodConfig::CorpusNli(CorpusNliConfig {
+            method: corpus_nli::CorpusNliConfig {
+                documents: 1,
+                l: 4,
+                retrieve: 50,
+                threshold: 0.5,
+            },
+            corpora: vec!["demo".into()],
+            nli_samples: None,
+        })
+        .identity(RunModels { chat: None, nli: Some("factdesk-verifier".into()) })
+        .unwrap();
         assert_eq!(corpus.model_label(), Some("factdesk-verifier"));
         assert_eq!(
             corpus.to_json()["config"],

@@ -246,12 +246,7 @@ impl Factdesk {
             ));
         }
         let plan = self.plan(options)?;
-        let run = self.store()?.create_run(
-            plan.identity.method.as_str(),
-            &plan.identity.to_json(),
-            plan.identity.model_label(),
-            None,
-        )?;
+        let run = self.create_run(&plan.identity()?, None)?;
         self.store()?.set_run_status(run, RunStatus::Running, None)?;
         let stored = async {
             let (check, calls) =
@@ -297,14 +292,11 @@ impl Factdesk {
         if let Some((folder, name)) = plan.cross_encoder() {
             self.cross_encoder(&folder, name)?;
         }
-        let identity = plan.identity.to_json();
-        let method = plan.identity.method.as_str();
+        let identity = plan.identity()?;
         let spec = BatchSpec {
             collection,
             subjects: BatchSubjects::Claims,
-            method,
             identity: &identity,
-            model: plan.identity.model_label(),
             restart: options.restart,
             skip_done: options.skip_checked,
             concurrency: options.concurrency.unwrap_or(self.settings().verify.concurrency),
@@ -341,7 +333,7 @@ impl Factdesk {
         Ok(BatchSummary {
             run_id: outcome.run_id,
             collection: collection.to_owned(),
-            method: method.to_owned(),
+            method: identity.method.clone(),
             resumed: outcome.resumed,
             claims: outcome.subjects,
             already_checked: outcome.already_done,

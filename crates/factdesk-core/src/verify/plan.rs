@@ -16,23 +16,29 @@ use factdesk_model::ClaimCheck;
 use tokio::sync::Semaphore;
 
 use super::config::{
-    self, CiberConfig, CorpusNliConfig, LlmCiteConfig, MethodConfig, PTrueConfig, RunIdentity,
-    RunModels,
+    self, CiberConfig, CorpusNliConfig, LlmCiteConfig, MethodConfig, PTrueConfig, RunModels,
+    judged_by_llm,
 };
 use super::evidence::{CorpusSearch, LlmCitePages, WebPages};
 use super::{Method, NLI_LLM, VerifyOptions, cross_encoder_folder, method_error};
 use crate::{CoreError, Factdesk, Result};
 
-/// The method and configuration of a run, resolved from settings and options.
+/// The method configuration of a run and the models it asks, resolved from settings and
+/// options; with the method's name, they are the run's identity.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Plan {
-    pub(super) identity: RunIdentity,
+    pub(super) config: MethodConfig,
+    pub(super) models: RunModels,
 }
 
 impl Plan {
+    pub(super) fn identity(&self) -> Result<crate::identity::RunIdentity> {
+        self.config.identity(self.models.clone())
+    }
+
     /// The NLI judge, for methods that judge evidence.
     pub(super) fn nli(&self) -> Option<&str> {
-        self.identity.models.nli.as_deref()
+        self.models.nli.as_deref()
     }
 
     /// The model folder of a cross-encoder NLI judge (the built-in verifier or
@@ -74,7 +80,7 @@ impl Factdesk {
                 Ok(value)
             }
         };
-        let identity = match method {
+        let (config, models) = match method {
             Method::LlmCite => {
                 let own = &settings.methods.llm_cite;
                 let urls = match options.urls {
@@ -93,9 +99,8 @@ impl Factdesk {
                 } else {
                     self.nli_choice(options, &chat)?
                 };
-                RunIdentity {
-                    method,
-                    config: MethodConfig::LlmCite(LlmCiteConfig {
+                (
+                    MethodConfig::LlmCite(LlmCiteConfig {
                         method: llm_cite::LlmCiteConfig {
                             strategy: urls,
                             m: at_least_one("m", options.m.unwrap_or(own.m))?,
@@ -107,26 +112,24 @@ impl Factdesk {
                             language: settings.import.language.clone(),
                             seed: verify.seed,
                         },
-                        nli_samples: RunIdentity::judged_by_llm(&nli, verify.nli_samples),
+                        nli_samples: judged_by_llm(&nli, verify.nli_samples),
                     }),
-                    models: RunModels { chat: Some(chat_name), nli: Some(nli) },
-                }
+                    RunModels { chat: Some(chat_name), nli: Some(nli) },
+                )
             }
-            Method::PTrue => RunIdentity {
-                method,
-                config: MethodConfig::PTrue(PTrueConfig {
+            Method::PTrue => (
+                MethodConfig::PTrue(PTrueConfig {
                     samples: settings.methods.p_true.samples.max(1),
                     seed: verify.seed,
                 }),
-                models: RunModels { chat: Some(chat_name), nli: None },
-            },
+                RunModels { chat: Some(chat_name), nli: None },
+            ),
             Method::CorpusNli => {
                 let own = &settings.methods.corpus_nli;
                 let nli = self.nli_choice(options, &chat)?;
-                let nli_samples = RunIdentity::judged_by_llm(&nli, verify.nli_samples);
-                RunIdentity {
-                    method,
-                    config: MethodConfig::CorpusNli(CorpusNliConfig {
+                let nli_samples = judged_by_llm(&nli, verify.nli_samples);
+                (
+                    MethodConfig::CorpusNli(CorpusNliConfig {
                         method: corpus_nli::CorpusNliConfig {
                             documents: at_least_one("m", options.m.unwrap_or(own.documents))?,
                             l: at_least_one("l", options.l.unwrap_or(own.l))?,
@@ -137,11 +140,8 @@ impl Factdesk {
                         nli_samples,
                     }),
                     // The chat model is asked only when it is the judge.
-                    models: RunModels {
-                        chat: nli_samples.is_some().then_some(chat_name),
-                        nli: Some(nli),
-                    },
-                }
+                    RunModels { chat: nli_samples.is_some().then_some(chat_name), nli: Some(nli) },
+                )
             }
             Method::Ciber => {
                 let own = &settings.methods.ciber;
@@ -166,9 +166,8 @@ impl Factdesk {
                             .into(),
                     ));
                 }
-                RunIdentity {
-                    method,
-                    config: MethodConfig::Ciber(CiberConfig {
+                (
+                    MethodConfig::Ciber(CiberConfig {
                         method: ciber::CiberConfig {
                             documents: at_least_one("m", options.m.unwrap_or(own.documents))?,
                             retrieve: own.retrieve.max(1),
@@ -191,11 +190,11 @@ impl Factdesk {
                         pages: options.pages.iter().map(|url| url.trim().to_owned()).collect(),
                         llm_cite: options.from_llm_cite,
                     }),
-                    models: RunModels { chat: Some(chat_name), nli: None },
-                }
+                    RunModels { chat: Some(chat_name), nli: None },
+                )
             }
         };
-        Ok(Plan { identity })
+        Ok(Plan { config, models })
     }
 
     /// Checks one claim with the plan's method, its model calls recorded for `run`.
@@ -212,7 +211,7 @@ impl Factdesk {
         // methods that ask it.
         let chat = || self.collecting_language_model(Some(run), cache, Some(collector.clone()));
         let prompts = Arc::new(prompts::builtin_library()?);
-        let check = match &plan.identity.config {
+        let check = match &plan.config {
             MethodConfig::LlmCite(config) => {
                 let model = chat()?;
                 let method = LlmCite {

@@ -89,6 +89,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "languages",
         sql: include_str!("../../../../migrations/0017_languages.sql"),
     },
+    Migration {
+        version: 18,
+        name: "one_run_identity",
+        sql: include_str!("../../../../migrations/0018_one_run_identity.sql"),
+    },
 ];
 
 /// The schema version this binary writes.

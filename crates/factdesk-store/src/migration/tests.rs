@@ -189,10 +189,14 @@ fn run_parameters_of_a_version_5_database_become_identities() {
     assert_eq!(llm_cite["config"]["premises"], "cumulative");
     assert_eq!(llm_cite["config"].get("nli_samples"), None, "the verifier judged");
     assert_eq!(llm_cite["models"]["nli"], "factdesk-verifier");
-    // Not a method's run: left alone.
+    // A single prompt: an identity too since version 18.
     assert_eq!(
         run(4).parameters,
-        serde_json::json!({"max_tokens": null, "seed": null, "temperature": null})
+        serde_json::json!({
+            "method": "ask",
+            "config": {"max_tokens": null, "seed": null, "temperature": null},
+            "models": {"chat": run(4).model.unwrap()},
+        })
     );
     let review: (String, String) = store
         .conn
@@ -363,6 +367,7 @@ const LANDED: &[(i64, &str)] = &[
     (15, "e666454e40d98b85af21e81f1c555cb976d14c3d371b24310c65de955b6108ef"),
     (16, "718789c8c802822a6873ff720fc5088538f84271093bbf07f20b51bb42cb449b"),
     (17, "bcd2029b34fea0dfe31af8f48ddd77297817807752401e4e9bb730df0213d7e8"),
+    (18, "5c271905bd73cb6a91b938b728c057f2e65ae84aaf921da3e775c55e6fa25e73"),
 ];
 
 #[test]
@@ -431,4 +436,93 @@ fn a_database_from_before_checksums_records_those_of_its_migrations() {
     let versions: Vec<i64> =
         recorded(&Connection::open(&path).unwrap()).into_iter().map(|(v, _)| v).collect();
     assert_eq!(versions, (1..=latest_version(MIGRATIONS)).collect::<Vec<_>>());
+}
+
+/// Version 18 gives the runs that kept a shape of their own (summaries and their baselines,
+/// summaries written again by hand, SGSS labels, single prompts) the identity every method's
+/// run has, exactly as the core now computes it (`identity.rs`, whose tests hold the same
+/// values): an unfinished summary still resumes. Runs already in that shape are left alone.
+#[test]
+fn runs_of_every_kind_get_one_identity_at_version_18() {
+    let version = MIGRATIONS.iter().position(|m| m.name == "one_run_identity").unwrap();
+    let mut conn = Connection::open_in_memory().unwrap();
+    apply_migrations(&mut conn, &MIGRATIONS[..version], "test.sqlite3").unwrap();
+    let tts_config = serde_json::json!({"tau": 0.1, "stance_judge": "verifier", "max_claims": 8});
+    let rows = [
+        (
+            "tts",
+            serde_json::json!({"method": "tts", "config": tts_config, "question": "Did the dam hold?", "documents": [3, 1], "model": "mock"}),
+        ),
+        (
+            "majority-prompt",
+            serde_json::json!({"method": "majority-prompt", "config": tts_config, "question": "Q?", "documents": [2], "model": "mock"}),
+        ),
+        ("tts-by-hand", serde_json::json!({"from_summary": 7, "used": [0, 2]})),
+        (
+            "score",
+            serde_json::json!({"summaries": ["a.md"], "documents": ["d.txt"], "question": "Q?", "template": "sgss/label"}),
+        ),
+        ("ask", serde_json::json!({"max_tokens": 64, "temperature": 0.7, "seed": null})),
+        (
+            "corpus-nli",
+            serde_json::json!({"method": "corpus-nli", "config": {"l": 4}, "models": {"nli": "factdesk-verifier"}}),
+        ),
+    ];
+    for (method, parameters) in &rows {
+        conn.execute(
+            "INSERT INTO runs (method, parameters, model, status, created_at)
+             VALUES (?1, ?2, 'mock', 'cancelled', '2026-11-27T00:00:00Z')",
+            rusqlite::params![method, parameters.to_string()],
+        )
+        .unwrap();
+    }
+    apply_migrations(&mut conn, MIGRATIONS, "test.sqlite3").unwrap();
+    let stored: Vec<serde_json::Value> = conn
+        .prepare("SELECT parameters FROM runs ORDER BY id")
+        .unwrap()
+        .query_map([], |row| row.get::<_, String>(0))
+        .unwrap()
+        .map(|text| serde_json::from_str(&text.unwrap()).unwrap())
+        .collect();
+    let expected = [
+        serde_json::json!({
+            "method": "tts",
+            "config": tts_config,
+            "models": {"chat": "mock", "nli": "factdesk-verifier"},
+            "inputs": {"question": "Did the dam hold?", "documents": [3, 1]},
+        }),
+        // No stances asked: no judge named.
+        serde_json::json!({
+            "method": "majority-prompt",
+            "config": tts_config,
+            "models": {"chat": "mock"},
+            "inputs": {"question": "Q?", "documents": [2]},
+        }),
+        serde_json::json!({
+            "method": "tts-by-hand",
+            "config": {"used": [0, 2]},
+            "models": {"chat": "mock"},
+            "inputs": {"from_summary": 7},
+        }),
+        serde_json::json!({
+            "method": "score",
+            "config": {"template": "sgss/label"},
+            "models": {"chat": "mock"},
+            "inputs": {"summaries": ["a.md"], "documents": ["d.txt"], "question": "Q?"},
+        }),
+        serde_json::json!({
+            "method": "ask",
+            "config": {"max_tokens": 64, "temperature": 0.7, "seed": null},
+            "models": {"chat": "mock"},
+        }),
+        rows[5].1.clone(),
+    ];
+    for (got, want) in stored.iter().zip(&expected) {
+        assert_eq!(got, want);
+    }
+    // Floats keep their exact spelling, so an identity computed anew compares equal.
+    let text: String = conn
+        .query_row("SELECT parameters FROM runs WHERE method = 'ask'", [], |row| row.get(0))
+        .unwrap();
+    assert!(text.contains("0.7"), "{text}");
 }
