@@ -11,8 +11,8 @@
 // written), check with CIBER, correct a passage, score structured summaries, and summarise a
 // small corpus with TTS (the liar dropped, restored by hand, exported; a run cancelled and
 // resumed), and review a collection of 50 checked claims by keyboard alone in review mode. Last,
-// axe-core checks every view so filled against the WCAG 2 A/AA rules, in the light and the dark
-// theme. Screenshots go to FACTDESK_E2E_SCREENSHOTS (default: ./screenshots, ignored by git).
+// Tab goes through every view so filled (each stop shows a focus ring) and axe-core checks each
+// against the WCAG 2 A/AA rules, in the light and the dark theme. Screenshots go to FACTDESK_E2E_SCREENSHOTS (default: ./screenshots, ignored by git).
 //
 // Run by scripts/e2e.sh, which installs what this needs, builds the app and starts a virtual
 // display. Environment: FACTDESK_APP_BINARY (required: the app to launch),
@@ -1394,6 +1394,33 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
         on,
       );
     }
+
+    test('shows a focus ring on everything Tab reaches, on every view', async (t) => {
+      const unringed = [];
+      let reached = 0;
+      for (const [name, open] of views) {
+        await open();
+        // From the top of the document: Tab moves through the view's controls in order.
+        await driver.executeScript('document.activeElement?.blur(); window.scrollTo(0, 0);');
+        const seen = new Set();
+        for (let step = 0; step < 40; step += 1) {
+          await driver.actions().sendKeys(Key.TAB).perform();
+          const focused = await driver.executeScript(
+            `const node = document.activeElement;
+             if (!node || node === document.body) return null;
+             const style = getComputedStyle(node);
+             const path = node.tagName.toLowerCase() + (node.id ? '#' + node.id : '') + (node.getAttribute('class') ? '.' + node.getAttribute('class').split(' ').join('.') : '');
+             return { path, key: path + '|' + (node.textContent ?? '').slice(0, 40), ring: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 1 };`,
+          );
+          if (focused === null || seen.has(focused.key)) break;
+          seen.add(focused.key);
+          reached += 1;
+          if (!focused.ring) unringed.push(`${name}: ${focused.path}`);
+        }
+      }
+      t.diagnostic(`${reached} focus stops on ${views.length} views (at most 40 each)`);
+      assert.deepEqual(unringed, [], `focused without a visible ring:\n${unringed.join('\n')}`);
+    });
 
     for (const theme of ['light', 'dark']) {
       test(`has no WCAG 2 A/AA violation on any view, ${theme} theme`, async (t) => {
