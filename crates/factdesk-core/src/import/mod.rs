@@ -22,10 +22,10 @@ use futures_util::StreamExt;
 use serde::Serialize;
 
 use self::files::{expand_sources, format_of_path, is_archive_path, open_jsonl, read_file};
+use crate::formats::FieldNames;
 use crate::formats::{
     Languages, ParseOptions, Parsed, SourceBytes, parse_jsonl_stream, parse_source,
 };
-use crate::formats::FieldNames;
 use crate::{CancelToken, CoreError, Factdesk, ProgressUnit, Reporter, Result};
 
 /// What to import and how.
