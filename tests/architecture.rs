@@ -1,7 +1,8 @@
 //! The invariants of ARCHITECTURE.md that a manifest shows, checked on every crate's
 //! `Cargo.toml`: which way dependencies point (so there are no circles between crates), which
-//! crate alone may use rusqlite, tantivy, an HTTP client, candle or llama.cpp, Tauri, and that
-//! every crate is placed on the architecture's diagram.
+//! crate alone may use rusqlite, tantivy, an HTTP client, candle or llama.cpp, Tauri, that
+//! every crate is placed on the architecture's diagram, and that the programs share one build
+//! (`factdesk-workspace-hack`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -10,6 +11,7 @@ use std::path::{Path, PathBuf};
 /// (scripted servers and models for tests) stands at the bottom so anything may use it in its
 /// tests; outside tests only the benchmarks and the cross-crate tests do.
 const LAYERS: &[&[&str]] = &[
+    &[HACK],
     &["factdesk-model", "factdesk-testkit"],
     &["factdesk-text"],
     &[
@@ -24,6 +26,11 @@ const LAYERS: &[&[&str]] = &[
     &["factdesk-core"],
     &["factdesk-cli", "factdesk-app", "factdesk-bench", "factdesk-tests"],
 ];
+
+/// The crate that pins one feature set for the third-party crates every program shares, kept by
+/// `cargo hakari generate` (see `.config/hakari.toml`). It holds no code: it lists dependencies
+/// only to unify their features, so the owned crates below may appear in it.
+const HACK: &str = "factdesk-workspace-hack";
 
 /// External crates only one of ours may depend on (a name ending in `*` is a prefix).
 const OWNED: &[(&str, &[&str])] = &[
@@ -121,6 +128,7 @@ fn every_crate_has_a_layer_and_depends_only_on_lower_ones() {
             }
             if SHELLS.contains(&manifest.name.as_str())
                 && dependency != "factdesk-core"
+                && dependency != HACK
                 && !(dependency == "factdesk-testkit" && only_in_tests)
             {
                 wrong.push(format!(
@@ -136,7 +144,7 @@ fn every_crate_has_a_layer_and_depends_only_on_lower_ones() {
 #[test]
 fn sql_search_http_models_and_the_window_each_live_in_one_crate() {
     let mut wrong = Vec::new();
-    for manifest in manifests() {
+    for manifest in manifests().into_iter().filter(|manifest| manifest.name != HACK) {
         for dependency in manifest.dependencies.keys() {
             for (owned, owners) in OWNED {
                 let matches = match owned.strip_suffix('*') {
@@ -165,4 +173,80 @@ fn the_architecture_names_every_crate() {
         .filter(|name| !architecture.contains(name.as_str()))
         .collect();
     assert!(missing.is_empty(), "ARCHITECTURE.md does not name {missing:?}");
+}
+
+#[test]
+fn the_workspace_hack_holds_no_code_and_every_crate_uses_it() {
+    let code =
+        std::fs::read_to_string(root().join("crates").join(HACK).join("src/lib.rs")).unwrap();
+    let items: Vec<&str> = code
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with("//"))
+        .collect();
+    assert!(items.is_empty(), "{HACK} holds code: {items:?}");
+    let without: Vec<String> = manifests()
+        .into_iter()
+        .filter(|manifest| manifest.name != HACK)
+        .filter(|manifest| {
+            !manifest.dependencies.get(HACK).is_some_and(|tables| tables.contains(&"dependencies"))
+        })
+        .map(|manifest| manifest.name)
+        .collect();
+    assert!(
+        without.is_empty(),
+        "{without:?} do not depend on {HACK}: run `cargo hakari manage-deps`"
+    );
+}
+
+/// Each third-party crate `package` resolves to for a build of it alone, with the feature sets
+/// it is built with (build scripts' and the program's own, when they differ).
+fn resolved(package: &str) -> BTreeMap<String, std::collections::BTreeSet<String>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let output = std::process::Command::new(cargo)
+        .current_dir(root())
+        .args(["tree", "--frozen", "-p", package, "-e", "normal,build"])
+        .args(["--prefix", "none", "--format", "{p}|{f}"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "cargo tree -p {package}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut crates: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+    for line in String::from_utf8(output.stdout).unwrap().lines() {
+        let Some((name, features)) = line.split_once('|') else { continue };
+        // "serde v1.0.0 (proc-macro)", "(*)" for a crate shown before, "(/path)" for ours.
+        let name = name.split(" (").next().unwrap_or(name).trim();
+        if name.starts_with("factdesk") {
+            continue;
+        }
+        let features = features.split(" (*)").next().unwrap_or(features).trim();
+        crates.entry(name.to_owned()).or_default().insert(features.to_owned());
+    }
+    crates
+}
+
+/// A third-party crate built with other features for one program than for another is compiled
+/// twice (and everything above it): before the workspace hack, the app rebuilt 179 of the 487
+/// crates it shares with the CLI, llama.cpp's C++ build among them.
+#[test]
+fn the_cli_the_app_and_the_tests_build_shared_crates_alike() {
+    let cli = resolved("factdesk-cli");
+    let mut differ = Vec::new();
+    for other in ["factdesk-app", "factdesk-bench", "factdesk-tests", "factdesk-testkit"] {
+        for (name, features) in resolved(other) {
+            if let Some(theirs) = cli.get(&name)
+                && *theirs != features
+            {
+                differ.push(format!("{name}: factdesk-cli {theirs:?}, {other} {features:?}"));
+            }
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "built with other features per program (run `cargo hakari generate`):\n{}",
+        differ.join("\n")
+    );
 }

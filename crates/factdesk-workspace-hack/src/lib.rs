@@ -1,0 +1,1 @@
+//! No code: this crate exists for the dependencies in its manifest (see its Cargo.toml).
