@@ -13,7 +13,9 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/factdesk/target}"
 CORE_PACKAGES=(build-essential pkg-config libssl-dev file cmake clang libclang-dev python3 python3-pip python3-venv)
 # Debian packages to build the Tauri desktop app.
 APP_PACKAGES=(libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev librsvg2-dev
-  libayatana-appindicator3-dev libxdo-dev)
+  libayatana-appindicator3-dev libxdo-dev
+  # Chinese, Japanese and Korean text in the window (the stylesheet names these faces).
+  fonts-noto-cjk)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 

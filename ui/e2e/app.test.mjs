@@ -1294,6 +1294,38 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.equal((await findAll('#claim-table .review-note.accept')).length, 50 - overrides);
   });
 
+  test('imports Chinese and Arabic text, finds the Chinese by a word and shows the Arabic right to left', async () => {
+    await startImport('languages', [path.join(fixtures, 'languages')]);
+    await waitForText('#import-summary', /Done\. 2 documents imported into “languages”/, 120_000);
+    await openSection('search');
+    await waitFor('#search-corpora input[value="languages"]');
+    // Chinese has no spaces between words: the index cuts it into pairs of characters.
+    await type('#search-query', '埃菲尔铁塔');
+    await (await find('#search-corpora input[value="languages"]')).click();
+    await (await find('#search-submit')).click();
+    await waitForText('#search-status', /^1 sentence$/);
+    const snippet = await find('#hit-list .hit .snippet').getText();
+    assert.match(snippet, /埃菲尔铁塔位于法国巴黎/);
+    assert.ok((await findAll('#hit-list .hit mark')).length > 0, 'no highlighted words');
+    await screenshot('05b-search-chinese.png');
+    // Arabic is searched in its language too, and its sentence reads right to left.
+    await type('#search-query', 'باريس');
+    await (await find('#search-submit')).click();
+    await waitForText('#search-status', /^1 sentence$/);
+    // The sentence's text starts at the snippet's right edge and leaves room on its left.
+    const [dir, rightGap, leftGap, ...why] = await driver.executeScript(
+      "const p = document.querySelector('#hit-list .hit .snippet');" +
+        ' const range = document.createRange(); range.selectNodeContents(p);' +
+        ' const text = range.getBoundingClientRect(); const box = p.getBoundingClientRect();' +
+        ' const style = getComputedStyle(p);' +
+        ' return [p.dir, box.right - text.right, text.left - box.left, style.direction, style.textAlign, p.textContent.slice(0, 30)];',
+    );
+    assert.equal(dir, 'auto');
+    assert.ok(rightGap < 4 && leftGap > 100, `Arabic laid out from the left: ${rightGap}px right, ${leftGap}px left (${why.join(', ')})`);
+    await assertNoSidewaysScroll();
+    await screenshot('05c-search-arabic.png');
+  });
+
   // Accessibility, checked by axe-core on each view the tests above filled with data: the WCAG 2
   // A and AA rules (labels, names, contrast, headings, ARIA), in the light theme and again in the
   // dark one. The window follows the system's colour scheme, which WebDriver cannot set, so the

@@ -11,6 +11,14 @@ export type Child = Node | string | null | undefined | false;
 const REFUSED_ATTRIBUTES = /^(on|href$|src|srcset$|style$|action$|formaction$|xlink:|srcdoc$)/i;
 
 /**
+ * The blocks that hold text from the data (sentences, claims, snippets, cells). Documents and
+ * claims come in any language, so each such block takes its direction from its first letter
+ * (`dir="auto"`): Arabic or Hebrew reads right to left and is aligned right, English is
+ * unchanged. A block given a `dir` keeps it.
+ */
+const TEXT_BLOCKS = new Set(['p', 'li', 'td', 'th', 'blockquote', 'h1', 'h2', 'h3', 'dd']);
+
+/**
  * Creates `<tag>` with the given attributes and children. Attribute values are set with
  * `setAttribute` (never parsed); `class` takes a space-separated list.
  */
@@ -20,6 +28,7 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   ...children: Child[]
 ): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
+  if (TEXT_BLOCKS.has(tag) && !('dir' in attributes)) node.dir = 'auto';
   for (const [name, value] of Object.entries(attributes)) {
     if (REFUSED_ATTRIBUTES.test(name)) throw new Error(`el(): the attribute ${name} is not allowed`);
     if (value === undefined || value === false) continue;
