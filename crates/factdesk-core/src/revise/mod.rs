@@ -73,8 +73,9 @@ impl RevisePlan {
     /// [`ReviseConfig`] is in it (serialised, so a field added later cannot be left out) but
     /// the method, which the identity names beside it, with the run's evidence and judging.
     fn identity(&self) -> Result<RunIdentity> {
-        let mut config = serde_json::to_value(&self.config).unwrap_or_default();
-        if let Some(fields) = config.as_object_mut() {
+        let models = RunModels { chat: Some(self.chat.clone()), nli: self.nli.clone() };
+        let mut identity = RunIdentity::new(self.config.method.as_str(), &self.config, models)?;
+        if let Some(fields) = identity.config.as_object_mut() {
             fields.remove("method");
             fields.insert("evidence".into(), serde_json::json!(self.evidence));
             fields.insert("granularity".into(), serde_json::json!(self.granularity));
@@ -82,8 +83,7 @@ impl RevisePlan {
             fields.insert("web".into(), serde_json::json!(self.web));
             fields.insert("judge".into(), serde_json::json!(self.judge));
         }
-        let models = RunModels { chat: Some(self.chat.clone()), nli: self.nli.clone() };
-        RunIdentity::new(self.config.method.as_str(), &config, models)
+        Ok(identity)
     }
 }
 
