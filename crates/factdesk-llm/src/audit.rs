@@ -324,9 +324,13 @@ impl LanguageModel for AuditedModel {
 #[cfg(test)]
 mod tests {
     use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use factdesk_testkit::TestServer;
+    use factdesk_testkit::scripted::{Asked, P_TRUE_TEMPLATE, ScriptedModel};
 
     use super::*;
-    use crate::scripted::ScriptedModel;
+    use crate::openai::{OpenAiCompatible, OpenAiSettings};
 
     #[derive(Default)]
     struct MemoryStore {
@@ -350,26 +354,38 @@ mod tests {
         }
     }
 
+    /// A prompt of no template: the scripted model answers it with its `otherwise` script.
     fn request(text: &str) -> CompletionRequest {
         CompletionRequest::new(vec![ChatMessage::user(text)])
+    }
+
+    /// The testkit's scripted model on loopback, and a provider that talks to it (no retries).
+    fn served(model: ScriptedModel) -> (TestServer, Arc<OpenAiCompatible>) {
+        let server = model.serve();
+        let mut settings = OpenAiSettings::new(&server.url("/v1"), "scripted");
+        settings.max_retries = 0;
+        (server, Arc::new(OpenAiCompatible::new(settings).unwrap()))
+    }
+
+    fn constant(text: &'static str) -> ScriptedModel {
+        ScriptedModel::new().otherwise(move |_| text.to_owned())
     }
 
     #[tokio::test]
     async fn a_second_run_replays_without_calling_the_model() {
         let store = Arc::new(MemoryStore::default());
-        let first =
-            Arc::new(ScriptedModel::new(|r| Ok(vec![format!("echo {}", r.messages[0].content)])));
-        let audited =
-            AuditedModel::new(first.clone(), store.clone(), CacheMode::ReadWrite, Some(7));
+        let (first, model) = served(
+            ScriptedModel::new().otherwise(|asked: &Asked| format!("echo {}", asked.prompt)),
+        );
+        let audited = AuditedModel::new(model, store.clone(), CacheMode::ReadWrite, Some(7));
         let answer = audited.complete(&request("one")).await.unwrap();
         assert_eq!((answer.text(), answer.audit_id, answer.replayed), ("echo one", Some(1), false));
         let again = audited.complete(&request("one")).await.unwrap();
         assert_eq!((again.text(), again.replayed), ("echo one", true));
         assert_eq!(first.requests().len(), 1);
 
-        let fresh = Arc::new(ScriptedModel::constant("should not be called"));
-        let replay =
-            AuditedModel::new(fresh.clone(), store.clone(), CacheMode::ReplayOnly, Some(8));
+        let (fresh, model) = served(constant("should not be called"));
+        let replay = AuditedModel::new(model, store.clone(), CacheMode::ReplayOnly, Some(8));
         assert_eq!(replay.complete(&request("one")).await.unwrap().text(), "echo one");
         assert!(matches!(replay.complete(&request("two")).await, Err(LlmError::ReplayMiss { .. })));
         assert!(fresh.requests().is_empty());
@@ -377,36 +393,43 @@ mod tests {
         let record = &store.records.lock().unwrap()[0];
         assert_eq!(record.run_id, Some(7));
         assert_eq!(record.messages[0].content, "one");
-        assert_eq!(record.usage.prompt_tokens, 1);
+        // The testkit's server counts 20 prompt tokens for any prompt.
+        assert_eq!(record.usage.prompt_tokens, 20);
     }
 
     #[tokio::test]
     async fn a_collector_names_every_call_behind_an_answer() {
         let store = Arc::new(MemoryStore::default());
-        // Echoes the prompt, but answers "yes" to the short-answer question "c".
-        let model = Arc::new(ScriptedModel::new(|r| {
-            let prompt = r.messages.last().map(|m| m.content.clone()).unwrap_or_default();
-            Ok(vec![if prompt == "c" { "yes".into() } else { prompt }; r.params.n.max(1) as usize])
-        }));
+        // Echoes a prompt of no template; answers "yes" to P(True)'s short-answer question.
+        let (_server, model) = served(
+            ScriptedModel::new()
+                .otherwise(|asked| asked.prompt.clone())
+                .on(P_TRUE_TEMPLATE, |_| "yes".to_owned()),
+        );
         let collector = CallCollector::default();
         let audited = AuditedModel::new(model, store, CacheMode::ReadWrite, None)
             .with_collector(collector.clone());
         audited.complete(&request("a")).await.unwrap();
         audited.complete(&request("b")).await.unwrap();
         audited.complete(&request("a")).await.unwrap();
-        audited.answer_probabilities(&request("c"), &["yes", "no"], 2).await.unwrap();
-        audited.answer_probabilities(&request("c"), &["yes", "no"], 2).await.unwrap();
+        let mut question = request("c");
+        question.template = Some(crate::TemplateRef { id: P_TRUE_TEMPLATE.into(), version: 1 });
+        audited.answer_probabilities(&question, &["yes", "no"], 2).await.unwrap();
+        audited.answer_probabilities(&question, &["yes", "no"], 2).await.unwrap();
         assert_eq!(collector.ids(), vec![1, 2, 3], "replayed calls are named once");
     }
 
     #[tokio::test]
     async fn failed_calls_are_not_recorded_and_off_mode_always_calls() {
         let store = Arc::new(MemoryStore::default());
-        let failing = Arc::new(ScriptedModel::from_queue([
-            Err(LlmError::Backend("down".into())),
-            Ok(vec!["ok".into()]),
-        ]));
-        let audited = AuditedModel::new(failing.clone(), store.clone(), CacheMode::Off, None);
+        // Down, then up, then down again.
+        let calls = Arc::new(AtomicUsize::new(0));
+        let counted = calls.clone();
+        let (failing, model) = served(ScriptedModel::new().replying("", move |_| {
+            let call = counted.fetch_add(1, Ordering::SeqCst);
+            (call != 1).then(|| factdesk_testkit::TestResponse::text(503, "down"))
+        }));
+        let audited = AuditedModel::new(model, store.clone(), CacheMode::Off, None);
         assert!(audited.complete(&request("x")).await.is_err());
         assert!(store.records.lock().unwrap().is_empty());
         audited.complete(&request("x")).await.unwrap();
@@ -418,13 +441,13 @@ mod tests {
     #[tokio::test]
     async fn a_replay_of_a_shaped_request_takes_the_record_of_it_unshaped() {
         let store = Arc::new(MemoryStore::default());
-        let model = Arc::new(ScriptedModel::constant("free text"));
+        let (_server, model) = served(constant("free text"));
         let recorded = AuditedModel::new(model, store.clone(), CacheMode::ReadWrite, None);
         recorded.complete(&request("list")).await.unwrap();
         let mut shaped = request("list");
         shaped.constraint = Some(OutputConstraint::JsonSchema(serde_json::json!({})));
-        let fresh = Arc::new(ScriptedModel::constant("should not be called"));
-        let replay = AuditedModel::new(fresh.clone(), store.clone(), CacheMode::ReplayOnly, None);
+        let (fresh, model) = served(constant("should not be called"));
+        let replay = AuditedModel::new(model, store.clone(), CacheMode::ReplayOnly, None);
         let answer = replay.complete(&shaped).await.unwrap();
         assert_eq!((answer.text(), answer.replayed), ("free text", true));
         assert!(fresh.requests().is_empty());
@@ -432,10 +455,28 @@ mod tests {
         other.constraint = shaped.constraint.clone();
         assert!(matches!(replay.complete(&other).await, Err(LlmError::ReplayMiss { .. })));
         // Reading and writing, a shaped request is not answered by an unshaped record.
-        let live = Arc::new(ScriptedModel::constant("{}"));
-        let read_write = AuditedModel::new(live.clone(), store, CacheMode::ReadWrite, None);
+        let (live, model) = served(constant("{}"));
+        let read_write = AuditedModel::new(model, store, CacheMode::ReadWrite, None);
         assert_eq!(read_write.complete(&shaped).await.unwrap().text(), "{}");
         assert_eq!(live.requests().len(), 1);
+    }
+
+    #[tokio::test]
+    async fn sampled_answers_give_probabilities_without_logprobs() {
+        // The testkit's server gives no log-probabilities: the answers are counted.
+        let (_server, model) = served(ScriptedModel::new().on_samples(P_TRUE_TEMPLATE, |asked| {
+            if asked.n > 1 {
+                vec!["Yes".into(), "No".into(), "Yes.".into(), "yes".into()]
+            } else {
+                vec!["Yes".into()]
+            }
+        }));
+        let mut question = request("Is it?");
+        question.template = Some(crate::TemplateRef { id: P_TRUE_TEMPLATE.into(), version: 1 });
+        let probabilities = model.answer_probabilities(&question, &["yes", "no"], 4).await.unwrap();
+        assert_eq!(probabilities.method, "samples");
+        assert!((probabilities.get("yes") - 0.75).abs() < 1e-9);
+        assert!((probabilities.get("no") - 0.25).abs() < 1e-9);
     }
 
     #[test]

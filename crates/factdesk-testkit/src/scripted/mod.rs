@@ -304,7 +304,24 @@ pub fn refusal(field: &str) -> TestResponse {
     TestResponse::json(400, &body.to_string())
 }
 
+/// The body llama.cpp's server answers (with status 400) to a prompt of `prompt_tokens` that
+/// does not fit its context of `context_tokens`.
+pub fn context_exceeded(prompt_tokens: u32, context_tokens: u32) -> TestResponse {
+    let body = serde_json::json!({
+        "error": {
+            "code": 400,
+            "message": "the request exceeds the available context size, try increasing it",
+            "type": "exceed_context_size_error",
+            "n_prompt_tokens": prompt_tokens,
+            "n_ctx": context_tokens,
+        }
+    });
+    TestResponse::json(400, &body.to_string())
+}
+
 type Script = Arc<dyn Fn(&Asked) -> String + Send + Sync>;
+type Samples = Arc<dyn Fn(&Asked) -> Vec<String> + Send + Sync>;
+type Reply = Arc<dyn Fn(&Asked) -> Option<TestResponse> + Send + Sync>;
 type Delay = Arc<dyn Fn(&Asked) -> Duration + Send + Sync>;
 
 /// A chat model answering each template with its script. By default: no URLs, NLI by
@@ -317,6 +334,8 @@ pub struct ScriptedModel {
     scripts: Vec<(String, Script)>,
     shaped: Vec<(String, Script)>,
     grammared: Vec<(String, Script)>,
+    samples: Vec<(String, Samples)>,
+    replies: Vec<(String, Reply)>,
     otherwise: Script,
     delay: Delay,
     constraints: ConstraintMode,
@@ -335,6 +354,8 @@ impl ScriptedModel {
             scripts: Vec::new(),
             shaped: Vec::new(),
             grammared: Vec::new(),
+            samples: Vec::new(),
+            replies: Vec::new(),
             otherwise: Arc::new(|_| "OK".to_owned()),
             delay: Arc::new(|_| Duration::ZERO),
             constraints: ConstraintMode::Ignore,
@@ -390,6 +411,32 @@ impl ScriptedModel {
     ) -> ScriptedModel {
         self.scripts.retain(|(id, _)| id != template);
         self.scripts.push((template.to_owned(), Arc::new(script)));
+        self
+    }
+
+    /// Answers `template` with the texts `script` gives, one per choice, taken in turn until
+    /// the `n` choices asked for are filled (samples that differ, as a sampling model's do);
+    /// it replaces the template's one-text script.
+    pub fn on_samples(
+        mut self,
+        template: &str,
+        script: impl Fn(&Asked) -> Vec<String> + Send + Sync + 'static,
+    ) -> ScriptedModel {
+        self.samples.retain(|(id, _)| id != template);
+        self.samples.push((template.to_owned(), Arc::new(script)));
+        self
+    }
+
+    /// Answers `template` with the HTTP response `reply` gives, where it gives one, instead of
+    /// any script: a server error, or a prompt too long for the context ([`context_exceeded`]).
+    /// The template `""` is a prompt of no template.
+    pub fn replying(
+        mut self,
+        template: &str,
+        reply: impl Fn(&Asked) -> Option<TestResponse> + Send + Sync + 'static,
+    ) -> ScriptedModel {
+        self.replies.retain(|(id, _)| id != template);
+        self.replies.push((template.to_owned(), Arc::new(reply)));
         self
     }
 
@@ -450,6 +497,10 @@ impl ScriptedModel {
             Ok(asked) => asked,
             Err(message) => return Some(TestResponse::text(500, &message)),
         };
+        let reply = self.replies.iter().find(|(id, _)| *id == asked.template);
+        if let Some(response) = reply.and_then(|(_, reply)| reply(&asked)) {
+            return Some(response);
+        }
         let body = chat_request(request)?.body;
         let format = body.get("response_format");
         let schema = format.is_some_and(|format| format["type"] == "json_schema");
@@ -481,6 +532,14 @@ impl ScriptedModel {
         } else {
             None
         };
+        let wanted = asked.n.max(1) as usize;
+        let delay = (self.delay)(&asked);
+        if shaped.is_none()
+            && let Some((_, samples)) = self.samples.iter().find(|(id, _)| *id == asked.template)
+        {
+            let texts: Vec<String> = samples(&asked).into_iter().cycle().take(wanted).collect();
+            return Some(chat_response(&texts).with_delay(delay));
+        }
         let script =
             match shaped.or_else(|| self.scripts.iter().find(|(id, _)| *id == asked.template)) {
                 Some((_, script)) => script,
@@ -491,7 +550,7 @@ impl ScriptedModel {
                 }
             };
         let text = script(&asked);
-        Some(chat_response(&vec![text; asked.n.max(1) as usize]).with_delay((self.delay)(&asked)))
+        Some(chat_response(&vec![text; wanted]).with_delay(delay))
     }
 
     /// A server playing this model at `/v1/chat/completions` (anything else is a 404).

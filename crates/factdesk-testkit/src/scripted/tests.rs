@@ -110,3 +110,35 @@ fn constraints_are_ignored_refused_or_answered_in_shape_as_the_mode_says() {
     assert!(answer(&llama, &schema).1.contains(r#"{\"searches\": [\"okra\"]}"#));
     assert!(answer(&llama, &plain).1.contains(" Okra grows."));
 }
+
+#[test]
+fn samples_fill_the_choices_in_turn_and_a_reply_stands_in_for_the_script() {
+    let model = ScriptedModel::new()
+        .on_samples(P_TRUE_TEMPLATE, |_| vec!["True".to_owned(), "False".to_owned()])
+        .replying(NLI_TEMPLATE, |asked| {
+            asked.claim.contains("long").then(|| context_exceeded(3000, 2048))
+        });
+    // Three choices asked for: the two samples, then the first again.
+    let mut sampled = chat(Some(P_TRUE_TEMPLATE), "Claim: Okra grows.");
+    sampled.body =
+        serde_json::json!({"messages": [{"role": "user", "content": "Claim: x"}], "n": 3})
+            .to_string()
+            .into_bytes();
+    let (status, body) = answer(&model, &sampled);
+    assert_eq!(status, 200);
+    let body: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let texts: Vec<&str> = body["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["message"]["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, ["True", "False", "True"]);
+    // The reply answers where it gives a response, the script everywhere else.
+    let long = chat(Some(NLI_TEMPLATE), "<<<D>>>\nx\n<<<D>>>\nClaim: a long claim\n");
+    let (status, body) = answer(&model, &long);
+    assert_eq!(status, 400);
+    assert!(body.contains("\"n_ctx\":2048"), "{body}");
+    let short = chat(Some(NLI_TEMPLATE), "<<<D>>>\nx\n<<<D>>>\nClaim: x\n");
+    assert_eq!(answer(&model, &short).0, 200);
+}
