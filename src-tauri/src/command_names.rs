@@ -22,6 +22,7 @@ pub const COMMANDS: &[&str] = &[
     "collection_checks",
     "collection_dashboard",
     "checks_of_claim",
+    "set_claim_language",
     "review_check",
     "export_report",
     "evaluate",

@@ -244,6 +244,19 @@ pub async fn checks_of_claim(
     off_main_thread(&state, move |app| app.checks_of_claim(ClaimId(id))).await
 }
 
+/// Sets a claim's language (an ISO 639-1 code such as `de`; `None`: unknown), as a person
+/// corrects the one detected, and gives the claim back. A code that is not one is refused,
+/// named.
+#[tauri::command]
+pub async fn set_claim_language(
+    state: State<'_, AppState>,
+    id: i64,
+    language: Option<String>,
+) -> CommandResult<Claim> {
+    off_main_thread(&state, move |app| app.set_claim_language(ClaimId(id), language.as_deref()))
+        .await
+}
+
 /// Records a person's review of a check: accept its verdict, or override it with `verdict`
 /// and a `comment` saying why. The machine verdict is kept beside it.
 #[tauri::command]

@@ -52,6 +52,7 @@ pub fn build_app<R: tauri::Runtime>(
             commands::collection_checks,
             commands::collection_dashboard,
             commands::checks_of_claim,
+            commands::set_claim_language,
             commands::review_check,
             commands::export_report,
             commands::evaluate,

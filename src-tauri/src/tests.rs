@@ -192,6 +192,42 @@ fn claims_are_listed_by_collection_and_status() {
 }
 
 #[test]
+fn a_claims_language_is_corrected_and_a_bad_code_refused() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    Factdesk::open(dir.path())
+        .expect("open the data directory")
+        .add_claims(
+            "alps",
+            &["Die Zugspitze ist mit 2962 Metern der höchste Berg Deutschlands.".to_owned()],
+            None,
+        )
+        .expect("add a claim");
+    let (_app, window) = mock_window(dir.path());
+    let listed = invoke(&window, "list_claims", json!({"collection": "alps"})).expect("list");
+    let id = listed[0]["id"].as_i64().expect("a claim id");
+    assert_eq!(listed[0]["language"], "de", "{listed}");
+
+    let corrected = invoke(&window, "set_claim_language", json!({"id": id, "language": "fr"}))
+        .expect("set_claim_language answers");
+    assert_eq!(corrected["id"], id);
+    assert_eq!(corrected["language"], "fr");
+    let listed = invoke(&window, "list_claims", json!({"collection": "alps"})).expect("list");
+    assert_eq!(listed[0]["language"], "fr", "stored: {listed}");
+
+    let unknown = invoke(&window, "set_claim_language", json!({"id": id, "language": null}))
+        .expect("set_claim_language answers");
+    assert_eq!(unknown["language"], Value::Null);
+
+    let refused = invoke(&window, "set_claim_language", json!({"id": id, "language": "German"}))
+        .expect_err("a name is not a code");
+    assert_eq!(refused["code"], "invalid_input", "{refused}");
+    assert!(refused["message"].as_str().is_some_and(|m| m.contains("'German'")), "{refused}");
+    let missing = invoke(&window, "set_claim_language", json!({"id": 999, "language": "de"}))
+        .expect_err("no claim 999");
+    assert_eq!(missing["code"], "not_found", "{missing}");
+}
+
+#[test]
 fn core_errors_reach_the_ui_with_their_code() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let (_app, window) = mock_window(dir.path());

@@ -386,6 +386,14 @@ export function checksOfClaim(claimId: number): Promise<StoredCheck[]> {
   return call<StoredCheck[]>('checks_of_claim', { id: claimId });
 }
 
+/**
+ * Sets a claim's language (an ISO 639-1 code such as `de`; `null`: unknown), correcting the
+ * one detected, and gives the claim back; a code that is not one is refused (`invalid_input`).
+ */
+export function setClaimLanguage(claimId: number, language: string | null): Promise<Claim> {
+  return call<Claim>('set_claim_language', { id: claimId, language });
+}
+
 
 /** Records a review of a check; the machine verdict is kept beside it. */
 export function reviewCheck(checkId: number, review: ReviewInput): Promise<Review> {
