@@ -748,6 +748,33 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     await screenshot('12-claim-reviewed.png', '#claim-text');
   });
 
+  test('corrects a claim’s language from the claim view, reached by Tab', async () => {
+    // Still on the Penicillin claim: its language is English, in a select after the way back.
+    await waitForText('#claim-text', new RegExp(`^${PENICILLIN_CLAIM}$`));
+    assert.equal(await find('#claim-language').getAttribute('value'), 'en');
+    assert.equal(await find('#claim-text').getAttribute('lang'), 'en');
+    await driver.executeScript("window.scrollTo(0, 0); document.querySelector('#back-to-collection').focus();");
+    await driver.actions().sendKeys(Key.TAB).perform();
+    assert.equal(await driver.executeScript('return document.activeElement.id;'), 'claim-language', 'Tab from the way back reaches the language');
+    assert.equal(await find('#claim-language').getAttribute('aria-label'), 'Claim language');
+
+    await choose('#claim-language', 'de');
+    await waitForText('#claim-language-status', /^Language set to German \(de\)\.$/);
+    assert.equal(await find('#claim-text').getAttribute('lang'), 'de');
+    await screenshot('12b-claim-language.png', '#claim-text');
+    // Stored: the view drawn again shows it.
+    const claimHash = await driver.executeScript('return location.hash;');
+    await openSection('library');
+    await driver.executeScript('location.hash = arguments[0];', claimHash);
+    await waitFor('#claim-language');
+    assert.equal(await find('#claim-language').getAttribute('value'), 'de', 'the language was not stored');
+    assert.equal(await find('#claim-text').getAttribute('lang'), 'de');
+
+    // Back to English, which the checks after this expect.
+    await choose('#claim-language', 'en');
+    await waitForText('#claim-language-status', /^Language set to English \(en\)\.$/);
+  });
+
   test('lists a collection’s verdicts, imports labelled claims and checks them', async () => {
     await (await find('#back-to-collection')).click();
     await waitForText('#claims-status', /^2 claims$/);

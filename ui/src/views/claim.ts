@@ -39,6 +39,7 @@ import {
   verdictBadge,
   verdictName,
 } from './checks';
+import { claimLanguageControl } from './claim-language';
 import { facts, linkButton, showError, statusLine } from './common';
 
 /** The reviewer name typed last, offered again in the next review. */
@@ -728,6 +729,8 @@ export async function renderClaim({ outlet, params, query, signal }: RouteContex
   const text = claim?.text ?? shown?.check.claim ?? '';
 
   const marks = claimSpans(shown ? decidingPremise(shown.check) : null);
+  // The claim's own language and direction, so that its script is shaped and read right.
+  const heading = el('h1', { id: 'claim-text', class: 'claim-heading', lang: claim?.language ?? undefined, dir: 'auto' }, ...markedText(text, marks));
   replace(
     outlet,
     el(
@@ -735,15 +738,15 @@ export async function renderClaim({ outlet, params, query, signal }: RouteContex
       { class: 'crumbs', 'aria-label': 'Back' },
       collection ? linkButton(`← ${collection}`, href(`/collections/${encodeURIComponent(collection)}`), { id: 'back-to-collection' }) : null,
     ),
-    // The claim's own language and direction, so that its script is shaped and read right.
-    el('h1', { id: 'claim-text', class: 'claim-heading', lang: claim?.language ?? undefined, dir: 'auto' }, ...markedText(text, marks)),
+    heading,
     claim
       ? facts(
           [
             ['Collection', claim.collection],
             ['Status', el('span', { class: `badge status-${claim.status}`, id: 'claim-status-badge' }, claim.status)],
             ['Claimed on', claim.claimed_on],
-            ['Language', claim.language ? el('span', { class: 'tag', id: 'claim-language' }, claim.language) : null],
+            // Corrected here when the detector got it wrong.
+            ['Language', claimLanguageControl(claim, heading)],
             ['Gold label', claim.gold_label ? el('span', { class: `badge label-${claim.gold_label}` }, VERDICT_NAMES[claim.gold_label] ?? claim.gold_label) : null],
             ['Tags', claim.tags.length > 0 ? el('span', {}, ...claim.tags.map((tag) => el('span', { class: 'tag' }, tag))) : null],
             ['Notes', claim.notes],
