@@ -214,42 +214,10 @@ fn an_index_of_english_only_analysis_is_rebuilt_and_old_documents_get_their_lang
     let harness = Harness::new();
     let file = harness.write("en.txt", b"The mountains near the city of Bergen are green.");
     harness.import(&[&file], "news");
-    // A German document stored before languages were: no language, as migration 17 leaves it.
-    {
-        let mut store =
-            factdesk_store::Store::open(&harness.dir.path().join(factdesk_core::DATABASE_FILE))
-                .unwrap();
-        let corpus = store.ensure_corpus("news").unwrap();
-        let text = "Die Zugspitze ist mit 2962 Metern der höchste Berg Deutschlands.";
-        let end = text.len() as u32;
-        let span = factdesk_core::model::SentenceSpan {
-            start_char: 0,
-            end_char: text.chars().count() as u32,
-            start_byte: 0,
-            end_byte: end,
-        };
-        store
-            .insert_documents(
-                corpus,
-                &[factdesk_store::NewDocument {
-                    origin: "alt.txt".into(),
-                    origin_kind: factdesk_core::model::OriginKind::File,
-                    url: None,
-                    format: factdesk_core::model::DocumentFormat::Text,
-                    title: None,
-                    published_at: None,
-                    acquired_at: "2024-01-01T00:00:00Z".into(),
-                    content_hash: "alt".into(),
-                    raw: text.as_bytes().to_vec(),
-                    charset: Some("UTF-8".into()),
-                    text: text.into(),
-                    sentences: vec![span],
-                    page_starts: Vec::new(),
-                    language: None,
-                }],
-            )
-            .unwrap();
-    }
+    store_without_language(
+        &harness,
+        "Die Zugspitze ist mit 2962 Metern der höchste Berg Deutschlands.",
+    );
     let reopened = reopen_with_old_analyzer(harness, "factdesk_words");
     let german = |query: &str| {
         let request = SearchRequest {
@@ -281,4 +249,133 @@ fn reopen_with_old_analyzer(harness: Harness, old_analyzer: &str) -> Harness {
     let reopened = Harness { dir, app };
     assert!(reopened.app.check_index().unwrap().consistent);
     reopened
+}
+
+/// Stores a one-sentence document in corpus "news" as one stored before languages were: no
+/// language, as migration 17 leaves it, and not indexed.
+fn store_without_language(harness: &Harness, text: &str) {
+    let mut store =
+        factdesk_store::Store::open(&harness.dir.path().join(factdesk_core::DATABASE_FILE))
+            .unwrap();
+    let corpus = store.ensure_corpus("news").unwrap();
+    let span = factdesk_core::model::SentenceSpan {
+        start_char: 0,
+        end_char: text.chars().count() as u32,
+        start_byte: 0,
+        end_byte: text.len() as u32,
+    };
+    store
+        .insert_documents(
+            corpus,
+            &[factdesk_store::NewDocument {
+                origin: "alt.txt".into(),
+                origin_kind: factdesk_core::model::OriginKind::File,
+                url: None,
+                format: factdesk_core::model::DocumentFormat::Text,
+                title: None,
+                published_at: None,
+                acquired_at: "2024-01-01T00:00:00Z".into(),
+                content_hash: format!("stored before languages: {text}"),
+                raw: text.as_bytes().to_vec(),
+                charset: Some("UTF-8".into()),
+                text: text.into(),
+                sentences: vec![span],
+                page_starts: Vec::new(),
+                language: None,
+            }],
+        )
+        .unwrap();
+}
+
+/// What a rebuild reported: each phase with its total, and the units advanced in it. It
+/// cancels `cancel_at` when the phase of that name begins.
+#[derive(Default)]
+struct Recorded {
+    phases: std::sync::Mutex<Vec<(String, Option<u64>, u64)>>,
+    cancel_at: Option<(&'static str, CancelToken)>,
+}
+
+impl factdesk_core::Reporter for Recorded {
+    fn phase(&self, name: &str, total: Option<u64>, _unit: factdesk_core::ProgressUnit) {
+        self.phases.lock().unwrap().push((name.to_owned(), total, 0));
+        if let Some((at, cancel)) = &self.cancel_at
+            && *at == name
+        {
+            cancel.cancel();
+        }
+    }
+
+    fn advance(&self, amount: u64) {
+        if let Some(last) = self.phases.lock().unwrap().last_mut() {
+            last.2 += amount;
+        }
+    }
+}
+
+#[test]
+fn a_rebuild_left_to_the_shell_reports_its_progress_and_goes_on_after_an_interruption() {
+    let harness = demo();
+    store_without_language(
+        &harness,
+        "Die Zugspitze ist mit 2962 Metern der höchste Berg Deutschlands.",
+    );
+    let Harness { dir, app } = harness;
+    let documents = app.documents(None, None, 0).unwrap().len() as u64;
+    drop(app);
+    let meta = dir.path().join(factdesk_core::INDEX_DIR).join("meta.json");
+    let layout = std::fs::read_to_string(&meta).unwrap();
+    std::fs::write(&meta, layout.replace("\"factdesk_languages\"", "\"factdesk_words\"")).unwrap();
+    let open = || {
+        factdesk_core::Factdesk::open_deferring_index_rebuild_with_settings(
+            dir.path(),
+            factdesk_core::Settings::default(),
+        )
+        .unwrap()
+    };
+
+    // Opened, the index is empty and the rebuild is left to the caller.
+    let app = open();
+    assert!(app.index_rebuild_pending());
+    let request = SearchRequest { query: "penicillin".into(), ..SearchRequest::default() };
+    assert!(app.search(&request).unwrap().is_empty());
+    // Interrupted as it starts indexing: the languages are stored, the rebuild still pending.
+    let cancel = CancelToken::new();
+    let reporter =
+        Arc::new(Recorded { cancel_at: Some(("Indexing", cancel.clone())), ..Recorded::default() });
+    let first = app.finish_index_rebuild(reporter.clone(), cancel).unwrap().unwrap();
+    assert_eq!((first.languages_detected, first.documents, first.complete), (1, 0, false));
+    assert_eq!(
+        *reporter.phases.lock().unwrap(),
+        [
+            ("Detecting languages".to_owned(), Some(1), 1),
+            ("Indexing".to_owned(), Some(documents), 0)
+        ]
+    );
+    drop(app);
+
+    // Opened again, it goes on: nothing left to detect, every document indexed.
+    let app = open();
+    assert!(app.index_rebuild_pending());
+    let reporter = Arc::new(Recorded::default());
+    let second = app.finish_index_rebuild(reporter.clone(), CancelToken::new()).unwrap().unwrap();
+    assert_eq!(
+        (second.languages_detected, second.documents, second.complete),
+        (0, documents, true)
+    );
+    assert!(second.sentences > documents, "{second:?}");
+    assert_eq!(
+        *reporter.phases.lock().unwrap(),
+        [("Indexing".to_owned(), Some(documents), documents)]
+    );
+    assert!(!app.index_rebuild_pending());
+    assert!(app.check_index().unwrap().consistent);
+    assert!(!app.search(&request).unwrap().is_empty());
+    let german = SearchRequest {
+        query: "Bergen".into(),
+        language: Some("de".into()),
+        ..SearchRequest::default()
+    };
+    assert!(app.search(&german).unwrap()[0].sentence.contains("höchste Berg"));
+    // Nothing is left to do.
+    assert_eq!(app.finish_index_rebuild(Arc::new(NoProgress), CancelToken::new()).unwrap(), None);
 }

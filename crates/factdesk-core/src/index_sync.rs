@@ -6,6 +6,13 @@
 //! same document twice is harmless. A crash between the steps leaves documents pending, and
 //! every write (import, reindex) indexes pending documents first. [`Factdesk::check_index`]
 //! compares the two sides; [`Factdesk::reindex`] rebuilds the index from SQLite in one commit.
+//!
+//! An index of an older layout is replaced by an empty one when the data directory is opened,
+//! every document is marked pending, and [`REBUILD_PENDING_FILE`] is written beside the index;
+//! [`Factdesk::finish_index_rebuild`] then detects the languages of documents stored before
+//! languages were and indexes the pending documents, in steps each stored and committed at
+//! once, with progress, and removes the file when all are in. Interrupted, it goes on where it
+//! stopped the next time the directory is opened.
 
 use std::sync::Arc;
 
@@ -44,6 +51,23 @@ pub struct ReindexSummary {
     pub documents: u64,
     pub sentences: u64,
     pub seconds_milli: u64,
+}
+
+/// The file in the data directory that says the index was replaced and still lacks documents
+/// (see the module docs).
+pub const REBUILD_PENDING_FILE: &str = "index-rebuild-pending";
+
+/// What [`Factdesk::finish_index_rebuild`] did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
+pub struct IndexRebuild {
+    /// Documents stored before languages were whose language was detected now.
+    pub languages_detected: u64,
+    /// Documents added to the index, with their sentences.
+    pub documents: u64,
+    pub sentences: u64,
+    /// False when it was cancelled: the rest is done the next time the data directory is
+    /// opened.
+    pub complete: bool,
 }
 
 impl Factdesk {
@@ -100,7 +124,7 @@ impl Factdesk {
         cancel: CancelToken,
     ) -> Result<Option<ReindexSummary>> {
         let started = std::time::Instant::now();
-        if !self.detect_document_languages(&*reporter, &cancel)? {
+        if !self.detect_document_languages(&*reporter, &cancel)?.0 {
             reporter.finish();
             return Ok(None);
         }
@@ -120,6 +144,12 @@ impl Factdesk {
         }
         writer.finish()?;
         self.store()?.mark_indexed(&documents)?;
+        // Whatever a replaced index still lacked, it has now.
+        let marker = self.data_dir().join(REBUILD_PENDING_FILE);
+        if marker.exists() {
+            std::fs::remove_file(&marker)
+                .map_err(|source| crate::CoreError::Io { path: marker, source })?;
+        }
         reporter.finish();
         Ok(Some(ReindexSummary {
             documents: documents.len() as u64,
@@ -128,33 +158,102 @@ impl Factdesk {
         }))
     }
 
+    /// Whether the index was replaced when the data directory was opened and still lacks
+    /// documents that [`Factdesk::finish_index_rebuild`] adds.
+    pub fn index_rebuild_pending(&self) -> bool {
+        self.data_dir().join(REBUILD_PENDING_FILE).exists()
+    }
+
+    /// Finishes the rebuild of an index replaced on open (see the module docs): detects the
+    /// languages of documents stored before languages were (phase "Detecting languages"), then
+    /// indexes every pending document (phase "Indexing"), in steps of 500 documents each
+    /// stored or committed at once; checks `cancel` between steps. `None` when no rebuild is
+    /// pending.
+    #[tracing::instrument(skip(self, reporter, cancel))]
+    pub fn finish_index_rebuild(
+        &self,
+        reporter: Arc<dyn Reporter>,
+        cancel: CancelToken,
+    ) -> Result<Option<IndexRebuild>> {
+        if !self.index_rebuild_pending() {
+            return Ok(None);
+        }
+        let mut done =
+            IndexRebuild { languages_detected: 0, documents: 0, sentences: 0, complete: false };
+        let detected = self.detect_document_languages(&*reporter, &cancel);
+        let finished = detected.and_then(|(complete, count)| {
+            done.languages_detected = count;
+            if !complete {
+                return Ok(false);
+            }
+            self.index_pending_in_steps(&*reporter, &cancel, &mut done)
+        });
+        reporter.finish();
+        done.complete = finished?;
+        if done.complete {
+            let marker = self.data_dir().join(REBUILD_PENDING_FILE);
+            std::fs::remove_file(&marker)
+                .map_err(|source| crate::CoreError::Io { path: marker, source })?;
+            tracing::info!(documents = done.documents, "search index rebuilt");
+        }
+        Ok(Some(done))
+    }
+
+    /// Indexes the pending documents in steps, each committed and marked at once; false when
+    /// cancelled.
+    fn index_pending_in_steps(
+        &self,
+        reporter: &dyn Reporter,
+        cancel: &CancelToken,
+        done: &mut IndexRebuild,
+    ) -> Result<bool> {
+        let mut writer = self.index().writer()?;
+        // Read under the lock: an import in another process may have indexed some meanwhile.
+        let pending = self.store()?.documents_pending_index()?;
+        reporter.phase("Indexing", Some(pending.len() as u64), ProgressUnit::Items);
+        for chunk in pending.chunks(DOCUMENTS_PER_STEP) {
+            if cancel.is_cancelled() {
+                writer.finish()?;
+                return Ok(false);
+            }
+            done.sentences += self.add_documents_to_index(chunk, &mut writer, true)?;
+            writer.commit()?;
+            self.store()?.mark_indexed(chunk)?;
+            done.documents += chunk.len() as u64;
+            reporter.advance(chunk.len() as u64);
+        }
+        writer.finish()?;
+        Ok(true)
+    }
+
     /// Gives every document stored without a language (imported before languages were) the
     /// one detected in its text, or the corpus default when it is too short to tell. Runs in
-    /// steps, each stored at once, so an interrupted run goes on where it stopped. False when
-    /// cancelled.
+    /// steps, each stored at once, so an interrupted run goes on where it stopped. Answers
+    /// whether it got to the end (false when cancelled) and how many it gave a language.
     pub(crate) fn detect_document_languages(
         &self,
         reporter: &dyn Reporter,
         cancel: &CancelToken,
-    ) -> Result<bool> {
+    ) -> Result<(bool, u64)> {
         let default_language = &self.settings().import.language;
         let mut after = DocumentId(0);
-        let mut started = false;
+        let mut detected = 0;
+        let total = self.store()?.count_documents_without_language()?;
+        if total == 0 {
+            return Ok((true, 0));
+        }
+        reporter.phase("Detecting languages", Some(total), ProgressUnit::Items);
         loop {
+            if cancel.is_cancelled() {
+                return Ok((false, detected));
+            }
             let documents = self.store()?.documents_without_language(
                 after,
                 DOCUMENTS_PER_STEP,
                 factdesk_text::SAMPLE_BYTES,
             )?;
-            let Some(last) = documents.last() else { return Ok(true) };
+            let Some(last) = documents.last() else { return Ok((true, detected)) };
             after = last.0;
-            if !started {
-                reporter.phase("Detecting languages", None, ProgressUnit::Items);
-                started = true;
-            }
-            if cancel.is_cancelled() {
-                return Ok(false);
-            }
             let languages: Vec<(DocumentId, String)> = documents
                 .iter()
                 .map(|(id, sample)| {
@@ -164,6 +263,7 @@ impl Factdesk {
                 })
                 .collect();
             self.store()?.set_document_languages(&languages)?;
+            detected += languages.len() as u64;
             reporter.advance(languages.len() as u64);
         }
     }

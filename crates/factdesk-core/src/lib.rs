@@ -135,22 +135,46 @@ impl Factdesk {
         Self::open_with_settings(data_dir, settings)
     }
 
-    /// Opens the data directory with the given settings (the config file is not read).
+    /// Opens the data directory with the given settings (the config file is not read). An
+    /// index of an older layout is rebuilt before it returns, without progress; the shells use
+    /// [`Factdesk::open_deferring_index_rebuild`] and show it.
     pub fn open_with_settings(data_dir: &Path, settings: Settings) -> Result<Factdesk> {
+        let app = Self::open_deferring_index_rebuild_with_settings(data_dir, settings)?;
+        app.finish_index_rebuild(Arc::new(NoProgress), CancelToken::new())?;
+        Ok(app)
+    }
+
+    /// Opens the data directory, leaving the rebuild of an index of an older layout (or of
+    /// one an earlier rebuild left unfinished) to [`Factdesk::finish_index_rebuild`], which
+    /// reports its progress; until then searches find only what the index has.
+    pub fn open_deferring_index_rebuild(data_dir: &Path) -> Result<Factdesk> {
+        let settings = Settings::load(data_dir)?;
+        Self::open_deferring_index_rebuild_with_settings(data_dir, settings)
+    }
+
+    /// [`Factdesk::open_deferring_index_rebuild`] with the given settings.
+    pub fn open_deferring_index_rebuild_with_settings(
+        data_dir: &Path,
+        settings: Settings,
+    ) -> Result<Factdesk> {
         std::fs::create_dir_all(data_dir)
             .map_err(|source| CoreError::Io { path: data_dir.to_path_buf(), source })?;
         let mut store = Store::open(&data_dir.join(DATABASE_FILE))?;
         let index_dir = data_dir.join(INDEX_DIR);
         let writer_memory = settings.index.writer_memory_mb << 20;
-        let (index, rebuild) = match SentenceIndex::open_or_create(&index_dir, writer_memory) {
-            Ok(index) => (index, false),
+        let index = match SentenceIndex::open_or_create(&index_dir, writer_memory) {
+            Ok(index) => index,
             Err(factdesk_index::IndexError::LayoutMismatch { .. }) => {
-                // The index is derived data: replace it and rebuild it from the database.
+                // The index is derived data: replace it and rebuild it from the database. The
+                // marker first, so that a rebuild interrupted at any point is finished later.
                 tracing::warn!(path = %index_dir.display(), "search index layout changed; rebuilding it");
+                let marker = data_dir.join(index_sync::REBUILD_PENDING_FILE);
+                std::fs::write(&marker, "")
+                    .map_err(|source| CoreError::Io { path: marker, source })?;
                 std::fs::remove_dir_all(&index_dir)
                     .map_err(|source| CoreError::Io { path: index_dir.clone(), source })?;
                 store.clear_index_marks()?;
-                (SentenceIndex::open_or_create(&index_dir, writer_memory)?, true)
+                SentenceIndex::open_or_create(&index_dir, writer_memory)?
             }
             Err(error) => return Err(error.into()),
         };
@@ -171,9 +195,6 @@ impl Factdesk {
                 embedding_claims: Default::default(),
             }),
         };
-        if rebuild {
-            app.reindex(Arc::new(NoProgress), CancelToken::new())?;
-        }
         Ok(app)
     }
 

@@ -30,10 +30,18 @@ pub struct Globals {
 }
 
 impl Globals {
-    /// The library in the data directory.
+    /// The library in the data directory. An index of an older layout is rebuilt first, its
+    /// progress drawn on stderr (an interrupted rebuild goes on the next time).
     pub fn open(&self) -> anyhow::Result<Factdesk> {
-        Factdesk::open(&self.data_dir)
-            .with_context(|| format!("opening {}", self.data_dir.display()))
+        let app = Factdesk::open_deferring_index_rebuild(&self.data_dir)
+            .with_context(|| format!("opening {}", self.data_dir.display()))?;
+        if app.index_rebuild_pending() {
+            let reporter = std::sync::Arc::new(crate::progress::BarReporter::new(self.json));
+            app.finish_index_rebuild(reporter, CancelToken::new()).with_context(|| {
+                format!("rebuilding the search index in {}", self.data_dir.display())
+            })?;
+        }
+        Ok(app)
     }
 }
 

@@ -259,6 +259,15 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// How many documents have no language (stored before languages were).
+    pub fn count_documents_without_language(&self) -> Result<u64> {
+        Ok(self.conn.query_row(
+            "SELECT count(*) FROM documents WHERE language IS NULL",
+            [],
+            |row| row.get::<_, i64>(0),
+        )? as u64)
+    }
+
     /// Records documents' languages (ISO 639-1 codes), in one transaction.
     pub fn set_document_languages(&mut self, languages: &[(DocumentId, String)]) -> Result<()> {
         let tx = self.conn.transaction()?;

@@ -70,6 +70,7 @@ fn unknown_languages_are_listed_in_steps_and_recorded() {
         .collect();
     documents[1].language = Some("de".into());
     store.insert_documents(corpus, &documents).unwrap();
+    assert_eq!(store.count_documents_without_language().unwrap(), 2);
     let first = store.documents_without_language(DocumentId(0), 1, 6).unwrap();
     assert_eq!(first.len(), 1);
     assert_eq!(first[0].1, "Text n");
@@ -77,6 +78,7 @@ fn unknown_languages_are_listed_in_steps_and_recorded() {
     assert_eq!(rest.len(), 1, "the German one is known: {rest:?}");
     store.set_document_languages(&[(first[0].0, "fr".into())]).unwrap();
     assert_eq!(store.documents_without_language(DocumentId(0), 10, 100).unwrap(), rest);
+    assert_eq!(store.count_documents_without_language().unwrap(), 1);
     let indexable = store.sentences_for_index(&[first[0].0, rest[0].0]).unwrap();
     let languages: Vec<_> = indexable.iter().map(|s| s.language.as_deref()).collect();
     assert_eq!(languages, [Some("fr"), None]);
