@@ -40,7 +40,7 @@ pub use fetch::{ArchivedPage, FetchId, FetchRecord, StoredPage};
 pub use outcome::{
     Edit, EditDecision, Envelope, EvidenceSentences, JudgeScore, NewPassage, Outcome, OutcomeKind,
     Passage, PassageId, PassageKind, RejectedChange, Revision, RevisionMetrics, ScoreRow,
-    ScoreTable, ScoredSource, SourceClaims, SourcedSummary, StoredOutcome, SubjectId,
+    ScoreTable, ScoredSource, SourceClaims, SourceReview, SourcedSummary, StoredOutcome, SubjectId,
     VerificationStep, apply_edits,
 };
 

@@ -247,8 +247,26 @@ pub struct EditDecision {
     /// The edit's place in [`Revision::edits`], from 0.
     pub edit: usize,
     pub accepted: bool,
+    /// Why, when the person said (review mode asks it of a rejection).
+    #[serde(default)]
+    pub comment: Option<String>,
     pub reviewer: Option<String>,
     pub decided_at: String,
+}
+
+/// A person's review of one source of a summary of several sources: whether they agree with
+/// what the summary did with it (used it, or dropped it), and why not. Kept beside the summary,
+/// which it never changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+pub struct SourceReview {
+    /// The source's place in [`SourcedSummary::sources`], from 0.
+    pub source: usize,
+    /// The person agrees with the summary's choice for this source.
+    pub accepted: bool,
+    /// Why, when the person said (review mode asks it when they disagree).
+    pub comment: Option<String>,
+    pub reviewer: Option<String>,
+    pub reviewed_at: String,
 }
 
 impl Revision {
@@ -517,6 +535,7 @@ mod tests {
         let decided = |edit: usize, accepted: bool| EditDecision {
             edit,
             accepted,
+            comment: None,
             reviewer: None,
             decided_at: String::new(),
         };

@@ -97,18 +97,19 @@ pub async fn get_revision(state: State<'_, AppState>, id: i64) -> CommandResult<
     off_main_thread(&state, move |app| app.revision(CheckId(id))).await
 }
 
-/// Records a person's decision on edit `edit` (from 0) of revision `id`; the revision itself is
-/// kept as the method made it.
+/// Records a person's decision on edit `edit` (from 0) of revision `id`, with why when they
+/// said (`comment`); the revision itself is kept as the method made it.
 #[tauri::command]
 pub async fn decide_edit(
     state: State<'_, AppState>,
     id: i64,
     edit: usize,
     accepted: bool,
+    comment: Option<String>,
     reviewer: Option<String>,
 ) -> CommandResult<ReviewedRevision> {
     off_main_thread(&state, move |app| {
-        app.decide_edit(CheckId(id), edit, accepted, reviewer.as_deref())
+        app.decide_edit(CheckId(id), edit, accepted, comment.as_deref(), reviewer.as_deref())
     })
     .await
 }

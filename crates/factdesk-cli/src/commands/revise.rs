@@ -81,7 +81,7 @@ pub fn revision(args: RevisionArgs, globals: &Globals) -> anyhow::Result<Outcome
             let Some(index) = edit.checked_sub(1) else {
                 anyhow::bail!("edits are numbered from 1");
             };
-            reviewed = app.decide_edit(CheckId(id), index, accepted, reviewer.as_deref())?;
+            reviewed = app.decide_edit(CheckId(id), index, accepted, None, reviewer.as_deref())?;
         }
     }
     if text && !json {

@@ -1,5 +1,6 @@
 //! Reading revisions back: one or a collection's, each with people's decisions on its edits
-//! and the text they keep, a decision recorded, and the figures of a collection's revisions.
+//! (and why, when they said) and the text they keep, a decision recorded, and the figures of a
+//! collection's revisions.
 
 use factdesk_model::{CheckId, EditDecision, Outcome, StoredOutcome};
 use serde::Serialize;
@@ -36,17 +37,20 @@ impl Factdesk {
         self.reviewed(stored)
     }
 
-    /// Records that a person accepts or rejects edit `edit` (from 0) of revision `id`; the
-    /// revision stays as the method made it, the decision is kept beside it.
+    /// Records that a person accepts or rejects edit `edit` (from 0) of revision `id`, with
+    /// why when they say (`comment`; blank is none); the revision stays as the method made it,
+    /// the decision is kept beside it.
     pub fn decide_edit(
         &self,
         id: CheckId,
         edit: usize,
         accepted: bool,
+        comment: Option<&str>,
         reviewer: Option<&str>,
     ) -> Result<ReviewedRevision> {
         let reviewer = reviewer.map(str::trim).filter(|name| !name.is_empty());
-        self.store()?.add_edit_decision(id, edit, accepted, reviewer)?;
+        let comment = comment.map(str::trim).filter(|why| !why.is_empty());
+        self.store()?.add_edit_decision(id, edit, accepted, comment, reviewer)?;
         self.revision(id)
     }
 

@@ -1,11 +1,14 @@
-//! Stored summaries of several sources: read back, one written again from the sources a
-//! person chose (a new summary beside the first), and one written as a report.
+//! Stored summaries of several sources: read back, people's reviews of their sources (kept
+//! beside the summary), one written again from the sources a person chose (a new summary
+//! beside the first), and one written as a report.
 
 use std::sync::Arc;
 
 use factdesk_llm::CallCollector;
 use factdesk_methods::tts::{Tts, TtsConfig};
-use factdesk_model::{CheckId, Outcome, RunStatus, ScoredSource, SourcedSummary, StoredOutcome};
+use factdesk_model::{
+    CheckId, Outcome, RunStatus, ScoredSource, SourceReview, SourcedSummary, StoredOutcome,
+};
 
 use crate::identity::{RunIdentity, RunModels};
 use crate::verify::method_error;
@@ -33,6 +36,47 @@ impl Factdesk {
                 other.kind().as_str()
             ))),
         }
+    }
+
+    /// The reviews that count on the sources of summary `id` (the newest for each source), in
+    /// the sources' order; a source nobody reviewed has none.
+    pub fn summary_source_reviews(&self, id: CheckId) -> Result<Vec<SourceReview>> {
+        self.sourced_summary(id)?;
+        Ok(self.store()?.source_reviews(id)?)
+    }
+
+    /// Records a person's review of source `source` (from 0) of summary `id`: `accepted` when
+    /// they agree with what the summary did with it (used it, or dropped it), otherwise with
+    /// `comment` saying why. The summary stays as it was made; answers every review that counts.
+    pub fn review_summary_source(
+        &self,
+        id: CheckId,
+        source: usize,
+        accepted: bool,
+        comment: Option<&str>,
+        reviewer: Option<&str>,
+    ) -> Result<Vec<SourceReview>> {
+        let (_, summary) = self.sourced_summary(id)?;
+        let Some(scored) = summary.sources.get(source) else {
+            return Err(CoreError::InvalidInput(format!(
+                "summary {id} has {} source(s); there is no source {}",
+                summary.sources.len(),
+                source + 1
+            )));
+        };
+        let reviewer = reviewer.map(str::trim).filter(|name| !name.is_empty());
+        let comment = comment.map(str::trim).filter(|why| !why.is_empty());
+        if !accepted && comment.is_none() {
+            let choice = if scored.used { "used" } else { "dropped" };
+            return Err(CoreError::InvalidInput(format!(
+                "disagreeing with summary {id} on source {} (it was {choice}) needs a comment \
+                 saying why",
+                source + 1
+            )));
+        }
+        let mut store = self.store()?;
+        store.add_source_review(id, source, accepted, comment, reviewer)?;
+        Ok(store.source_reviews(id)?)
     }
 
     /// Writes the answer of stored summary `id` again from the sources a person chose

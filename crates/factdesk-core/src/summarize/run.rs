@@ -298,5 +298,27 @@ mod tests {
         assert_eq!(app.sourced_summaries().unwrap().len(), 3);
         let error = app.resummarize(resumed.stored.id, &[]).await.unwrap_err();
         assert_eq!(error.code(), "invalid_input");
+
+        // People review the sources: agreeing needs no reason, disagreeing does; the newest
+        // review of a source counts and the summary is not changed.
+        let id = resumed.stored.id;
+        let liar_at = summary.sources.iter().position(|s| !s.used).unwrap();
+        let kept_at = summary.sources.iter().position(|s| s.used).unwrap();
+        assert!(app.summary_source_reviews(id).unwrap().is_empty());
+        let error = app.review_summary_source(id, liar_at, false, Some("  "), None).unwrap_err();
+        assert_eq!(error.code(), "invalid_input");
+        assert!(error.to_string().contains("it was dropped) needs a comment"), "{error}");
+        app.review_summary_source(id, liar_at, true, None, Some(" ana ")).unwrap();
+        let reviews =
+            app.review_summary_source(id, kept_at, false, Some(" says too little "), None).unwrap();
+        assert_eq!(reviews.len(), 2);
+        let first = reviews.iter().find(|r| r.source == kept_at).unwrap();
+        assert_eq!((first.accepted, first.comment.as_deref()), (false, Some("says too little")));
+        let liar_review = reviews.iter().find(|r| r.source == liar_at).unwrap();
+        assert_eq!((liar_review.accepted, liar_review.reviewer.as_deref()), (true, Some("ana")));
+        assert_eq!(app.summary_source_reviews(id).unwrap(), reviews);
+        assert_eq!(app.sourced_summary(id).unwrap().1, *summary);
+        let error = app.review_summary_source(id, 9, true, None, None).unwrap_err();
+        assert!(error.to_string().contains("there is no source 10"), "{error}");
     }
 }

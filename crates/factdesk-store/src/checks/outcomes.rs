@@ -1,8 +1,8 @@
-//! Outcomes of any kind (verdicts, revisions, summaries, score tables) read back, and the
-//! decisions a person takes on a revision's edits.
+//! Outcomes of any kind (verdicts, revisions, summaries, score tables) read back, the
+//! decisions a person takes on a revision's edits and their reviews of a summary's sources.
 
 use factdesk_model::{
-    CheckId, CollectionId, EditDecision, Outcome, RunId, StoredOutcome, now_rfc3339,
+    CheckId, CollectionId, EditDecision, Outcome, RunId, SourceReview, StoredOutcome, now_rfc3339,
 };
 use rusqlite::params;
 
@@ -86,13 +86,14 @@ impl Store {
             .ok_or_else(|| StoreError::NotFound { what: format!("outcome {id}") })
     }
 
-    /// Records a person's decision on edit `edit` (from 0) of the revision `check`; the
-    /// revision itself is not changed.
+    /// Records a person's decision on edit `edit` (from 0) of the revision `check`, with why
+    /// when they said; the revision itself is not changed.
     pub fn add_edit_decision(
         &mut self,
         check: CheckId,
         edit: usize,
         accepted: bool,
+        comment: Option<&str>,
         reviewer: Option<&str>,
     ) -> Result<EditDecision> {
         let stored = self.outcome(check)?;
@@ -116,18 +117,25 @@ impl Store {
         }
         let now = now_rfc3339();
         self.conn.execute(
-            "INSERT INTO edit_decisions (check_id, edit_index, accepted, reviewer, decided_at)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![check.0, edit as i64, accepted, reviewer, now],
+            "INSERT INTO edit_decisions
+                 (check_id, edit_index, accepted, comment, reviewer, decided_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![check.0, edit as i64, accepted, comment, reviewer, now],
         )?;
-        Ok(EditDecision { edit, accepted, reviewer: reviewer.map(str::to_owned), decided_at: now })
+        Ok(EditDecision {
+            edit,
+            accepted,
+            comment: comment.map(str::to_owned),
+            reviewer: reviewer.map(str::to_owned),
+            decided_at: now,
+        })
     }
 
     /// The decisions that count on the edits of revision `check`: the newest for each edit, in
     /// the edits' order.
     pub fn edit_decisions(&self, check: CheckId) -> Result<Vec<EditDecision>> {
         let mut statement = self.conn.prepare(
-            "SELECT edit_index, accepted, reviewer, decided_at FROM edit_decisions d
+            "SELECT edit_index, accepted, comment, reviewer, decided_at FROM edit_decisions d
              WHERE check_id = ?1 AND id = (SELECT MAX(id) FROM edit_decisions
                                            WHERE check_id = d.check_id
                                              AND edit_index = d.edit_index)
@@ -137,8 +145,76 @@ impl Store {
             Ok(EditDecision {
                 edit: usize::try_from(row.get::<_, i64>(0)?).unwrap_or(usize::MAX),
                 accepted: row.get(1)?,
-                reviewer: row.get(2)?,
-                decided_at: row.get(3)?,
+                comment: row.get(2)?,
+                reviewer: row.get(3)?,
+                decided_at: row.get(4)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Records a person's review of source `source` (from 0) of the summary `check`: whether
+    /// they agree with what the summary did with it, and why when they said. The summary
+    /// itself is not changed.
+    pub fn add_source_review(
+        &mut self,
+        check: CheckId,
+        source: usize,
+        accepted: bool,
+        comment: Option<&str>,
+        reviewer: Option<&str>,
+    ) -> Result<SourceReview> {
+        let stored = self.outcome(check)?;
+        let Outcome::Summary(summary) = &stored.outcome else {
+            return Err(StoreError::NotFound {
+                what: format!(
+                    "summary {check} (outcome {check} is a {}, which has no sources to review)",
+                    stored.outcome.kind()
+                ),
+            });
+        };
+        if source >= summary.sources.len() {
+            return Err(StoreError::NotFound {
+                what: format!(
+                    "source {} of summary {check} (it has {} source(s))",
+                    source + 1,
+                    summary.sources.len()
+                ),
+            });
+        }
+        let now = now_rfc3339();
+        self.conn.execute(
+            "INSERT INTO source_reviews
+                 (check_id, source_index, accepted, comment, reviewer, reviewed_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![check.0, source as i64, accepted, comment, reviewer, now],
+        )?;
+        Ok(SourceReview {
+            source,
+            accepted,
+            comment: comment.map(str::to_owned),
+            reviewer: reviewer.map(str::to_owned),
+            reviewed_at: now,
+        })
+    }
+
+    /// The reviews that count on the sources of summary `check`: the newest for each source,
+    /// in the sources' order.
+    pub fn source_reviews(&self, check: CheckId) -> Result<Vec<SourceReview>> {
+        let mut statement = self.conn.prepare(
+            "SELECT source_index, accepted, comment, reviewer, reviewed_at FROM source_reviews r
+             WHERE check_id = ?1 AND id = (SELECT MAX(id) FROM source_reviews
+                                           WHERE check_id = r.check_id
+                                             AND source_index = r.source_index)
+             ORDER BY source_index",
+        )?;
+        let rows = statement.query_map([check.0], |row| {
+            Ok(SourceReview {
+                source: usize::try_from(row.get::<_, i64>(0)?).unwrap_or(usize::MAX),
+                accepted: row.get(1)?,
+                comment: row.get(2)?,
+                reviewer: row.get(3)?,
+                reviewed_at: row.get(4)?,
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -234,15 +310,21 @@ mod tests {
         // People's decisions on the edits: the newest counts, the revision is not touched.
         assert_eq!(store.outcome(id).unwrap().outcome, revision());
         assert!(store.edit_decisions(id).unwrap().is_empty());
-        store.add_edit_decision(id, 0, false, Some("ana")).unwrap();
-        store.add_edit_decision(id, 0, true, None).unwrap();
+        let first = store.add_edit_decision(id, 0, false, Some("wrong year"), Some("ana")).unwrap();
+        assert_eq!(store.edit_decisions(id).unwrap(), vec![first]);
+        assert_eq!(store.edit_decisions(id).unwrap()[0].comment.as_deref(), Some("wrong year"));
+        store.add_edit_decision(id, 0, true, None, None).unwrap();
         let decisions = store.edit_decisions(id).unwrap();
         assert_eq!(decisions.len(), 1);
         assert!(decisions[0].accepted && decisions[0].reviewer.is_none(), "{decisions:?}");
+        assert!(decisions[0].comment.is_none(), "{decisions:?}");
         assert_eq!(store.outcome(id).unwrap().outcome, revision());
-        let error = store.add_edit_decision(id, 1, true, None).unwrap_err();
+        let error = store.add_edit_decision(id, 1, true, None, None).unwrap_err();
         assert!(error.to_string().contains("edit 2 of revision"), "{error}");
-        assert!(store.add_edit_decision(CheckId(999), 0, true, None).is_err());
+        assert!(store.add_edit_decision(CheckId(999), 0, true, None, None).is_err());
+        // A revision has no sources to review.
+        let error = store.add_source_review(id, 0, true, None, None).unwrap_err();
+        assert!(error.to_string().contains("is a revision, which has no sources"), "{error}");
 
         // An inconsistent outcome is refused and names the method.
         let broken = Outcome::Scores(ScoreTable {
@@ -264,5 +346,54 @@ mod tests {
             })
             .unwrap();
         assert_eq!((kind.as_str(), tokens), ("revision", 15));
+    }
+
+    #[test]
+    fn reviews_of_a_summarys_sources_keep_the_newest_and_leave_the_summary_alone() {
+        let mut store = Store::open_in_memory().unwrap();
+        let run = store.create_run("tts", &serde_json::json!({}), None, None).unwrap();
+        let source = |title: &str, used: bool| factdesk_model::ScoredSource {
+            source: factdesk_model::EvidenceSource {
+                url: None,
+                title: Some(title.into()),
+                document_id: None,
+                fetched_at: None,
+                content_hash: None,
+                published_at: None,
+            },
+            score: if used { 0.4 } else { -0.2 },
+            used,
+            note: None,
+        };
+        let summary = Outcome::Summary(factdesk_model::SourcedSummary {
+            envelope: envelope(),
+            question: Some("Why did the bridge close?".into()),
+            text: "Cracks.".into(),
+            sources: vec![source("inspection", true), source("rumour", false)],
+            claims: Vec::new(),
+        });
+        let id = store.insert_outcome(run, None, &summary, &[]).unwrap();
+        assert!(store.source_reviews(id).unwrap().is_empty());
+        store.add_source_review(id, 1, true, None, Some("ana")).unwrap();
+        store.add_source_review(id, 0, false, Some("an old report"), None).unwrap();
+        store.add_source_review(id, 1, false, Some("it was right"), Some("ben")).unwrap();
+        let reviews = store.source_reviews(id).unwrap();
+        let seen: Vec<_> = reviews
+            .iter()
+            .map(|r| (r.source, r.accepted, r.comment.as_deref(), r.reviewer.as_deref()))
+            .collect();
+        assert_eq!(
+            seen,
+            vec![
+                (0, false, Some("an old report"), None),
+                (1, false, Some("it was right"), Some("ben"))
+            ]
+        );
+        assert_eq!(store.outcome(id).unwrap().outcome, summary);
+        let error = store.add_source_review(id, 2, true, None, None).unwrap_err();
+        assert!(error.to_string().contains("source 3 of summary"), "{error}");
+        assert!(error.to_string().contains("it has 2 source(s)"), "{error}");
+        // A summary has no edits to decide on.
+        assert!(store.add_edit_decision(id, 0, true, None, None).is_err());
     }
 }

@@ -94,6 +94,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "one_run_identity",
         sql: include_str!("../../../../migrations/0018_one_run_identity.sql"),
     },
+    Migration {
+        version: 19,
+        name: "outcome_reviews",
+        sql: include_str!("../../../../migrations/0019_outcome_reviews.sql"),
+    },
 ];
 
 /// The schema version this binary writes.

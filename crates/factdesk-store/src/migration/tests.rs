@@ -31,6 +31,7 @@ fn fresh_database_gets_every_table_and_the_latest_version() {
         "passages",
         "runs",
         "sentences",
+        "source_reviews",
         "subject_leases",
     ] {
         assert!(tables.iter().any(|t| t == expected), "missing table {expected}: {tables:?}");
@@ -368,6 +369,7 @@ const LANDED: &[(i64, &str)] = &[
     (16, "718789c8c802822a6873ff720fc5088538f84271093bbf07f20b51bb42cb449b"),
     (17, "bcd2029b34fea0dfe31af8f48ddd77297817807752401e4e9bb730df0213d7e8"),
     (18, "5c271905bd73cb6a91b938b728c057f2e65ae84aaf921da3e775c55e6fa25e73"),
+    (19, "c8450266cc68bcb9263dbd7c2d4ff521cd58a17de7622eea101f8e92811bc69e"),
 ];
 
 #[test]
