@@ -108,12 +108,9 @@ fn balanced_accuracy(
 /// The figures `method` reports about its checks (none for a method with no figures of its
 /// own, or one this version does not know).
 fn method_figures(method: &str, checks: &[(&ClaimCheck, Option<ClaimLabel>)]) -> Vec<Figure> {
-    let plain: Vec<&ClaimCheck> = checks.iter().map(|(check, _)| *check).collect();
     match method.parse::<Method>() {
-        Ok(Method::LlmCite) => factdesk_methods::llm_cite::figures(&plain),
-        Ok(Method::CorpusNli) => factdesk_methods::corpus_nli::figures(&plain),
-        Ok(Method::Ciber) => factdesk_methods::ciber::figures(checks),
-        Ok(Method::PTrue) | Err(_) => Vec::new(),
+        Ok(method) => method.figures(checks),
+        Err(_) => Vec::new(),
     }
 }
 

@@ -1,19 +1,20 @@
-//! Each method's settings section (`[methods.<name>]`, checked when the settings load) and the
-//! configuration a run resolves from it and from the per-run options. That configuration, with
-//! the models that answer, is the run's identity: what a resumed batch must match, and what
-//! `skip_checked` compares. A method's identity holds only what changes its results, so a
-//! setting of another method, or a field a new method adds, leaves it alone.
+//! The `[methods]` settings (one section per method, checked when the settings load) and what
+//! a run's identity is made of. A verdict method's own section type and run configuration live
+//! in its file of `methods/`, which checks the section and resolves the configuration from it
+//! and the per-run options; they are re-exported here. That configuration, with the models that
+//! answer, is the run's identity: what a resumed batch must match, and what `skip_checked`
+//! compares. A method's identity holds only what changes its results, so a setting of another
+//! method, or a field a new method adds, leaves it alone.
 
-use factdesk_methods::judge::PremiseForm;
-use factdesk_methods::llm_cite::{self, UrlStrategy};
 use factdesk_methods::revise::Gate;
 use factdesk_methods::revise::evidence::Granularity;
-use factdesk_methods::{ciber, corpus_nli};
-use factdesk_model::DocumentId;
-use factdesk_model::ciber::{FusionRule, ProbeMode};
 use serde::{Deserialize, Serialize};
 
-use super::{Method, NLI_LLM};
+use super::NLI_LLM;
+pub use super::methods::{
+    CiberConfig, CiberSettings, CorpusNliConfig, CorpusNliSettings, LlmCiteConfig, LlmCiteSettings,
+    PTrueConfig, PTrueSettings,
+};
 use crate::CoreError;
 
 /// `[methods]`: one section per method.
@@ -117,164 +118,12 @@ impl std::str::FromStr for EvidenceChoice {
     }
 }
 
-/// `[methods.llm-cite]`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
-#[serde(deny_unknown_fields)]
-pub struct LlmCiteSettings {
-    /// `diverse`, `controlled` or `rs`.
-    pub urls: String,
-    pub m: usize,
-    pub r: u32,
-    pub temperature: f32,
-    pub l: usize,
-    pub threshold: f64,
-    /// `cumulative` or `whole-document`.
-    pub premises: String,
-    pub document_chars: usize,
-}
-
-/// `[methods.p-true]`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
-#[serde(deny_unknown_fields)]
-pub struct PTrueSettings {
-    pub samples: u32,
-}
-
-/// `[methods.corpus-nli]`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
-#[serde(deny_unknown_fields)]
-pub struct CorpusNliSettings {
-    pub documents: usize,
-    pub l: usize,
-    pub retrieve: usize,
-    pub threshold: f64,
-}
-
-/// `[methods.ciber]`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
-#[serde(deny_unknown_fields)]
-pub struct CiberSettings {
-    pub documents: usize,
-    pub retrieve: usize,
-    pub document_words: usize,
-    pub agree: usize,
-    pub conflict: usize,
-    /// `exact` or `sampling`.
-    pub mode: String,
-    pub samples: u32,
-    pub temperature: f32,
-    pub alpha: f64,
-    /// `wp`, `wig`, `wbu` or `meta`.
-    pub rule: String,
-    pub rag: bool,
-}
-
-impl CiberSettings {
-    /// The probe-answering mode this section names.
-    pub(crate) fn probe_mode(&self) -> Result<ProbeMode, String> {
-        match self.mode.trim() {
-            "exact" => Ok(ProbeMode::Exact),
-            "sampling" => Ok(ProbeMode::Sampling),
-            other => Err(format!("`methods.ciber.mode` is '{other}'; expected exact or sampling")),
-        }
-    }
-
-    pub(crate) fn fusion_rule(&self) -> Result<FusionRule, String> {
-        self.rule.parse().map_err(|_| {
-            format!("`methods.ciber.rule` is '{}'; expected wp, wig, wbu or meta", self.rule)
-        })
-    }
-}
-
 impl MethodsSettings {
     /// The first setting that no run could use, as a message naming its key.
     pub fn validate(&self) -> Result<(), String> {
-        let llm_cite = &self.llm_cite;
-        llm_cite
-            .urls
-            .parse::<UrlStrategy>()
-            .map_err(|message| format!("`methods.llm-cite.urls`: {message}"))?;
-        premise_form(&llm_cite.premises, llm_cite.document_chars)?;
-        let corpus = &self.corpus_nli;
-        let at_least_one = [
-            ("methods.llm-cite.m", llm_cite.m as u64),
-            ("methods.llm-cite.r", u64::from(llm_cite.r)),
-            ("methods.llm-cite.l", llm_cite.l as u64),
-            ("methods.llm-cite.document_chars", llm_cite.document_chars as u64),
-            ("methods.p-true.samples", u64::from(self.p_true.samples)),
-            ("methods.corpus-nli.documents", corpus.documents as u64),
-            ("methods.corpus-nli.l", corpus.l as u64),
-            ("methods.corpus-nli.retrieve", corpus.retrieve as u64),
-            ("methods.ciber.documents", self.ciber.documents as u64),
-            ("methods.ciber.retrieve", self.ciber.retrieve as u64),
-            ("methods.ciber.document_words", self.ciber.document_words as u64),
-            ("methods.ciber.samples", u64::from(self.ciber.samples)),
-        ];
-        for (key, value) in at_least_one {
-            if value == 0 {
-                return Err(format!("`{key}` must be at least 1"));
-            }
-        }
-        for (key, value) in [
-            ("methods.llm-cite.threshold", llm_cite.threshold),
-            ("methods.corpus-nli.threshold", corpus.threshold),
-        ] {
-            check_threshold(value).map_err(|message| format!("`{key}`: {message}"))?;
-        }
-        let ciber = &self.ciber;
-        ciber.probe_mode()?;
-        ciber.fusion_rule()?;
-        let probes = ciber::ProbeSets::builtin()?;
-        for (key, asked, shipped) in [
-            ("methods.ciber.agree", ciber.agree, probes.agree.len()),
-            ("methods.ciber.conflict", ciber.conflict, probes.conflict.len()),
-        ] {
-            if asked == 0 || asked > shipped {
-                return Err(format!(
-                    "`{key}` is {asked}; it must be between 1 and {shipped} (the questions \
-                     Factdesk has for that probe set)"
-                ));
-            }
-        }
-        if ciber.retrieve < ciber.documents {
-            return Err(format!(
-                "`methods.ciber.retrieve` is {}; it must be at least `methods.ciber.documents` \
-                 ({}), or fewer documents than asked could be found",
-                ciber.retrieve, ciber.documents
-            ));
-        }
-        if !(0.0..=1.0).contains(&ciber.alpha) {
-            return Err(format!(
-                "`methods.ciber.alpha` is {}; it must be between 0 and 1",
-                ciber.alpha
-            ));
-        }
-        if !(ciber.temperature.is_finite() && ciber.temperature > 0.0) {
-            return Err(format!(
-                "`methods.ciber.temperature` is {}; sampling needs a temperature above 0",
-                ciber.temperature
-            ));
-        }
+        super::methods::validate_sections(self)?;
         self.rarr.validate("methods.rarr")?;
-        self.cove.validate("methods.cove")?;
-        if !(llm_cite.temperature.is_finite() && llm_cite.temperature >= 0.0) {
-            return Err(format!(
-                "`methods.llm-cite.temperature` is {}; it must be 0 or more",
-                llm_cite.temperature
-            ));
-        }
-        Ok(())
-    }
-}
-
-/// The premise form a `premises` setting names.
-pub(crate) fn premise_form(premises: &str, document_chars: usize) -> Result<PremiseForm, String> {
-    match premises.trim() {
-        "cumulative" => Ok(PremiseForm::Cumulative),
-        "whole-document" => Ok(PremiseForm::WholeDocument { max_chars: document_chars.max(1) }),
-        other => Err(format!(
-            "`methods.llm-cite.premises` is '{other}'; expected cumulative or whole-document"
-        )),
+        self.cove.validate("methods.cove")
     }
 }
 
@@ -283,79 +132,6 @@ pub(crate) fn check_threshold(threshold: f64) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("the entailment threshold {threshold} is not between 0 and 1"))
-    }
-}
-
-/// LLM-Cite as a run runs it: the method's own configuration, and the NLI judge's samples
-/// when the chat model judges (`nli = "llm"`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct LlmCiteConfig {
-    #[serde(flatten)]
-    pub method: llm_cite::LlmCiteConfig,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub nli_samples: Option<u32>,
-}
-
-/// P(True) as a run runs it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PTrueConfig {
-    pub samples: u32,
-    pub seed: u64,
-}
-
-/// Corpus-NLI as a run runs it: the method's own configuration, the corpora its evidence comes
-/// from, and the NLI judge's samples when the chat model judges.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CorpusNliConfig {
-    #[serde(flatten)]
-    pub method: corpus_nli::CorpusNliConfig,
-    /// The corpora searched (all when empty).
-    pub corpora: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub nli_samples: Option<u32>,
-}
-
-/// CIBER as a run runs it: the method's own configuration, the corpora its documents come
-/// from, and the documents and web pages a person named, or the choice of the pages LLM-Cite
-/// read for each claim (judged instead of retrieved ones).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CiberConfig {
-    #[serde(flatten)]
-    pub method: ciber::CiberConfig,
-    pub corpora: Vec<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub named: Vec<DocumentId>,
-    /// Web pages a person named (fetched, or from the archive when offline).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub pages: Vec<String>,
-    /// Judge the pages the newest LLM-Cite check of each claim read (from the archive).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub llm_cite: bool,
-}
-
-/// One method's configuration for a run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum MethodConfig {
-    LlmCite(LlmCiteConfig),
-    PTrue(PTrueConfig),
-    CorpusNli(CorpusNliConfig),
-    Ciber(CiberConfig),
-}
-
-impl MethodConfig {
-    /// The identity of a run of this configuration asking `models`.
-    pub fn identity(&self, models: RunModels) -> crate::Result<RunIdentity> {
-        RunIdentity::new(self.method().as_str(), self, models)
-    }
-
-    pub fn method(&self) -> Method {
-        match self {
-            MethodConfig::LlmCite(_) => Method::LlmCite,
-            MethodConfig::PTrue(_) => Method::PTrue,
-            MethodConfig::CorpusNli(_) => Method::CorpusNli,
-            MethodConfig::Ciber(_) => Method::Ciber,
-        }
     }
 }
 
@@ -409,11 +185,30 @@ mod tests {
         }
     }
 
+    /// The identity of a run planned with `config`, built as a run builds it.
+    fn planned_identity(
+        method: super::super::Method,
+        config: impl super::super::methods::PlannedMethod + Serialize + 'static,
+        models: RunModels,
+    ) -> RunIdentity {
+        let planned = super::super::methods::Planned::new(method.as_str(), config, models).unwrap();
+        let plan = super::super::plan::Plan {
+            method,
+            run: planned.run,
+            config: planned.config,
+            models: planned.models,
+        };
+        plan.identity().unwrap()
+    }
+
     #[test]
     fn an_identity_holds_only_what_its_method_uses() {
-        let identity = MethodConfig::PTrue(PTrueConfig { samples: 5, seed: 0 })
-            .identity(RunModels { chat: Some("smollm2".into()), nli: None })
-            .unwrap();
+        use super::super::Method;
+        let identity = planned_identity(
+            Method::PTrue,
+            PTrueConfig { samples: 5, seed: 0 },
+            RunModels { chat: Some("smollm2".into()), nli: None },
+        );
         assert_eq!(
             identity.to_json(),
             serde_json::json!({
@@ -422,18 +217,20 @@ mod tests {
                 "models": {"chat": "smollm2"},
             })
         );
-        let corpus = MethodConfig::CorpusNli(CorpusNliConfig {
-            method: corpus_nli::CorpusNliConfig {
-                documents: 1,
-                l: 4,
-                retrieve: 50,
-                threshold: 0.5,
+        let corpus = planned_identity(
+            Method::CorpusNli,
+            CorpusNliConfig {
+                method: factdesk_methods::corpus_nli::CorpusNliConfig {
+                    documents: 1,
+                    l: 4,
+                    retrieve: 50,
+                    threshold: 0.5,
+                },
+                corpora: vec!["demo".into()],
+                nli_samples: None,
             },
-            corpora: vec!["demo".into()],
-            nli_samples: None,
-        })
-        .identity(RunModels { chat: None, nli: Some("factdesk-verifier".into()) })
-        .unwrap();
+            RunModels { chat: None, nli: Some("factdesk-verifier".into()) },
+        );
         assert_eq!(corpus.model_label(), Some("factdesk-verifier"));
         assert_eq!(
             corpus.to_json()["config"],

@@ -1,8 +1,8 @@
 //! Evidence adapters: what a method reads its evidence through, built from Factdesk's own parts.
 //! Methods in `factdesk-methods` see only the traits ([`PageSource`], [`CorpusRetriever`]);
 //! this module gives them web pages (fetched on the fly or from the page archive, recorded with
-//! the run) and corpus sentences (from the search index). [`Method::evidence`] names which a
-//! method reads.
+//! the run) and corpus sentences (from the search index). [`super::Method::evidence`] names
+//! which a method reads.
 
 use std::sync::Arc;
 
@@ -13,7 +13,6 @@ use factdesk_methods::evidence::{
 use factdesk_model::{DocumentId, EvidenceSource, RunId, UrlStatus};
 use tokio::sync::Semaphore;
 
-use super::Method;
 use crate::search::SearchRequest;
 use crate::{CoreError, Factdesk};
 
@@ -26,20 +25,6 @@ pub enum Evidence {
     Corpus,
     /// None: the model judges from what it learned.
     None,
-}
-
-impl Method {
-    /// The evidence this method reads.
-    pub fn evidence(self) -> Evidence {
-        match self {
-            Method::LlmCite => Evidence::WebPages,
-            Method::PTrue => Evidence::None,
-            Method::CorpusNli => Evidence::Corpus,
-            // Or the web pages a person names (`--page`), or those LLM-Cite read for the claim
-            // (`--from-llm-cite`).
-            Method::Ciber => Evidence::Corpus,
-        }
-    }
 }
 
 /// Web pages for LLM-Cite: fetched (or from the archive) and recorded with the run.

@@ -1,8 +1,9 @@
 //! Checking claims: one claim ([`Factdesk::verify_claim`]) or a whole collection
 //! ([`Factdesk::verify_collection`]) with a method from `factdesk-methods` — LLM-Cite, P(True),
-//! corpus-NLI or CIBER. This module resolves the method's configuration from its settings section and
-//! the per-run options ([`config`]), gives the method its evidence ([`evidence`]) and the
-//! audited chat model, and stores each result with the model calls behind it. The NLI judge
+//! corpus-NLI or CIBER. Each method is one file of `methods/`, reached through the one list
+//! there (what a method is: its name, options, evidence, settings section, plan and figures);
+//! this module resolves the run's plan through it, gives the method its evidence ([`evidence`])
+//! and the audited chat model, and stores each result with the model calls behind it. The NLI judge
 //! comes from `verify.nli`: `auto` picks Factdesk's trained verifier (a cross-encoder in
 //! `<models dir>/factdesk-verifier`, with the premise-size calibration its folder ships in
 //! `calibration.json`) when the embedded chat model answers, and LLM-instructed NLI when a
@@ -14,18 +15,18 @@
 //! already checked. Model calls already made are answered from the audit record, so a resumed
 //! claim costs no repeated calls either.
 //!
-//! Besides [`config`] and [`evidence`]: `plan.rs` resolves a run's plan and builds its method for
+//! Besides [`config`] (the `[methods]` settings) and [`evidence`]: `plan.rs` resolves a run's plan and builds its method for
 //! each claim, `nli.rs` loads the NLI judge, `notes.rs` notes the pages and dates of a check's
 //! evidence, and `review.rs` reads stored checks back and records a person's review of one.
 
 pub mod config;
 pub mod evidence;
+mod methods;
 mod nli;
 mod notes;
 mod plan;
 mod review;
 
-use std::str::FromStr;
 use std::sync::Arc;
 
 use factdesk_llm::CacheMode;
@@ -39,6 +40,7 @@ pub use crate::batch::SubjectFailure as ClaimFailure;
 use crate::batch::{BatchSpec, BatchSubjects, Subject};
 use crate::{CancelToken, CoreError, Factdesk, Reporter, Result};
 
+pub use methods::Method;
 pub use nli::{NLI_AUTO, NLI_LLM, NLI_VERIFIER, check_nli_choice, verifier_folder};
 pub(crate) use nli::{cross_encoder_folder, language_name};
 
@@ -58,54 +60,6 @@ pub struct VerifySettings {
     /// Evidence published more than this many days before a claim's date is flagged as
     /// possibly out of date for it (0: never flagged); claims without a date are not compared.
     pub stale_after_days: u32,
-}
-
-/// The checking methods.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
-#[serde(rename_all = "kebab-case")]
-pub enum Method {
-    LlmCite,
-    PTrue,
-    CorpusNli,
-    Ciber,
-}
-
-impl Method {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Method::LlmCite => factdesk_methods::llm_cite::METHOD,
-            Method::PTrue => factdesk_methods::p_true::METHOD,
-            Method::CorpusNli => factdesk_methods::corpus_nli::METHOD,
-            Method::Ciber => factdesk_methods::ciber::METHOD,
-        }
-    }
-
-    /// The per-run options ([`VerifyOptions`]) this method takes.
-    pub fn options(self) -> &'static [&'static str] {
-        match self {
-            Method::LlmCite => {
-                &["urls", "m", "l", "r", "temperature", "threshold", "whole_document", "nli"]
-            }
-            Method::PTrue => &[],
-            Method::CorpusNli => &["m", "l", "threshold", "nli", "corpora"],
-            Method::Ciber => &["m", "corpora", "documents", "pages", "from_llm_cite"],
-        }
-    }
-}
-
-impl FromStr for Method {
-    type Err = CoreError;
-    fn from_str(s: &str) -> Result<Self> {
-        match s.trim().to_ascii_lowercase().replace('_', "-").as_str() {
-            "llm-cite" => Ok(Method::LlmCite),
-            "p-true" | "ptrue" => Ok(Method::PTrue),
-            "corpus-nli" => Ok(Method::CorpusNli),
-            "ciber" => Ok(Method::Ciber),
-            other => Err(CoreError::InvalidInput(format!(
-                "unknown method '{other}'; expected llm-cite, p-true, corpus-nli or ciber"
-            ))),
-        }
-    }
 }
 
 /// Per-run choices that override the settings; what is left out comes from `[verify]` and
