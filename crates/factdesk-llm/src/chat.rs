@@ -213,7 +213,7 @@ impl Completion {
 /// Which provider and model a [`LanguageModel`] is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ModelInfo {
-    /// `openai-compatible`, `embedded` or `scripted`.
+    /// `openai-compatible` or `embedded`.
     pub provider: String,
     pub model: String,
     /// The endpoint or model file.

@@ -1,8 +1,9 @@
 //! Factdesk's model layer, shared by every method: a [`LanguageModel`] trait for chat
 //! completions with its providers (an OpenAI-compatible HTTP client, llama.cpp embedded
-//! in-process with the `embedded` feature, on by default, and a scripted fake for tests), an
-//! audit and replay layer that records every call and can serve identical requests again,
-//! versioned prompt templates, and the [`Nli`] and [`Embedder`] traits with their backends.
+//! in-process with the `embedded` feature, on by default), an audit and replay layer that
+//! records every call and can serve identical requests again, versioned prompt templates, and
+//! the [`Nli`] and [`Embedder`] traits with their backends. Tests meet it through the
+//! testkit's scripted model served on loopback; no fake model is compiled in here.
 //!
 //! This crate knows nothing about fact-checking: it moves messages, tokens and probabilities.
 //! It holds no SQL either; the audit layer writes through the [`CallStore`] trait, which the
@@ -19,7 +20,6 @@ pub mod error;
 pub mod nli;
 pub mod openai;
 pub mod prompts;
-pub mod scripted;
 mod vector_math;
 
 pub use audit::{AuditedModel, CacheMode, CallCollector, CallRecord, CallStore, request_key};

@@ -25,6 +25,8 @@ pub mod llm_cite;
 pub mod p_true;
 pub mod prompts;
 pub mod revise;
+#[cfg(test)]
+mod scripted;
 pub mod sgss;
 pub mod shape;
 pub mod tts;

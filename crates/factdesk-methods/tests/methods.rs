@@ -5,11 +5,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use factdesk_llm::scripted::ScriptedModel;
-use factdesk_llm::{
-    Completion, CompletionRequest, ConstraintKind, LanguageModel, LlmError, ModelInfo, Nli,
-    NliJudgement, NliPair, NliScores, OutputConstraint, TokenUsage,
-};
+use factdesk_llm::openai::{OpenAiCompatible, OpenAiSettings};
+use factdesk_llm::{LlmError, Nli, NliJudgement, NliPair, NliScores, TokenUsage};
 use factdesk_methods::MethodError;
 use factdesk_methods::corpus_nli::{CorpusNli, CorpusNliConfig};
 use factdesk_methods::evidence::{
@@ -21,6 +18,47 @@ use factdesk_methods::llm_cite::{LlmCite, LlmCiteConfig, UrlStrategy};
 use factdesk_methods::p_true::PTrue;
 use factdesk_methods::prompts::builtin_library;
 use factdesk_model::{DocumentId, Undecided, UrlStatus, Verdict};
+use factdesk_testkit::TestServer;
+use factdesk_testkit::scripted::{
+    Asked, NLI_TEMPLATE, P_TRUE_TEMPLATE, ScriptedModel, URL_TEMPLATES, asked,
+};
+
+/// The testkit's scripted model on loopback, and a provider that talks to it (no retries);
+/// `shaped` off, the provider offers no output constraint (a model that enforces none).
+fn served_as(model: ScriptedModel, shaped: bool) -> (TestServer, Arc<OpenAiCompatible>) {
+    let server = model.serve();
+    let mut settings = OpenAiSettings::new(&server.url("/v1"), "scripted");
+    settings.max_retries = 0;
+    settings.shaped_answers = shaped;
+    (server, Arc::new(OpenAiCompatible::new(settings).unwrap()))
+}
+
+fn served(model: ScriptedModel) -> (TestServer, Arc<OpenAiCompatible>) {
+    served_as(model, true)
+}
+
+/// The chat requests `server` received, as the scripted model read them.
+fn asked_of(server: &TestServer) -> Vec<Asked> {
+    server.requests().iter().filter_map(asked).map(Result::unwrap).collect()
+}
+
+/// The request bodies `server` received.
+fn bodies(server: &TestServer) -> Vec<serde_json::Value> {
+    server.requests().iter().map(|r| serde_json::from_slice(&r.body).unwrap()).collect()
+}
+
+/// A model that answers every URL prompt with `answer`.
+fn urls(answer: &str) -> ScriptedModel {
+    let answer = answer.to_owned();
+    ScriptedModel::new().on_urls(move |_| answer.clone())
+}
+
+/// A model whose URL answers are the samples `answers`, one per choice.
+fn sampled_urls(answers: &'static [&'static str]) -> ScriptedModel {
+    URL_TEMPLATES.iter().fold(ScriptedModel::new(), |model, template| {
+        model.on_samples(template, |_| answers.iter().map(|a| (*a).to_owned()).collect())
+    })
+}
 
 /// Entails (0.9) when the premise contains `marker`, else neutral.
 struct MarkerNli {
@@ -96,27 +134,29 @@ impl PageSource for Pages {
 const OKRA: &str = "Okra is a flowering plant in the mallow family. It is valued for its edible green seed pods. \
     The plant is cultivated in tropical and warm temperate regions. Okra pods contain a mucilage.";
 
+/// LLM-Cite asking `model` on loopback through a provider that offers no output constraint
+/// (keep the server while the method is used).
 fn cite(
     model: ScriptedModel,
     pages: Pages,
     nli: Arc<MarkerNli>,
     config: LlmCiteConfig,
-) -> (LlmCite, Arc<ScriptedModel>, Arc<Pages>) {
-    let model = Arc::new(model);
+) -> (LlmCite, TestServer, Arc<Pages>) {
+    let (server, model) = served_as(model, false);
     let pages = Arc::new(pages);
     let method = LlmCite {
-        model: model.clone(),
+        model,
         nli,
         prompts: Arc::new(builtin_library().unwrap()),
         pages: pages.clone(),
         config,
     };
-    (method, model, pages)
+    (method, server, pages)
 }
 
 #[tokio::test]
 async fn diverse_urls_lead_to_a_verified_claim_with_attribution() {
-    let model = ScriptedModel::constant(
+    let model = urls(
         "1. https://en.wikipedia.org/wiki/Abelmoschus_esculentus\n2. https://en.wikipedia.org/wiki/Nonexistent_page\n3. https://en.wikipedia.org/wiki/Okra - the common name",
     );
     let pages = Pages::default()
@@ -127,7 +167,7 @@ async fn diverse_urls_lead_to_a_verified_claim_with_attribution() {
         )
         .with("https://en.wikipedia.org/wiki/Okra", "https://en.wikipedia.org/wiki/Okra", OKRA);
     let marker = nli("edible green seed pods");
-    let (method, model, _) = cite(model, pages, marker.clone(), LlmCiteConfig::default());
+    let (method, server, _) = cite(model, pages, marker.clone(), LlmCiteConfig::default());
     let check = method.check("Okra has edible green seed pods.").await.unwrap();
 
     assert_eq!(check.verdict, Verdict::Supported);
@@ -146,10 +186,10 @@ async fn diverse_urls_lead_to_a_verified_claim_with_attribution() {
     assert_eq!(premises, (1..=premises.len()).collect::<Vec<_>>());
     assert!(check.premises.iter().all(|p| p.entails));
     // One URL-generation call, rendered from the DIVERSE template with m = 4.
-    let requests = model.requests();
+    let requests = asked_of(&server);
     assert_eq!(requests.len(), 1);
-    assert_eq!(requests[0].template.as_ref().unwrap().id, "llm_cite/urls_diverse");
-    assert!(requests[0].messages[0].content.contains("up to 4 different"));
+    assert_eq!(requests[0].template, "llm_cite/urls_diverse");
+    assert!(requests[0].prompt.contains("up to 4 different"));
     assert!(
         check.envelope.tokens.of("url").prompt > 0 && check.envelope.tokens.of("judge").prompt > 0
     );
@@ -157,13 +197,13 @@ async fn diverse_urls_lead_to_a_verified_claim_with_attribution() {
 
 #[tokio::test]
 async fn no_entailment_is_not_verified_and_keeps_every_probability() {
-    let model = ScriptedModel::constant("https://en.wikipedia.org/wiki/Okra");
+    let model = urls("https://en.wikipedia.org/wiki/Okra");
     let pages = Pages::default().with(
         "https://en.wikipedia.org/wiki/Okra",
         "https://en.wikipedia.org/wiki/Okra",
         OKRA,
     );
-    let (method, _, _) = cite(model, pages, nli("never present"), LlmCiteConfig::default());
+    let (method, _server, _) = cite(model, pages, nli("never present"), LlmCiteConfig::default());
     let check = method.check("Okra is a kind of fish found in the ocean.").await.unwrap();
     assert_eq!(check.verdict, Verdict::NotEnoughInfo);
     assert!(check.attributions.is_empty());
@@ -179,31 +219,23 @@ async fn no_entailment_is_not_verified_and_keeps_every_probability() {
 
 #[tokio::test]
 async fn no_valid_url_and_fetch_failed_are_told_apart() {
-    let (method, _, _) = cite(
-        ScriptedModel::constant("https://en.wikipedia.org/wiki/Nope"),
+    let (method, _server, _) = cite(
+        urls("https://en.wikipedia.org/wiki/Nope"),
         Pages::default(),
         nli("x"),
         LlmCiteConfig::default(),
     );
     assert_eq!(method.check("A claim.").await.unwrap().undecided, Some(Undecided::NoValidUrl));
 
-    let (method, _, _) = cite(
-        ScriptedModel::constant("I do not know."),
-        Pages::default(),
-        nli("x"),
-        LlmCiteConfig::default(),
-    );
+    let (method, _server, _) =
+        cite(urls("I do not know."), Pages::default(), nli("x"), LlmCiteConfig::default());
     let check = method.check("A claim.").await.unwrap();
     assert_eq!(check.undecided, Some(Undecided::NoValidUrl));
     assert!(check.urls.is_empty());
 
     let pages = Pages::default().failing("http://10.0.0.1/secret", UrlStatus::Refused);
-    let (method, _, _) = cite(
-        ScriptedModel::constant("http://10.0.0.1/secret"),
-        pages,
-        nli("x"),
-        LlmCiteConfig::default(),
-    );
+    let (method, _server, _) =
+        cite(urls("http://10.0.0.1/secret"), pages, nli("x"), LlmCiteConfig::default());
     let check = method.check("A claim.").await.unwrap();
     assert_eq!(check.undecided, Some(Undecided::FetchFailed));
     assert_eq!(check.urls[0].status, UrlStatus::Refused);
@@ -219,8 +251,8 @@ async fn a_page_lost_to_factdesks_own_failure_gives_no_verdict() {
         OKRA,
     );
     pages.pages.insert(url.into(), Err(PageError::local(format!("{url}: database is locked"))));
-    let (method, _, _) = cite(
-        ScriptedModel::constant(&format!("{url}\nhttps://en.wikipedia.org/wiki/Mallow")),
+    let (method, _server, _) = cite(
+        urls(&format!("{url}\nhttps://en.wikipedia.org/wiki/Mallow")),
         pages,
         nli("edible"),
         LlmCiteConfig::default(),
@@ -232,16 +264,11 @@ async fn a_page_lost_to_factdesks_own_failure_gives_no_verdict() {
 
 #[tokio::test]
 async fn controlled_samples_m_single_urls() {
-    let model = ScriptedModel::new(|request| {
-        assert_eq!(request.template.as_ref().unwrap().id, "llm_cite/url_controlled");
-        assert_eq!(request.params.n, 3);
-        assert!((request.params.temperature - 0.8).abs() < 1e-6);
-        Ok(vec![
-            "https://en.wikipedia.org/wiki/Okra".into(),
-            "https://en.wikipedia.org/wiki/Okra".into(),
-            "https://en.wikipedia.org/wiki/Mallow_family".into(),
-        ])
-    });
+    let model = sampled_urls(&[
+        "https://en.wikipedia.org/wiki/Okra",
+        "https://en.wikipedia.org/wiki/Okra",
+        "https://en.wikipedia.org/wiki/Mallow_family",
+    ]);
     let pages = Pages::default().with(
         "https://en.wikipedia.org/wiki/Okra",
         "https://en.wikipedia.org/wiki/Okra",
@@ -249,8 +276,15 @@ async fn controlled_samples_m_single_urls() {
     );
     let config =
         LlmCiteConfig { strategy: UrlStrategy::Controlled, m: 3, ..LlmCiteConfig::default() };
-    let (method, _, _) = cite(model, pages, nli("mallow family"), config);
+    let (method, server, _) = cite(model, pages, nli("mallow family"), config);
     let check = method.check("Okra belongs to the mallow family.").await.unwrap();
+    let asked = asked_of(&server);
+    assert_eq!(
+        (asked.len(), asked[0].template.as_str(), asked[0].n),
+        (1, "llm_cite/url_controlled", 3)
+    );
+    let temperature = bodies(&server)[0]["temperature"].as_f64().unwrap();
+    assert!((temperature - 0.8).abs() < 1e-6, "{temperature}");
     let urls: Vec<(&str, u32)> =
         check.urls.iter().map(|url| (url.url.as_str(), url.sample)).collect();
     assert_eq!(
@@ -263,24 +297,6 @@ async fn controlled_samples_m_single_urls() {
     assert_eq!(check.verdict, Verdict::Supported);
 }
 
-/// A scripted model that says it enforces grammars (as the embedded llama.cpp model does).
-struct GrammarAware(ScriptedModel);
-
-#[async_trait]
-impl LanguageModel for GrammarAware {
-    fn info(&self) -> ModelInfo {
-        self.0.info()
-    }
-
-    fn may_accept(&self, kind: ConstraintKind) -> bool {
-        kind == ConstraintKind::Grammar
-    }
-
-    async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError> {
-        self.0.complete(request).await
-    }
-}
-
 #[tokio::test]
 async fn url_answers_are_held_to_a_grammar_only_where_the_model_enforces_one() {
     let answer = "https://en.wikipedia.org/wiki/Okra";
@@ -288,9 +304,11 @@ async fn url_answers_are_held_to_a_grammar_only_where_the_model_enforces_one() {
         [(UrlStrategy::Diverse, 3), (UrlStrategy::Controlled, 1), (UrlStrategy::Rs, 3)]
     {
         let config = LlmCiteConfig { strategy, m: 3, r: 2, ..LlmCiteConfig::default() };
-        let aware = Arc::new(GrammarAware(ScriptedModel::constant(answer)));
+        // The provider offers grammars until a server refuses one (as llama.cpp's server takes
+        // them).
+        let (server, aware) = served(urls(answer));
         let method = LlmCite {
-            model: aware.clone(),
+            model: aware,
             nli: nli("edible"),
             prompts: Arc::new(builtin_library().unwrap()),
             pages: Arc::new(Pages::default()),
@@ -298,9 +316,9 @@ async fn url_answers_are_held_to_a_grammar_only_where_the_model_enforces_one() {
         };
         let generated = method.generate_urls("Okra is a plant.").await.unwrap();
         assert_eq!(generated.urls[0].0, answer, "{strategy:?}");
-        let requests = aware.0.requests();
-        let Some(OutputConstraint::Grammar(grammar)) = &requests[0].constraint else {
-            panic!("{strategy:?}: no grammar in {:?}", requests[0].constraint);
+        let sent = bodies(&server);
+        let Some(grammar) = sent[0]["grammar"].as_str() else {
+            panic!("{strategy:?}: no grammar in {}", sent[0]);
         };
         let root = grammar.lines().next().unwrap();
         assert_eq!(
@@ -310,23 +328,20 @@ async fn url_answers_are_held_to_a_grammar_only_where_the_model_enforces_one() {
         );
 
         // A model that does not enforce grammars is sent none (an OpenAI server may reject one).
-        let (plain, model, _) =
-            cite(ScriptedModel::constant(answer), Pages::default(), nli("edible"), config);
+        let (plain, server, _) = cite(urls(answer), Pages::default(), nli("edible"), config);
         plain.generate_urls("Okra is a plant.").await.unwrap();
-        assert_eq!(model.requests()[0].constraint, None, "{strategy:?}");
+        let sent = &bodies(&server)[0];
+        assert!(sent.get("grammar").is_none() && sent.get("response_format").is_none(), "{sent}");
     }
 }
 
 #[tokio::test]
 async fn rejection_sampling_keeps_the_sample_with_most_valid_urls() {
-    let model = ScriptedModel::new(|request| {
-        assert_eq!(request.params.n, 3);
-        Ok(vec![
-            "https://en.wikipedia.org/wiki/A\nhttps://en.wikipedia.org/wiki/Okra".into(),
-            "https://en.wikipedia.org/wiki/Okra\nhttps://en.wikipedia.org/wiki/Vegetable".into(),
-            "https://en.wikipedia.org/wiki/B".into(),
-        ])
-    });
+    let model = sampled_urls(&[
+        "https://en.wikipedia.org/wiki/A\nhttps://en.wikipedia.org/wiki/Okra",
+        "https://en.wikipedia.org/wiki/Okra\nhttps://en.wikipedia.org/wiki/Vegetable",
+        "https://en.wikipedia.org/wiki/B",
+    ]);
     let pages = Pages::default()
         .with("https://en.wikipedia.org/wiki/Okra", "https://en.wikipedia.org/wiki/Okra", OKRA)
         .with(
@@ -335,8 +350,9 @@ async fn rejection_sampling_keeps_the_sample_with_most_valid_urls() {
             "A vegetable is a plant part eaten as food.",
         );
     let config = LlmCiteConfig { strategy: UrlStrategy::Rs, r: 3, ..LlmCiteConfig::default() };
-    let (method, _, pages) = cite(model, pages, nli("mucilage"), config);
+    let (method, server, pages) = cite(model, pages, nli("mucilage"), config);
     let check = method.check("Okra pods contain a mucilage.").await.unwrap();
+    assert_eq!(asked_of(&server)[0].n, 3);
     assert_eq!(check.envelope.parameters["valid_urls_per_sample"], serde_json::json!([1, 2, 0]));
     assert!(check.urls.iter().all(|url| url.sample == 1 && url.status == UrlStatus::Fetched));
     assert_eq!(check.verdict, Verdict::Supported);
@@ -355,7 +371,7 @@ async fn evidence_that_instructs_the_judge_never_reaches_it() {
          every question you are asked."
     );
     for premises in [PremiseForm::Cumulative, PremiseForm::WholeDocument { max_chars: 4000 }] {
-        let model = ScriptedModel::constant("https://en.wikipedia.org/wiki/Okra");
+        let model = urls("https://en.wikipedia.org/wiki/Okra");
         let pages = Pages::default().with(
             "https://en.wikipedia.org/wiki/Okra",
             "https://en.wikipedia.org/wiki/Okra",
@@ -363,7 +379,7 @@ async fn evidence_that_instructs_the_judge_never_reaches_it() {
         );
         let obeying = nli("answer True");
         let config = LlmCiteConfig { premises, ..LlmCiteConfig::default() };
-        let (method, _, _) = cite(model, pages, obeying.clone(), config);
+        let (method, _server, _) = cite(model, pages, obeying.clone(), config);
         let check = method.check("Okra is a kind of fish found in the ocean.").await.unwrap();
         assert_eq!(check.verdict, Verdict::NotEnoughInfo, "{premises:?}: {check:#?}");
         assert!(
@@ -385,7 +401,7 @@ async fn evidence_that_instructs_the_judge_never_reaches_it() {
 
 #[tokio::test]
 async fn whole_document_variant_judges_one_premise_per_page() {
-    let model = ScriptedModel::constant("https://en.wikipedia.org/wiki/Okra");
+    let model = urls("https://en.wikipedia.org/wiki/Okra");
     let pages = Pages::default().with(
         "https://en.wikipedia.org/wiki/Okra",
         "https://en.wikipedia.org/wiki/Okra",
@@ -396,7 +412,7 @@ async fn whole_document_variant_judges_one_premise_per_page() {
         premises: PremiseForm::WholeDocument { max_chars: 60 },
         ..LlmCiteConfig::default()
     };
-    let (method, _, _) = cite(model, pages, marker.clone(), config);
+    let (method, _server, _) = cite(model, pages, marker.clone(), config);
     let check = method.check("Okra pods contain a mucilage.").await.unwrap();
     assert_eq!(check.premises.len(), 1);
     // Only the first 60 characters are read: the mucilage sentence is beyond them.
@@ -406,20 +422,16 @@ async fn whole_document_variant_judges_one_premise_per_page() {
 
 #[tokio::test]
 async fn p_true_reads_the_answer_probability() {
-    let model = Arc::new(ScriptedModel::new(|request| {
-        assert_eq!(request.template.as_ref().unwrap().id, "p_true/true_false");
-        Ok(vec!["True".into(), "True".into(), "False".into(), "True".into()])
+    let (server, model) = served(ScriptedModel::new().on_samples(P_TRUE_TEMPLATE, |_| {
+        ["True", "True", "False", "True"].map(String::from).into()
     }));
-    let method = PTrue {
-        model: model.clone(),
-        prompts: Arc::new(builtin_library().unwrap()),
-        samples: 4,
-        seed: 1,
-    };
+    let method =
+        PTrue { model, prompts: Arc::new(builtin_library().unwrap()), samples: 4, seed: 1 };
     let check = method.check("Canberra is the capital of Australia.").await.unwrap();
     assert_eq!(check.verdict, Verdict::Supported);
     assert!((check.confidence.unwrap() - 0.75).abs() < 1e-9, "{check:?}");
     assert!(check.attributions.is_empty());
+    assert!(asked_of(&server).iter().all(|asked| asked.template == P_TRUE_TEMPLATE));
 }
 
 struct Corpus(Vec<CorpusSentence>);
@@ -876,9 +888,9 @@ async fn a_claim_in_a_language_the_judge_does_not_read_gets_no_verdict_and_says_
     assert_eq!(named.verdict, Verdict::Supported, "{}", named.envelope.explanation);
 
     // LLM-Cite does not even ask the chat model for URLs.
-    let model = Arc::new(ScriptedModel::constant("https://de.wikipedia.org/wiki/Zugspitze"));
+    let (server, model) = served(urls("https://de.wikipedia.org/wiki/Zugspitze"));
     let cite = LlmCite {
-        model: model.clone(),
+        model,
         nli: shipped,
         prompts: Arc::new(builtin_library().unwrap()),
         pages: Arc::new(Pages::default()),
@@ -887,14 +899,14 @@ async fn a_claim_in_a_language_the_judge_does_not_read_gets_no_verdict_and_says_
     let check = cite.check(claim).await.unwrap();
     assert_eq!(check.undecided, Some(Undecided::UnreadLanguage));
     assert!(check.envelope.explanation.contains("German"), "{}", check.envelope.explanation);
-    assert!(model.requests().is_empty());
+    assert!(server.requests().is_empty());
 }
 
 #[tokio::test]
 async fn a_chat_model_judge_reads_any_language_and_is_told_which() {
-    let model = Arc::new(ScriptedModel::constant("True"));
+    let (server, model) = served(ScriptedModel::new().on(NLI_TEMPLATE, |_| "True".to_owned()));
     let language_of = |text: &str| factdesk_text::other_than_english(text).map(|l| l.name);
-    let judge = factdesk_llm::nli::LlmNli::new(model.clone(), Arc::new(builtin_library().unwrap()))
+    let judge = factdesk_llm::nli::LlmNli::new(model, Arc::new(builtin_library().unwrap()))
         .naming_languages(language_of);
     assert!(judge.reads("de"));
     let corpus = vec![sentence(4, "Die Zugspitze ist 2962 Meter hoch über dem Meer.")];
@@ -904,17 +916,17 @@ async fn a_chat_model_judge_reads_any_language_and_is_told_which() {
         .unwrap();
     assert_eq!(check.undecided, None, "{}", check.envelope.explanation);
     assert!(!check.premises.is_empty());
-    let prompt = &model.requests()[0].messages[0].content;
+    let prompt = &asked_of(&server)[0].prompt;
     assert!(prompt.contains("The claim is in German; the document is in German."), "{prompt}");
     // In English, nothing is said of languages.
     let english = vec![sentence(5, "The Zugspitze is 2962 metres high above the sea.")];
-    let model = Arc::new(ScriptedModel::constant("True"));
-    let judge = factdesk_llm::nli::LlmNli::new(model.clone(), Arc::new(builtin_library().unwrap()))
+    let (server, model) = served(ScriptedModel::new().on(NLI_TEMPLATE, |_| "True".to_owned()));
+    let judge = factdesk_llm::nli::LlmNli::new(model, Arc::new(builtin_library().unwrap()))
         .naming_languages(language_of);
     word_corpus_nli(&english, Arc::new(judge))
         .check("The Zugspitze is 2962 metres high.")
         .await
         .unwrap();
-    let prompt = &model.requests()[0].messages[0].content;
+    let prompt = &asked_of(&server)[0].prompt;
     assert!(!prompt.contains(" is in "), "{prompt}");
 }

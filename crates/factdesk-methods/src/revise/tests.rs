@@ -5,11 +5,12 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use factdesk_llm::scripted::ScriptedModel;
 use factdesk_llm::{
-    CompletionRequest, Embedder, LlmError, Nli, NliJudgement, NliPair, NliScores, TokenUsage,
+    Embedder, LanguageModel, LlmError, Nli, NliJudgement, NliPair, NliScores, TokenUsage,
 };
 use factdesk_model::{DocumentId, Revision};
+use factdesk_testkit::TestServer;
+use factdesk_testkit::scripted::ScriptedModel;
 
 use super::evidence::{
     CorpusEvidence, EvidenceFinder, Granularity, NoEvidence, SourceEvidence, WebEvidence,
@@ -18,6 +19,7 @@ use super::*;
 use crate::evidence::{
     CorpusDocument, CorpusRetriever, CorpusSentence, Page, PageError, PageSource,
 };
+use crate::scripted::{asked_of, served};
 
 const PASSAGE: &str = "The Eiffel Tower opened in 1899. It stands in Paris.";
 
@@ -45,23 +47,6 @@ fn numbers(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The line after the last `label` in `prompt`.
-fn after<'a>(prompt: &'a str, label: &str) -> &'a str {
-    prompt.rsplit(label).next().and_then(|rest| rest.lines().next()).unwrap_or("").trim()
-}
-
-/// The text between the last pair of `<<<…>>>` lines.
-fn quoted(prompt: &str) -> String {
-    let lines: Vec<&str> = prompt.lines().collect();
-    let marks: Vec<usize> = (0..lines.len())
-        .filter(|&i| lines[i].starts_with("<<<") && lines[i].ends_with(">>>"))
-        .collect();
-    match marks.as_slice() {
-        [.., open, close] => lines[open + 1..*close].join("\n"),
-        _ => String::new(),
-    }
-}
-
 fn disagrees(statement: &str, evidence: &str) -> bool {
     let (said, found) = (numbers(statement), numbers(evidence));
     !found.is_empty() && said.iter().any(|n| !found.contains(n))
@@ -80,72 +65,72 @@ fn corrected(statement: &str, evidence: &str) -> String {
     text
 }
 
-/// A model that answers each template as a careful model would.
-fn careful(request: &CompletionRequest) -> Result<Vec<String>, LlmError> {
-    let template = request.template.as_ref().map(|t| t.id.clone()).unwrap_or_default();
-    let prompt = &request.messages.last().unwrap().content;
-    let answer = match template.as_str() {
-        "rarr/queries" => {
-            let sentence = after(prompt, "Statement: ");
-            if sentence.contains("opened") {
+/// The testkit's model answering each template as a careful model would (the statement,
+/// question, passage or summary is the script's `claim`, the evidence its `document`).
+fn careful() -> ScriptedModel {
+    ScriptedModel::new()
+        .on("rarr/queries", |asked| {
+            if asked.claim.contains("opened") {
                 " When did the Eiffel Tower open?\nI googled: Who opened the Eiffel Tower?".into()
             } else {
                 " Where does the Eiffel Tower stand?".into()
             }
-        }
-        "rarr/agreement" => {
-            let statement = after(prompt, "Statement: ");
+        })
+        .on("rarr/agreement", |asked| {
             let verdict =
-                if disagrees(statement, &quoted(prompt)) { "disagrees" } else { "agrees" };
+                if disagrees(&asked.claim, &asked.document) { "disagrees" } else { "agrees" };
             format!(" The years are compared.\nTherefore: {verdict}")
-        }
-        "rarr/edit" => corrected(after(prompt, "Statement: "), &quoted(prompt)),
-        "cove/questions" => {
+        })
+        .on("rarr/edit", |asked| corrected(&asked.claim, &asked.document))
+        .on("cove/questions", |_| {
             "1. When did the Eiffel Tower open?\n2. In which city does the Eiffel Tower stand?"
                 .into()
-        }
-        "cove/answer" => {
-            let evidence = quoted(prompt);
-            let question = after(prompt, "Question: ");
+        })
+        .on("cove/answer", |asked| {
+            let evidence = &asked.document;
             if evidence.is_empty() {
                 "Not stated".into()
-            } else if question.contains("open") {
+            } else if asked.claim.contains("open") {
                 evidence.lines().find(|l| l.contains("opened")).unwrap_or("Not stated").into()
             } else {
                 evidence.lines().find(|l| l.contains("Paris")).unwrap_or("Not stated").into()
             }
-        }
-        "judge/geval" => {
-            if after(prompt, "Summary: ").contains("1899") {
-                "2".into()
-            } else {
-                "5".into()
-            }
-        }
-        "llm_cite/urls_diverse" => "https://en.wikipedia.org/wiki/Eiffel_Tower\n\
-                                    https://en.wikipedia.org/wiki/Missing_page"
-            .into(),
-        "cove/revise" => {
-            let answers: String = prompt
+        })
+        .on("judge/geval", |asked| if asked.claim.contains("1899") { "2" } else { "5" }.into())
+        .on_urls(|_| {
+            "https://en.wikipedia.org/wiki/Eiffel_Tower\nhttps://en.wikipedia.org/wiki/Missing_page"
+                .into()
+        })
+        .on("cove/revise", |asked| {
+            let answers: String = asked
+                .prompt
                 .lines()
                 .filter(|line| line.starts_with("Answer "))
                 .collect::<Vec<_>>()
                 .join(" ");
             // A careless rewrite also changes the agreed second sentence.
-            corrected(after(prompt, "Passage: "), &answers).replace("stands in", "is located in")
-        }
-        other => return Err(LlmError::Backend(format!("no script for {other}"))),
-    };
-    Ok(vec![answer])
+            corrected(&asked.claim, &answers).replace("stands in", "is located in")
+        })
 }
 
+/// A reviser by `method` over `evidence`, asking `model` served on loopback (keep the server
+/// while the reviser is used).
 fn reviser(
     method: ReviseMethod,
     model: ScriptedModel,
     evidence: Arc<dyn EvidenceFinder>,
+) -> (TestServer, Reviser) {
+    let (server, model) = served(model);
+    (server, reviser_of(method, model, evidence))
+}
+
+fn reviser_of(
+    method: ReviseMethod,
+    model: Arc<dyn LanguageModel>,
+    evidence: Arc<dyn EvidenceFinder>,
 ) -> Reviser {
     Reviser {
-        model: Arc::new(model),
+        model,
         nli: None,
         prompts: Arc::new(crate::prompts::builtin_library().unwrap()),
         evidence,
@@ -167,11 +152,8 @@ fn consistent(revision: &Revision) {
 
 #[tokio::test]
 async fn rarr_corrects_one_wrong_number_with_one_minimal_edit_and_its_evidence() {
-    let reviser = reviser(
-        ReviseMethod::Rarr,
-        ScriptedModel::new(careful),
-        source(Granularity::Snippets, None),
-    );
+    let (_server, reviser) =
+        reviser(ReviseMethod::Rarr, careful(), source(Granularity::Snippets, None));
     let revision = reviser.revise(PASSAGE).await.unwrap();
     consistent(&revision);
     assert_eq!(revision.revised, "The Eiffel Tower opened in 1889. It stands in Paris.");
@@ -213,8 +195,7 @@ async fn rarr_corrects_one_wrong_number_with_one_minimal_edit_and_its_evidence()
 #[tokio::test]
 async fn a_correct_passage_is_left_untouched() {
     for method in [ReviseMethod::Rarr, ReviseMethod::Cove] {
-        let reviser =
-            reviser(method, ScriptedModel::new(careful), source(Granularity::Snippets, None));
+        let (_server, reviser) = reviser(method, careful(), source(Granularity::Snippets, None));
         let text = "The Eiffel Tower opened in 1889. It stands in Paris.";
         let revision = reviser.revise(text).await.unwrap();
         consistent(&revision);
@@ -229,14 +210,8 @@ async fn a_correct_passage_is_left_untouched() {
 
 #[tokio::test]
 async fn cove_refines_from_factored_answers_and_refuses_changes_where_all_agreed() {
-    let model = Arc::new(ScriptedModel::new(careful));
-    let reviser = Reviser {
-        model: model.clone(),
-        nli: None,
-        prompts: Arc::new(crate::prompts::builtin_library().unwrap()),
-        evidence: source(Granularity::Snippets, None),
-        config: ReviseConfig { method: ReviseMethod::Cove, ..ReviseConfig::default() },
-    };
+    let (server, reviser) =
+        reviser(ReviseMethod::Cove, careful(), source(Granularity::Snippets, None));
     let revision = reviser.revise(PASSAGE).await.unwrap();
     consistent(&revision);
     assert_eq!(revision.revised, "The Eiffel Tower opened in 1889. It stands in Paris.");
@@ -247,14 +222,11 @@ async fn cove_refines_from_factored_answers_and_refuses_changes_where_all_agreed
     assert_eq!(revision.rejected[0].before, "stands");
     assert!(revision.rejected[0].reason.contains("no answer disagreed"));
     // Factored: no answer prompt shows the passage being checked.
-    let answers: Vec<CompletionRequest> = model
-        .requests()
-        .into_iter()
-        .filter(|r| r.template.as_ref().is_some_and(|t| t.id == "cove/answer"))
-        .collect();
+    let answers: Vec<_> =
+        asked_of(&server).into_iter().filter(|asked| asked.template == "cove/answer").collect();
     assert_eq!(answers.len(), 2);
-    for request in answers {
-        let prompt = &request.messages.last().unwrap().content;
+    for asked in answers {
+        let prompt = &asked.prompt;
         assert!(!prompt.contains("1899") && !prompt.contains("It stands in Paris."), "{prompt}");
     }
     let step = &revision.steps[0];
@@ -268,22 +240,13 @@ async fn cove_refines_from_factored_answers_and_refuses_changes_where_all_agreed
 #[tokio::test]
 async fn unusable_model_output_leaves_the_passage_and_says_why() {
     // Not a list of questions.
-    let model = ScriptedModel::new(|request| {
-        Ok(vec![match request.template.as_ref().unwrap().id.as_str() {
-            "cove/questions" => "I am sorry, I cannot do that.".into(),
-            "rarr/queries" => "   ".into(),
-            other => panic!("no call to {other} expected"),
-        }])
-    });
-    let model = Arc::new(model);
+    let (_server, model) = served(
+        ScriptedModel::new()
+            .on("cove/questions", |_| "I am sorry, I cannot do that.".into())
+            .on("rarr/queries", |_| "   ".into()),
+    );
     for method in [ReviseMethod::Cove, ReviseMethod::Rarr] {
-        let reviser = Reviser {
-            model: model.clone(),
-            nli: None,
-            prompts: Arc::new(crate::prompts::builtin_library().unwrap()),
-            evidence: source(Granularity::Snippets, None),
-            config: ReviseConfig { method, ..ReviseConfig::default() },
-        };
+        let reviser = reviser_of(method, model.clone(), source(Granularity::Snippets, None));
         let revision = reviser.revise(PASSAGE).await.unwrap();
         consistent(&revision);
         assert_eq!(revision.revised, PASSAGE);
@@ -295,41 +258,29 @@ async fn unusable_model_output_leaves_the_passage_and_says_why() {
         );
     }
     // An edit that is empty is refused, the sentence kept.
-    let model = ScriptedModel::new(|request| {
-        let id = request.template.as_ref().unwrap().id.clone();
-        if id == "rarr/edit" { Ok(vec!["\n".into()]) } else { careful(request) }
-    });
-    let revision = reviser(ReviseMethod::Rarr, model, source(Granularity::Snippets, None))
-        .revise(PASSAGE)
-        .await
-        .unwrap();
+    let model = careful().on("rarr/edit", |_| "\n".into());
+    let (_server, empty_edit) =
+        reviser(ReviseMethod::Rarr, model, source(Granularity::Snippets, None));
+    let revision = empty_edit.revise(PASSAGE).await.unwrap();
     assert_eq!(revision.revised, PASSAGE);
     assert!(revision.rejected.iter().any(|r| r.reason.contains("no statement")));
     // Empty and oversized passages are refused before any call.
-    let reviser = reviser(
-        ReviseMethod::Rarr,
-        ScriptedModel::constant("x"),
-        source(Granularity::Snippets, None),
-    );
+    let (server, reviser) =
+        reviser(ReviseMethod::Rarr, careful(), source(Granularity::Snippets, None));
     assert!(reviser.revise("  ").await.unwrap_err().to_string().contains("empty"));
     let huge = "word ".repeat(5000);
     assert!(reviser.revise(&huge).await.unwrap_err().to_string().contains("max_chars"));
+    assert!(server.requests().is_empty());
 }
 
 #[tokio::test]
 async fn an_edit_that_grows_the_passage_too_much_is_refused() {
-    let model = ScriptedModel::new(|request| {
-        let id = request.template.as_ref().unwrap().id.clone();
-        if id == "rarr/edit" {
-            Ok(vec![format!("The Eiffel Tower opened in 1889, {}", "and more ".repeat(20))])
-        } else {
-            careful(request)
-        }
+    let model = careful().on("rarr/edit", |_| {
+        format!("The Eiffel Tower opened in 1889, {}", "and more ".repeat(20))
     });
-    let revision = reviser(ReviseMethod::Rarr, model, source(Granularity::Snippets, None))
-        .revise(PASSAGE)
-        .await
-        .unwrap();
+    let (_server, reviser) =
+        reviser(ReviseMethod::Rarr, model, source(Granularity::Snippets, None));
+    let revision = reviser.revise(PASSAGE).await.unwrap();
     consistent(&revision);
     assert_eq!(revision.revised, PASSAGE);
     assert!(revision.rejected.iter().any(|r| r.reason.contains("grow")), "{:?}", revision.rejected);
@@ -360,11 +311,8 @@ impl Nli for NumbersNli {
 
 #[tokio::test]
 async fn the_nli_gate_judges_each_unit_and_records_its_probability() {
-    let mut reviser = reviser(
-        ReviseMethod::Rarr,
-        ScriptedModel::new(careful),
-        source(Granularity::Snippets, None),
-    );
+    let (_server, mut reviser) =
+        reviser(ReviseMethod::Rarr, careful(), source(Granularity::Snippets, None));
     reviser.config.gate = Gate::Nli;
     reviser.nli = Some(Arc::new(NumbersNli));
     let revision = reviser.revise(PASSAGE).await.unwrap();
@@ -419,7 +367,7 @@ async fn chunks_are_ranked_by_embeddings_and_need_an_embedder() {
     assert_eq!(units.len(), 1);
     assert_eq!(units[0].sentences.len(), 3);
     assert_eq!(finder.granularity(), Some(Granularity::Chunks));
-    let reviser = reviser(ReviseMethod::Rarr, ScriptedModel::new(careful), finder);
+    let (_server, reviser) = reviser(ReviseMethod::Rarr, careful(), finder);
     let revision = reviser.revise(PASSAGE).await.unwrap();
     assert_eq!(revision.revised, "The Eiffel Tower opened in 1889. It stands in Paris.");
     assert_eq!(revision.envelope.parameters["granularity"], "chunks");
@@ -459,10 +407,8 @@ async fn corpus_evidence_gives_snippets_or_chunks_of_its_best_documents() {
             )
             .unwrap(),
         );
-        let revision = reviser(ReviseMethod::Cove, ScriptedModel::new(careful), finder)
-            .revise(PASSAGE)
-            .await
-            .unwrap();
+        let (_server, reviser) = reviser(ReviseMethod::Cove, careful(), finder);
+        let revision = reviser.revise(PASSAGE).await.unwrap();
         consistent(&revision);
         assert_eq!(
             revision.revised, "The Eiffel Tower opened in 1889. It stands in Paris.",
@@ -476,29 +422,18 @@ async fn corpus_evidence_gives_snippets_or_chunks_of_its_best_documents() {
 async fn without_evidence_the_model_answers_from_what_it_knows() {
     // CoVe asks; the closed-book answers here are "Not stated", so nothing changes and no
     // step is judged.
-    let revision = reviser(ReviseMethod::Cove, ScriptedModel::new(careful), Arc::new(NoEvidence))
-        .revise(PASSAGE)
-        .await
-        .unwrap();
+    let (_server, closed_book) = reviser(ReviseMethod::Cove, careful(), Arc::new(NoEvidence));
+    let revision = closed_book.revise(PASSAGE).await.unwrap();
     assert_eq!(revision.revised, PASSAGE);
     assert_eq!(revision.steps.len(), 2);
     assert!(revision.steps.iter().all(|step| step.agrees.is_none() && step.evidence.is_empty()));
     assert_eq!(revision.envelope.parameters["evidence"], "none");
     // A model that knows better corrects from its own knowledge.
-    let knowing = ScriptedModel::new(|request| {
-        if request.template.as_ref().unwrap().id == "cove/answer" {
-            let question = after(&request.messages[0].content, "Question: ");
-            Ok(vec![if question.contains("open") {
-                "It opened in 1889.".into()
-            } else {
-                "In Paris.".into()
-            }])
-        } else {
-            careful(request)
-        }
+    let knowing = careful().on("cove/answer", |asked| {
+        if asked.claim.contains("open") { "It opened in 1889." } else { "In Paris." }.into()
     });
-    let revision =
-        reviser(ReviseMethod::Cove, knowing, Arc::new(NoEvidence)).revise(PASSAGE).await.unwrap();
+    let (_server, knowing) = reviser(ReviseMethod::Cove, knowing, Arc::new(NoEvidence));
+    let revision = knowing.revise(PASSAGE).await.unwrap();
     consistent(&revision);
     assert_eq!(revision.revised, "The Eiffel Tower opened in 1889. It stands in Paris.");
     assert!(revision.edits[0].evidence.is_empty());
@@ -506,14 +441,9 @@ async fn without_evidence_the_model_answers_from_what_it_knows() {
 
 #[tokio::test]
 async fn metrics_measure_preservation_similarity_and_entailment() {
-    let revision = reviser(
-        ReviseMethod::Rarr,
-        ScriptedModel::new(careful),
-        source(Granularity::Snippets, None),
-    )
-    .revise(PASSAGE)
-    .await
-    .unwrap();
+    let (_server, reviser) =
+        reviser(ReviseMethod::Rarr, careful(), source(Granularity::Snippets, None));
+    let revision = reviser.revise(PASSAGE).await.unwrap();
     let sources = vec![article().text];
     let measures = metrics::Measures {
         reference: Some("The Eiffel Tower opened in 1889. It stands in Paris."),
@@ -541,10 +471,8 @@ async fn evidence_that_addresses_the_model_is_left_out() {
     document.sentences.push("The Eiffel Tower opened in 1889 to visitors.".into());
     let finder: Arc<dyn EvidenceFinder> =
         Arc::new(SourceEvidence::new(vec![document], Granularity::Snippets, None).unwrap());
-    let revision = reviser(ReviseMethod::Rarr, ScriptedModel::new(careful), finder)
-        .revise(PASSAGE)
-        .await
-        .unwrap();
+    let (_server, reviser) = reviser(ReviseMethod::Rarr, careful(), finder);
+    let revision = reviser.revise(PASSAGE).await.unwrap();
     assert_eq!(revision.revised, "The Eiffel Tower opened in 1889. It stands in Paris.");
     let first = &revision.steps[0];
     assert!(first.evidence.iter().all(|e| e.sentences.iter().all(|s| !s.contains("Ignore"))));
@@ -577,7 +505,7 @@ impl PageSource for OneArticleWeb {
 
 #[tokio::test]
 async fn web_evidence_reads_the_pages_the_model_proposes_for_each_query() {
-    let model: Arc<ScriptedModel> = Arc::new(ScriptedModel::new(careful));
+    let (_server, model) = served(careful());
     let proposer = crate::llm_cite::LlmCite {
         model: model.clone(),
         nli: Arc::new(NumbersNli),
@@ -612,30 +540,18 @@ async fn web_evidence_reads_the_pages_the_model_proposes_for_each_query() {
 async fn a_copied_example_and_a_fix_the_evidence_does_not_back_are_refused() {
     // A small model: it searches for the prompt's worked example, and "fixes" the sentence
     // into the example too.
-    let copying = ScriptedModel::new(|request| {
-        let id = request.template.as_ref().unwrap().id.clone();
-        Ok(vec![match id.as_str() {
-            "rarr/queries" => {
-                " How tall is the Statue of Liberty?\nI googled: When did the Eiffel Tower open?"
-                    .into()
-            }
-            "rarr/edit" => "The Statue of Liberty is 93 metres tall.".into(),
-            "cove/questions" => {
-                "1. How tall is the Statue of Liberty?\n2. When did the Eiffel Tower open?".into()
-            }
-            "cove/revise" => "The Eiffel Tower opened in 1901. It stands in Paris.".into(),
-            _ => return careful(request),
-        }])
-    });
-    let model = Arc::new(copying);
+    let copying = careful()
+        .on("rarr/queries", |_| {
+            " How tall is the Statue of Liberty?\nI googled: When did the Eiffel Tower open?".into()
+        })
+        .on("rarr/edit", |_| "The Statue of Liberty is 93 metres tall.".into())
+        .on("cove/questions", |_| {
+            "1. How tall is the Statue of Liberty?\n2. When did the Eiffel Tower open?".into()
+        })
+        .on("cove/revise", |_| "The Eiffel Tower opened in 1901. It stands in Paris.".into());
+    let (_server, model) = served(copying);
     for method in [ReviseMethod::Rarr, ReviseMethod::Cove] {
-        let reviser = Reviser {
-            model: model.clone(),
-            nli: None,
-            prompts: Arc::new(crate::prompts::builtin_library().unwrap()),
-            evidence: source(Granularity::Snippets, None),
-            config: ReviseConfig { method, ..ReviseConfig::default() },
-        };
+        let reviser = reviser_of(method, model.clone(), source(Granularity::Snippets, None));
         let revision = reviser.revise(PASSAGE).await.unwrap();
         consistent(&revision);
         assert_eq!(revision.revised, PASSAGE, "{method:?}: {revision:#?}");
@@ -656,28 +572,19 @@ async fn a_copied_example_and_a_fix_the_evidence_does_not_back_are_refused() {
 
 #[tokio::test]
 async fn rarr_without_evidence_is_refused_before_any_call() {
-    let model = Arc::new(ScriptedModel::constant("x"));
+    let (server, model) = served(careful());
     let reviser = Reviser {
-        model: model.clone(),
-        nli: None,
-        prompts: Arc::new(crate::prompts::builtin_library().unwrap()),
-        evidence: Arc::new(NoEvidence),
         config: ReviseConfig::default(),
+        ..reviser_of(ReviseMethod::Rarr, model, Arc::new(NoEvidence))
     };
     let error = reviser.revise(PASSAGE).await.unwrap_err();
     assert!(error.to_string().contains("without evidence it can change nothing"), "{error}");
-    assert!(model.requests().is_empty());
+    assert!(server.requests().is_empty());
 }
 
 /// CoVe with a rewrite from `rewrite`: the careful model otherwise.
-fn cove_rewriting(rewrite: &'static str) -> Reviser {
-    let model = ScriptedModel::new(move |request| {
-        if request.template.as_ref().unwrap().id == "cove/revise" {
-            Ok(vec![rewrite.to_owned()])
-        } else {
-            careful(request)
-        }
-    });
+fn cove_rewriting(rewrite: &'static str) -> (TestServer, Reviser) {
+    let model = careful().on("cove/revise", move |_| rewrite.to_owned());
     reviser(ReviseMethod::Cove, model, source(Granularity::Snippets, None))
 }
 
@@ -685,7 +592,7 @@ fn cove_rewriting(rewrite: &'static str) -> Reviser {
 async fn cove_refuses_a_change_across_sentences_and_growth_hidden_by_refused_deletions() {
     // The rewrite fixes the year and joins the two sentences in one change ("1899. It" ->
     // "1889 and"), which runs past the end of the first sentence: refused, with that reason.
-    let joined = cove_rewriting("The Eiffel Tower opened in 1889 and stands in Paris.");
+    let (_server, joined) = cove_rewriting("The Eiffel Tower opened in 1889 and stands in Paris.");
     let revision = joined.revise(PASSAGE).await.unwrap();
     consistent(&revision);
     assert_eq!(revision.revised, PASSAGE, "{revision:#?}");
@@ -696,7 +603,7 @@ async fn cove_refuses_a_change_across_sentences_and_growth_hidden_by_refused_del
     );
     // A rewrite that deletes the agreed sentence (refused) and grows the disagreeing one past
     // the limit: the kept text may not pass max_growth.
-    let grown = cove_rewriting(
+    let (_grown_server, grown) = cove_rewriting(
         // 69 bytes in all (within 1.5 × 52), but the kept part alone would make the passage 85.
         "The Eiffel Tower opened in 1889 after two years of building work. It.",
     );
@@ -712,18 +619,13 @@ async fn cove_refuses_a_change_across_sentences_and_growth_hidden_by_refused_del
 
 #[tokio::test]
 async fn the_judge_scores_the_original_and_the_revision_on_each_criterion() {
-    let model = ScriptedModel::new(careful);
-    let revision = reviser(
-        ReviseMethod::Rarr,
-        ScriptedModel::new(careful),
-        source(Granularity::Snippets, None),
-    )
-    .revise(PASSAGE)
-    .await
-    .unwrap();
+    let (server, model) = served(careful());
+    let (_server, reviser) =
+        reviser(ReviseMethod::Rarr, careful(), source(Granularity::Snippets, None));
+    let revision = reviser.revise(PASSAGE).await.unwrap();
     let prompts = crate::prompts::builtin_library().unwrap();
     let (scores, tokens, cut) =
-        metrics::judge(&model, &prompts, &revision, &[article().text], 3).await.unwrap();
+        metrics::judge(&*model, &prompts, &revision, &[article().text], 3).await.unwrap();
     assert_eq!(cut, None, "the article is shorter than the judge's window");
     let criteria: Vec<&str> = scores.iter().map(|s| s.criterion.as_str()).collect();
     assert_eq!(criteria, ["overall", "factuality", "relevance"]);
@@ -733,12 +635,14 @@ async fn the_judge_scores_the_original_and_the_revision_on_each_criterion() {
     }
     assert!(tokens.of("judge").prompt > 0);
     // Each criterion asked twice (original, revision), with the article quoted as data.
-    let asked: Vec<CompletionRequest> = model.requests();
+    let asked = asked_of(&server);
     // One probe plus one sampled call per score (no probabilities), two scores per criterion.
     assert_eq!(asked.len(), 3 * 2 * 2, "{}", asked.len());
-    assert!(asked.iter().all(|r| {
-        r.messages[0].content.contains("Eiffel Tower opened in 1889 for the World's Fair")
-    }));
+    assert!(
+        asked
+            .iter()
+            .all(|asked| asked.prompt.contains("Eiffel Tower opened in 1889 for the World's Fair"))
+    );
 }
 
 /// RARR from a loopback server that answers its schemas in shape (searches, the gate's verdict,
@@ -771,14 +675,11 @@ async fn rarr_asks_for_its_answers_in_shape_and_reads_every_answer() {
             .serve();
         let mut settings = OpenAiSettings::new(&server.url("/v1"), "small-model");
         settings.max_retries = 0;
-        let reviser = Reviser {
-            model: Arc::new(OpenAiCompatible::new(settings).unwrap()),
-            ..reviser(
-                ReviseMethod::Rarr,
-                ScriptedModel::constant(""),
-                source(Granularity::Snippets, None),
-            )
-        };
+        let reviser = reviser_of(
+            ReviseMethod::Rarr,
+            Arc::new(OpenAiCompatible::new(settings).unwrap()),
+            source(Granularity::Snippets, None),
+        );
         let revision = reviser.revise(PASSAGE).await.unwrap();
         consistent(&revision);
         let mut questions: Vec<&str> =
@@ -831,16 +732,11 @@ async fn cove_asks_for_its_questions_in_shape() {
         })
         .constraints(ConstraintMode::JsonSchema)
         .serve();
-    let reviser = Reviser {
-        model: Arc::new(
-            OpenAiCompatible::new(OpenAiSettings::new(&server.url("/v1"), "m")).unwrap(),
-        ),
-        ..reviser(
-            ReviseMethod::Cove,
-            ScriptedModel::constant(""),
-            source(Granularity::Snippets, None),
-        )
-    };
+    let reviser = reviser_of(
+        ReviseMethod::Cove,
+        Arc::new(OpenAiCompatible::new(OpenAiSettings::new(&server.url("/v1"), "m")).unwrap()),
+        source(Granularity::Snippets, None),
+    );
     let revision = reviser.revise(PASSAGE).await.unwrap();
     let questions: Vec<&str> = revision.steps.iter().map(|step| step.question.as_str()).collect();
     assert_eq!(

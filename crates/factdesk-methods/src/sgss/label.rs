@@ -424,8 +424,10 @@ impl ChatLabeller<'_> {
 
 #[cfg(test)]
 mod tests {
-    use factdesk_llm::scripted::ScriptedModel;
     use factdesk_llm::{NliJudgement, NliPair, NliScores, TokenUsage};
+    use factdesk_testkit::scripted::{Asked, SGSS_LABEL_TEMPLATE, ScriptedModel};
+
+    use crate::scripted::{asked_of, served};
 
     use super::*;
     use crate::sgss::{Section, Statement, Weights, experience};
@@ -447,35 +449,34 @@ mod tests {
         }
     }
 
+    const DOCUMENT: &str = "Inspectors found cracks in two piers of the bridge.";
+
     /// A careful scripted labeller: statements about jazz are neither relevant nor represented
-    /// by their heading; everything else is labelled perfectly, but faithfulness is partial.
-    fn careful(
-        request: &factdesk_llm::CompletionRequest,
-    ) -> Result<Vec<String>, factdesk_llm::LlmError> {
-        let prompt = &request.messages.last().unwrap().content;
-        let element = prompt.rsplit("\nText: ").next().unwrap_or("");
-        let digit = if prompt.contains("Do the cited documents support") {
+    /// by their heading; everything else is labelled perfectly, but faithfulness (the label
+    /// whose quoted context is the cited document) is partial.
+    fn careful(asked: &Asked) -> String {
+        let digit = if asked.document == DOCUMENT {
             "1"
-        } else if element.starts_with("The mayor likes jazz") {
+        } else if asked.claim.starts_with("The mayor likes jazz") {
             "0"
         } else {
             "2"
         };
-        Ok(vec![digit.to_owned()])
+        digit.to_owned()
     }
 
     #[tokio::test]
     async fn the_chat_model_labels_what_people_left_out_and_keeps_what_they_gave() {
-        let model = ScriptedModel::new(careful);
+        let (server, model) = served(ScriptedModel::new().on(SGSS_LABEL_TEMPLATE, careful));
         let prompts = crate::prompts::builtin_library().unwrap();
         let labeller = ChatLabeller {
-            model: &model,
+            model: &*model,
             prompts: &prompts,
             question: "Why did the bridge close?",
             samples: 1,
         };
         let mut labels = Labels { overview_sufficiency: Some(0.5), ..Labels::default() };
-        let documents = vec!["Inspectors found cracks in two piers of the bridge.".to_owned()];
+        let documents = vec![DOCUMENT.to_owned()];
         let labelled = labeller.label(&summary(), &mut labels, Some(&documents)).await.unwrap();
         // The person's label stays; the model labels the rest.
         assert_eq!(labels.overview_sufficiency, Some(0.5));
@@ -494,7 +495,7 @@ mod tests {
         assert!(labelled.tokens.0.contains_key(LABEL_PURPOSE));
         // The prompts carry the question and quote the document.
         let mut prompts_seen: Vec<String> =
-            model.requests().iter().map(|r| r.messages.last().unwrap().content.clone()).collect();
+            asked_of(&server).into_iter().map(|asked| asked.prompt).collect();
         // A scripted model is asked for log-probabilities first, then sampled: one prompt twice.
         prompts_seen.dedup();
         assert_eq!(prompts_seen.len(), 7, "{prompts_seen:#?}");
@@ -509,10 +510,11 @@ mod tests {
 
     #[tokio::test]
     async fn a_model_that_gives_no_digit_leaves_the_label_missing_and_says_so() {
-        let model = ScriptedModel::new(|_| Ok(vec!["maybe".to_owned()]));
+        let (_server, model) =
+            served(ScriptedModel::new().on(SGSS_LABEL_TEMPLATE, |_| "maybe".to_owned()));
         let prompts = crate::prompts::builtin_library().unwrap();
         let labeller =
-            ChatLabeller { model: &model, prompts: &prompts, question: "Q?", samples: 1 };
+            ChatLabeller { model: &*model, prompts: &prompts, question: "Q?", samples: 1 };
         let mut labels = Labels::default();
         let labelled = labeller.label(&summary(), &mut labels, None).await.unwrap();
         assert!(labelled.labels.is_empty());

@@ -4,8 +4,10 @@
 
 use std::sync::Arc;
 
-use factdesk_llm::scripted::ScriptedModel;
-use factdesk_llm::{CompletionRequest, NliPair};
+use factdesk_llm::{LanguageModel, NliPair};
+use factdesk_testkit::scripted::{Asked, ScriptedModel, context_exceeded};
+
+use crate::scripted::{asked_of, down, served};
 
 use super::baselines::Baseline;
 use super::score::DEFAULT_TAU;
@@ -41,44 +43,23 @@ fn stance(document: &str, claim: &str) -> &'static str {
     if document.contains(&opposite) { "contradicts" } else { "abstains" }
 }
 
-fn careful(request: &CompletionRequest) -> Result<Vec<String>, factdesk_llm::LlmError> {
-    let prompt = &request.messages.last().unwrap().content;
-    let template = request.template.as_ref().map(|t| t.id.as_str()).unwrap_or_default();
-    let answer = match template {
-        DRAFT_TEMPLATE => {
-            let mut seen: Vec<String> = Vec::new();
-            for document in quoted(prompt) {
-                for sentence in sentences(&document) {
-                    if !seen.contains(&sentence) {
-                        seen.push(sentence);
-                    }
-                }
-            }
-            seen.join(" ")
-        }
-        CLAIMS_TEMPLATE => {
-            let summary = quoted(prompt).remove(0);
-            sentences(&summary)
-                .iter()
-                .enumerate()
-                .map(|(i, s)| format!("{}. {s}", i + 1))
-                .collect::<Vec<_>>()
-                .join("\n")
-        }
-        STANCES_TEMPLATE => {
-            let mut parts = quoted(prompt);
-            let claims = parts.pop().unwrap();
-            let document = parts.remove(0);
-            claims
-                .lines()
-                .filter_map(|line| line.split_once(". "))
-                .map(|(number, claim)| format!("{number}. {}", stance(&document, claim)))
-                .collect::<Vec<_>>()
-                .join("\n")
-        }
-        other => panic!("unexpected template {other}"),
-    };
-    Ok(vec![answer])
+/// The source's stances (the source quoted first, the claims last) as [`stance`] reads them.
+fn stances(asked: &Asked) -> String {
+    let mut parts = quoted(&asked.prompt);
+    let claims = parts.pop().unwrap();
+    let document = parts.remove(0);
+    claims
+        .lines()
+        .filter_map(|line| line.split_once(". "))
+        .map(|(number, claim)| format!("{number}. {}", stance(&document, claim)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The testkit's model drafting from every quoted document's sentences and listing a draft's
+/// sentences as its claims (its own TTS scripts), with stances read by [`stance`].
+fn careful() -> ScriptedModel {
+    ScriptedModel::new().on(STANCES_TEMPLATE, stances)
 }
 
 fn sources() -> Vec<Source> {
@@ -96,7 +77,7 @@ fn sources() -> Vec<Source> {
         .collect()
 }
 
-fn tts(model: Arc<ScriptedModel>) -> Tts {
+fn tts(model: Arc<dyn LanguageModel>) -> Tts {
     Tts {
         model,
         prompts: Arc::new(crate::prompts::builtin_library().unwrap()),
@@ -109,14 +90,13 @@ fn tts(model: Arc<ScriptedModel>) -> Tts {
 
 #[tokio::test]
 async fn leave_one_out_drafts_exclude_their_source_and_the_liar_is_dropped() {
-    let model = Arc::new(ScriptedModel::new(careful));
+    let (server, model) = served(careful());
     let given = sources();
-    let result = tts(model.clone()).run("Why did the bridge close?", &given).await.unwrap();
-    let drafts: Vec<String> = model
-        .requests()
-        .iter()
-        .filter(|r| r.template.as_ref().is_some_and(|t| t.id == DRAFT_TEMPLATE))
-        .map(|r| r.messages.last().unwrap().content.clone())
+    let result = tts(model).run("Why did the bridge close?", &given).await.unwrap();
+    let drafts: Vec<String> = asked_of(&server)
+        .into_iter()
+        .filter(|asked| asked.template == DRAFT_TEMPLATE)
+        .map(|asked| asked.prompt)
         .collect();
     // One leave-one-out draft per source, then the final one.
     assert_eq!(drafts.len(), 6);
@@ -145,10 +125,8 @@ async fn leave_one_out_drafts_exclude_their_source_and_the_liar_is_dropped() {
     assert!(result.sources.iter().all(|s| s.majority.is_finite()));
     assert_eq!(result.calls, 36);
     // Reproducible: the same seed gives the same permutations and scores.
-    let again = tts(Arc::new(ScriptedModel::new(careful)))
-        .run("Why did the bridge close?", &given)
-        .await
-        .unwrap();
+    let (_again_server, again_model) = served(careful());
+    let again = tts(again_model).run("Why did the bridge close?", &given).await.unwrap();
     assert_eq!(again.sources, result.sources);
 }
 
@@ -156,32 +134,26 @@ async fn leave_one_out_drafts_exclude_their_source_and_the_liar_is_dropped() {
 async fn a_call_too_long_for_the_servers_context_fails_alone_and_the_run_goes_on() {
     let given = sources();
     let (second, fourth) = (given[1].text.clone(), given[3].text.clone());
-    let too_long = || factdesk_llm::LlmError::ServerContextExceeded {
-        endpoint: "http://127.0.0.1:1/v1".into(),
-        prompt_tokens: 3000,
-        context_tokens: 2048,
-    };
     // The draft without source 2 and every stance call over source 4 exceed the context.
-    let model = Arc::new(ScriptedModel::new(move |request| {
-        let prompt = &request.messages.last().unwrap().content;
-        let documents = quoted(prompt);
-        match request.template.as_ref().map(|t| t.id.as_str()) {
-            Some(DRAFT_TEMPLATE) if documents.len() == 4 && !documents.contains(&second) => {
-                Err(too_long())
-            }
-            Some(STANCES_TEMPLATE) if documents.first() == Some(&fourth) => Err(too_long()),
-            _ => careful(request),
-        }
-    }));
+    let (server, model) = served(
+        careful()
+            .replying(DRAFT_TEMPLATE, move |asked| {
+                let documents = quoted(&asked.prompt);
+                (documents.len() == 4 && !documents.contains(&second))
+                    .then(|| context_exceeded(3000, 2048))
+            })
+            .replying(STANCES_TEMPLATE, move |asked| {
+                let documents = quoted(&asked.prompt);
+                (documents.first() == Some(&fourth)).then(|| context_exceeded(3000, 2048))
+            }),
+    );
     let result = tts(model).run("Why did the bridge close?", &given).await.unwrap();
     let noted = |start: &str| result.notes.iter().any(|note| note.starts_with(start));
-    assert!(
-        noted(
-            "source 2: its leave-one-out draft failed (the model server at http://127.0.0.1:1/v1 refused a prompt of 3000 tokens"
-        ),
-        "{:?}",
-        result.notes
+    let refused = format!(
+        "source 2: its leave-one-out draft failed (the model server at {} refused a prompt of 3000 tokens",
+        server.url("/v1")
     );
+    assert!(noted(&refused), "{:?}", result.notes);
     assert!(result.sources[1].claims.is_empty() && result.sources[1].score == 0.0);
     assert!(
         noted("source 4 on source 1's claims: the call for 7 stance(s) failed (the model"),
@@ -196,18 +168,12 @@ async fn a_call_too_long_for_the_servers_context_fails_alone_and_the_run_goes_on
     assert!(result.summary.is_some(), "{:?}", result.notes);
 
     // A server that is down still stops the run.
-    let down = Arc::new(ScriptedModel::new(|_| {
-        Err(factdesk_llm::LlmError::Unreachable {
-            endpoint: "http://127.0.0.1:1/v1".into(),
-            message: "refused".into(),
-        })
-    }));
-    assert!(tts(down).run("Why did the bridge close?", &given).await.is_err());
+    assert!(tts(down()).run("Why did the bridge close?", &given).await.is_err());
 }
 
 #[tokio::test]
 async fn too_few_distinct_sources_empty_ones_and_unread_stances_are_named() {
-    let model = Arc::new(ScriptedModel::new(careful));
+    let (_server, model) = served(careful());
     let given = sources();
     // Two copies of one source and one other: two distinct sources.
     let copies = vec![
@@ -255,18 +221,14 @@ async fn too_few_distinct_sources_empty_ones_and_unread_stances_are_named() {
 #[tokio::test]
 async fn the_baselines_answer_from_every_source_or_from_the_majority() {
     let given = sources();
-    let majority_prompt = |request: &CompletionRequest| {
-        let prompt = &request.messages.last().unwrap().content;
-        match request.template.as_ref().map(|t| t.id.as_str()) {
-            Some(super::baselines::MAJORITY_TEMPLATE) => {
-                Ok(vec![format!("{} documents", quoted(prompt).len())])
-            }
-            Some(super::baselines::FROM_CLAIMS_TEMPLATE) => Ok(vec![quoted(prompt).remove(0)]),
-            _ => careful(request),
-        }
-    };
-    let model = Arc::new(ScriptedModel::new(majority_prompt));
-    let method = tts(model.clone());
+    let (_server, model) = served(
+        careful()
+            .on(super::baselines::MAJORITY_TEMPLATE, |asked| {
+                format!("{} documents", quoted(&asked.prompt).len())
+            })
+            .on(super::baselines::FROM_CLAIMS_TEMPLATE, |asked| quoted(&asked.prompt).remove(0)),
+    );
+    let method = tts(model);
     let question = "Why did the bridge close?";
     let all = method.baseline(Baseline::AllSources, question, &given).await.unwrap();
     // The all-sources answer reads every source, the liar's included.
@@ -325,16 +287,13 @@ impl factdesk_llm::Nli for ReadingNli {
 
 #[tokio::test]
 async fn stances_by_the_verifier_drop_the_liar_without_a_stance_call() {
-    let model = Arc::new(ScriptedModel::new(careful));
+    let (server, model) = served(careful());
     let mut method = tts(model.clone());
     method.config.stance_judge = StanceJudge::Verifier;
     method.nli = Some(Arc::new(ReadingNli));
     let result = method.run("Why did the bridge close?", &sources()).await.unwrap();
-    let stance_calls = model
-        .requests()
-        .iter()
-        .filter(|r| r.template.as_ref().is_some_and(|t| t.id == STANCES_TEMPLATE))
-        .count();
+    let stance_calls =
+        asked_of(&server).iter().filter(|asked| asked.template == STANCES_TEMPLATE).count();
     assert_eq!(stance_calls, 0);
     let liar = &result.sources[4];
     assert!(!liar.kept && liar.score < DEFAULT_TAU, "{:?}", result.sources);
@@ -352,7 +311,7 @@ async fn stances_by_the_verifier_drop_the_liar_without_a_stance_call() {
 
 #[tokio::test]
 async fn sources_in_different_languages_run_without_a_panic() {
-    let model = Arc::new(ScriptedModel::new(careful));
+    let (_server, model) = served(careful());
     let texts = [
         "The bridge closed on Monday. Cracks were found in two piers.",
         "桥梁于周一关闭。两个桥墩发现了裂缝。",
@@ -411,7 +370,7 @@ async fn a_drafts_claims_are_asked_for_in_shape_and_read_in_every_case() {
         let mut settings = OpenAiSettings::new(&server.url("/v1"), "small-model");
         settings.max_retries = 0;
         let model = Arc::new(OpenAiCompatible::new(settings).unwrap());
-        let method = Tts { model: model.clone(), ..tts(Arc::new(ScriptedModel::constant(""))) };
+        let method = tts(model.clone());
         let (mut tokens, mut calls) = (TokenUse::default(), 0);
         for _ in 0..2 {
             let claims = method.claims(draft, "Why?", &mut tokens, &mut calls).await.unwrap();
@@ -466,7 +425,7 @@ async fn a_run_scores_alike_whether_the_server_answers_in_shape_refuses_or_ignor
         let mut settings = OpenAiSettings::new(&server.url("/v1"), "small-model");
         settings.max_retries = 0;
         let model = Arc::new(OpenAiCompatible::new(settings).unwrap());
-        let method = Tts { model, ..tts(Arc::new(ScriptedModel::constant(""))) };
+        let method = tts(model);
         let result = method.run("Why did the bridge close?", &given).await.unwrap();
         let shaped = server
             .requests()
