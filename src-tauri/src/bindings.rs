@@ -21,7 +21,7 @@ pub fn export(dir: &Path) -> Result<(), ExportError> {
     use factdesk_core::import::ImportSummary;
     use factdesk_core::model::{
         Claim, ClaimCollection, Corpus, Document, DocumentSummary, Review, ReviewDecision,
-        StoredCheck, Undecided, Verdict,
+        SourceReview, StoredCheck, Undecided, Verdict,
     };
     use factdesk_core::models::ModelCheck;
     use factdesk_core::search::SearchHit;
@@ -74,6 +74,7 @@ pub fn export(dir: &Path) -> Result<(), ExportError> {
         SummaryQuestion,
         SummaryRun,
         SimilarClaim,
+        SourceReview,
         SummaryView,
         SummarizeInput,
         TaskProgress,

@@ -40,6 +40,8 @@ pub const COMMANDS: &[&str] = &[
     "list_sourced_summaries",
     "get_sourced_summary",
     "resummarize",
+    "summary_source_reviews",
+    "review_summary_source",
     "export_summary_report",
     "similar_claims",
 ];

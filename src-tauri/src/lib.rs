@@ -70,6 +70,8 @@ pub fn build_app<R: tauri::Runtime>(
             commands::list_sourced_summaries,
             commands::get_sourced_summary,
             commands::resummarize,
+            commands::summary_source_reviews,
+            commands::review_summary_source,
             commands::export_summary_report,
             commands::similar_claims,
         ])

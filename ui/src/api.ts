@@ -67,6 +67,7 @@ import type { ReviewedRevision } from './bindings/ReviewedRevision';
 import type { Revision } from './bindings/Revision';
 import type { Edit } from './bindings/Edit';
 import type { EditDecision } from './bindings/EditDecision';
+import type { SourceReview } from './bindings/SourceReview';
 import type { EvidenceSentences } from './bindings/EvidenceSentences';
 import type { VerificationStep } from './bindings/VerificationStep';
 import type { RevisionMetrics } from './bindings/RevisionMetrics';
@@ -150,6 +151,7 @@ export type {
   Revision,
   Edit,
   EditDecision,
+  SourceReview,
   EvidenceSentences,
   VerificationStep,
   RevisionMetrics,
@@ -537,9 +539,9 @@ export function getRevision(id: number): Promise<ReviewedRevision> {
   return call<ReviewedRevision>('get_revision', { id });
 }
 
-/** Accepts or rejects edit `edit` (from 0) of revision `id`; the revision itself is kept. */
-export function decideEdit(id: number, edit: number, accepted: boolean, reviewer?: string): Promise<ReviewedRevision> {
-  return call<ReviewedRevision>('decide_edit', { id, edit, accepted, reviewer: reviewer ?? null });
+/** Accepts or rejects edit `edit` (from 0) of revision `id`, with why when given; the revision itself is kept. */
+export function decideEdit(id: number, edit: number, accepted: boolean, reviewer?: string, comment?: string): Promise<ReviewedRevision> {
+  return call<ReviewedRevision>('decide_edit', { id, edit, accepted, comment: comment ?? null, reviewer: reviewer ?? null });
 }
 
 /** Writes the text kept of revision `id` (every edit not rejected) to `path`. */
@@ -583,6 +585,19 @@ export function listSourcedSummaries(): Promise<StoredOutcome[]> {
 /** One stored summary of several sources. */
 export function getSourcedSummary(id: number): Promise<StoredOutcome> {
   return call<StoredOutcome>('get_sourced_summary', { id });
+}
+
+/** People's reviews of summary `id`'s sources (the newest for each reviewed source). */
+export function summarySourceReviews(id: number): Promise<SourceReview[]> {
+  return call<SourceReview[]>('summary_source_reviews', { id });
+}
+
+/**
+ * Reviews source `source` (from 0) of summary `id`: agrees with what the summary did with it,
+ * or not, saying why in `comment`. Answers every review that counts.
+ */
+export function reviewSummarySource(id: number, source: number, accepted: boolean, comment?: string, reviewer?: string): Promise<SourceReview[]> {
+  return call<SourceReview[]>('review_summary_source', { id, source, accepted, comment: comment ?? null, reviewer: reviewer ?? null });
 }
 
 /** Writes summary `id`'s answer again from the sources `used` (indices) and stores it anew. */

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use factdesk_core::methods::tts::TtsConfig;
-use factdesk_core::model::{CheckId, DocumentId, StoredOutcome};
+use factdesk_core::model::{CheckId, DocumentId, SourceReview, StoredOutcome};
 use factdesk_core::report::Format;
 use factdesk_core::summaries::{QuestionScores, SummaryQuestion, SummaryView};
 use factdesk_core::summarize::{SummarizeRequest, SummaryRun, SummarySources};
@@ -158,6 +158,38 @@ pub async fn get_sourced_summary(
     id: i64,
 ) -> CommandResult<StoredOutcome> {
     off_main_thread(&state, move |app| Ok(app.sourced_summary(CheckId(id))?.0)).await
+}
+
+/// People's reviews of the sources of summary `id` (the newest for each reviewed source).
+#[tauri::command]
+pub async fn summary_source_reviews(
+    state: State<'_, AppState>,
+    id: i64,
+) -> CommandResult<Vec<SourceReview>> {
+    off_main_thread(&state, move |app| app.summary_source_reviews(CheckId(id))).await
+}
+
+/// Records a person's review of source `source` (from 0) of summary `id`: agreeing with what
+/// the summary did with it, or not with `comment` saying why. Answers every review that counts.
+#[tauri::command]
+pub async fn review_summary_source(
+    state: State<'_, AppState>,
+    id: i64,
+    source: usize,
+    accepted: bool,
+    comment: Option<String>,
+    reviewer: Option<String>,
+) -> CommandResult<Vec<SourceReview>> {
+    off_main_thread(&state, move |app| {
+        app.review_summary_source(
+            CheckId(id),
+            source,
+            accepted,
+            comment.as_deref(),
+            reviewer.as_deref(),
+        )
+    })
+    .await
 }
 
 /// Writes the answer of summary `id` again from the sources `used` (indices into its sources)

@@ -8,4 +8,8 @@ export type EditDecision = {
 /**
  * The edit's place in [`Revision::edits`], from 0.
  */
-edit: number, accepted: boolean, reviewer: string | null, decided_at: string, };
+edit: number, accepted: boolean, 
+/**
+ * Why, when the person said (review mode asks it of a rejection).
+ */
+comment: string | null, reviewer: string | null, decided_at: string, };
