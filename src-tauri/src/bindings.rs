@@ -19,6 +19,7 @@ pub fn export(dir: &Path) -> Result<(), ExportError> {
     use factdesk_core::dashboard::Dashboard;
     use factdesk_core::eval::Evaluation;
     use factdesk_core::import::ImportSummary;
+    use factdesk_core::index_sync::IndexRebuild;
     use factdesk_core::model::{
         Claim, ClaimCollection, Corpus, Document, DocumentSummary, Review, ReviewDecision,
         SourceReview, StoredCheck, Undecided, Verdict,
@@ -59,6 +60,7 @@ pub fn export(dir: &Path) -> Result<(), ExportError> {
         DocumentSummary,
         Evaluation,
         ImportSummary,
+        IndexRebuild,
         Method,
         ModelCheck,
         Passage,

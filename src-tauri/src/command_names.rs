@@ -8,6 +8,7 @@ pub const COMMANDS: &[&str] = &[
     "list_documents",
     "get_document",
     "import_sources",
+    "finish_index_rebuild",
     "cancel_task",
     "search_sentences",
     "get_settings",

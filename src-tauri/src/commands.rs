@@ -127,7 +127,8 @@ pub async fn save_settings(
     let data_dir = state.current().data_dir().to_path_buf();
     let reopened = tauri::async_runtime::spawn_blocking(move || {
         let settings = Settings::save_user_overrides(&data_dir, &changes)?;
-        Factdesk::open_with_settings(&data_dir, settings)
+        // A rebuild still under way goes on in the task that runs it.
+        Factdesk::open_deferring_index_rebuild_with_settings(&data_dir, settings)
     })
     .await??;
     let view = settings_view(&reopened);

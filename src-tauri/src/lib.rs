@@ -38,6 +38,7 @@ pub fn build_app<R: tauri::Runtime>(
             commands::list_documents,
             commands::get_document,
             commands::import_sources,
+            commands::finish_index_rebuild,
             commands::cancel_task,
             commands::search_sentences,
             commands::get_settings,
@@ -95,7 +96,8 @@ pub fn run() {
         .inspect_err(|error| eprintln!("factdesk: {error}; going on without a log file"))
         .ok();
     tracing::info!(version = env!("CARGO_PKG_VERSION"), data_dir = %data_dir.display(), "starting");
-    let app = match Factdesk::open(&data_dir) {
+    // An index of an older layout is rebuilt once the window is up, showing its progress.
+    let app = match Factdesk::open_deferring_index_rebuild(&data_dir) {
         Ok(app) => app,
         Err(error) => {
             tracing::error!(%error, "cannot open the data directory");

@@ -132,6 +132,44 @@ fn an_import_is_listed_searched_and_shown() {
 }
 
 #[test]
+fn an_index_of_an_older_layout_is_rebuilt_from_the_window() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let files = tempfile::tempdir().expect("a temp dir");
+    {
+        let (_app, window) = mock_window(dir.path());
+        import_article(&window, files.path(), "space");
+    }
+    // The index as an older version left it: another analyzer's name.
+    let meta = dir.path().join(factdesk_core::INDEX_DIR).join("meta.json");
+    let layout = std::fs::read_to_string(&meta).expect("read the index layout");
+    std::fs::write(&meta, layout.replace("\"factdesk_languages\"", "\"factdesk_words\""))
+        .expect("write the index layout");
+
+    let factdesk = Factdesk::open_deferring_index_rebuild(dir.path()).expect("open");
+    assert!(factdesk.index_rebuild_pending());
+    let app = build_app(mock_builder(), factdesk)
+        .build(mock_context(tauri::test::noop_assets()))
+        .expect("build the mock app");
+    let window =
+        WebviewWindowBuilder::new(&app, "main", Default::default()).build().expect("a window");
+    let search = json!({"query": "astronauts", "corpora": []});
+    assert_eq!(invoke(&window, "search_sentences", search.clone()), Ok(json!([])));
+
+    let rebuilt =
+        invoke(&window, "finish_index_rebuild", json!({"taskId": 5, "onProgress": CHANNEL}))
+            .expect("finish_index_rebuild answers");
+    assert_eq!(rebuilt["documents"], 1, "{rebuilt}");
+    assert_eq!(rebuilt["sentences"], 3, "{rebuilt}");
+    assert_eq!(rebuilt["complete"], true, "{rebuilt}");
+    let hits = invoke(&window, "search_sentences", search).expect("search_sentences answers");
+    assert_eq!(hits[0]["sentence"], "Twelve astronauts have walked on it.", "{hits}");
+    // Nothing is left to do.
+    let again =
+        invoke(&window, "finish_index_rebuild", json!({"taskId": 6, "onProgress": CHANNEL}));
+    assert_eq!(again, Ok(Value::Null));
+}
+
+#[test]
 fn cancelling_an_unknown_task_says_so() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let (_app, window) = mock_window(dir.path());

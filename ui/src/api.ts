@@ -41,6 +41,7 @@ import type { EvidenceSource } from './bindings/EvidenceSource';
 import type { Figure } from './bindings/Figure';
 import type { ImportFailure } from './bindings/ImportFailure';
 import type { ImportSummary } from './bindings/ImportSummary';
+import type { IndexRebuild } from './bindings/IndexRebuild';
 import type { ImportedDocument } from './bindings/ImportedDocument';
 import type { Method } from './bindings/Method';
 import type { MethodFigures } from './bindings/MethodFigures';
@@ -139,6 +140,7 @@ export type {
   Figure,
   ImportFailure,
   ImportSummary,
+  IndexRebuild,
   ImportedDocument,
   Method,
   MethodFigures,
@@ -305,6 +307,14 @@ export function importSources(
   onProgress: (message: TaskProgress) => void,
 ): RunningTask<ImportSummary> {
   return startTask<ImportSummary>('import_sources', { corpus, sources }, onProgress);
+}
+
+/**
+ * Finishes the rebuild of a search index replaced when the app started (an older layout, or a
+ * rebuild left unfinished); `done` gives `null` at once when none is pending.
+ */
+export function finishIndexRebuild(onProgress: (message: TaskProgress) => void): RunningTask<IndexRebuild | null> {
+  return startTask<IndexRebuild | null>('finish_index_rebuild', {}, onProgress);
 }
 
 export function searchSentences(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {

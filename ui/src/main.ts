@@ -9,6 +9,7 @@ import { appInfo, onFilesDropped } from './api';
 import { el, replace } from './dom';
 import { navigate, startRouter, type Route } from './router';
 import { addImportSources, onImportFinished } from './views/import-panel';
+import { startIndexRebuild } from './views/index-rebuild';
 import { renderCheck } from './views/check';
 import { renderClaim } from './views/claim';
 import { renderCollections } from './views/collections';
@@ -92,6 +93,9 @@ async function start(): Promise<void> {
       }
     },
   });
+
+  // An index of an older layout is rebuilt now, its progress shown in the Library.
+  startIndexRebuild();
 
   // Imports change the corpora: show the new counts if the Library is open.
   onImportFinished(() => {

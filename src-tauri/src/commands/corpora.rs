@@ -1,9 +1,11 @@
-//! Corpora and their documents: listing, reading, importing (with progress), searching.
+//! Corpora and their documents: listing, reading, importing (with progress), searching, and
+//! finishing a rebuild of the search index (with progress).
 
 use std::sync::Arc;
 
 use factdesk_core::Factdesk;
 use factdesk_core::import::{ImportRequest, ImportSummary};
+use factdesk_core::index_sync::IndexRebuild;
 use factdesk_core::model::{Corpus, Document, DocumentId, DocumentSummary};
 use factdesk_core::search::{SearchHit, SearchRequest};
 use tauri::State;
@@ -53,6 +55,23 @@ pub async fn import_sources(
     let reporter = Arc::new(ChannelReporter::new(on_progress));
     let summary = state.current().import(request, reporter, running.cancel_token()).await?;
     Ok(summary)
+}
+
+/// Finishes the rebuild of a search index replaced when the data directory was opened (an
+/// index of an older layout, or a rebuild left unfinished), sending progress over
+/// `on_progress`; `None` at once when none is pending. The window starts it when it opens;
+/// `task_id` as for [`import_sources`].
+#[tauri::command]
+pub async fn finish_index_rebuild(
+    state: State<'_, AppState>,
+    tasks: State<'_, RunningTasks>,
+    task_id: u32,
+    on_progress: Channel<TaskProgress>,
+) -> CommandResult<Option<IndexRebuild>> {
+    let running = tasks.start(task_id)?;
+    let reporter = Arc::new(ChannelReporter::new(on_progress));
+    let cancel = running.cancel_token();
+    off_main_thread(&state, move |app| app.finish_index_rebuild(reporter, cancel)).await
 }
 
 #[tauri::command]

@@ -5,6 +5,7 @@ import { listCorpora, listDocuments, type Corpus, type DocumentSummary } from '.
 import { count, el, replace, shortTimeCell } from '../dom';
 import { href, type RouteContext } from '../router';
 import { importPanel, setImportCorpora, suggestImportCorpus } from './import-panel';
+import { indexRebuildPanel } from './index-rebuild';
 import { linkButton, showError, statusLine } from './common';
 
 /** Documents per page. */
@@ -96,7 +97,7 @@ export async function renderLibrary({ outlet, params, query, signal }: RouteCont
       'div',
       { class: 'library' },
       el('section', { class: 'panel corpora', 'aria-labelledby': 'corpora-heading' }, el('h2', { id: 'corpora-heading' }, 'Corpora'), corpusList, corpusStatus),
-      el('div', { class: 'library-main' }, importPanel(), el('section', { class: 'panel' }, documentsPane)),
+      el('div', { class: 'library-main' }, indexRebuildPanel(), importPanel(), el('section', { class: 'panel' }, documentsPane)),
     ),
   );
 
