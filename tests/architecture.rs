@@ -250,3 +250,83 @@ fn the_cli_the_app_and_the_tests_build_shared_crates_alike() {
         differ.join("\n")
     );
 }
+
+/// Our crates in the build of `package` alone (normal and build dependencies: what
+/// `cargo build --release -p <package>` compiles, no dev-dependency).
+fn our_crates_in_the_build_of(package: &str) -> std::collections::BTreeSet<String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let output = std::process::Command::new(cargo)
+        .current_dir(root())
+        .args(["tree", "--frozen", "-p", package, "-e", "normal,build"])
+        .args(["--prefix", "none", "--format", "{p}"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "cargo tree -p {package}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| name.starts_with("factdesk"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The Rust files under `folder`, recursively.
+fn rust_files(folder: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let Ok(entries) = std::fs::read_dir(folder) else { return files };
+    for entry in entries {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|extension| extension == "rs") {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// There is one scripted chat model, the testkit's (answering by prompt template), and no
+/// program people run links it: the release builds of the CLI and the app hold no
+/// `factdesk-testkit`, and no other crate of ours defines a `ScriptedModel`, in its tests or
+/// out of them.
+#[test]
+fn the_one_scripted_model_is_the_testkits_and_no_shipped_program_links_it() {
+    for program in ["factdesk-cli", "factdesk-app"] {
+        let ours = our_crates_in_the_build_of(program);
+        assert!(ours.contains("factdesk-llm"), "{program}'s build was not read: {ours:?}");
+        assert!(
+            !ours.contains("factdesk-testkit"),
+            "a release build of {program} links factdesk-testkit: {ours:?}"
+        );
+    }
+    let root = root();
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| !path.ends_with("factdesk-testkit"))
+        .collect();
+    folders.extend([root.join("src-tauri/src"), root.join("tests")]);
+    let defining: Vec<String> = folders
+        .iter()
+        .flat_map(|folder| rust_files(folder))
+        // This file names what it looks for.
+        .filter(|path| !path.ends_with("tests/architecture.rs"))
+        .filter(|path| {
+            let text = std::fs::read_to_string(path).unwrap_or_default();
+            text.lines().any(|line| {
+                let line = line.trim_start();
+                !line.starts_with("//")
+                    && ["struct ScriptedModel", "enum ScriptedModel", "type ScriptedModel"]
+                        .iter()
+                        .any(|definition| line.contains(definition))
+            })
+        })
+        .map(|path| path.strip_prefix(&root).unwrap_or(&path).display().to_string())
+        .collect();
+    assert!(defining.is_empty(), "a scripted model other than the testkit's in {defining:?}");
+}
