@@ -49,6 +49,8 @@ let tauriDriver;
 let dataDir;
 let exportDir;
 let scriptedServer;
+/** Review mode's locations over the summary and the revision reviewed (for the accessibility pass). */
+const reviewedOutcomes = { summary: null, revision: null };
 
 const PENICILLIN_CLAIM = 'Penicillin was discovered by Alexander Fleming in 1928.';
 const MOON_CLAIM = 'The Moon is made of green cheese.';
@@ -1183,6 +1185,105 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.match(await driver.executeScript('return location.hash;'), /^#\/summaries\/\d+$/);
   });
 
+  test('reviews a summary’s sources and a revision’s edit by keyboard, and keeps the place', async () => {
+    // The summary written again by hand in the test before is shown; from here on, keys only.
+    const keys = (...sequence) => driver.actions().sendKeys(...sequence).perform();
+    const summaryHash = await driver.executeScript('return location.hash;');
+    assert.match(summaryHash, /^#\/summaries\/\d+$/);
+    const id = summaryHash.replace('#/summaries/', '');
+    const sources = (await findAll('#summaries-sources tbody tr')).length;
+    assert.equal(sources, 4);
+    const enterReview = async () => {
+      await (await waitFor('#summaries-review')).sendKeys(Key.ENTER);
+      assert.ok(await hashBecomes(new RegExp(`^#/review/summary/${id}$`), UI_WAIT), await windowState());
+    };
+    await enterReview();
+    reviewedOutcomes.summary = `#/review/summary/${id}`;
+    await waitForText('#review-progress', /^0 of 4 reviewed$/);
+    await waitForText('#review-position', /^Source 1 of 4$/);
+    assert.match(await find('#review-evidence').getText(), /What the score rests on/);
+
+    // ? lists the keys; Esc closes the list and stays.
+    await keys('?');
+    await waitFor('#review-keys[open]');
+    assert.match(await find('#review-keys').getText(), /Agree with what the summary did with the source[\s\S]*Next source/);
+    await keys(Key.ESCAPE);
+    await driver.wait(async () => (await findAll('#review-keys[open]')).length === 0, UI_WAIT, 'the key list stayed open');
+
+    // a agrees and moves on; r asks a reason (none is refused), Enter saves it.
+    await keys('a');
+    await waitForText('#review-progress', /^1 of 4 reviewed$/);
+    await waitForText('#review-position', /^Source 2 of 4$/);
+    await keys('r');
+    await waitFor('#review-reason-form:not([hidden])');
+    await keys(Key.ENTER);
+    await waitForText('#review-status', /^Say why/);
+    const reason = 'An old report, item 2: a j k x r e?';
+    await keys(reason, Key.ENTER);
+    await waitForText('#review-progress', /^2 of 4 reviewed$/);
+    await waitForText('#review-position', /^Source 3 of 4$/);
+    // k goes back to the source just reviewed, with its reason; j returns.
+    await keys('k');
+    await waitForText('#review-position', /^Source 2 of 4$/);
+    assert.equal(await find('#review-current-comment').getText(), reason);
+    assert.match(await find('#review-current').getText(), /Disagreed/);
+    await keys(Key.ARROW_RIGHT);
+    await waitForText('#review-position', /^Source 3 of 4$/);
+    // x skips to the next source not reviewed; ← comes back.
+    await keys('x');
+    await waitForText('#review-position', /^Source 4 of 4$/);
+    await keys(Key.ARROW_LEFT);
+    await waitForText('#review-position', /^Source 3 of 4$/);
+    await screenshot('19b-review-sources.png');
+
+    // Esc leaves for the summary, whose table shows the reviews; coming back resumes at 3.
+    await keys(Key.ESCAPE);
+    assert.ok(await hashBecomes(new RegExp(`^#/summaries/${id}$`), UI_WAIT), await windowState());
+    await driver.wait(async () => (await findAll('#summaries-sources td.review.override')).length === 1, UI_WAIT, 'the disagreement is not in the sources table');
+    assert.equal((await findAll('#summaries-sources td.review.accept')).length, 1);
+    await enterReview();
+    await waitForText('#review-progress', /^2 of 4 reviewed$/);
+    await waitForText('#review-position', /^Source 3 of 4$/);
+    // e opens the source document; back returns to the same source.
+    await keys('e');
+    assert.ok(await hashBecomes(/^#\/documents\/\d+$/, UI_WAIT), await windowState());
+    await waitFor('#sentence-list .sentence');
+    await driver.navigate().back();
+    await waitForText('#review-position', /^Source 3 of 4$/);
+    await keys('a');
+    await waitForText('#review-position', /^Source 4 of 4$/);
+    await keys('a');
+    await waitForText('#review-status', /4 of 4 reviewed\. That was the last source\.$/);
+
+    // The revision of the Correct test: its edit was rejected by click, without a reason.
+    await keys(Key.ESCAPE);
+    assert.ok(await hashBecomes(new RegExp(`^#/summaries/${id}$`), UI_WAIT), await windowState());
+    await openSection('correct');
+    await (await waitFor('#correct-review')).sendKeys(Key.ENTER);
+    assert.ok(await hashBecomes(/^#\/review\/revision\/\d+$/, UI_WAIT), await windowState());
+    reviewedOutcomes.revision = await driver.executeScript('return location.hash;');
+    await waitForText('#review-position', /^Edit 1 of 1$/);
+    await waitForText('#review-progress', /^1 of 1 reviewed$/);
+    assert.match(await find('#review-current').getText(), /Rejected/);
+    assert.match(await find('#review-item-text').getText(), /19381928/);
+    assert.match(await find('#review-evidence').getText(), /Penicillin was discovered in 1928 by Alexander Fleming/);
+    // Accepted by key, then rejected again with a reason: the newest decision counts.
+    await keys('a');
+    await waitForText('#review-status', /^Accepted edit 1\. 1 of 1 reviewed\. That was the last edit\.$/);
+    assert.match(await find('#review-current').getText(), /Accepted/);
+    await keys('o');
+    await waitFor('#review-reason-form:not([hidden])');
+    await keys('The evidence names 1928 for the mould, not the drug', Key.ENTER);
+    await waitForText('#review-status', /^Rejected edit 1\./);
+    assert.equal(await find('#review-current-comment').getText(), 'The evidence names 1928 for the mould, not the drug');
+    await screenshot('17b-review-edits.png');
+    // The Correct view shows the decision: the kept text is the original again.
+    await keys(Key.ESCAPE);
+    assert.ok(await hashBecomes(/^#\/correct$/, UI_WAIT), await windowState());
+    await attributeBecomes('#correct-diff button.edit', 'data-decision', 'rejected');
+    assert.doesNotMatch(await find('#correct-kept').getAttribute('value'), /1928/);
+  });
+
   test('cancels a summary of several sources and resumes its run', async () => {
     // The scripted model takes 1.5 s over each draft of a question that says "slowly".
     await openSection('summaries');
@@ -1399,6 +1500,12 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
       ['Review mode', () => show('#/review?collection=review', '#review-position')],
       ['Review mode’s key list', async () => {
         await show('#/review?collection=review', '#review-position');
+        await driver.actions().sendKeys('?').perform();
+        await waitFor('#review-keys[open]');
+      }],
+      ['Review mode over a summary’s sources', () => show(reviewedOutcomes.summary, '#review-position')],
+      ['Review mode over a revision’s edits, its key list open', async () => {
+        await show(reviewedOutcomes.revision, '#review-position');
         await driver.actions().sendKeys('?').perform();
         await waitFor('#review-keys[open]');
       }],

@@ -2,7 +2,9 @@
 // section is one entry of SECTIONS and one or more routes of ROUTES. A claim's detail
 // (`#/claims/<id>`), review mode (`#/review?collection=<name>`) and a collection's dashboard
 // (`#/collections/<name>/dashboard`) belong to the Collections
-// section, a document (`#/documents/<id>`) to the Library. Text from the data is always set as
+// section, review mode over a revision's edits (`#/review/revision/<id>`) to Correct and over a
+// summary's sources (`#/review/summary/<id>`) to Summaries, a document (`#/documents/<id>`) to
+// the Library. Text from the data is always set as
 // text (see dom.ts), never as HTML.
 
 import { appInfo, onFilesDropped } from './api';
@@ -22,6 +24,7 @@ import { renderDocument } from './views/document';
 import { renderLibrary } from './views/library';
 import { renderReports } from './views/reports';
 import { renderReview } from './views/review';
+import { renderOutcomeReview } from './views/outcome-review';
 import { renderSearch } from './views/search';
 import { renderSettings } from './views/settings';
 
@@ -58,6 +61,8 @@ const ROUTES: Route[] = [
   { pattern: /^\/collections\/([^/]+)\/dashboard$/, section: 'collections', render: renderDashboard },
   { pattern: /^\/claims\/(\d+)$/, section: 'collections', render: renderClaim },
   { pattern: /^\/review$/, section: 'collections', render: renderReview },
+  { pattern: /^\/review\/revision\/(\d+)$/, section: 'correct', render: (context) => renderOutcomeReview('revision', context) },
+  { pattern: /^\/review\/summary\/(\d+)$/, section: 'summaries', render: (context) => renderOutcomeReview('summary', context) },
   { pattern: /^\/reports$/, section: 'reports', render: renderReports },
   { pattern: /^\/settings$/, section: 'settings', render: renderSettings },
 ];

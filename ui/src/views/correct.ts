@@ -2,7 +2,8 @@
 // and read the revision as the original with each edit marked. Clicking an edit shows the
 // question, the evidence and the agreement behind it, with Accept and Reject; the decisions are
 // stored beside the machine revision (never replacing it), and the text kept — every edit not
-// rejected — can be exported. Route: `#/correct`.
+// rejected — can be exported. "Review the edits by keyboard" opens review mode over them
+// (outcome-review.ts), one edit at a time. Route: `#/correct`.
 
 import {
   REVISE_EVIDENCE,
@@ -13,6 +14,7 @@ import {
   chooseReportPath,
   decideEdit,
   exportKeptText,
+  getRevision,
   listCollections,
   listPassages,
   revisePassage,
@@ -24,7 +26,7 @@ import {
   type Revision,
 } from '../api';
 import { count, el, replace } from '../dom';
-import type { RouteContext } from '../router';
+import { navigate, type RouteContext } from '../router';
 import { describeError, facts, showError, statusLine } from './common';
 
 const METHOD_LABELS: Record<(typeof REVISE_METHODS)[number], string> = {
@@ -81,6 +83,8 @@ const refused = el('ul', { id: 'correct-refused' });
 const metrics = el('div', { id: 'correct-metrics' });
 const keptBox = el('textarea', { id: 'correct-kept', rows: 4, readonly: true, 'aria-labelledby': 'correct-kept-heading' });
 const exportButton = el('button', { type: 'button', id: 'correct-export' }, 'Export the kept text…');
+/** Review mode over the shown revision's edits, one at a time by keyboard (outcome-review.ts). */
+const reviewButton = el('button', { type: 'button', id: 'correct-review' }, 'Review the edits by keyboard');
 const exportStatus = statusLine('correct-export-status');
 const resultPanel = el(
   'section',
@@ -95,7 +99,7 @@ const resultPanel = el(
   metrics,
   el('h3', { id: 'correct-kept-heading' }, 'Text kept (every edit not rejected)'),
   keptBox,
-  el('div', { class: 'actions' }, exportButton),
+  el('div', { class: 'actions' }, reviewButton, exportButton),
   exportStatus,
 );
 
@@ -311,6 +315,9 @@ function build(): HTMLElement {
     loadPassages().catch((error) => showError(status, error));
   });
   exportButton.addEventListener('click', () => void exportKept());
+  reviewButton.addEventListener('click', () => {
+    if (shown) navigate(`#/review/revision/${shown.stored.id}`);
+  });
   return el('div', { id: 'correct-view' }, el('h1', {}, 'Correct'), form, resultPanel);
 }
 
@@ -318,6 +325,12 @@ export async function renderCorrect({ outlet, signal }: RouteContext): Promise<v
   view ??= build();
   replace(outlet, view);
   try {
+    // Decisions taken in review mode since: the shown revision read again.
+    if (shown) {
+      const again = await getRevision(shown.stored.id);
+      if (signal.aborted) return;
+      draw(toCharOffsets(again));
+    }
     const [collections, info] = await Promise.all([listCollections(), appInfo()]);
     if (signal.aborted) return;
     exportDir = info.e2e_export_dir;

@@ -3,8 +3,9 @@
 // question and run it with progress and Cancel (a cancelled run resumes where it stopped when
 // run again); then read the answer beside a bar chart of the sources' scores (kept or dropped
 // at τ) and, for each source, the claims drafted without it with every source's stance on each.
-// Uncheck or check sources and write the answer again from that choice; export the summary as
-// Markdown, HTML or JSON. Routes: `#/summaries`, `#/summaries/<id>` (a stored summary).
+// Uncheck or check sources and write the answer again from that choice; review the sources one
+// at a time by keyboard (outcome-review.ts; each source's review shows in the table); export the
+// summary as Markdown, HTML or JSON. Routes: `#/summaries`, `#/summaries/<id>` (a stored summary).
 
 import {
   appInfo,
@@ -15,7 +16,9 @@ import {
   listSourcedSummaries,
   resummarize,
   summarizeSources,
+  summarySourceReviews,
   type RunningTask,
+  type SourceReview,
   type SourcedSummary,
   type StoredOutcome,
   type SummaryRun,
@@ -71,6 +74,8 @@ const answer = el('div', { id: 'summaries-answer', class: 'answer' });
 const chart = el('div', { id: 'summaries-chart' });
 const sourcesTable = el('div', { id: 'summaries-sources' });
 const againButton = el('button', { type: 'button', id: 'summaries-again' }, 'Summarise again from the checked sources');
+/** Review mode over the shown summary's sources, one at a time by keyboard (outcome-review.ts). */
+const reviewButton = el('button', { type: 'button', id: 'summaries-review' }, 'Review the sources by keyboard');
 const againStatus = statusLine('summaries-again-status');
 const exportButtons = (['md', 'html', 'json'] as const).map((format) => {
   const button = el('button', { type: 'button', id: `summaries-export-${format}` }, `Export ${format.toUpperCase()}`);
@@ -88,7 +93,7 @@ const resultPanel = el(
   el('h3', {}, 'Sources'),
   chart,
   sourcesTable,
-  el('div', { class: 'actions' }, againButton, ...exportButtons),
+  el('div', { class: 'actions' }, againButton, reviewButton, ...exportButtons),
   againStatus,
   exportStatus,
   el('h3', {}, 'Stances'),
@@ -149,7 +154,14 @@ function drawChart(summary: SourcedSummary): void {
   replace(chart, svg('svg', { role: 'img', 'aria-label': 'Score of each source', width, height, viewBox: `0 0 ${width} ${height}` }, ...parts));
 }
 
-function drawSources(summary: SourcedSummary): void {
+/** A source's review as the sources table shows it: agreed, disagreed (with why), or nothing. */
+function reviewCell(review: SourceReview | undefined): HTMLElement {
+  if (!review) return el('td', { class: 'review hint' }, '');
+  const who = review.reviewer ? ` (${review.reviewer})` : '';
+  return el('td', { class: `review ${review.accepted ? 'accept' : 'override'}`, title: review.comment ?? '' }, `${review.accepted ? 'agreed' : 'disagreed'}${who}`);
+}
+
+function drawSources(summary: SourcedSummary, reviews: SourceReview[] = []): void {
   const majority = (i: number): string => {
     const entry = summary.claims?.find((claims) => claims.source === i);
     return entry ? entry.majority.toFixed(3) : 'n/a';
@@ -165,6 +177,7 @@ function drawSources(summary: SourcedSummary): void {
       el('td', { class: 'number' }, majority(i)),
       el('td', { class: 'state' }, source.used ? 'kept' : 'dropped'),
       el('td', { class: 'hint' }, source.note ?? ''),
+      reviewCell(reviews.find((review) => review.source === i)),
     ),
   );
   replace(
@@ -172,7 +185,7 @@ function drawSources(summary: SourcedSummary): void {
     el(
       'table',
       { class: 'figures' },
-      el('thead', {}, el('tr', {}, ...['Use', '#', 'Source', 'Score', 'Majority', 'Used', 'Note'].map((h) => el('th', {}, h)))),
+      el('thead', {}, el('tr', {}, ...['Use', '#', 'Source', 'Score', 'Majority', 'Used', 'Note', 'Review'].map((h) => el('th', {}, h)))),
       el('tbody', {}, ...rows),
     ),
   );
@@ -238,6 +251,14 @@ function show(stored: StoredOutcome): void {
   drawChart(summary);
   drawSources(summary);
   drawMatrices(summary);
+  // People's reviews of the sources (review mode) join the table when they arrive.
+  const id = stored.id;
+  summarySourceReviews(id).then(
+    (reviews) => {
+      if (shown?.id === id && reviews.length > 0) drawSources(summary, reviews);
+    },
+    (error: unknown) => showError(againStatus, error),
+  );
   resultPanel.hidden = false;
   againStatus.textContent = '';
   exportStatus.textContent = '';
@@ -371,6 +392,9 @@ function build(): HTMLElement {
     void running?.cancel();
   });
   againButton.addEventListener('click', () => void again());
+  reviewButton.addEventListener('click', () => {
+    if (shown) navigate(`#/review/summary/${shown.id}`);
+  });
   storedSelect.addEventListener('change', () => {
     if (storedSelect.value) navigate(`#/summaries/${storedSelect.value}`);
   });
@@ -394,7 +418,8 @@ export async function renderSummaries({ outlet, params, signal }: RouteContext):
     const id = params[0] ? Number(params[0]) : undefined;
     await loadStored(id);
     if (signal.aborted) return;
-    if (id !== undefined && shown?.id !== id) show(await getSourcedSummary(id));
+    // Shown again (back from review mode, say): read again, its reviews with it.
+    if (id !== undefined) show(await getSourcedSummary(id));
   } catch (error) {
     if (!signal.aborted) runStatus.textContent = describeError(error);
   }
