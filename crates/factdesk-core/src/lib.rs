@@ -11,6 +11,7 @@
 
 pub mod archive;
 pub mod batch;
+pub mod claim_page;
 pub mod claims;
 pub mod dashboard;
 pub mod env;
