@@ -13,26 +13,9 @@ use serde::{Deserialize, Serialize};
 use super::NLI_LLM;
 pub use super::methods::{
     CiberConfig, CiberSettings, CorpusNliConfig, CorpusNliSettings, LlmCiteConfig, LlmCiteSettings,
-    PTrueConfig, PTrueSettings,
+    MethodsSettings, PTrueConfig, PTrueSettings,
 };
 use crate::CoreError;
-
-/// `[methods]`: one section per method.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
-#[serde(deny_unknown_fields)]
-pub struct MethodsSettings {
-    #[serde(rename = "llm-cite")]
-    pub llm_cite: LlmCiteSettings,
-    #[serde(rename = "p-true")]
-    pub p_true: PTrueSettings,
-    #[serde(rename = "corpus-nli")]
-    pub corpus_nli: CorpusNliSettings,
-    pub ciber: CiberSettings,
-    /// RARR (revises passages; `factdesk revise --method rarr`).
-    pub rarr: ReviseSettings,
-    /// CoVe (revises passages; `factdesk revise --method cove`).
-    pub cove: ReviseSettings,
-}
 
 /// `[methods.rarr]` and `[methods.cove]`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
@@ -115,15 +98,6 @@ impl std::str::FromStr for EvidenceChoice {
     type Err = CoreError;
     fn from_str(s: &str) -> crate::Result<Self> {
         parse_evidence(s).map_err(CoreError::InvalidInput)
-    }
-}
-
-impl MethodsSettings {
-    /// The first setting that no run could use, as a message naming its key.
-    pub fn validate(&self) -> Result<(), String> {
-        super::methods::validate_sections(self)?;
-        self.rarr.validate("methods.rarr")?;
-        self.cove.validate("methods.cove")
     }
 }
 

@@ -4,7 +4,8 @@
 //! figures) and the one list of them ([`REGISTRY`]). Parsing a method's name, listing the
 //! methods, checking the settings, planning and running a check and eval's figures all go
 //! through that list, so a method is one file here (beside its paper's code in
-//! `factdesk-methods`, which sees only traits) and one line in the list.
+//! `factdesk-methods`, which sees only traits), a line in the list, a [`Method`] value and its
+//! section in [`MethodsSettings`], all in this file.
 //!
 //! A planned run ([`Planned`]) carries the method's configuration typed, for the check, and
 //! serialised, for the run's identity; [`CheckContext`] gives a check the audited chat model,
@@ -32,13 +33,14 @@ pub use llm_cite::{LlmCiteConfig, LlmCiteSettings};
 pub use p_true::{PTrueConfig, PTrueSettings};
 
 use super::VerifyOptions;
-use super::config::{MethodsSettings, RunModels};
+use super::config::{ReviseSettings, RunModels};
 use super::evidence::{CorpusSearch, Evidence, WebPages};
 use super::plan::Plan;
 use crate::{CoreError, Factdesk, Result};
 
-/// The verdict methods, in the order lists show them. A new method is a module of this folder
-/// and a line here (and a [`Method`] value, for the UI's generated types).
+/// The verdict methods, in the order lists show them. A new method is a module of this folder,
+/// a line here, a [`Method`] value (for the UI's generated types) and its settings section in
+/// [`MethodsSettings`].
 const REGISTRY: &[&dyn VerdictMethod] =
     &[&llm_cite::LlmCite, &p_true::PTrue, &corpus_nli::CorpusNli, &ciber::Ciber];
 
@@ -156,6 +158,33 @@ impl CheckContext<'_> {
     }
 }
 
+/// `[methods]`: one section per method. A verdict method's section type is in its file here;
+/// the revision methods' is [`ReviseSettings`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct MethodsSettings {
+    #[serde(rename = "llm-cite")]
+    pub llm_cite: LlmCiteSettings,
+    #[serde(rename = "p-true")]
+    pub p_true: PTrueSettings,
+    #[serde(rename = "corpus-nli")]
+    pub corpus_nli: CorpusNliSettings,
+    pub ciber: CiberSettings,
+    /// RARR (revises passages; `factdesk revise --method rarr`).
+    pub rarr: ReviseSettings,
+    /// CoVe (revises passages; `factdesk revise --method cove`).
+    pub cove: ReviseSettings,
+}
+
+impl MethodsSettings {
+    /// The first setting that no run could use, as a message naming its key.
+    pub fn validate(&self) -> Result<(), String> {
+        registry().try_for_each(|method| method.validate(self))?;
+        self.rarr.validate("methods.rarr")?;
+        self.cove.validate("methods.cove")
+    }
+}
+
 /// Every verdict method, in the order lists show them.
 pub(crate) fn registry() -> impl Iterator<Item = &'static dyn VerdictMethod> {
     REGISTRY.iter().copied()
@@ -221,11 +250,6 @@ fn one_of(names: &[&str]) -> String {
         Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
         None => String::new(),
     }
-}
-
-/// Each method's section of `settings` checked in turn.
-pub(crate) fn validate_sections(settings: &MethodsSettings) -> std::result::Result<(), String> {
-    registry().try_for_each(|method| method.validate(settings))
 }
 
 /// `value` of option or setting `name`, which must be at least 1.
