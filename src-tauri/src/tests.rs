@@ -9,7 +9,7 @@ use tauri::test::{INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder, mock_
 use tauri::webview::InvokeRequest;
 use tauri::{Manager, WebviewWindow, WebviewWindowBuilder};
 
-include!("command_names.rs");
+use crate::command_names::COMMANDS;
 
 /// A mock app over `data_dir`, with no access control (as `mock_context` has none).
 fn mock_window(
@@ -309,6 +309,30 @@ fn the_commands_are_the_ones_the_ui_calls() {
     let mut commands = COMMANDS.to_vec();
     commands.sort_unstable();
     assert_eq!(called, commands, "commands the UI calls (left) and the app's (right)");
+}
+
+/// The capability file grants the commands declared in `command_names.rs`, each by its
+/// `allow-<name>` permission, in the order declared, and no permission of an undeclared
+/// command; the other entries are Tauri's and its plugins' (`<plugin>:<permission>`).
+#[test]
+fn the_capability_grants_exactly_the_declared_commands() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/capabilities/default.json");
+    let capability: Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("read the capability"))
+            .expect("the capability is JSON");
+    let granted: Vec<&str> = capability["permissions"]
+        .as_array()
+        .expect("a list of permissions")
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|permission| !permission.contains(':'))
+        .collect();
+    let declared: Vec<String> =
+        COMMANDS.iter().map(|name| format!("allow-{}", name.replace('_', "-"))).collect();
+    assert_eq!(
+        granted, declared,
+        "capabilities/default.json (left) must grant the commands of command_names.rs (right)"
+    );
 }
 
 /// Builds the app with the real `tauri.conf.json` and `capabilities/`, as the window runs
