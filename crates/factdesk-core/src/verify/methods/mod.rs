@@ -44,8 +44,9 @@ use crate::{CoreError, Factdesk, Result};
 const REGISTRY: &[&dyn VerdictMethod] =
     &[&llm_cite::LlmCite, &p_true::PTrue, &corpus_nli::CorpusNli, &ciber::Ciber];
 
-/// The checking methods. A closed list so that the UI's generated types name each one; what
-/// a method is and does is its [`VerdictMethod`] in [`REGISTRY`].
+// A closed list so that the UI's generated types name each method; what a method is and does
+// is its `VerdictMethod` in `REGISTRY`. (The doc comment is the UI's: the bindings carry it.)
+/// The checking methods.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum Method {
@@ -158,8 +159,9 @@ impl CheckContext<'_> {
     }
 }
 
-/// `[methods]`: one section per method. A verdict method's section type is in its file here;
-/// the revision methods' is [`ReviseSettings`].
+// A verdict method's section type is in its file here; the revision methods' is
+// `ReviseSettings`. (The doc comment is the UI's: the generated bindings carry it.)
+/// `[methods]`: one section per method.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct MethodsSettings {
