@@ -5,13 +5,14 @@
 //! exception is [`save_settings`], which after the core has written the settings opens the
 //! data directory again with them: replacing the app's state is the shell's business.
 //!
-//! Every command is declared once, by its name in `command_names.rs`: its handler, its
-//! permission and its TypeScript name follow from there (the capability file is checked
-//! against it).
+//! Every command listed here must also be listed in `command_names.rs`, in `build_app`'s
+//! handler list, and granted in `capabilities/default.json`, or the window is refused when it
+//! calls it.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use factdesk_core::claim_page::{ClaimPage, ClaimPageRequest};
 use factdesk_core::claims::{ClaimImportSummary, ClaimQuery};
 use factdesk_core::dashboard::Dashboard;
 use factdesk_core::eval::Evaluation;
@@ -221,6 +222,17 @@ pub async fn collection_checks(
 ) -> CommandResult<Vec<ClaimWithCheck>> {
     let selection = selection.unwrap_or_default();
     off_main_thread(&state, move |app| app.collection_checks(&collection, &selection)).await
+}
+
+/// One page of a collection's claims, filtered and sorted over the whole collection in the
+/// core (the collection view draws a page at a time).
+#[tauri::command]
+pub async fn collection_page(
+    state: State<'_, AppState>,
+    collection: String,
+    request: ClaimPageRequest,
+) -> CommandResult<ClaimPage> {
+    off_main_thread(&state, move |app| app.collection_page(&collection, &request)).await
 }
 
 /// The dashboard of a collection: verdict counts, machine verdicts against reviews, the

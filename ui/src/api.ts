@@ -22,10 +22,12 @@ import type { Claim } from './bindings/Claim';
 import type { ClaimCheck } from './bindings/ClaimCheck';
 import type { ClaimCollection } from './bindings/ClaimCollection';
 import type { ClaimImportSummary } from './bindings/ClaimImportSummary';
+import type { ClaimPage } from './bindings/ClaimPage';
+import type { ClaimPageRequest } from './bindings/ClaimPageRequest';
+import type { ClaimSort } from './bindings/ClaimSort';
 import type { ClaimStatus } from './bindings/ClaimStatus';
 import type { ClaimWithCheck } from './bindings/ClaimWithCheck';
 import type { CommandError } from './bindings/CommandError';
-import type { CommandName } from './bindings/CommandName';
 import type { ConfusionRow } from './bindings/ConfusionRow';
 import type { Corpus } from './bindings/Corpus';
 import type { ConfidenceBin } from './bindings/ConfidenceBin';
@@ -154,6 +156,9 @@ export type {
   Revision,
   Edit,
   EditDecision,
+  ClaimPage,
+  ClaimPageRequest,
+  ClaimSort,
   SourceReview,
   EvidenceSentences,
   VerificationStep,
@@ -251,8 +256,7 @@ export function asCommandError(error: unknown): CommandError {
   return { code: 'internal', message: String(error) };
 }
 
-// Only a command the app declares (src-tauri/src/command_names.rs) can be named here.
-async function call<T>(command: CommandName, args?: Record<string, unknown>): Promise<T> {
+async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
   try {
     return await invoke<T>(command, args);
   } catch (error) {
@@ -286,7 +290,7 @@ let nextTaskId = Math.floor(Math.random() * 1_000_000_000);
  * and a way to cancel it (`cancel_task`).
  */
 function startTask<T>(
-  command: CommandName,
+  command: string,
   args: Record<string, unknown>,
   onProgress: (message: TaskProgress) => void,
 ): RunningTask<T> {
@@ -391,6 +395,14 @@ export function collectionChecks(collection: string, selection: CheckSelection =
 }
 
 /** A collection's dashboard: verdict counts, machine against review, confidence by agreement, checks per day. */
+/** What a page of claims asks for: any field left out is no filter (or the first page). */
+export type ClaimPageQuery = { [K in Exclude<keyof ClaimPageRequest, 'selection'>]?: NonNullable<ClaimPageRequest[K]> } & { selection?: CheckSelection };
+
+/** One page of a collection's claims, filtered and sorted over the whole collection. */
+export function collectionPage(collection: string, request: ClaimPageQuery): Promise<ClaimPage> {
+  return call<ClaimPage>('collection_page', { collection, request });
+}
+
 export function collectionDashboard(collection: string, selection: CheckSelection = {}): Promise<Dashboard> {
   return call<Dashboard>('collection_dashboard', { collection, selection });
 }
