@@ -5,9 +5,9 @@
 //! exception is [`save_settings`], which after the core has written the settings opens the
 //! data directory again with them: replacing the app's state is the shell's business.
 //!
-//! Every command listed here must also be listed in `command_names.rs`, in `build_app`'s
-//! handler list, and granted in `capabilities/default.json`, or the window is refused when it
-//! calls it.
+//! Every command is declared once, by its name in `command_names.rs`: its handler, its
+//! permission and its TypeScript name follow from there (the capability file is checked
+//! against it).
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -9,6 +9,9 @@
 //! directory at the same time (SQLite in WAL mode; the index has one writer at a time).
 
 pub mod bindings;
+// First, so that its `command_handler!` is in scope below.
+#[macro_use]
+mod command_names;
 pub mod commands;
 mod error;
 pub mod logs;
@@ -22,8 +25,8 @@ use factdesk_core::Factdesk;
 use crate::state::AppState;
 use crate::tasks::RunningTasks;
 
-/// Registers the open data directory, the plugins and the commands on a builder (the real one
-/// in [`run`], a mock one in tests).
+/// Registers the open data directory, the plugins and the commands (every one declared in
+/// `command_names.rs`) on a builder (the real one in [`run`], a mock one in tests).
 pub fn build_app<R: tauri::Runtime>(
     builder: tauri::Builder<R>,
     app: Factdesk,
@@ -32,51 +35,7 @@ pub fn build_app<R: tauri::Runtime>(
         .plugin(tauri_plugin_dialog::init())
         .manage(AppState::new(app))
         .manage(RunningTasks::default())
-        .invoke_handler(tauri::generate_handler![
-            commands::app_info,
-            commands::list_corpora,
-            commands::list_documents,
-            commands::get_document,
-            commands::import_sources,
-            commands::finish_index_rebuild,
-            commands::cancel_task,
-            commands::search_sentences,
-            commands::get_settings,
-            commands::save_settings,
-            commands::check_model,
-            commands::list_collections,
-            commands::list_claims,
-            commands::split_claims,
-            commands::add_claims,
-            commands::import_claims,
-            commands::verify_collection,
-            commands::collection_checks,
-            commands::collection_page,
-            commands::collection_dashboard,
-            commands::checks_of_claim,
-            commands::set_claim_language,
-            commands::review_check,
-            commands::export_report,
-            commands::evaluate,
-            commands::list_passages,
-            commands::revise_text,
-            commands::revise_passage,
-            commands::get_revision,
-            commands::decide_edit,
-            commands::export_kept_text,
-            commands::list_summary_questions,
-            commands::add_summary,
-            commands::label_summary,
-            commands::score_question,
-            commands::summarize_sources,
-            commands::list_sourced_summaries,
-            commands::get_sourced_summary,
-            commands::resummarize,
-            commands::summary_source_reviews,
-            commands::review_summary_source,
-            commands::export_summary_report,
-            commands::similar_claims,
-        ])
+        .invoke_handler(command_handler!())
 }
 
 /// The data directory: `FACTDESK_DATA_DIR` if set, else the default the CLI uses too.

@@ -28,6 +28,7 @@ import type { ClaimSort } from './bindings/ClaimSort';
 import type { ClaimStatus } from './bindings/ClaimStatus';
 import type { ClaimWithCheck } from './bindings/ClaimWithCheck';
 import type { CommandError } from './bindings/CommandError';
+import type { CommandName } from './bindings/CommandName';
 import type { ConfusionRow } from './bindings/ConfusionRow';
 import type { Corpus } from './bindings/Corpus';
 import type { ConfidenceBin } from './bindings/ConfidenceBin';
@@ -256,7 +257,8 @@ export function asCommandError(error: unknown): CommandError {
   return { code: 'internal', message: String(error) };
 }
 
-async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
+// Only a command the app declares (src-tauri/src/command_names.rs) can be named here.
+async function call<T>(command: CommandName, args?: Record<string, unknown>): Promise<T> {
   try {
     return await invoke<T>(command, args);
   } catch (error) {
@@ -290,7 +292,7 @@ let nextTaskId = Math.floor(Math.random() * 1_000_000_000);
  * and a way to cancel it (`cancel_task`).
  */
 function startTask<T>(
-  command: string,
+  command: CommandName,
   args: Record<string, unknown>,
   onProgress: (message: TaskProgress) => void,
 ): RunningTask<T> {
