@@ -337,6 +337,7 @@ fn documents_left_pending_by_a_crash_are_indexed_by_the_next_import() {
                     sentences: spans,
                     page_starts: Vec::new(),
                     language: Some("en".into()),
+                    sentence_languages: Vec::new(),
                 }],
             )
             .unwrap();
@@ -506,4 +507,51 @@ fn documents_in_other_languages_get_their_language_and_are_found_in_it() {
         ))
         .unwrap_err();
     assert!(error.to_string().contains("'German' is not a language code"), "{error}");
+}
+
+/// A German paragraph inside an English article: the article is English, the paragraph's
+/// sentences are analysed in German, so German inflections find them, and so does an index
+/// rebuilt from the database. Before, they were stemmed as English: "Brücke" did not find
+/// "Brücken".
+#[test]
+fn a_german_paragraph_in_an_english_article_is_found_in_german() {
+    let harness = Harness::new();
+    let article = "The council met on Monday to discuss the new bridge over the river. Its \
+                   members said that the work would start in the spring and take two years.\n\n\
+                   The mayor read a statement in German to the visitors from Munich:\n\n\
+                   Die alten Brücken sollen bis zum Ende des Jahres abgerissen werden. Der neue \
+                   Übergang wird von einer Firma aus Hamburg gebaut.\n\n\
+                   The council will publish the plans on its website next week.";
+    let file = harness.write("mixed.txt", article.as_bytes());
+    let summary = harness.import(&[&file], "news");
+    assert_eq!(summary.imported, 1, "{:#?}", summary.failures);
+    let document = harness.app.document(summary.documents[0].id).unwrap();
+    assert_eq!(document.summary.language.as_deref(), Some("en"));
+
+    let search = |query: &str, language: &str| {
+        let request = SearchRequest {
+            query: query.into(),
+            language: Some(language.to_owned()),
+            ..SearchRequest::default()
+        };
+        harness.app.search(&request).unwrap()
+    };
+    let old_bridges = "Die alten Brücken sollen bis zum Ende des Jahres abgerissen werden.";
+    let found = |hits: Vec<factdesk_core::search::SearchHit>| -> Vec<String> {
+        hits.into_iter().map(|hit| hit.sentence).collect()
+    };
+    // "Brücke" and "Brücken" meet at one German stem; "Übergänge" and "Übergang" too.
+    assert_eq!(found(search("Brücke", "de")), [old_bridges]);
+    assert_eq!(
+        found(search("Übergänge", "de"))[0],
+        "Der neue Übergang wird von einer Firma aus Hamburg gebaut."
+    );
+    // The English sentences are still English: "bridges" finds "bridge".
+    assert!(found(search("bridges", "en"))[0].contains("the new bridge over the river"));
+
+    harness
+        .app
+        .reindex(std::sync::Arc::new(factdesk_core::NoProgress), CancelToken::new())
+        .unwrap();
+    assert_eq!(found(search("Brücke", "de")), [old_bridges], "after a rebuild");
 }

@@ -282,6 +282,7 @@ fn store_without_language(harness: &Harness, text: &str) {
                 sentences: vec![span],
                 page_starts: Vec::new(),
                 language: None,
+                sentence_languages: Vec::new(),
             }],
         )
         .unwrap();

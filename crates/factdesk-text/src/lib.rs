@@ -1,7 +1,8 @@
 //! Text extraction shared by corpus import and page fetching: charset detection and decoding,
 //! HTML main-text extraction, Markdown and plain-text normalisation, the text layer of PDFs
 //! page by page, sentence segmentation with character and byte offsets, content hashing, and
-//! which language a text is in (and whether it is other than English).
+//! which language a text is in (and whether it is other than English), down to the sentences
+//! of a document in another language than the rest.
 //!
 //! Everything here is a pure function of its input bytes: this crate does no I/O, keeps no
 //! state (the language detector, built once, is a cache), and knows nothing of the store, the
@@ -12,6 +13,7 @@ mod depth;
 mod html;
 mod language;
 mod markdown;
+mod mixed;
 mod pdf;
 mod plain;
 mod segment;
@@ -23,6 +25,7 @@ pub use language::{
     language_name, other_than_english,
 };
 pub use markdown::extract_markdown;
+pub use mixed::sentence_languages;
 pub use pdf::{ExtractedPdf, PdfError, extract_pdf};
 pub use plain::{extract_plain_text, nfc, normalise_text};
 pub use segment::{MAX_SENTENCE_CHARS, segment_sentences};

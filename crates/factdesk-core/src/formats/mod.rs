@@ -78,14 +78,34 @@ pub(crate) struct Languages<'a> {
 }
 
 impl Languages<'_> {
-    /// The language of a document with this text.
-    pub(crate) fn of(&self, text: &str) -> String {
+    /// The language of a document with this text, and whether it was given or detected (not
+    /// the default taken for a text the detector was not sure of).
+    pub(crate) fn of(&self, text: &str) -> (String, bool) {
         match self.given {
-            Some(language) => language.to_owned(),
-            None => factdesk_text::detect_language(text)
-                .map_or(self.default, |language| language.code)
-                .to_owned(),
+            Some(language) => (language.to_owned(), true),
+            None => match factdesk_text::detect_language(text) {
+                Some(language) => (language.code.to_owned(), true),
+                None => (self.default.to_owned(), false),
+            },
         }
+    }
+
+    /// The sentences of a document in another language than `language`, unless the import
+    /// gave every document's language (see [`factdesk_text::sentence_languages`]).
+    fn of_sentences(
+        &self,
+        text: &str,
+        sentences: &[factdesk_model::SentenceSpan],
+        language: &str,
+        told: bool,
+    ) -> Vec<(usize, String)> {
+        if self.given.is_some() {
+            return Vec::new();
+        }
+        factdesk_text::sentence_languages(text, sentences, language, told)
+            .into_iter()
+            .map(|(index, code)| (index, code.to_owned()))
+            .collect()
     }
 }
 
@@ -202,11 +222,12 @@ fn build(
     {
         extracted.text = normalised;
     }
-    let language = languages.of(&extracted.text);
+    let (language, told) = languages.of(&extracted.text);
     let sentences = factdesk_text::segment_sentences(&extracted.text, &language);
     if sentences.is_empty() {
         return Err(text_error_message(&TextError::NoText));
     }
+    let sentence_languages = languages.of_sentences(&extracted.text, &sentences, &language, told);
     Ok(NewDocument {
         origin,
         origin_kind: source.origin_kind,
@@ -222,6 +243,7 @@ fn build(
         sentences,
         page_starts,
         language: Some(language),
+        sentence_languages,
     })
 }
 

@@ -445,13 +445,19 @@ impl StagedIndex<'_> {
                     self.uncommitted.push(id);
                     self.uncommitted_bytes += document.text.len();
                     self.writer.delete_document(id);
-                    for (span, sentence_id) in document.sentences.iter().zip(sentence_ids) {
+                    let language = document.language.as_deref().unwrap_or(self.default_language);
+                    let mut own_languages = document.sentence_languages.iter().peekable();
+                    for (ordinal, (span, sentence_id)) in
+                        document.sentences.iter().zip(sentence_ids).enumerate()
+                    {
+                        // A sentence in another language than its document's is analysed in it.
+                        let own = own_languages.next_if(|(at, _)| *at == ordinal);
                         self.writer.add(SentenceRecord {
                             sentence_id,
                             document_id: id,
                             corpus_id,
                             text: span.slice(&document.text),
-                            language: document.language.as_deref().unwrap_or(self.default_language),
+                            language: own.map_or(language, |(_, code)| code.as_str()),
                         })?;
                     }
                     summary.imported += 1;

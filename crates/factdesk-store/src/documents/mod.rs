@@ -31,6 +31,9 @@ pub struct NewDocument {
     pub page_starts: Vec<u32>,
     /// The text's language, an ISO 639-1 code (`de`, `zh`); `None` when unknown.
     pub language: Option<String>,
+    /// The sentences in another language than `language`, as (index in `sentences`, ISO 639-1
+    /// code), ascending; empty for nearly every document.
+    pub sentence_languages: Vec<(usize, String)>,
 }
 
 /// What became of one document of a batch.
@@ -49,7 +52,8 @@ pub struct IndexableSentence {
     pub document_id: DocumentId,
     pub corpus_id: CorpusId,
     pub text: String,
-    /// Its document's language; `None` when unknown (stored before languages were).
+    /// Its own language when it differs from its document's, else its document's; `None` when
+    /// unknown (stored before languages were).
     pub language: Option<String>,
 }
 
@@ -101,8 +105,8 @@ impl Store {
             let mut insert_pending =
                 tx.prepare_cached("INSERT INTO documents_pending_index (document_id) VALUES (?1)")?;
             let mut insert_sentence = tx.prepare_cached(
-                "INSERT INTO sentences (document_id, ordinal, start_char, end_char, start_byte, end_byte, page)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                "INSERT INTO sentences (document_id, ordinal, start_char, end_char, start_byte, end_byte, page, language)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             )?;
             for document in documents {
                 let existing: Option<i64> = find
@@ -130,7 +134,9 @@ impl Store {
                 let document_id = tx.last_insert_rowid();
                 insert_pending.execute([document_id])?;
                 let mut sentence_ids = Vec::with_capacity(document.sentences.len());
+                let mut own_languages = document.sentence_languages.iter().peekable();
                 for (ordinal, span) in document.sentences.iter().enumerate() {
+                    let language = own_languages.next_if(|(at, _)| *at == ordinal);
                     insert_sentence.execute(params![
                         document_id,
                         ordinal as i64,
@@ -139,6 +145,7 @@ impl Store {
                         span.start_byte,
                         span.end_byte,
                         factdesk_model::page_at(&document.page_starts, span.start_char),
+                        language.map(|(_, code)| code),
                     ])?;
                     sentence_ids.push(SentenceId(tx.last_insert_rowid()));
                 }
@@ -211,7 +218,8 @@ impl Store {
             .conn
             .prepare_cached("SELECT corpus_id, text, language FROM documents WHERE id = ?1")?;
         let mut sentence_statement = self.conn.prepare_cached(
-            "SELECT id, start_byte, end_byte FROM sentences WHERE document_id = ?1 ORDER BY ordinal",
+            "SELECT id, start_byte, end_byte, language FROM sentences WHERE document_id = ?1
+             ORDER BY ordinal",
         )?;
         for document in documents {
             let found: Option<(i64, String, Option<String>)> = document_statement
@@ -219,10 +227,15 @@ impl Store {
                 .optional()?;
             let Some((corpus_id, text, language)) = found else { continue };
             let rows = sentence_statement.query_map([document.0], |row| {
-                Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?, row.get::<_, i64>(2)?))
+                Ok((
+                    row.get::<_, i64>(0)?,
+                    row.get::<_, i64>(1)?,
+                    row.get::<_, i64>(2)?,
+                    row.get::<_, Option<String>>(3)?,
+                ))
             })?;
             for row in rows {
-                let (sentence_id, start, end) = row?;
+                let (sentence_id, start, end, own_language) = row?;
                 let sentence_text =
                     text.get(start as usize..end as usize).ok_or_else(|| StoreError::Corrupt {
                         column: "sentences.start_byte",
@@ -233,7 +246,7 @@ impl Store {
                     document_id: *document,
                     corpus_id: CorpusId(corpus_id),
                     text: sentence_text.to_owned(),
-                    language: language.clone(),
+                    language: own_language.or_else(|| language.clone()),
                 });
             }
         }

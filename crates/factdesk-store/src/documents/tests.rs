@@ -26,6 +26,7 @@ pub(crate) fn new_document(text: &str, spans: &[(u32, u32)]) -> NewDocument {
             .collect(),
         page_starts: Vec::new(),
         language: Some("en".into()),
+        sentence_languages: Vec::new(),
     }
 }
 
@@ -84,6 +85,28 @@ fn unknown_languages_are_listed_in_steps_and_recorded() {
     assert_eq!(languages, [Some("fr"), None]);
     // The column takes lower-case codes only.
     assert!(store.set_document_languages(&[(rest[0].0, "German".into())]).is_err());
+}
+
+#[test]
+fn a_sentence_in_another_language_is_indexed_in_it() {
+    let mut store = Store::open_in_memory().unwrap();
+    let corpus = store.ensure_corpus("news").unwrap();
+    let document = NewDocument {
+        sentence_languages: vec![(1, "de".into())],
+        ..new_document("One. Zwei. Three.", &[(0, 4), (5, 10), (11, 17)])
+    };
+    let outcomes = store.insert_documents(corpus, &[document]).unwrap();
+    let DocumentInsertOutcome::Inserted { document, .. } = outcomes[0] else { panic!() };
+    let indexable = store.sentences_for_index(&[document]).unwrap();
+    let languages: Vec<_> =
+        indexable.iter().map(|s| (s.text.as_str(), s.language.as_deref())).collect();
+    assert_eq!(languages, [("One.", Some("en")), ("Zwei.", Some("de")), ("Three.", Some("en"))]);
+    // The column takes lower-case codes only.
+    let shouting = NewDocument {
+        sentence_languages: vec![(0, "DE".into())],
+        ..new_document("Eins.", &[(0, 5)])
+    };
+    assert!(store.insert_documents(corpus, &[shouting]).is_err());
 }
 
 #[test]

@@ -99,6 +99,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "outcome_reviews",
         sql: include_str!("../../../../migrations/0019_outcome_reviews.sql"),
     },
+    Migration {
+        version: 20,
+        name: "sentence_languages",
+        sql: include_str!("../../../../migrations/0020_sentence_languages.sql"),
+    },
 ];
 
 /// The schema version this binary writes.

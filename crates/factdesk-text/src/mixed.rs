@@ -1,0 +1,230 @@
+//! Sentences in another language than their document's: a German paragraph quoted in English
+//! news, an English abstract atop a French paper, a Russian name list in Cyrillic inside
+//! German text. [`sentence_languages`] finds them, so that the index can analyse each such
+//! sentence in its own language.
+//!
+//! Running the detector over every sentence would cost an English import dearly, so a sentence
+//! is put to it only when something suggests it: in an English document, a sentence of twenty
+//! letters or more without one of the words English cannot do without ("the", "and", "with",
+//! "which"…: none of them a word of German, French, Spanish, Italian, Portuguese or Dutch) — in
+//! English news about one sentence in forty, mostly name lists and scores; in a document in
+//! another language, a sentence mostly in another script than the document's, or one with two
+//! of those English words. When the document's own language was not told (the detector was not
+//! sure of it), every sentence long enough is read. A sentence in an English document is read
+//! as [`other_than_english`] reads one (its names set aside, English kept unless the detector
+//! all but rules it out); others as [`detect_language`] reads a text. A sentence the detector
+//! cannot tell keeps its document's language.
+
+use factdesk_model::SentenceSpan;
+
+use crate::language::{MIN_LETTERS_TO_DETECT, SAMPLE_BYTES, detect_language, other_than_english};
+
+/// Words of English that no German, French, Spanish, Italian, Portuguese or Dutch sentence
+/// uses (words those languages share with English, such as "in", "is", "was", "had", "die",
+/// "also", "over", "no" or "a", are left out), and one of which nearly every English sentence
+/// has.
+const ENGLISH_ONLY: &[&str] = &[
+    "the", "and", "to", "that", "with", "for", "from", "this", "which", "who", "their", "they",
+    "been", "have", "were", "said", "it", "by", "at", "his", "are", "be", "my", "you", "we", "she",
+    "her", "him", "our", "its", "if", "than", "then", "there", "what", "when", "would", "could",
+    "should", "can", "does", "did", "not", "about", "after", "before", "into", "out", "just",
+    "more", "being", "why", "how", "new", "first", "during", "against", "because", "these",
+    "those", "through", "while", "where", "only", "other", "some", "such", "any", "each", "many",
+    "much", "very", "your", "them", "us",
+];
+
+/// The longest word of [`ENGLISH_ONLY`], in bytes.
+const LONGEST_ENGLISH_ONLY: usize = 7;
+
+/// How many words of [`ENGLISH_ONLY`] `sentence` has, counting up to `enough`.
+fn english_words(sentence: &str, enough: usize) -> usize {
+    let mut found = 0;
+    let mut lower = [0u8; LONGEST_ENGLISH_ONLY];
+    for word in sentence.split(|c: char| !c.is_alphanumeric()) {
+        if word.is_empty() || word.len() > LONGEST_ENGLISH_ONLY || !word.is_ascii() {
+            continue;
+        }
+        for (to, from) in lower.iter_mut().zip(word.bytes()) {
+            *to = from.to_ascii_lowercase();
+        }
+        let lower = &lower[..word.len()];
+        if ENGLISH_ONLY.iter().any(|english| english.as_bytes() == lower) {
+            found += 1;
+            if found >= enough {
+                break;
+            }
+        }
+    }
+    found
+}
+
+/// The scripts a sentence may be written in, as far as telling languages apart needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Script {
+    Latin,
+    Cyrillic,
+    Arabic,
+    /// Han and kana: Chinese and Japanese.
+    HanKana,
+    Hangul,
+    Other,
+}
+
+fn script_of(c: char) -> Script {
+    match c as u32 {
+        0x41..=0x5A | 0x61..=0x7A | 0xC0..=0x24F | 0x1E00..=0x1EFF => Script::Latin,
+        0x400..=0x52F => Script::Cyrillic,
+        0x600..=0x6FF | 0x750..=0x77F | 0xFB50..=0xFDFF | 0xFE70..=0xFEFF => Script::Arabic,
+        0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF => Script::HanKana,
+        0x1100..=0x11FF | 0xAC00..=0xD7AF => Script::Hangul,
+        _ => Script::Other,
+    }
+}
+
+/// The script most of `text`'s letters are in, and how many letters it has (a character of
+/// Chinese or Japanese counting as three, as it holds a word or most of one).
+fn main_script(text: &str) -> (Script, usize) {
+    let mut counts = [0usize; 6];
+    let mut letters = 0;
+    for c in text.chars().filter(|c| c.is_alphabetic()) {
+        let script = script_of(c);
+        counts[script as usize] += 1;
+        letters += if script == Script::HanKana { 3 } else { 1 };
+    }
+    let scripts = [
+        Script::Latin,
+        Script::Cyrillic,
+        Script::Arabic,
+        Script::HanKana,
+        Script::Hangul,
+        Script::Other,
+    ];
+    let main = scripts.into_iter().max_by_key(|script| counts[*script as usize]);
+    (main.unwrap_or(Script::Other), letters)
+}
+
+/// The sentences of `text` (its `sentences`, in order) in another language than the document's
+/// `language` (an ISO 639-1 code), as (the sentence's index, its language's code), ascending.
+/// `language_told` says whether `language` was detected in the text (or given); when it was not
+/// (the detector was not sure, and `language` is the corpus default), every sentence long
+/// enough is read.
+pub fn sentence_languages(
+    text: &str,
+    sentences: &[SentenceSpan],
+    language: &str,
+    language_told: bool,
+) -> Vec<(usize, &'static str)> {
+    if sentences.len() < 2 && language_told {
+        // One sentence: the document's language was read from it.
+        return Vec::new();
+    }
+    let english = language == "en" && language_told;
+    let mut sample_end = text.len().min(SAMPLE_BYTES);
+    while !text.is_char_boundary(sample_end) {
+        sample_end -= 1;
+    }
+    let document_script = if english { Script::Latin } else { main_script(&text[..sample_end]).0 };
+    let mut found = Vec::new();
+    for (index, span) in sentences.iter().enumerate() {
+        let sentence = span.slice(text);
+        let (script, letters) = main_script(sentence);
+        if letters < MIN_LETTERS_TO_DETECT {
+            continue;
+        }
+        let suspect = if english {
+            english_words(sentence, 1) == 0
+        } else if language_told {
+            script != document_script
+                || (script == Script::Latin && english_words(sentence, 2) >= 2)
+        } else {
+            true
+        };
+        if !suspect {
+            continue;
+        }
+        let detected = if english {
+            other_than_english(sentence).filter(|detected| detected.code != "und")
+        } else {
+            detect_language(sentence)
+        };
+        if let Some(detected) = detected
+            && detected.code != language
+        {
+            found.push((index, detected.code));
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::segment_sentences;
+
+    fn languages_of(text: &str, language: &str, told: bool) -> Vec<(String, &'static str)> {
+        let sentences = segment_sentences(text, language);
+        sentence_languages(text, &sentences, language, told)
+            .into_iter()
+            .map(|(index, code)| (sentences[index].slice(text).to_owned(), code))
+            .collect()
+    }
+
+    #[test]
+    fn a_german_paragraph_in_english_news_is_german() {
+        let text = "The council met on Monday to discuss the new bridge over the river. \
+                    Its members said that the work would start in the spring.\n\n\
+                    Der Bürgermeister sagte, die neue Brücke werde im Frühjahr eröffnet. \
+                    Die alten Brücken sollen bis zum Ende des Jahres abgerissen werden.\n\n\
+                    The mayor, who spoke in German, was not available for comment.";
+        let found = languages_of(text, "en", true);
+        let german: Vec<&str> = found.iter().map(|(sentence, _)| sentence.as_str()).collect();
+        assert_eq!(
+            german,
+            [
+                "Der Bürgermeister sagte, die neue Brücke werde im Frühjahr eröffnet.",
+                "Die alten Brücken sollen bis zum Ende des Jahres abgerissen werden."
+            ]
+        );
+        assert!(found.iter().all(|(_, code)| *code == "de"), "{found:?}");
+    }
+
+    #[test]
+    fn english_without_its_commonest_words_stays_english() {
+        let text = "The squad was named on Friday.\n\n\
+                    Provisional squad: Guzan, Given, Hutton, Lowton, Okore, Vlaar, Clark.\n\n\
+                    Subs not used: Carson, Pennant, Barnett, Ojo.\n\n\
+                    Fast facts on earthquakes and volcanoes.\n\n\
+                    Perhaps most important, it feeds moral blindness.\n\n\
+                    Lawyer releases training records for Tulsa deputy charged in killing.";
+        assert_eq!(languages_of(text, "en", true), []);
+        assert_eq!(english_words("Lawyer releases records for Tulsa deputy", 1), 1);
+        assert_eq!(english_words("Die Brücke wird im Frühjahr eröffnet", 2), 0);
+    }
+
+    #[test]
+    fn other_scripts_and_english_in_other_languages_are_found() {
+        let russian = "Москва является столицей и крупнейшим городом России.";
+        let text = format!(
+            "Der Rat teilte mit, dass die neue Brücke im Frühjahr freigegeben wird. \
+             Die Arbeiten beginnen im März. {russian} \
+             The bridge was designed by a firm from the north of the country, which has built \
+             many others."
+        );
+        let found = languages_of(&text, "de", true);
+        let codes: Vec<&str> = found.iter().map(|(_, code)| *code).collect();
+        assert_eq!(codes, ["ru", "en"], "{found:?}");
+        assert_eq!(found[0].0, russian);
+    }
+
+    #[test]
+    fn a_document_whose_language_was_not_told_is_read_sentence_by_sentence() {
+        let text = "Le maire a déclaré que le nouveau pont sera ouvert au printemps prochain. \
+                    El volcán entró en erupción el domingo por la mañana, según las autoridades.";
+        let found = languages_of(text, "en", false);
+        let codes: Vec<&str> = found.iter().map(|(_, code)| *code).collect();
+        assert_eq!(codes, ["fr", "es"], "{found:?}");
+        // Told, one sentence is its document's language.
+        let one = "Le maire a déclaré que le nouveau pont sera ouvert au printemps prochain.";
+        assert_eq!(languages_of(one, "fr", true), []);
+    }
+}
