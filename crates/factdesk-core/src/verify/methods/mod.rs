@@ -15,6 +15,8 @@ mod ciber;
 mod corpus_nli;
 mod llm_cite;
 mod p_true;
+#[cfg(test)]
+mod toy;
 
 use std::str::FromStr;
 use std::sync::Arc;
@@ -31,6 +33,8 @@ pub use ciber::{CiberConfig, CiberSettings};
 pub use corpus_nli::{CorpusNliConfig, CorpusNliSettings};
 pub use llm_cite::{LlmCiteConfig, LlmCiteSettings};
 pub use p_true::{PTrueConfig, PTrueSettings};
+#[cfg(test)]
+pub use toy::ToySettings;
 
 use super::VerifyOptions;
 use super::config::{ReviseSettings, RunModels};
@@ -41,8 +45,14 @@ use crate::{CoreError, Factdesk, Result};
 /// The verdict methods, in the order lists show them. A new method is a module of this folder,
 /// a line here, a [`Method`] value (for the UI's generated types) and its settings section in
 /// [`MethodsSettings`].
-const REGISTRY: &[&dyn VerdictMethod] =
-    &[&llm_cite::LlmCite, &p_true::PTrue, &corpus_nli::CorpusNli, &ciber::Ciber];
+const REGISTRY: &[&dyn VerdictMethod] = &[
+    &llm_cite::LlmCite,
+    &p_true::PTrue,
+    &corpus_nli::CorpusNli,
+    &ciber::Ciber,
+    #[cfg(test)]
+    &toy::Toy,
+];
 
 // A closed list so that the UI's generated types name each method; what a method is and does
 // is its `VerdictMethod` in `REGISTRY`. (The doc comment is the UI's: the bindings carry it.)
@@ -54,6 +64,9 @@ pub enum Method {
     PTrue,
     CorpusNli,
     Ciber,
+    /// A test-only method that shows the seam (`toy.rs`).
+    #[cfg(test)]
+    Toy,
 }
 
 /// What one verdict method is. Implemented once per method in this folder; everything else
@@ -176,6 +189,10 @@ pub struct MethodsSettings {
     pub rarr: ReviseSettings,
     /// CoVe (revises passages; `factdesk revise --method cove`).
     pub cove: ReviseSettings,
+    /// The test-only toy method (`toy.rs`).
+    #[cfg(test)]
+    #[serde(default)]
+    pub toy: ToySettings,
 }
 
 impl MethodsSettings {
