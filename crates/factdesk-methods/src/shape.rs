@@ -39,6 +39,60 @@ pub fn list(field: &str, max: usize, item: Value) -> Value {
     })
 }
 
+/// The characters of a [`line`]: any but a quote, a backslash, a line break or another control
+/// character. A server's JSON grammar (llama.cpp's, from the schema) lets a raw line break
+/// into a string, where a small model then copies whole paragraphs until it is cut at its
+/// token limit; in a pattern over these characters, the string can only end or go on with
+/// text of the same line.
+const LINE_CHARACTER: &str = r#"[^"\\\x00-\x1F]"#;
+
+/// The schema of one line of text, 1 to `max_chars` characters of [`LINE_CHARACTER`]: an item
+/// that cannot run on past its length or its line, whatever the model would write next.
+pub fn line(max_chars: usize) -> Value {
+    json!({
+        "type": "string",
+        "pattern": format!("^{LINE_CHARACTER}{{1,{}}}$", max_chars.max(1)),
+    })
+}
+
+/// A [`LINE_CHARACTER`] that ends a word: not an ASCII letter or digit.
+const WORD_END: &str = r#"[^"\\\x00-\x1FA-Za-z0-9]"#;
+
+/// The schema of one line of text that names one of `words` (its first letter in either case)
+/// within its first `lead` characters, as a word of its own (after a space or punctuation),
+/// with at most `rest` characters after it; a plain [`line`] of `lead + rest` characters when
+/// there are no words. Asked for late, a word a model had not planned for comes out glued to
+/// whatever it was writing (SmolLM2-135M: "Whatfamily is…"), so it comes early. `words` are
+/// letters and digits only (a pattern's alternatives, not escaped).
+pub fn line_naming(words: &[String], lead: usize, rest: usize) -> Value {
+    let alternatives: Vec<String> = words
+        .iter()
+        .filter(|word| !word.is_empty() && word.chars().all(char::is_alphanumeric))
+        .map(|word| {
+            let mut chars = word.chars();
+            let first = chars.next().unwrap_or_default();
+            let upper: Vec<char> = first.to_uppercase().collect();
+            let lower: Vec<char> = first.to_lowercase().collect();
+            match (upper.as_slice(), lower.as_slice()) {
+                ([upper], [lower]) if upper != lower => {
+                    format!("[{upper}{lower}]{}", chars.as_str())
+                }
+                _ => word.clone(),
+            }
+        })
+        .collect();
+    if alternatives.is_empty() {
+        return line(lead + rest);
+    }
+    json!({
+        "type": "string",
+        "pattern": format!(
+            "^({LINE_CHARACTER}{{0,{lead}}}{WORD_END})?({}){LINE_CHARACTER}{{0,{rest}}}$",
+            alternatives.join("|")
+        ),
+    })
+}
+
 /// The strings of `field` in an answer of [`list`]'s shape: the JSON object alone, or inside a
 /// Markdown code fence or other text around it. `None` when the answer is not such an object
 /// (free text); items that are not strings are left out.
@@ -71,14 +125,47 @@ pub fn read_items(text: &str, field: &str, max: usize) -> Option<Vec<String>> {
     Some(items)
 }
 
-/// The JSON object an answer holds (alone, or inside a Markdown code fence or other text).
+/// The JSON object an answer holds (alone, or inside a Markdown code fence or other text). A
+/// line break or tab written raw inside one of its strings is read as if escaped: servers
+/// whose JSON grammar allows any character but a quote in a string (llama.cpp's) let a model
+/// write them, and strict JSON refuses the whole answer for it.
 fn object(text: &str) -> Option<serde_json::Map<String, Value>> {
     let start = text.find('{')?;
     let end = text.rfind('}')?;
-    match serde_json::from_str(text.get(start..=end)?).ok()? {
+    let json = text.get(start..=end)?;
+    let value = serde_json::from_str(json)
+        .or_else(|_| serde_json::from_str(&control_characters_escaped(json)))
+        .ok()?;
+    match value {
         Value::Object(object) => Some(object),
         _ => None,
     }
+}
+
+/// `json` with each control character inside a string written as its escape.
+fn control_characters_escaped(json: &str) -> String {
+    let mut escaped = String::with_capacity(json.len());
+    let (mut in_string, mut after_backslash) = (false, false);
+    for c in json.chars() {
+        if in_string && !after_backslash && c.is_control() && u32::from(c) < 0x20 {
+            match c {
+                '\n' => escaped.push_str("\\n"),
+                '\r' => escaped.push_str("\\r"),
+                '\t' => escaped.push_str("\\t"),
+                other => escaped.push_str(&format!("\\u{:04x}", u32::from(other))),
+            }
+            continue;
+        }
+        escaped.push(c);
+        if after_backslash {
+            after_backslash = false;
+        } else if c == '\\' && in_string {
+            after_backslash = true;
+        } else if c == '"' {
+            in_string = !in_string;
+        }
+    }
+    escaped
 }
 
 /// The text of `field` in an answer that is a JSON object with that field as a string; `None`
@@ -90,6 +177,22 @@ pub fn read_text(text: &str, field: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_hold_no_line_break_quote_or_backslash_and_name_a_word_in_either_case() {
+        assert_eq!(line(120)["pattern"], r#"^[^"\\\x00-\x1F]{1,120}$"#);
+        assert_eq!(line(0)["pattern"], r#"^[^"\\\x00-\x1F]{1,1}$"#);
+        let words = ["Okra", "mallow", "1889", "Éire", "ß", "half-done"].map(String::from);
+        assert_eq!(
+            line_naming(&words, 16, 60)["pattern"],
+            concat!(
+                r#"^([^"\\\x00-\x1F]{0,16}[^"\\\x00-\x1FA-Za-z0-9])?"#,
+                r#"([Oo]kra|[Mm]allow|1889|[Éé]ire|ß)[^"\\\x00-\x1F]{0,60}$"#
+            )
+        );
+        assert_eq!(line_naming(&[], 16, 60), line(76));
+        assert_eq!(line_naming(&words, 16, 60)["type"], "string");
+    }
 
     #[test]
     fn lists_are_read_from_json_alone_or_fenced_and_free_text_is_not() {
@@ -111,6 +214,13 @@ mod tests {
         );
         assert_eq!(read_text(r#"{"fixed": 1889}"#, "fixed"), None);
         assert_eq!(read_text("Fixed statement: It opened in 1889.", "fixed"), None);
+        // A line break or tab a server's grammar let into a string is read as escaped.
+        let raw = "{ \"claims\": [ \"It opened.\nIt is tall.\", \"In\tParis \\\"now\\\"\" ] }";
+        assert_eq!(
+            read_list(raw, "claims").unwrap(),
+            ["It opened.\nIt is tall.", "In\tParis \"now\""]
+        );
+        assert_eq!(read_text("{\"fixed\": \"a\u{1}b\"}", "fixed").unwrap(), "a\u{1}b");
         let schema = list("claims", 0, json!({"type": "string"}));
         assert_eq!(schema["properties"]["claims"]["maxItems"], 1);
         assert_eq!(schema["required"], json!(["claims"]));

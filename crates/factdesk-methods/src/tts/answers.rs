@@ -7,9 +7,16 @@ use factdesk_model::ciber::Stance;
 /// The field of [`claims_schema`]'s object that holds the claims.
 pub const CLAIMS_FIELD: &str = "claims";
 
-/// The JSON Schema of a draft's claims (`tts/claims`): 1 to `max`, `{"claims": [...]}`.
+/// The most characters of one claim in [`claims_schema`]: a fact that can be checked on its
+/// own fits in a sentence, and eight such lines (the default `max_claims`) stay within the
+/// template's 300 tokens. Without a bound a small model copied the whole draft, paragraph
+/// breaks and all, into one item and was cut at its token limit mid-answer.
+pub const CLAIM_CHARS: usize = 120;
+
+/// The JSON Schema of a draft's claims (`tts/claims`): 1 to `max`, `{"claims": [...]}`, each
+/// one line of at most [`CLAIM_CHARS`] characters ([`crate::shape::line`]).
 pub fn claims_schema(max: usize) -> serde_json::Value {
-    crate::shape::list(CLAIMS_FIELD, max, serde_json::json!({"type": "string"}))
+    crate::shape::list(CLAIMS_FIELD, max, crate::shape::line(CLAIM_CHARS))
 }
 
 /// The claims of a model's answer, up to `max`, without repeats: the items of its
