@@ -3,10 +3,12 @@
 Usage: server_shapes.py MODE DATABASE
 
 Prints, for the run with shaped answers MODE (off or on): LLM-Cite's claims with at least one
-proposed URL, RARR's sentences the model gave searches for, TTS's sources whose leave-one-out
+proposed URL, RARR's sentences the model gave a search about (and those whose searches were
+all about something else, searched for as they are instead), TTS's sources whose leave-one-out
 draft gave claims, and per prompt template the calls, how many carried a JSON Schema or a GBNF
 grammar, what became of it (accepted, refused, withheld) and the share of answers in shape: a
-JSON object holding the schema's required fields, or for LLM-Cite's URL grammar lines that are
+JSON object holding the schema's required fields (raw control characters in its strings read
+as escaped, as Factdesk reads them), or for LLM-Cite's URL grammar lines that are
 each a Wikipedia URL. Standard library only.
 """
 
@@ -22,12 +24,16 @@ def share(part, whole):
 
 
 def in_shape(text, schema):
-    """Whether `text` is (or holds, inside a code fence) a JSON object with the schema's required fields."""
+    """Whether `text` is (or holds, inside a code fence) a JSON object with the schema's required fields.
+
+    Read as Factdesk reads it (factdesk-methods' shape.rs): a line break or other control
+    character written raw inside a string, which llama.cpp's JSON grammar lets through, is
+    taken as if escaped."""
     start, end = text.find("{"), text.rfind("}")
     if start < 0 or end < start:
         return False
     try:
-        value = json.loads(text[start : end + 1])
+        value = json.loads(text[start : end + 1], strict=False)
     except ValueError:
         return False
     return isinstance(value, dict) and all(field in value for field in schema.get("required", []))
@@ -52,8 +58,12 @@ def main():
     for revision in revisions:
         text = json.dumps(revision)
         unsearched = text.count("the model gave no searches for this sentence")
+        # A sentence whose searches were all off-topic is searched for as it is (RARR's
+        # fallback): checked, but not by a search of the model's.
+        itself = text.count("the sentence itself was searched for")
         sentences = len([s for s in revision.get("original", "").split(". ") if s.strip()])
-        print(f"RARR: sentences with searches              {share(sentences - unsearched, sentences)}")
+        print(f"RARR: sentences with searches              {share(sentences - unsearched - itself, sentences)}")
+        print(f"RARR: sentences searched for as they are   {share(itself, sentences)}")
 
     summaries = [json.loads(row[0]) for row in db.execute("SELECT result FROM checks WHERE method = 'tts'")]
     for summary in summaries:

@@ -23,6 +23,7 @@ pub const BUILTIN: &[(&str, &str)] = builtin![
     "assets/prompts/cove/answer.v1.toml",
     "assets/prompts/cove/revise.v1.toml",
     "assets/prompts/rarr/queries.v1.toml",
+    "assets/prompts/rarr/queries.v2.toml",
     "assets/prompts/rarr/agreement.v1.toml",
     "assets/prompts/rarr/edit.v1.toml",
     "assets/prompts/judge/geval.v1.toml",

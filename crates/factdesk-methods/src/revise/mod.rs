@@ -45,7 +45,7 @@ mod reviser;
 mod text;
 
 pub use gate::{agreement_schema, parse_agreement, parse_agreement_answer};
-pub use text::{is_about, word_changes};
+pub use text::{content_words, is_about, word_changes};
 
 pub(crate) use reviser::{Ledger, recorded};
 pub(crate) use text::{apply, capped_lines, sentence_spans, word_set};

@@ -3,7 +3,10 @@
 //!
 //! 1. Research: for each sentence, searches that would check it ("I googled: …"; asked for as
 //!    a JSON list where the model may take a schema, [`queries_schema`], and read from that or
-//!    the free text, [`parse_answer`]).
+//!    the free text, [`parse_answer`]). The prompt (`rarr/queries` version 2) shows the
+//!    sentence alone; the schema's searches each name a word of it early on: a small model
+//!    writes in what else it is shown (version 1's worked examples, the passage's other
+//!    sentences), which then is no answer the server lets it give.
 //! 2. Evidence for each search from the run's source ([`super::evidence`]).
 //! 3. Agreement gate on each (search, evidence) pair, against the sentence as it stands
 //!    (reasoning, then agrees or disagrees; as JSON where the model may take a schema,
@@ -15,7 +18,11 @@
 //!    then stands.
 //!
 //! A search that shares no word with its sentence is not used (small models copy the prompt's
-//! worked examples); it is kept as a step with a note.
+//! worked examples, where no schema stops them); it is kept as a step with a note. When every
+//! search the model gave is such a copy, the sentence itself is the search (the claim as its
+//! own query), and its step's note says so: the sentence is still checked, and the record
+//! shows the search was not the model's. An answer with no search at all leaves the sentence
+//! unchecked, and says so.
 //!
 //! Sentences are worked on at the same time (they do not depend on each other); within a
 //! sentence the steps run in order, as each edit changes what the next gate reads. The edits
@@ -39,10 +46,25 @@ pub const EDIT_TEMPLATE: &str = "rarr/edit";
 /// with 11 such questions against 4).
 pub const QUERIES_FIELD: &str = "questions";
 
-/// The JSON Schema of an answer of 1 to `max` searches, `{"questions": [...]}`.
-pub fn queries_schema(max: usize) -> serde_json::Value {
-    crate::shape::list(QUERIES_FIELD, max, serde_json::json!({"type": "string"}))
+/// Characters a search may have before the word of its sentence it names ("When did the ",
+/// "How many ") and after it.
+pub const QUERY_LEAD: usize = 16;
+pub const QUERY_REST: usize = 60;
+
+/// The JSON Schema of an answer of 1 to `max` searches for `sentence`, `{"questions": [...]}`,
+/// each one line naming one of the sentence's [`content_words`](super::content_words) early
+/// on (so about it as [`super::is_about`] counts; [`crate::shape::line_naming`]): a copy of
+/// a worked example or of another sentence does not fit it. Three searches of at most
+/// 77 characters stay within the template's 120 tokens.
+pub fn queries_schema(max: usize, sentence: &str) -> serde_json::Value {
+    let words = super::content_words(sentence);
+    let item = crate::shape::line_naming(&words, QUERY_LEAD, QUERY_REST);
+    crate::shape::list(QUERIES_FIELD, max, item)
 }
+
+/// The note of the step that searched for the sentence itself.
+pub const SENTENCE_SEARCHED: &str = "the model's searches were all about something else, so \
+                                     the sentence itself was searched for";
 
 /// The searches of a model's answer, up to `max`, without repeats: those of its
 /// `{"questions": [...]}` list when it is one ([`queries_schema`]; each item one search, its
@@ -88,11 +110,20 @@ pub fn parse_queries(text: &str, max: usize) -> Vec<String> {
 /// The field of [`edit_schema`]'s object that holds the fixed statement.
 pub const EDIT_FIELD: &str = "fixed";
 
-/// The JSON Schema of an edit's answer (`rarr/edit`): `{"fixed": "..."}`.
-pub fn edit_schema() -> serde_json::Value {
+/// The JSON Schema of an edit of `statement` (`rarr/edit`): `{"fixed": "..."}`, the fixed
+/// statement one line of at most one and a half times the statement's characters and 40 more
+/// (a minimal edit is about as long; a model that runs on into the prompt's evidence is cut
+/// short of its token limit). A statement with a quote or backslash, which such a line cannot
+/// hold, gets any string.
+pub fn edit_schema(statement: &str) -> serde_json::Value {
+    let fixed = if statement.contains(['"', '\\']) {
+        serde_json::json!({"type": "string"})
+    } else {
+        crate::shape::line(statement.chars().count() * 3 / 2 + 40)
+    };
     serde_json::json!({
         "type": "object",
-        "properties": {EDIT_FIELD: {"type": "string"}},
+        "properties": {EDIT_FIELD: fixed},
         "required": [EDIT_FIELD],
         "additionalProperties": false,
     })
@@ -144,11 +175,15 @@ async fn research_and_revise(
             QUERIES_TEMPLATE,
             serde_json::json!({"passage": passage, "sentence": sentence}),
             "queries",
-            queries_schema(max),
+            queries_schema(max, sentence),
         )
         .await?;
-    let (queries, copied): (Vec<String>, Vec<String>) =
+    let (mut queries, copied): (Vec<String>, Vec<String>) =
         parse_answer(&answer, max).into_iter().partition(|query| super::is_about(query, sentence));
+    let sentence_searched = queries.is_empty() && !copied.is_empty();
+    if sentence_searched {
+        queries.push(sentence.to_owned());
+    }
     let mut work = SentenceWork {
         start,
         end,
@@ -181,6 +216,12 @@ async fn research_and_revise(
     }
     for query in queries {
         let (units, mut note) = reviser.find(ledger, &query).await;
+        if sentence_searched {
+            note = Some(match note {
+                Some(found) => format!("{SENTENCE_SEARCHED}; {found}"),
+                None => SENTENCE_SEARCHED.to_owned(),
+            });
+        }
         let texts: Vec<String> = units.iter().map(|unit| unit.text.clone()).collect();
         // With the model's own knowledge there is nothing to gate against: RARR then has no
         // disagreement to act on.
@@ -215,7 +256,7 @@ async fn research_and_revise(
                     "boundary": boundary,
                 }),
                 "edit",
-                Some(edit_schema()),
+                Some(edit_schema(&work.revised)),
             )
             .await?
         else {
@@ -321,6 +362,10 @@ pub(super) async fn revise(reviser: &Reviser, passage: &str) -> Result<Revision,
 }
 
 #[cfg(test)]
+#[path = "rarr_tests.rs"]
+mod rarr_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -339,7 +384,7 @@ mod tests {
         assert_eq!(parse_answer(listed, 5), ["When did the tower open?", "How tall is it?"]);
         assert_eq!(parse_answer(listed, 1), ["When did the tower open?"]);
         assert_eq!(parse_answer(answer, 5), parse_queries(answer, 5));
-        assert_eq!(queries_schema(3)["properties"][QUERIES_FIELD]["maxItems"], 3);
+        assert_eq!(queries_schema(3, "It opened.")["properties"][QUERIES_FIELD]["maxItems"], 3);
         assert!(parse_queries("  \n I googled: \n", 3).is_empty());
         // Labels found in text whose lower case is longer than it (İ) cut at the right place.
         assert_eq!(parse_queries("İ googled: é?", 3), ["é?"]);
@@ -359,7 +404,7 @@ mod tests {
         assert_eq!(parse_edit_answer(fixed), Some("It fell.".into()));
         assert_eq!(parse_edit_answer(r#"{"fixed": " "}"#), None);
         assert_eq!(parse_edit_answer("It fell."), Some("It fell.".into()));
-        assert_eq!(edit_schema()["required"], serde_json::json!([EDIT_FIELD]));
+        assert_eq!(edit_schema("It fell.")["required"], serde_json::json!([EDIT_FIELD]));
         assert_eq!(parse_edit("İİ Fixed statement: Élan."), Some("Élan.".into()));
     }
 }

@@ -123,15 +123,31 @@ pub(crate) fn apply(original: &str, edits: &[Edit]) -> String {
     factdesk_model::apply_edits(original, edits, |_| true).unwrap_or_else(|_| original.to_owned())
 }
 
+/// Question words: never what a question is about.
+const ASKING: &[&str] = &["what", "when", "where", "why", "how", "many", "much", "whose"];
+
 /// Whether `question` is about `text`: they share a content word (a BM25 term that is not a
 /// question word). A small model copies its worked examples; a search or question about
 /// something the passage never mentions is such a copy, and is not used.
 pub fn is_about(question: &str, text: &str) -> bool {
-    const ASKING: &[&str] = &["what", "when", "where", "why", "how", "many", "much", "whose"];
     let said: std::collections::HashSet<String> = crate::bm25::terms(text).into_iter().collect();
     crate::bm25::terms(question)
         .into_iter()
         .any(|term| !ASKING.contains(&term.as_str()) && said.contains(&term))
+}
+
+/// The words of `text` as written that [`is_about`] counts (those with a BM25 term that is
+/// not a question word), in order, each once (any case): a question naming one of them is
+/// about `text`.
+pub fn content_words(text: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for word in text.split(|c: char| !c.is_alphanumeric()).filter(|word| !word.is_empty()) {
+        let counts = crate::bm25::terms(word).iter().any(|term| !ASKING.contains(&term.as_str()));
+        if counts && !words.iter().any(|seen| seen.to_lowercase() == word.to_lowercase()) {
+            words.push(word.to_owned());
+        }
+    }
+    words
 }
 
 /// The words of `text` (lower-case, alphanumeric), for overlap measures.
@@ -179,6 +195,20 @@ mod tests {
 
     fn before_apply(text: &str, start: usize, removed: &str, added: &str) -> String {
         format!("{}{}{}", &text[..start], added, &text[start + removed.len()..])
+    }
+
+    #[test]
+    fn content_words_are_those_a_question_about_the_text_names() {
+        let sentence = "How many Nobel Prizes did Marie Curie win, and what prizes?";
+        let words = content_words(sentence);
+        assert_eq!(words, ["Nobel", "Prizes", "Marie", "Curie", "win"]);
+        // Each one makes a question about the sentence; a question word or stop word does not.
+        for word in &words {
+            assert!(is_about(&format!("Who is {word}?"), sentence), "{word}");
+        }
+        assert!(!is_about("How many of them?", sentence));
+        assert!(content_words("It is what it is.").is_empty());
+        assert_eq!(content_words("Brücke über die Moldau"), ["Brücke", "über", "die", "Moldau"]);
     }
 
     #[test]
