@@ -127,12 +127,16 @@ pub fn sentence_languages(
     let mut found = Vec::new();
     for (index, span) in sentences.iter().enumerate() {
         let sentence = span.slice(text);
+        // English first, as it costs least: most sentences show a word of it among their first.
+        if english && english_words(sentence, 1) > 0 {
+            continue;
+        }
         let (script, letters) = main_script(sentence);
         if letters < MIN_LETTERS_TO_DETECT {
             continue;
         }
         let suspect = if english {
-            english_words(sentence, 1) == 0
+            true
         } else if language_told {
             script != document_script
                 || (script == Script::Latin && english_words(sentence, 2) >= 2)
