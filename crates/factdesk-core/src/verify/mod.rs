@@ -40,7 +40,7 @@ pub use crate::batch::SubjectFailure as ClaimFailure;
 use crate::batch::{BatchSpec, BatchSubjects, Subject};
 use crate::{CancelToken, CoreError, Factdesk, Reporter, Result};
 
-pub use methods::Method;
+pub use methods::{Method, MethodInfo};
 pub use nli::{NLI_AUTO, NLI_LLM, NLI_VERIFIER, check_nli_choice, verifier_folder};
 pub(crate) use nli::{cross_encoder_folder, language_name};
 

@@ -84,6 +84,18 @@ impl VerdictMethod for Ciber {
         paper::METHOD
     }
 
+    fn short_name(&self) -> &'static str {
+        "CIBER"
+    }
+
+    fn title(&self) -> &'static str {
+        "CIBER (probes on your corpora)"
+    }
+
+    fn hint(&self) -> &'static str {
+        "The model is asked agreeing and contradicting questions about each of your best-matching documents (or each page LLM-Cite read for the claim); its answers are fused into a verdict."
+    }
+
     fn options(&self) -> &'static [&'static str] {
         &["m", "corpora", "documents", "pages", "from_llm_cite"]
     }

@@ -48,6 +48,18 @@ impl VerdictMethod for CorpusNli {
         paper::METHOD
     }
 
+    fn short_name(&self) -> &'static str {
+        "Corpus NLI"
+    }
+
+    fn title(&self) -> &'static str {
+        "Corpus NLI (your corpora)"
+    }
+
+    fn hint(&self) -> &'static str {
+        "Sentences found in your imported documents are judged against the claim with NLI; works offline."
+    }
+
     fn options(&self) -> &'static [&'static str] {
         &["m", "l", "threshold", "nli", "corpora"]
     }

@@ -66,6 +66,18 @@ impl VerdictMethod for LlmCite {
         paper::METHOD
     }
 
+    fn short_name(&self) -> &'static str {
+        "LLM-Cite"
+    }
+
+    fn title(&self) -> &'static str {
+        "LLM-Cite (Wikipedia pages)"
+    }
+
+    fn hint(&self) -> &'static str {
+        "The model proposes Wikipedia articles; their best sentences are judged against the claim with NLI."
+    }
+
     fn options(&self) -> &'static [&'static str] {
         &["urls", "m", "l", "r", "temperature", "threshold", "whole_document", "nli"]
     }

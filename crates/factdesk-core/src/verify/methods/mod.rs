@@ -77,6 +77,12 @@ pub(crate) trait VerdictMethod: Sync {
     fn method(&self) -> Method;
     /// Its name: in settings (`[methods.<name>]`), options, runs and checks.
     fn name(&self) -> &'static str;
+    /// Its name alone, for people and narrow places (filters): `LLM-Cite`.
+    fn short_name(&self) -> &'static str;
+    /// Its name with what it reads, for people: `LLM-Cite (Wikipedia pages)`.
+    fn title(&self) -> &'static str;
+    /// A sentence for people on how it checks a claim.
+    fn hint(&self) -> &'static str;
     /// Other spellings its name is read from.
     fn aliases(&self) -> &'static [&'static str] {
         &[]
@@ -201,6 +207,33 @@ impl MethodsSettings {
         registry().try_for_each(|method| method.validate(self))?;
         self.rarr.validate("methods.rarr")?;
         self.cove.validate("methods.cove")
+    }
+}
+
+/// A verdict method as people see it, for the UI's lists and name tables (the app writes every
+/// method's into the UI's generated bindings).
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+pub struct MethodInfo {
+    pub method: Method,
+    /// Its name alone, for narrow places (filters).
+    pub short_name: String,
+    /// Its name with what it reads.
+    pub name: String,
+    /// How it checks a claim, in a sentence.
+    pub hint: String,
+}
+
+impl MethodInfo {
+    /// Every verdict method's, in the order lists show them.
+    pub fn all() -> Vec<MethodInfo> {
+        registry()
+            .map(|method| MethodInfo {
+                method: method.method(),
+                short_name: method.short_name().to_owned(),
+                name: method.title().to_owned(),
+                hint: method.hint().to_owned(),
+            })
+            .collect()
     }
 }
 

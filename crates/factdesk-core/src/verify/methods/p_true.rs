@@ -37,6 +37,18 @@ impl VerdictMethod for PTrue {
         paper::METHOD
     }
 
+    fn short_name(&self) -> &'static str {
+        "P(True)"
+    }
+
+    fn title(&self) -> &'static str {
+        "P(True) (the model alone)"
+    }
+
+    fn hint(&self) -> &'static str {
+        "The model judges the claim from what it knows, with no evidence to show for it."
+    }
+
     fn aliases(&self) -> &'static [&'static str] {
         &["ptrue"]
     }

@@ -52,6 +52,18 @@ impl VerdictMethod for Toy {
         NAME
     }
 
+    fn short_name(&self) -> &'static str {
+        "Toy"
+    }
+
+    fn title(&self) -> &'static str {
+        "Toy (every word in a corpus sentence)"
+    }
+
+    fn hint(&self) -> &'static str {
+        "A claim is supported when one sentence found in your corpora holds every word of it."
+    }
+
     fn options(&self) -> &'static [&'static str] {
         &["corpora"]
     }
