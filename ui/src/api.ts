@@ -48,6 +48,8 @@ import type { ImportSummary } from './bindings/ImportSummary';
 import type { IndexRebuild } from './bindings/IndexRebuild';
 import type { ImportedDocument } from './bindings/ImportedDocument';
 import type { Method } from './bindings/Method';
+import type { MethodInfo } from './bindings/MethodInfo';
+import { VERDICT_METHODS } from './bindings/VerdictMethods';
 import type { MethodFigures } from './bindings/MethodFigures';
 import type { MethodsSettings } from './bindings/MethodsSettings';
 import type { ModelCheck } from './bindings/ModelCheck';
@@ -147,6 +149,7 @@ export type {
   IndexRebuild,
   ImportedDocument,
   Method,
+  MethodInfo,
   MethodFigures,
   MethodsSettings,
   ModelCheck,
@@ -198,8 +201,9 @@ const UNDECIDED_SET: Record<Undecided, true> = {
   unread_language: true,
 };
 export const UNDECIDED = Object.keys(UNDECIDED_SET) as Undecided[];
-const METHOD_SET: Record<Method, true> = { 'llm-cite': true, 'p-true': true, 'corpus-nli': true, ciber: true };
-export const METHODS = Object.keys(METHOD_SET) as Method[];
+// The verdict methods come from the core's one list of them (generated: VerdictMethods.ts).
+export { VERDICT_METHODS };
+export const METHODS: Method[] = VERDICT_METHODS.map((info) => info.method);
 const URL_STRATEGY_SET: Record<UrlStrategy, true> = { diverse: true, controlled: true, rs: true };
 export const URL_STRATEGIES = Object.keys(URL_STRATEGY_SET) as UrlStrategy[];
 

@@ -5,9 +5,11 @@
 import {
   METHODS,
   URL_STRATEGIES,
+  VERDICT_METHODS,
   type Claim,
   type Corpus,
   type Method,
+  type MethodInfo,
   type Review,
   type StoredCheck,
   type UrlStatus,
@@ -43,27 +45,17 @@ export const URL_STATUS_NAMES: Record<UrlStatus, string> = {
   skipped: 'not tried',
 };
 
+/** One name per verdict method, from the core's list of them (the generated VerdictMethods.ts). */
+function methodTable(name: (info: MethodInfo) => string): Record<Method, string> {
+  return Object.fromEntries(VERDICT_METHODS.map((info) => [info.method, name(info)])) as Record<Method, string>;
+}
+
 /** A method's name alone, for narrow places (filters). */
-export const METHOD_SHORT_NAMES: Record<Method, string> = {
-  'llm-cite': 'LLM-Cite',
-  'p-true': 'P(True)',
-  'corpus-nli': 'Corpus NLI',
-  ciber: 'CIBER',
-};
+export const METHOD_SHORT_NAMES = methodTable((info) => info.short_name);
 
-export const METHOD_NAMES: Record<Method, string> = {
-  'llm-cite': 'LLM-Cite (Wikipedia pages)',
-  'p-true': 'P(True) (the model alone)',
-  'corpus-nli': 'Corpus NLI (your corpora)',
-  ciber: 'CIBER (probes on your corpora)',
-};
+export const METHOD_NAMES = methodTable((info) => info.name);
 
-const METHOD_HINTS: Record<Method, string> = {
-  'llm-cite': 'The model proposes Wikipedia articles; their best sentences are judged against the claim with NLI.',
-  'p-true': 'The model judges the claim from what it knows, with no evidence to show for it.',
-  'corpus-nli': 'Sentences found in your imported documents are judged against the claim with NLI; works offline.',
-  ciber: 'The model is asked agreeing and contradicting questions about each of your best-matching documents (or each page LLM-Cite read for the claim); its answers are fused into a verdict.',
-};
+const METHOD_HINTS = methodTable((info) => info.hint);
 
 const URL_STRATEGY_NAMES: Record<UrlStrategy, string> = {
   diverse: 'Diverse',
