@@ -811,6 +811,14 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     await screenshot('13c-dashboard.png');
     await screenshot('13d-dashboard-lower.png', '#dashboard-days', 'end');
     await assertNoSidewaysScroll();
+    // One method's checks: no claim of desk has a P(True) check, and its cells say so; the
+    // newest check of any method again gives the figures above.
+    await choose('#dashboard-method', 'p-true');
+    assert.ok(await hashBecomes(/^#\/collections\/desk\/dashboard\?method=p-true$/, UI_WAIT), await windowState());
+    await waitForText('#dashboard-status', /^2 claims · 0 checked · 0 reviewed · 0 with a gold label$/);
+    assert.equal(await (await reviewCell('supported', 'refuted')).getText(), '0');
+    await choose('#dashboard-method', '');
+    await waitForText('#dashboard-status', /^2 claims · 2 checked · 1 reviewed · 0 with a gold label$/);
     await (await (await reviewCell('supported', 'refuted')).findElement(By.css('button'))).click();
     await waitForText('#claims-status', /^1 claim of 2$/);
     assert.match(await find('#claims-machine-review').getText(), /^Only claims with machine verdict Supported and review Refuted/);

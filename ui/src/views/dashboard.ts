@@ -3,19 +3,29 @@
 // it in the collection view, the confidence histogram split by whether a gold label (else a
 // review) agrees with the verdict (a calibration view), and the checks and reviews per day.
 // One command gives the figures (`collection_dashboard`, computed in the core); the charts are
-// small SVGs (charts.ts), with the same numbers as text. Route:
-// `#/collections/<name>/dashboard`.
+// small SVGs (charts.ts), with the same numbers as text. By default each claim counts with its
+// newest check of any method; "Checks by" picks one method's newest checks instead, and the
+// cells then open the collection showing that method's checks. Route:
+// `#/collections/<name>/dashboard?method=<method>`.
 
-import { VERDICTS, collectionDashboard, type Dashboard, type Verdict } from '../api';
+import { METHODS, VERDICTS, collectionDashboard, type Dashboard, type Method, type Verdict } from '../api';
 import { count, el, replace } from '../dom';
-import { href, type RouteContext } from '../router';
-import { VERDICT_NAMES } from './checks';
+import { href, navigate, type RouteContext } from '../router';
+import { METHOD_NAMES, VERDICT_NAMES } from './checks';
 import { horizontalBars, stackedColumns, type StackedColumn } from './charts';
 import { linkButton, showError, statusLine } from './common';
 
+/** The method whose checks the dashboard counts (the newest of any method when undefined). */
+let shownMethod: Method | undefined;
+
+/** The collection view filtered by `query`, showing the checks the dashboard counts. */
+function collectionHash(collection: string, query: Record<string, string>): string {
+  return href(`/collections/${encodeURIComponent(collection)}`, { ...query, method: shownMethod });
+}
+
 /** The collection view of the claims whose newest check gave `machine` and whose review gave `review` ('none': not reviewed). */
 function cellHash(collection: string, machine: Verdict, review: Verdict | 'none'): string {
-  return href(`/collections/${encodeURIComponent(collection)}`, { machine, review });
+  return collectionHash(collection, { machine, review });
 }
 
 function verdictsSection(dashboard: Dashboard): HTMLElement {
@@ -44,8 +54,8 @@ function verdictsSection(dashboard: Dashboard): HTMLElement {
             'tr',
             { 'data-verdict': entry.verdict },
             el('th', { scope: 'row' }, VERDICT_NAMES[entry.verdict]),
-            el('td', { class: 'number machine' }, linkButton(entry.machine.toLocaleString(), href(`/collections/${encodeURIComponent(collection)}`, { machine: entry.verdict }))),
-            el('td', { class: 'number after-review' }, linkButton(entry.after_review.toLocaleString(), href(`/collections/${encodeURIComponent(collection)}`, { verdict: entry.verdict }))),
+            el('td', { class: 'number machine' }, linkButton(entry.machine.toLocaleString(), collectionHash(collection, { machine: entry.verdict }))),
+            el('td', { class: 'number after-review' }, linkButton(entry.after_review.toLocaleString(), collectionHash(collection, { verdict: entry.verdict }))),
           ),
         ),
       ),
@@ -186,19 +196,36 @@ function daysSection(dashboard: Dashboard): HTMLElement {
   );
 }
 
-export async function renderDashboard({ outlet, params, signal }: RouteContext): Promise<void> {
+export async function renderDashboard({ outlet, params, query, signal }: RouteContext): Promise<void> {
   const collection = params[0] ?? '';
   const status = statusLine('dashboard-status');
+  const asked = query.get('method');
+  const method = METHODS.find((name) => name === asked);
+  shownMethod = method;
+  const methodSelect = el(
+    'select',
+    { id: 'dashboard-method', name: 'method' },
+    el('option', { value: '', selected: method === undefined }, 'The newest check of any method'),
+    ...METHODS.map((name) => el('option', { value: name, selected: name === method }, METHOD_NAMES[name])),
+  );
+  methodSelect.addEventListener('change', () =>
+    navigate(href(`/collections/${encodeURIComponent(collection)}/dashboard`, { method: methodSelect.value || undefined })),
+  );
   replace(
     outlet,
     el('nav', { class: 'crumbs', 'aria-label': 'Back' }, linkButton(`← ${collection}`, href(`/collections/${encodeURIComponent(collection)}`), { id: 'back-to-collection' })),
     el('h1', {}, `Dashboard · ${collection}`),
+    el('div', { class: 'row', id: 'dashboard-selection' }, el('label', { for: 'dashboard-method' }, 'Checks by'), methodSelect),
     status,
   );
+  if (asked !== null && asked !== '' && method === undefined) {
+    showError(status, { code: 'invalid_input', message: `No method is called “${asked}”; choose one of ${METHODS.join(', ')}` });
+    return;
+  }
   status.textContent = 'Loading…';
   let dashboard: Dashboard;
   try {
-    dashboard = await collectionDashboard(collection);
+    dashboard = await collectionDashboard(collection, method === undefined ? {} : { method });
   } catch (error) {
     if (!signal.aborted) showError(status, error);
     return;
