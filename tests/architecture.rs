@@ -292,8 +292,8 @@ fn rust_files(folder: &Path) -> Vec<PathBuf> {
 
 /// There is one scripted chat model, the testkit's (answering by prompt template), and no
 /// program people run links it: the release builds of the CLI and the app hold no
-/// `factdesk-testkit`, and no other crate of ours defines a `ScriptedModel`, in its tests or
-/// out of them.
+/// `factdesk-testkit`, no other crate of ours defines a `ScriptedModel`, in its tests or out
+/// of them, and no test implements `LanguageModel` for a fake of its own.
 #[test]
 fn the_one_scripted_model_is_the_testkits_and_no_shipped_program_links_it() {
     for program in ["factdesk-cli", "factdesk-app"] {
@@ -329,4 +329,18 @@ fn the_one_scripted_model_is_the_testkits_and_no_shipped_program_links_it() {
         .map(|path| path.strip_prefix(&root).unwrap_or(&path).display().to_string())
         .collect();
     assert!(defining.is_empty(), "a scripted model other than the testkit's in {defining:?}");
+    // Nor does a test fake a chat model of its own: only the model layer's providers and the
+    // benchmarks' simulated model (a program, not a test) implement `LanguageModel`.
+    let implementing: Vec<String> = folders
+        .iter()
+        .filter(|folder| !folder.ends_with("factdesk-llm") && !folder.ends_with("factdesk-bench"))
+        .flat_map(|folder| rust_files(folder))
+        .filter(|path| !path.ends_with("tests/architecture.rs"))
+        .filter(|path| {
+            let text = std::fs::read_to_string(path).unwrap_or_default();
+            text.contains("LanguageModel for ")
+        })
+        .map(|path| path.strip_prefix(&root).unwrap_or(&path).display().to_string())
+        .collect();
+    assert!(implementing.is_empty(), "a chat model other than the testkit's in {implementing:?}");
 }

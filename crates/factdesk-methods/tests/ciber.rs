@@ -1,14 +1,12 @@
-//! CIBER against models whose answer distribution is known: exact mode must reproduce it,
-//! sampling must come close, and a server without probabilities must be sampled and say so.
+//! CIBER against the testkit's scripted model with a known answer distribution: exact mode
+//! must reproduce it, sampling must come close, and a server without probabilities must be
+//! sampled and say so.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use async_trait::async_trait;
-use factdesk_llm::{
-    Choice, Completion, CompletionRequest, FinishReason, LanguageModel, LlmError, ModelInfo,
-    TokenLogprob, TokenUsage,
-};
+use factdesk_llm::LanguageModel;
+use factdesk_llm::openai::{OpenAiCompatible, OpenAiSettings};
 use factdesk_methods::ciber::{Ciber, CiberConfig, Documents, ProbeSets};
 use factdesk_methods::evidence::{
     CorpusDocument, CorpusRetriever, CorpusSentence, Page, PageError, PageSource,
@@ -16,99 +14,37 @@ use factdesk_methods::evidence::{
 use factdesk_methods::prompts::builtin_library;
 use factdesk_model::ciber::{FusionRule, Masses, ProbeMode, ProbeSet, Stance};
 use factdesk_model::{DocumentId, Undecided, Verdict};
+use factdesk_testkit::TestServer;
+use factdesk_testkit::scripted::{
+    Asked, CIBER_PROBE_TEMPLATE, CIBER_RAG_TEMPLATE, ScriptedModel, negated_question,
+};
 
-/// A model that believes the claim with probability `p_yes` to an agreeing probe (and says no
-/// with `p_no`, not sure with the rest); to a contradicting probe, yes and no swap.
-struct KnownModel {
-    p_yes: f64,
-    p_no: f64,
-    /// Gives first-token log-probabilities when asked.
-    logprobs: bool,
-    /// Free-text answers instead of the three words.
-    prose: Option<&'static str>,
-    calls: AtomicUsize,
+/// The testkit's model believing the claim with probability `p_yes` to an agreeing probe (and
+/// saying no with `p_no`, not sure with the rest); to a contradicting probe, yes and no swap.
+/// It gives those probabilities as log-probabilities when asked, and draws from them otherwise.
+fn known(p_yes: f64, p_no: f64) -> ScriptedModel {
+    let distribution = move |asked: &Asked| {
+        let negated = negated_question(&asked.question);
+        let (yes, no) = if negated { (p_no, p_yes) } else { (p_yes, p_no) };
+        vec![
+            ("Yes".to_owned(), yes),
+            ("No".to_owned(), no),
+            ("Not sure".to_owned(), 1.0 - yes - no),
+        ]
+    };
+    ScriptedModel::new()
+        .on_distribution(CIBER_PROBE_TEMPLATE, distribution)
+        .on_distribution(CIBER_RAG_TEMPLATE, distribution)
 }
 
-impl KnownModel {
-    fn new(p_yes: f64, p_no: f64) -> KnownModel {
-        KnownModel { p_yes, p_no, logprobs: true, prose: None, calls: AtomicUsize::new(0) }
-    }
-
-    fn distribution(&self, request: &CompletionRequest) -> [(&'static str, f64); 3] {
-        let prompt = &request.messages.last().unwrap().content;
-        let question = prompt.rsplit("Question: ").next().unwrap_or_default();
-        let negated = ["false", "refuted", "incorrect", "contradict"]
-            .iter()
-            .any(|word| question.lines().next().unwrap_or_default().contains(word));
-        let (yes, no) = if negated { (self.p_no, self.p_yes) } else { (self.p_yes, self.p_no) };
-        [("Yes", yes), ("No", no), ("Not sure", 1.0 - yes - no)]
-    }
-}
-
-#[async_trait]
-impl LanguageModel for KnownModel {
-    fn info(&self) -> ModelInfo {
-        ModelInfo { provider: "scripted".into(), model: "known".into(), location: "test".into() }
-    }
-
-    async fn complete(&self, request: &CompletionRequest) -> Result<Completion, LlmError> {
-        self.calls.fetch_add(1, Ordering::SeqCst);
-        let distribution = self.distribution(request);
-        let usage = TokenUsage { prompt_tokens: 100, completion_tokens: request.params.n };
-        let choice = |text: &str, logprobs| Choice {
-            text: text.to_owned(),
-            finish_reason: FinishReason::Stop,
-            logprobs,
-        };
-        if request.params.logprobs && self.logprobs {
-            let top: Vec<(String, f32)> = distribution
-                .iter()
-                .map(|(text, p)| (text.split(' ').next().unwrap().to_owned(), p.ln() as f32))
-                .collect();
-            let first = TokenLogprob { token: top[0].0.clone(), logprob: top[0].1, top };
-            return Ok(Completion {
-                choices: vec![choice("Yes", Some(vec![first]))],
-                usage,
-                model: "known".into(),
-                audit_id: None,
-                replayed: false,
-                constraint: None,
-            });
-        }
-        // Seeded draws from the distribution (xorshift).
-        let mut state =
-            request.params.seed.unwrap_or(1) ^ 0x9e37_79b9_7f4a_7c15 ^ prompt_hash(request);
-        let mut choices = Vec::new();
-        for _ in 0..request.params.n.max(1) {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let draw = (state >> 11) as f64 / (1u64 << 53) as f64;
-            let text = match self.prose {
-                Some(prose) => prose,
-                None if draw < distribution[0].1 => distribution[0].0,
-                None if draw < distribution[0].1 + distribution[1].1 => distribution[1].0,
-                None => distribution[2].0,
-            };
-            choices.push(choice(text, None));
-        }
-        Ok(Completion {
-            choices,
-            usage,
-            model: "known".into(),
-            audit_id: None,
-            replayed: false,
-            constraint: None,
-        })
-    }
-}
-
-fn prompt_hash(request: &CompletionRequest) -> u64 {
-    request
-        .messages
-        .iter()
-        .flat_map(|m| m.content.bytes())
-        .fold(1469598103934665603u64, |h, b| (h ^ u64::from(b)).wrapping_mul(1099511628211))
+/// `model` on loopback, through a provider that offers no output constraint and does not
+/// retry; the server counts the calls.
+fn served(model: ScriptedModel) -> (TestServer, Arc<OpenAiCompatible>) {
+    let server = model.serve();
+    let mut settings = OpenAiSettings::new(&server.url("/v1"), "known");
+    settings.max_retries = 0;
+    settings.shaped_answers = false;
+    (server, Arc::new(OpenAiCompatible::new(settings).unwrap()))
 }
 
 /// Two documents about okra.
@@ -187,13 +123,13 @@ const CLAIM: &str = "Okra is in the mallow family.";
 
 #[tokio::test]
 async fn exact_mode_reproduces_the_answer_distribution_in_one_call_per_probe() {
-    let model = Arc::new(KnownModel::new(0.7, 0.2));
+    let (server, model) = served(known(0.7, 0.2));
     let config = CiberConfig { documents: 2, agree: 2, conflict: 2, ..CiberConfig::default() };
-    let check = ciber(model.clone(), config).check(CLAIM).await.unwrap();
+    let check = ciber(model, config).check(CLAIM).await.unwrap();
     let detail = check.ciber.as_ref().unwrap();
     assert_eq!(detail.documents.len(), 2);
     // Probes per document plus one RAG call per claim, not probes × K.
-    assert_eq!(model.calls.load(Ordering::SeqCst), 2 * 4 + 1);
+    assert_eq!(server.requests().len(), 2 * 4 + 1);
     let believed = Masses::new(0.7, 0.2, 0.1);
     for document in &detail.documents {
         assert_eq!(document.probes.len(), 4);
@@ -216,8 +152,9 @@ async fn exact_mode_reproduces_the_answer_distribution_in_one_call_per_probe() {
     assert_eq!(detail.rag.as_ref().unwrap().stance, Stance::Support);
     assert_eq!(check.sources.len(), 2);
     assert_eq!(check.attributions.len(), 1);
-    assert!(check.envelope.tokens.of("probe").prompt == 800);
-    assert!(check.envelope.tokens.of("rag").prompt == 100);
+    // The testkit's server counts 20 prompt tokens a call.
+    assert!(check.envelope.tokens.of("probe").prompt == 8 * 20);
+    assert!(check.envelope.tokens.of("rag").prompt == 20);
     assert!(
         check.envelope.explanation.contains("\"Okra\" supports the claim"),
         "{}",
@@ -227,7 +164,7 @@ async fn exact_mode_reproduces_the_answer_distribution_in_one_call_per_probe() {
 
 #[tokio::test]
 async fn sampling_mode_comes_close_to_the_distribution() {
-    let model = Arc::new(KnownModel::new(0.2, 0.7));
+    let (server, model) = served(known(0.2, 0.7));
     let config = CiberConfig {
         documents: 1,
         mode: ProbeMode::Sampling,
@@ -235,9 +172,9 @@ async fn sampling_mode_comes_close_to_the_distribution() {
         rag: false,
         ..CiberConfig::default()
     };
-    let check = ciber(model.clone(), config).check(CLAIM).await.unwrap();
+    let check = ciber(model, config).check(CLAIM).await.unwrap();
     let detail = check.ciber.as_ref().unwrap();
-    assert_eq!(model.calls.load(Ordering::SeqCst), 4, "one request of n answers per probe");
+    assert_eq!(server.requests().len(), 4, "one request of n answers per probe");
     let document = &detail.documents[0];
     let believed = Masses::new(0.2, 0.7, 0.1);
     for probe in &document.probes {
@@ -257,7 +194,7 @@ async fn sampling_mode_comes_close_to_the_distribution() {
 
 #[tokio::test]
 async fn a_server_without_probabilities_is_sampled_and_says_so() {
-    let model = Arc::new(KnownModel { logprobs: false, ..KnownModel::new(0.9, 0.05) });
+    let (_server, model) = served(known(0.9, 0.05).without_logprobs());
     let config = CiberConfig { documents: 1, samples: 50, rag: false, ..CiberConfig::default() };
     let check = ciber(model, config).check(CLAIM).await.unwrap();
     for probe in &check.ciber.as_ref().unwrap().documents[0].probes {
@@ -266,11 +203,11 @@ async fn a_server_without_probabilities_is_sampled_and_says_so() {
     assert_eq!(check.verdict, Verdict::Supported);
 
     // Answers the first-word count cannot read go through the parser: all hedges, neutral.
-    let model = Arc::new(KnownModel {
-        logprobs: false,
-        prose: Some("It is unclear from the document."),
-        ..KnownModel::new(0.9, 0.05)
-    });
+    let (_server, model) = served(
+        ScriptedModel::new()
+            .on(CIBER_PROBE_TEMPLATE, |_| "It is unclear from the document.".to_owned())
+            .without_logprobs(),
+    );
     let config = CiberConfig { documents: 1, samples: 5, rag: false, ..CiberConfig::default() };
     let check = ciber(model, config).check(CLAIM).await.unwrap();
     let document = &check.ciber.as_ref().unwrap().documents[0];
@@ -285,19 +222,18 @@ async fn a_server_without_probabilities_is_sampled_and_says_so() {
 
 #[tokio::test]
 async fn a_claim_without_evidence_documents_is_not_enough_info_with_the_reason() {
-    let model = Arc::new(KnownModel::new(0.7, 0.2));
-    let check =
-        ciber(model.clone(), CiberConfig::default()).check("Paris is in France.").await.unwrap();
+    let (server, model) = served(known(0.7, 0.2));
+    let check = ciber(model, CiberConfig::default()).check("Paris is in France.").await.unwrap();
     assert_eq!(check.verdict, Verdict::NotEnoughInfo);
     assert_eq!(check.undecided, Some(Undecided::NoEvidence));
     assert_eq!(check.confidence, None);
-    assert_eq!(model.calls.load(Ordering::SeqCst), 0);
+    assert!(server.requests().is_empty());
     assert!(check.inconsistency().is_none());
 }
 
 #[tokio::test]
 async fn named_documents_replace_retrieval_and_empty_ones_are_left_out() {
-    let model = Arc::new(KnownModel::new(0.7, 0.2));
+    let (_server, model) = served(known(0.7, 0.2));
     let mut method = ciber(model, CiberConfig { rag: false, ..CiberConfig::default() });
     method.documents = Documents::Named { documents: vec![DocumentId(2)], pages: Vec::new() };
     let check = method.check(CLAIM).await.unwrap();
@@ -339,7 +275,7 @@ impl PageSource for OkraPage {
 
 #[tokio::test]
 async fn named_web_pages_are_probed_and_a_missing_one_is_named() {
-    let model = Arc::new(KnownModel::new(0.7, 0.2));
+    let (_server, model) = served(known(0.7, 0.2));
     let mut method = ciber(model, CiberConfig { rag: false, ..CiberConfig::default() });
     method.web = Some(Arc::new(OkraPage));
     method.documents =
@@ -359,8 +295,8 @@ async fn named_web_pages_are_probed_and_a_missing_one_is_named() {
 
 #[tokio::test]
 async fn the_pages_llm_cite_read_replace_retrieval_and_none_is_not_enough_info() {
-    let model = Arc::new(KnownModel::new(0.7, 0.2));
-    let mut method = ciber(model.clone(), CiberConfig { rag: false, ..CiberConfig::default() });
+    let (server, model) = served(known(0.7, 0.2));
+    let mut method = ciber(model, CiberConfig { rag: false, ..CiberConfig::default() });
     method.web = Some(Arc::new(OkraPage));
     method.documents = Documents::LlmCite { pages: vec!["https://example.org/okra".into()] };
     let check = method.check(CLAIM).await.unwrap();
@@ -369,12 +305,12 @@ async fn the_pages_llm_cite_read_replace_retrieval_and_none_is_not_enough_info()
     assert_eq!(check.verdict, Verdict::Supported);
     // A claim LLM-Cite read no page for has no evidence, and the explanation says what to do;
     // nothing is retrieved from the corpus in its place and no model is asked.
-    let calls = model.calls.load(Ordering::SeqCst);
+    let calls = server.requests().len();
     method.documents = Documents::LlmCite { pages: Vec::new() };
     let check = method.check(CLAIM).await.unwrap();
     assert_eq!(check.verdict, Verdict::NotEnoughInfo);
     assert_eq!(check.undecided, Some(Undecided::NoEvidence));
     assert!(check.sources.is_empty());
     assert!(check.envelope.explanation.contains("check it with LLM-Cite first"));
-    assert_eq!(model.calls.load(Ordering::SeqCst), calls);
+    assert_eq!(server.requests().len(), calls);
 }

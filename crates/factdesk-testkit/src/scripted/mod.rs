@@ -17,6 +17,10 @@ use std::time::Duration;
 use crate::openai::{chat_request, chat_response};
 use crate::{RecordedRequest, TestResponse, TestServer};
 
+pub mod answers;
+
+pub use answers::{context_exceeded, refusal};
+
 /// The header naming a request's prompt template as `<id>@<version>` (the model layer's
 /// `factdesk_llm::openai::TEMPLATE_HEADER`).
 pub const TEMPLATE_HEADER: &str = "x-factdesk-template";
@@ -292,36 +296,10 @@ pub enum ConstraintMode {
     Grammar,
 }
 
-/// The 400 a strict server gives for a field it does not take.
-pub fn refusal(field: &str) -> TestResponse {
-    let body = serde_json::json!({
-        "error": {
-            "message": format!("unknown field `{field}`: this server takes no such argument"),
-            "type": "invalid_request_error",
-            "param": field,
-        }
-    });
-    TestResponse::json(400, &body.to_string())
-}
-
-/// The body llama.cpp's server answers (with status 400) to a prompt of `prompt_tokens` that
-/// does not fit its context of `context_tokens`.
-pub fn context_exceeded(prompt_tokens: u32, context_tokens: u32) -> TestResponse {
-    let body = serde_json::json!({
-        "error": {
-            "code": 400,
-            "message": "the request exceeds the available context size, try increasing it",
-            "type": "exceed_context_size_error",
-            "n_prompt_tokens": prompt_tokens,
-            "n_ctx": context_tokens,
-        }
-    });
-    TestResponse::json(400, &body.to_string())
-}
-
 type Script = Arc<dyn Fn(&Asked) -> String + Send + Sync>;
 type Samples = Arc<dyn Fn(&Asked) -> Vec<String> + Send + Sync>;
 type Reply = Arc<dyn Fn(&Asked) -> Option<TestResponse> + Send + Sync>;
+type Distribution = Arc<dyn Fn(&Asked) -> Vec<(String, f64)> + Send + Sync>;
 type Delay = Arc<dyn Fn(&Asked) -> Duration + Send + Sync>;
 
 /// A chat model answering each template with its script. By default: no URLs, NLI by
@@ -335,6 +313,9 @@ pub struct ScriptedModel {
     shaped: Vec<(String, Script)>,
     grammared: Vec<(String, Script)>,
     samples: Vec<(String, Samples)>,
+    distributions: Vec<(String, Distribution)>,
+    /// Whether a request for log-probabilities gets them (from a distribution).
+    logprobs: bool,
     replies: Vec<(String, Reply)>,
     otherwise: Script,
     delay: Delay,
@@ -355,6 +336,8 @@ impl ScriptedModel {
             shaped: Vec::new(),
             grammared: Vec::new(),
             samples: Vec::new(),
+            distributions: Vec::new(),
+            logprobs: true,
             replies: Vec::new(),
             otherwise: Arc::new(|_| "OK".to_owned()),
             delay: Arc::new(|_| Duration::ZERO),
@@ -424,6 +407,25 @@ impl ScriptedModel {
     ) -> ScriptedModel {
         self.samples.retain(|(id, _)| id != template);
         self.samples.push((template.to_owned(), Arc::new(script)));
+        self
+    }
+
+    /// Answers `template` from the answers `distribution` gives with their probabilities:
+    /// asked for log-probabilities, one choice whose first token carries them; otherwise the
+    /// `n` choices asked for, drawn reproducibly ([`answers::from_distribution`]).
+    pub fn on_distribution(
+        mut self,
+        template: &str,
+        distribution: impl Fn(&Asked) -> Vec<(String, f64)> + Send + Sync + 'static,
+    ) -> ScriptedModel {
+        self.distributions.retain(|(id, _)| id != template);
+        self.distributions.push((template.to_owned(), Arc::new(distribution)));
+        self
+    }
+
+    /// Gives no log-probabilities, as a server without them: a distribution is only drawn from.
+    pub fn without_logprobs(mut self) -> ScriptedModel {
+        self.logprobs = false;
         self
     }
 
@@ -534,6 +536,16 @@ impl ScriptedModel {
         };
         let wanted = asked.n.max(1) as usize;
         let delay = (self.delay)(&asked);
+        if shaped.is_none()
+            && let Some((_, distribution)) =
+                self.distributions.iter().find(|(id, _)| *id == asked.template)
+        {
+            let logprobs = self.logprobs && body["logprobs"] == true;
+            let seed = body["seed"].as_u64().unwrap_or(0);
+            let draw = answers::Draw { logprobs, seed, n: wanted };
+            let response = answers::from_distribution(&distribution(&asked), &asked, draw);
+            return Some(response.with_delay(delay));
+        }
         if shaped.is_none()
             && let Some((_, samples)) = self.samples.iter().find(|(id, _)| *id == asked.template)
         {

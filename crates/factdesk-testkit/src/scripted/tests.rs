@@ -142,3 +142,44 @@ fn samples_fill_the_choices_in_turn_and_a_reply_stands_in_for_the_script() {
     let short = chat(Some(NLI_TEMPLATE), "<<<D>>>\nx\n<<<D>>>\nClaim: x\n");
     assert_eq!(answer(&model, &short).0, 200);
 }
+
+#[test]
+fn a_distribution_gives_its_log_probabilities_or_reproducible_draws() {
+    let request = |body: serde_json::Value| {
+        let mut request = chat(Some(CIBER_PROBE_TEMPLATE), "Claim: x\nQuestion: Is it so?");
+        request.body = body.to_string().into_bytes();
+        request
+    };
+    let messages =
+        serde_json::json!([{"role": "user", "content": "Claim: x\nQuestion: Is it so?"}]);
+    let choices = |model: &ScriptedModel, body: serde_json::Value| {
+        let (status, text) = answer(model, &request(body));
+        assert_eq!(status, 200, "{text}");
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        value["choices"].as_array().unwrap().clone()
+    };
+    let model = ScriptedModel::new().on_distribution(CIBER_PROBE_TEMPLATE, |_| {
+        vec![("Yes".to_owned(), 0.75), ("No".to_owned(), 0.25), ("Not sure".to_owned(), 0.0)]
+    });
+    // Log-probabilities: one choice, the likeliest first word, every possible answer's first
+    // word with its log-probability.
+    let given = choices(&model, serde_json::json!({"messages": messages, "logprobs": true}));
+    assert_eq!(given.len(), 1);
+    assert_eq!(given[0]["message"]["content"], "Yes");
+    let top = given[0]["logprobs"]["content"][0]["top_logprobs"].as_array().unwrap().clone();
+    assert_eq!(top.len(), 2);
+    assert!((top[1]["logprob"].as_f64().unwrap() - 0.25f64.ln()).abs() < 1e-9);
+    // Draws: n of them, in proportion, the same for the same seed.
+    let sampled = serde_json::json!({"messages": messages, "n": 400, "seed": 7});
+    let drawn = choices(&model, sampled.clone());
+    assert_eq!(drawn.len(), 400);
+    let yes = drawn.iter().filter(|c| c["message"]["content"] == "Yes").count();
+    assert!((260..=340).contains(&yes), "{yes} of 400");
+    assert!(drawn.iter().all(|c| c["message"]["content"] != "Not sure"));
+    assert_eq!(choices(&model, sampled), drawn);
+    // A server without log-probabilities draws even when they are asked for.
+    let plain = model.without_logprobs();
+    let given = choices(&plain, serde_json::json!({"messages": messages, "logprobs": true}));
+    assert_eq!(given.len(), 1);
+    assert!(given[0].get("logprobs").is_none(), "{}", given[0]);
+}
