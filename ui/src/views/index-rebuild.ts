@@ -42,7 +42,7 @@ export function startIndexRebuild(): void {
   const progressBox = panel.querySelector<HTMLElement>('.import-progress');
   running = finishIndexRebuild((message) => {
     // The first message says a rebuild is under way: show it.
-    panel.hidden = false;
+    show();
     if (progressBox) progressBox.hidden = false;
     progress.onProgress(message);
   });
@@ -57,12 +57,12 @@ export function startIndexRebuild(): void {
   running.done.then(
     (done) => {
       if (done === null) return;
-      panel.hidden = false;
+      show();
       if (progressBox) progressBox.hidden = true;
       status.textContent = describe(done);
     },
     (error: unknown) => {
-      panel.hidden = false;
+      show();
       if (progressBox) progressBox.hidden = true;
       status.classList.add('error');
       status.textContent = `The search index could not be rebuilt: ${describeError(error)}`;
@@ -70,7 +70,19 @@ export function startIndexRebuild(): void {
   );
 }
 
-/** The rebuild's panel for the Library (the same element every time; hidden when none ran). */
-export function indexRebuildPanel(): HTMLElement {
-  return panel;
+/**
+ * Shows the panel, at the top of the Library if the Library is open (else it is placed there
+ * when the Library is drawn next).
+ */
+function show(): void {
+  panel.hidden = false;
+  if (!panel.isConnected) document.querySelector('.library-main')?.prepend(panel);
+}
+
+/**
+ * The rebuild's panel for the Library (the same element every time), or null when no rebuild
+ * ran: kept out of the page until then, so that the import's progress is the only one there.
+ */
+export function indexRebuildPanel(): HTMLElement | null {
+  return panel.hidden ? null : panel;
 }
