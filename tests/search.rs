@@ -216,7 +216,7 @@ fn an_index_of_english_only_analysis_is_rebuilt_and_old_documents_get_their_lang
     harness.import(&[&file], "news");
     store_without_language(
         &harness,
-        "Die Zugspitze ist mit 2962 Metern der höchste Berg Deutschlands.",
+        &["Die Zugspitze ist mit 2962 Metern der höchste Berg Deutschlands."],
     );
     let reopened = reopen_with_old_analyzer(harness, "factdesk_words");
     let german = |query: &str| {
@@ -251,19 +251,26 @@ fn reopen_with_old_analyzer(harness: Harness, old_analyzer: &str) -> Harness {
     reopened
 }
 
-/// Stores a one-sentence document in corpus "news" as one stored before languages were: no
-/// language, as migration 17 leaves it, and not indexed.
-fn store_without_language(harness: &Harness, text: &str) {
+/// Stores a document of these sentences (joined by spaces) in corpus "news" as one stored
+/// before languages were: no language, as migration 17 leaves it, and not indexed.
+fn store_without_language(harness: &Harness, sentences: &[&str]) {
     let mut store =
         factdesk_store::Store::open(&harness.dir.path().join(factdesk_core::DATABASE_FILE))
             .unwrap();
     let corpus = store.ensure_corpus("news").unwrap();
-    let span = factdesk_core::model::SentenceSpan {
-        start_char: 0,
-        end_char: text.chars().count() as u32,
-        start_byte: 0,
-        end_byte: text.len() as u32,
-    };
+    let text = sentences.join(" ");
+    let mut spans = Vec::new();
+    let (mut start_byte, mut start_char) = (0, 0);
+    for sentence in sentences {
+        let (bytes, chars) = (sentence.len() as u32, sentence.chars().count() as u32);
+        spans.push(factdesk_core::model::SentenceSpan {
+            start_char,
+            end_char: start_char + chars,
+            start_byte,
+            end_byte: start_byte + bytes,
+        });
+        (start_byte, start_char) = (start_byte + bytes + 1, start_char + chars + 1);
+    }
     store
         .insert_documents(
             corpus,
@@ -278,8 +285,8 @@ fn store_without_language(harness: &Harness, text: &str) {
                 content_hash: format!("stored before languages: {text}"),
                 raw: text.as_bytes().to_vec(),
                 charset: Some("UTF-8".into()),
-                text: text.into(),
-                sentences: vec![span],
+                text,
+                sentences: spans,
                 page_starts: Vec::new(),
                 language: None,
                 sentence_languages: Vec::new(),
@@ -318,7 +325,17 @@ fn a_rebuild_left_to_the_shell_reports_its_progress_and_goes_on_after_an_interru
     let harness = demo();
     store_without_language(
         &harness,
-        "Die Zugspitze ist mit 2962 Metern der höchste Berg Deutschlands.",
+        &["Die Zugspitze ist mit 2962 Metern der höchste Berg Deutschlands."],
+    );
+    // An English article quoting German, stored before languages were too.
+    let old_bridges = "Die alten Brücken sollen bis zum Ende des Jahres abgerissen werden.";
+    store_without_language(
+        &harness,
+        &[
+            "The council met on Monday to discuss the new bridge over the river.",
+            old_bridges,
+            "The council will publish the plans on its website next week.",
+        ],
     );
     let Harness { dir, app } = harness;
     let documents = app.documents(None, None, 0).unwrap().len() as u64;
@@ -344,11 +361,11 @@ fn a_rebuild_left_to_the_shell_reports_its_progress_and_goes_on_after_an_interru
     let reporter =
         Arc::new(Recorded { cancel_at: Some(("Indexing", cancel.clone())), ..Recorded::default() });
     let first = app.finish_index_rebuild(reporter.clone(), cancel).unwrap().unwrap();
-    assert_eq!((first.languages_detected, first.documents, first.complete), (1, 0, false));
+    assert_eq!((first.languages_detected, first.documents, first.complete), (2, 0, false));
     assert_eq!(
         *reporter.phases.lock().unwrap(),
         [
-            ("Detecting languages".to_owned(), Some(1), 1),
+            ("Detecting languages".to_owned(), Some(2), 2),
             ("Indexing".to_owned(), Some(documents), 0)
         ]
     );
@@ -377,6 +394,14 @@ fn a_rebuild_left_to_the_shell_reports_its_progress_and_goes_on_after_an_interru
         ..SearchRequest::default()
     };
     assert!(app.search(&german).unwrap()[0].sentence.contains("höchste Berg"));
+    // The German sentence of the English article is analysed in German.
+    let bridge = SearchRequest {
+        query: "Brücke".into(),
+        language: Some("de".into()),
+        ..SearchRequest::default()
+    };
+    let hits: Vec<String> = app.search(&bridge).unwrap().into_iter().map(|h| h.sentence).collect();
+    assert_eq!(hits, [old_bridges]);
     // Nothing is left to do.
     assert_eq!(app.finish_index_rebuild(Arc::new(NoProgress), CancelToken::new()).unwrap(), None);
 }

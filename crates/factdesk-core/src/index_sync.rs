@@ -227,7 +227,8 @@ impl Factdesk {
     }
 
     /// Gives every document stored without a language (imported before languages were) the
-    /// one detected in its text, or the corpus default when it is too short to tell. Runs in
+    /// one detected in its text, or the corpus default when it is too short to tell, and its
+    /// sentences in another language theirs (`factdesk_text::sentence_languages`). Runs in
     /// steps, each stored at once, so an interrupted run goes on where it stopped. Answers
     /// whether it got to the end (false when cancelled) and how many it gave a language.
     pub(crate) fn detect_document_languages(
@@ -254,14 +255,24 @@ impl Factdesk {
             )?;
             let Some(last) = documents.last() else { return Ok((true, detected)) };
             after = last.0;
-            let languages: Vec<(DocumentId, String)> = documents
-                .iter()
-                .map(|(id, sample)| {
-                    let language = factdesk_text::detect_language(sample)
-                        .map_or(default_language.as_str(), |language| language.code);
-                    (*id, language.to_owned())
-                })
-                .collect();
+            let mut languages: Vec<(DocumentId, String)> = Vec::with_capacity(documents.len());
+            let mut sentence_languages = Vec::new();
+            for (id, sample) in &documents {
+                let detected = factdesk_text::detect_language(sample);
+                let language = detected.map_or(default_language.as_str(), |found| found.code);
+                // Its sentences in another language, as an import finds them.
+                let document = self.store()?.document(*id)?;
+                let spans: Vec<_> = document.sentences.iter().map(|s| s.span).collect();
+                let told = detected.is_some();
+                for (index, code) in
+                    factdesk_text::sentence_languages(&document.text, &spans, language, told)
+                {
+                    sentence_languages.push((document.sentences[index].id, code.to_owned()));
+                }
+                languages.push((*id, language.to_owned()));
+            }
+            // Sentences first: a document with a language is not read again.
+            self.store()?.set_sentence_languages(&sentence_languages)?;
             self.store()?.set_document_languages(&languages)?;
             detected += languages.len() as u64;
             reporter.advance(languages.len() as u64);

@@ -272,6 +272,21 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// Records the languages of sentences in another language than their document's (ISO
+    /// 639-1 codes), in one transaction.
+    pub fn set_sentence_languages(&mut self, languages: &[(SentenceId, String)]) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut update =
+                tx.prepare_cached("UPDATE sentences SET language = ?2 WHERE id = ?1")?;
+            for (sentence, language) in languages {
+                update.execute(params![sentence.0, language])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
     /// How many documents have no language (stored before languages were).
     pub fn count_documents_without_language(&self) -> Result<u64> {
         Ok(self.conn.query_row(
