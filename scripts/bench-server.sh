@@ -6,8 +6,9 @@
 # sends its GBNF grammar as llama.cpp's `grammar` where it has one, LLM-Cite's URLs, else its
 # JSON Schema as response_format): LLM-Cite over the demo claims, RARR over a passage
 # of them, and TTS over the demo corpus. It prints, per run, what the answers gave (claims with
-# a proposed Wikipedia URL, sentences RARR searched for, sources whose leave-one-out draft gave
-# claims) and, per prompt template, the share of answers in shape. Not run by CI: it compiles
+# a proposed Wikipedia URL, sentences the model gave RARR a search about and those searched for
+# as they are instead, sources whose leave-one-out draft gave claims) and, per prompt template,
+# the share of answers in shape. Not run by CI: it compiles
 # llama.cpp. A benchmark, not a test: SmolLM2-135M is weak, the figures are about shape.
 #
 #   bash scripts/bench-server.sh            # both runs
