@@ -16,9 +16,11 @@ pub struct ReportArgs {
     /// Write to this file instead of standard output
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,
-    /// Each claim's newest check of this method (llm-cite, p-true or corpus-nli) instead of
-    /// its newest of any method
-    #[arg(long)]
+    /// Each claim's newest check of this method instead of its newest of any method
+    #[arg(long, help = format!(
+        "Each claim's newest check of this method ({}) instead of its newest of any method",
+        Method::choices()
+    ))]
     pub method: Option<Method>,
     /// Only the checks of this run (the `run_id` of `verify --json`)
     #[arg(long)]
@@ -40,9 +42,8 @@ pub struct EvalArgs {
     /// Score this run's checks instead of each claim's newest
     #[arg(long)]
     pub run: Option<i64>,
-    /// Score each claim's newest check of this method (llm-cite, p-true, corpus-nli or
-    /// ciber)
-    #[arg(long)]
+    /// Score each claim's newest check of this method
+    #[arg(long, help = format!("Score each claim's newest check of this method ({})", Method::choices()))]
     pub method: Option<Method>,
     /// ciber: grid-search α (0 to 1 by 0.1) on this collection's checks instead; use a
     /// tuning collection, never the one you report

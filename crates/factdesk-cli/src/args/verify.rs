@@ -15,8 +15,8 @@ pub struct VerifyArgs {
     /// configuration and models)
     #[arg(long)]
     pub collection: Option<String>,
-    /// llm-cite, p-true, corpus-nli or ciber [default: verify.method]
-    #[arg(long)]
+    /// The method [default: verify.method]
+    #[arg(long, help = format!("{} [default: verify.method]", Method::choices()))]
     pub method: Option<Method>,
     /// llm-cite: URL generation, diverse, controlled or rs [default: methods.llm-cite.urls]
     #[arg(long)]

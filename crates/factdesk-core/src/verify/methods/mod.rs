@@ -254,6 +254,12 @@ impl Method {
         registry().map(|method| method.method()).collect()
     }
 
+    /// Every method's name, for help and messages: `llm-cite, p-true, corpus-nli or ciber`.
+    pub fn choices() -> String {
+        let names: Vec<&str> = registry().map(|method| method.name()).collect();
+        one_of(&names)
+    }
+
     /// Its [`VerdictMethod`].
     pub(crate) fn seam(self) -> &'static dyn VerdictMethod {
         registry().find(|method| method.method() == self).unwrap_or_else(|| {
@@ -285,11 +291,10 @@ impl FromStr for Method {
     type Err = CoreError;
     fn from_str(s: &str) -> Result<Self> {
         named(s).map(|method| method.method()).ok_or_else(|| {
-            let names: Vec<&str> = registry().map(|method| method.name()).collect();
             CoreError::InvalidInput(format!(
                 "unknown method '{}'; expected {}",
                 s.trim().to_ascii_lowercase().replace('_', "-"),
-                one_of(&names)
+                Method::choices()
             ))
         })
     }
