@@ -1,9 +1,10 @@
 // Claim collections: the list, an "Import claims" form (a CSV, JSONL or text file, typed or
 // chosen in the file dialog), and for the chosen collection its claims first: their newest
 // verdict, review, confidence, method and date, filtered by status, verdict, tag and method,
-// sorted by a column's header, shown 500 at a time. The "Run checks" form (progress, Cancel;
-// running again resumes an unfinished run) is folded into a bar above them, open while the
-// collection has no check yet or its checks are running. A claim opens its detail view;
+// sorted by a column's header, 500 at a time: the core filters and sorts the whole collection
+// and sends one page (collection_page), "Show more" asks for the next. The "Run checks" form
+// (progress, Cancel; running again resumes an unfinished run) is folded into a bar above them,
+// open while the collection has no check yet or its checks are running. A claim opens its detail view;
 // "Review by keyboard" opens review mode (review.ts) over the collection, "Dashboard" its charts
 // (dashboard.ts), whose cells come back here filtered by machine verdict and review.
 // Routes: `#/collections` and
@@ -14,12 +15,13 @@ import {
   UNDECIDED,
   VERDICTS,
   chooseClaimsFile,
-  collectionChecks,
+  collectionPage,
   getSettings,
   importClaims,
   listCollections,
   listCorpora,
   type ClaimCollection,
+  type ClaimPageQuery,
   type ClaimStatus,
   type ClaimWithCheck,
   type Method,
@@ -29,7 +31,7 @@ import {
 import { count, el, replace, shortTimeCell } from '../dom';
 import { href, navigate, type RouteContext } from '../router';
 import { batchBox, onBatchFinished, runBatch, runningBatch } from './batch-run';
-import { METHOD_SHORT_NAMES, UNDECIDED_NAMES, VERDICT_NAMES, claimHash, percent, reviewSummary, standingVerdict, verdictBadge, verifyOptionsForm } from './checks';
+import { METHOD_SHORT_NAMES, UNDECIDED_NAMES, VERDICT_NAMES, claimHash, percent, reviewSummary, verdictBadge, verifyOptionsForm } from './checks';
 import { describeError, linkButton, showError, statusLine } from './common';
 
 /** Claims shown at once; "Show more" adds as many again. */
@@ -68,38 +70,6 @@ interface ClaimFilter {
   /** The column claims are sorted by (the collection's order when undefined), and how. */
   sort: SortKey | undefined;
   order: SortOrder;
-}
-
-/** The value a claim is sorted by in column `key`: claims without one sort last. */
-function sortValue(entry: ClaimWithCheck, key: SortKey): string | number | null {
-  const check = entry.check;
-  switch (key) {
-    case 'text':
-      return entry.claim.text.toLocaleLowerCase();
-    case 'status':
-      return STATUSES.indexOf(entry.claim.status);
-    case 'verdict':
-      return check ? VERDICTS.indexOf(standingVerdict(check)) : null;
-    case 'confidence':
-      return check?.check.confidence ?? null;
-    case 'method':
-      return check ? check.check.method : null;
-    case 'checked':
-      return check ? check.checked_at : null;
-  }
-}
-
-/** `entries` sorted by `key` in `order`, ties and missing values in the collection's order. */
-function sorted(entries: ClaimWithCheck[], key: SortKey, order: SortOrder): ClaimWithCheck[] {
-  const sign = order === 'ascending' ? 1 : -1;
-  return entries
-    .map((entry, at) => ({ entry, at, value: sortValue(entry, key) }))
-    .sort((a, b) => {
-      if (a.value === null || b.value === null) return a.value === b.value ? a.at - b.at : a.value === null ? 1 : -1;
-      const compared = typeof a.value === 'number' && typeof b.value === 'number' ? a.value - b.value : String(a.value).localeCompare(String(b.value));
-      return compared === 0 ? a.at - b.at : sign * compared;
-    })
-    .map(({ entry }) => entry);
 }
 
 /** A message to show once after the view is drawn again (the outcome of a claims import). */
@@ -157,18 +127,6 @@ function claimRow(entry: ClaimWithCheck): HTMLTableRowElement {
     ),
     el('td', {}, claim.gold_label ? el('span', { class: `badge label-${claim.gold_label}` }, VERDICT_NAMES[claim.gold_label] ?? claim.gold_label) : ''),
   );
-}
-
-function matches(entry: ClaimWithCheck, filter: ClaimFilter): boolean {
-  if (filter.status && entry.claim.status !== filter.status) return false;
-  if (filter.tag && !entry.claim.tags.includes(filter.tag)) return false;
-  if (filter.machine && entry.check?.check.verdict !== filter.machine) return false;
-  if (filter.review === 'none' && (entry.check === null || entry.check.review !== null)) return false;
-  if (filter.review && filter.review !== 'none' && entry.check?.review?.verdict !== filter.review) return false;
-  if (filter.verdict === 'none') return entry.check === null;
-  if (filter.verdict && (UNDECIDED as string[]).includes(filter.verdict)) return entry.check?.check.undecided === filter.verdict;
-  if (filter.verdict) return entry.check !== null && standingVerdict(entry.check) === filter.verdict;
-  return true;
 }
 
 /** The "Run checks" panel: method and evidence options, the button, and the batch's progress. */
@@ -321,37 +279,48 @@ async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filt
   );
   status.textContent = 'Loading…';
   const runSlot = pane.querySelector<HTMLElement>('.run-slot');
+  // The core filters and sorts the whole collection and sends one page of it at a time.
+  const request: ClaimPageQuery = {
+    selection: filter.method === undefined ? {} : { method: filter.method },
+    status: filter.status,
+    verdict: filter.verdict,
+    machine: filter.machine,
+    review: filter.review,
+    tag: filter.tag === '' ? undefined : filter.tag,
+    sort: filter.sort,
+    descending: filter.order === 'descending',
+    offset: 0,
+    limit: SHOWN_CLAIMS,
+  };
   const [outcome, panel] = await Promise.all([
-    collectionChecks(collection.name, filter.method === undefined ? {} : { method: filter.method }).then(
-      (entries) => ({ entries }),
+    collectionPage(collection.name, request).then(
+      (page) => ({ page }),
       (error: unknown) => ({ error }),
     ),
     runPanel(collection, signal),
   ]);
   if (signal.aborted) return;
   // Open while there is nothing to look at but what a run would give, or a run is going on.
-  panel.bar.open = runningBatch() === collection.name || ('entries' in outcome && outcome.entries.every((entry) => entry.check === null));
+  panel.bar.open = runningBatch() === collection.name || ('page' in outcome && outcome.page.checked === 0);
   if (runSlot) replace(runSlot, panel.bar, panel.progress);
   if ('error' in outcome) {
     showError(status, outcome.error);
     return;
   }
-  const entries = outcome.entries;
-  const filteredEntries = entries.filter((entry) => matches(entry, filter));
-  const matching = filter.sort === undefined ? filteredEntries : sorted(filteredEntries, filter.sort, filter.order);
+  const { total, matching } = outcome.page;
   const filtered =
     filter.status !== undefined || filter.verdict !== undefined || filter.machine !== undefined || filter.review !== undefined || filter.tag !== '' || filter.method !== undefined;
   const tally = (shown: number): string =>
-    entries.length === 0
+    total === 0
       ? 'No claims in this collection yet.'
-      : matching.length === 0
+      : matching === 0
         ? 'No claims match the filter.'
-        : shown < matching.length
-          ? `${shown.toLocaleString()} of ${count(matching.length, 'claim')} shown${filtered ? ` (${entries.length.toLocaleString()} in the collection)` : ''}`
+        : shown < matching
+          ? `${shown.toLocaleString()} of ${count(matching, 'claim')} shown${filtered ? ` (${total.toLocaleString()} in the collection)` : ''}`
           : filtered
-            ? `${count(matching.length, 'claim')} of ${entries.length.toLocaleString()}`
-            : count(matching.length, 'claim');
-  const first = matching.slice(0, SHOWN_CLAIMS);
+            ? `${count(matching, 'claim')} of ${total.toLocaleString()}`
+            : count(matching, 'claim');
+  const first = outcome.page.claims;
   status.textContent = tally(first.length);
   if (first.length === 0) return;
   // A header sorts by its column; the same header again turns the order round.
@@ -378,12 +347,20 @@ async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filt
   };
   const body = el('tbody', {}, ...first.map(claimRow));
   const more = el('button', { type: 'button', id: 'claims-more' }, `Show ${SHOWN_CLAIMS.toLocaleString()} more`);
-  more.hidden = first.length >= matching.length;
-  more.addEventListener('click', () => {
-    const shown = body.rows.length;
-    body.append(...matching.slice(shown, shown + SHOWN_CLAIMS).map(claimRow));
-    status.textContent = tally(body.rows.length);
-    more.hidden = body.rows.length >= matching.length;
+  more.hidden = first.length >= matching;
+  more.addEventListener('click', async () => {
+    more.disabled = true;
+    try {
+      const next = await collectionPage(collection.name, { ...request, offset: body.rows.length });
+      if (signal.aborted) return;
+      body.append(...next.claims.map(claimRow));
+      status.textContent = tally(body.rows.length);
+      more.hidden = next.claims.length === 0 || body.rows.length >= next.matching;
+    } catch (error) {
+      if (!signal.aborted) showError(status, error);
+    } finally {
+      more.disabled = false;
+    }
   });
   replace(
     tableSlot,
