@@ -145,11 +145,7 @@ impl Factdesk {
         writer.finish()?;
         self.store()?.mark_indexed(&documents)?;
         // Whatever a replaced index still lacked, it has now.
-        let marker = self.data_dir().join(REBUILD_PENDING_FILE);
-        if marker.exists() {
-            std::fs::remove_file(&marker)
-                .map_err(|source| crate::CoreError::Io { path: marker, source })?;
-        }
+        self.forget_pending_rebuild()?;
         reporter.finish();
         Ok(Some(ReindexSummary {
             documents: documents.len() as u64,
@@ -191,12 +187,22 @@ impl Factdesk {
         reporter.finish();
         done.complete = finished?;
         if done.complete {
-            let marker = self.data_dir().join(REBUILD_PENDING_FILE);
-            std::fs::remove_file(&marker)
-                .map_err(|source| crate::CoreError::Io { path: marker, source })?;
+            self.forget_pending_rebuild()?;
             tracing::info!(documents = done.documents, "search index rebuilt");
         }
         Ok(Some(done))
+    }
+
+    /// Removes [`REBUILD_PENDING_FILE`], if another rebuild (a window reloaded while one ran)
+    /// has not already.
+    fn forget_pending_rebuild(&self) -> Result<()> {
+        let marker = self.data_dir().join(REBUILD_PENDING_FILE);
+        match std::fs::remove_file(&marker) {
+            Err(source) if source.kind() != std::io::ErrorKind::NotFound => {
+                Err(crate::CoreError::Io { path: marker, source })
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Indexes the pending documents in steps, each committed and marked at once; false when
