@@ -1510,6 +1510,22 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
       await waitFor('#claims-import-path');
     }
     console.log(`# first paint of a ${total.toLocaleString('en')}-claim collection: ${runs.map((run) => `${Math.round(run.ms)} ms`).join(', ')} (${runs[0].rows} rows drawn)`);
+    // The command alone, as the window calls it: every claim with its check (review mode and
+    // the collection view before pages), and one page of 500.
+    const commandTime = (command, args) =>
+      driver.executeAsyncScript(
+        `const [command, args, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
+         const start = performance.now();
+         window.__TAURI_INTERNALS__.invoke(command, args).then(
+           (answer) => done({ ms: performance.now() - start, bytes: JSON.stringify(answer).length }),
+           (error) => done({ ms: -1, bytes: String(error) }),
+         );`,
+        command,
+        args,
+      );
+    const every = await commandTime('collection_checks', { collection: 'large', selection: {} });
+    const one = await commandTime('collection_page', { collection: 'large', request: { limit: 500 } });
+    console.log(`# collection_checks of 10,000 claims: ${Math.round(every.ms)} ms (${every.bytes} bytes of JSON); collection_page of 500: ${Math.round(one.ms)} ms (${one.bytes} bytes)`);
     await firstPaint('#/collections/large');
     await waitForText('#claims-status', /^500 of 10,?000 claims shown$/);
     // The next 500, from the core.
