@@ -23,7 +23,7 @@ pub fn export(dir: &Path) -> Result<(), ExportError> {
     use factdesk_core::import::ImportSummary;
     use factdesk_core::index_sync::IndexRebuild;
     use factdesk_core::model::{
-        Claim, ClaimCollection, Corpus, Document, DocumentSummary, Review, ReviewDecision,
+        Claim, ClaimCollection, Corpus, Document, DocumentSummary, Review, ReviewDecision, Run,
         SourceReview, StoredCheck, Undecided, Verdict,
     };
     use factdesk_core::models::ModelCheck;
@@ -81,6 +81,7 @@ pub fn export(dir: &Path) -> Result<(), ExportError> {
         StoredCheck,
         SummaryQuestion,
         SummaryRun,
+        Run,
         SimilarClaim,
         SourceReview,
         SummaryView,

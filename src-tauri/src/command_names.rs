@@ -46,6 +46,7 @@ declare_commands![
     collection_checks,
     collection_page,
     collection_dashboard,
+    collection_runs,
     checks_of_claim,
     set_claim_language,
     review_check,

@@ -17,8 +17,8 @@ use factdesk_core::claims::{ClaimImportSummary, ClaimQuery};
 use factdesk_core::dashboard::Dashboard;
 use factdesk_core::eval::Evaluation;
 use factdesk_core::model::{
-    CheckId, Claim, ClaimCollection, ClaimId, ClaimStatus, Review, ReviewDecision, StoredCheck,
-    Verdict,
+    CheckId, Claim, ClaimCollection, ClaimId, ClaimStatus, Review, ReviewDecision, Run,
+    StoredCheck, Verdict,
 };
 use factdesk_core::models::{ModelCheck, ModelChoice, ServerSupport};
 use factdesk_core::report::Format;
@@ -246,6 +246,15 @@ pub async fn collection_dashboard(
 ) -> CommandResult<Dashboard> {
     let selection = selection.unwrap_or_default();
     off_main_thread(&state, move |app| app.collection_dashboard(&collection, &selection)).await
+}
+
+/// The runs over a collection, newest first (the dashboard's choice of one run's checks).
+#[tauri::command]
+pub async fn collection_runs(
+    state: State<'_, AppState>,
+    collection: String,
+) -> CommandResult<Vec<Run>> {
+    off_main_thread(&state, move |app| app.collection_runs(&collection)).await
 }
 
 /// Every check of a claim, oldest first.

@@ -25,6 +25,7 @@ import type { ClaimImportSummary } from './bindings/ClaimImportSummary';
 import type { ClaimPage } from './bindings/ClaimPage';
 import type { ClaimPageRequest } from './bindings/ClaimPageRequest';
 import type { ClaimSort } from './bindings/ClaimSort';
+import type { Run } from './bindings/Run';
 import type { ClaimStatus } from './bindings/ClaimStatus';
 import type { ClaimWithCheck } from './bindings/ClaimWithCheck';
 import type { CommandError } from './bindings/CommandError';
@@ -163,6 +164,7 @@ export type {
   ClaimPage,
   ClaimPageRequest,
   ClaimSort,
+  Run,
   SourceReview,
   EvidenceSentences,
   VerificationStep,
@@ -398,6 +400,11 @@ export function verifyCollection(
 /** The claims of a collection, each with its newest check (of `selection`) and that check's latest review. */
 export function collectionChecks(collection: string, selection: CheckSelection = {}): Promise<ClaimWithCheck[]> {
   return call<ClaimWithCheck[]>('collection_checks', { collection, selection });
+}
+
+/** The runs over a collection, newest first. */
+export function collectionRuns(collection: string): Promise<Run[]> {
+  return call<Run[]>('collection_runs', { collection });
 }
 
 /** A collection's dashboard: verdict counts, machine against review, confidence by agreement, checks per day. */

@@ -2,8 +2,10 @@
 //! confidence histogram split by agreement with gold labels or reviews, and the checks and
 //! reviews per day ([`factdesk_report::dashboard::Dashboard`], computed there so that the HTML
 //! report draws the same figures). This module only gathers the claims, their newest checks
-//! and the times of all their checks from the store.
+//! and the times of all their checks from the store, and the runs over a collection, whose
+//! checks a dashboard may be limited to.
 
+use factdesk_model::Run;
 use factdesk_report::ReportItem;
 pub use factdesk_report::dashboard::{
     ConfidenceBin, Dashboard, DayCount, ReviewCell, ReviewRow, VerdictCount,
@@ -28,6 +30,14 @@ impl Factdesk {
             .map(|entry| ReportItem::for_claim(&entry.claim, entry.check))
             .collect();
         self.dashboard_of(collection, selection, &items)
+    }
+
+    /// The runs over `collection` (of any method), newest first: the dashboard's choice of one
+    /// run's checks.
+    pub fn collection_runs(&self, collection: &str) -> Result<Vec<Run>> {
+        let store = self.store()?;
+        let collection_id = store.collection_id(collection)?;
+        Ok(store.runs(Some(collection_id))?)
     }
 
     /// The dashboard of `collection` for report items already read (see
@@ -223,5 +233,13 @@ mod tests {
 
         let missing = app.collection_dashboard("nowhere", &CheckSelection::default()).unwrap_err();
         assert!(missing.to_string().contains("nowhere"), "{missing}");
+
+        // The runs to choose from: both, newest first.
+        let runs: Vec<_> =
+            app.collection_runs("desk").unwrap().into_iter().map(|run| run.id).collect();
+        assert_eq!(runs.len(), 2);
+        assert_eq!(runs[1], first_run.run.unwrap());
+        assert!(runs[0] > runs[1], "{runs:?}");
+        assert!(app.collection_runs("nowhere").is_err());
     }
 }
