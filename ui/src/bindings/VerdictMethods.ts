@@ -10,24 +10,53 @@ export const VERDICT_METHODS: ReadonlyArray<MethodInfo> = [
     "method": "llm-cite",
     "short_name": "LLM-Cite",
     "name": "LLM-Cite (Wikipedia pages)",
-    "hint": "The model proposes Wikipedia articles; their best sentences are judged against the claim with NLI."
+    "hint": "The model proposes Wikipedia articles; their best sentences are judged against the claim with NLI.",
+    "evidence": "web-pages",
+    "options": [
+      "urls",
+      "m",
+      "l",
+      "r",
+      "temperature",
+      "threshold",
+      "whole_document",
+      "nli"
+    ]
   },
   {
     "method": "p-true",
     "short_name": "P(True)",
     "name": "P(True) (the model alone)",
-    "hint": "The model judges the claim from what it knows, with no evidence to show for it."
+    "hint": "The model judges the claim from what it knows, with no evidence to show for it.",
+    "evidence": "none",
+    "options": []
   },
   {
     "method": "corpus-nli",
     "short_name": "Corpus NLI",
     "name": "Corpus NLI (your corpora)",
-    "hint": "Sentences found in your imported documents are judged against the claim with NLI; works offline."
+    "hint": "Sentences found in your imported documents are judged against the claim with NLI; works offline.",
+    "evidence": "corpus",
+    "options": [
+      "m",
+      "l",
+      "threshold",
+      "nli",
+      "corpora"
+    ]
   },
   {
     "method": "ciber",
     "short_name": "CIBER",
     "name": "CIBER (probes on your corpora)",
-    "hint": "The model is asked agreeing and contradicting questions about each of your best-matching documents (or each page LLM-Cite read for the claim); its answers are fused into a verdict."
+    "hint": "The model is asked agreeing and contradicting questions about each of your best-matching documents (or each page LLM-Cite read for the claim); its answers are fused into a verdict.",
+    "evidence": "corpus",
+    "options": [
+      "m",
+      "corpora",
+      "documents",
+      "pages",
+      "from_llm_cite"
+    ]
   }
 ];

@@ -55,7 +55,10 @@ export const METHOD_SHORT_NAMES = methodTable((info) => info.short_name);
 
 export const METHOD_NAMES = methodTable((info) => info.name);
 
-const METHOD_HINTS = methodTable((info) => info.hint);
+/** The chosen method's entry in the core's list, if `value` names one. */
+function methodInfo(value: string): MethodInfo | undefined {
+  return VERDICT_METHODS.find((info) => info.method === value);
+}
 
 const URL_STRATEGY_NAMES: Record<UrlStrategy, string> = {
   diverse: 'Diverse',
@@ -235,20 +238,23 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
     shownFor = method.value;
   };
 
+  // A row shows when the chosen method takes its option (the core's list, VerdictMethods.ts).
   const showFor = () => {
     const chosen = method.value;
-    urlsRow.hidden = chosen !== 'llm-cite';
-    wholeRow.hidden = chosen !== 'llm-cite';
-    fromLlmCiteRow.hidden = chosen !== 'ciber';
+    const info = methodInfo(chosen);
+    const takes = (option: string) => info?.options.includes(option) ?? false;
+    urlsRow.hidden = !takes('urls');
+    wholeRow.hidden = !takes('whole_document');
+    fromLlmCiteRow.hidden = !takes('from_llm_cite');
     // LLM-Cite's pages replace retrieval: neither m nor the corpora choose them.
-    const cited = chosen === 'ciber' && fromLlmCite.checked;
-    mRow.hidden = cited;
-    corporaRow.hidden = cited || (chosen !== 'corpus-nli' && chosen !== 'ciber');
-    lRow.hidden = chosen === 'ciber';
-    thresholdRow.hidden = chosen === 'ciber';
-    evidence.hidden = chosen === 'p-true';
-    mLabel.textContent = chosen === 'corpus-nli' || chosen === 'ciber' ? 'Documents per claim (m)' : 'Pages per claim (m)';
-    methodHint.textContent = isMethod(chosen) ? METHOD_HINTS[chosen] : '';
+    const cited = takes('from_llm_cite') && fromLlmCite.checked;
+    mRow.hidden = cited || !takes('m');
+    corporaRow.hidden = cited || !takes('corpora');
+    lRow.hidden = !takes('l');
+    thresholdRow.hidden = !takes('threshold');
+    evidence.hidden = !['m', 'l', 'threshold', 'whole_document', 'from_llm_cite', 'corpora'].some(takes);
+    mLabel.textContent = info?.evidence === 'corpus' ? 'Documents per claim (m)' : 'Pages per claim (m)';
+    methodHint.textContent = info?.hint ?? '';
     urlsHint.textContent = isUrlStrategy(urls.value) ? URL_STRATEGY_HINTS[urls.value] : '';
   };
   method.addEventListener('change', () => {
@@ -291,36 +297,36 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
     element,
     read() {
       const chosen = method.value;
-      if (!isMethod(chosen)) return { error: 'Choose a method.', field: method };
+      const info = methodInfo(chosen);
+      if (!isMethod(chosen) || info === undefined) return { error: 'Choose a method.', field: method };
+      // Each option the method takes (the core's list) from its field; no other.
+      const takes = (option: string) => info.options.includes(option);
       const options: VerifyRequest = { method: chosen };
-      if (chosen === 'p-true') return { options };
-      if (chosen === 'ciber' && fromLlmCite.checked) {
+      if (takes('from_llm_cite') && fromLlmCite.checked) {
         options.from_llm_cite = true;
         return { options };
       }
-      const mValue = wholeNumber(m, mLabel.textContent ?? 'm');
-      if (typeof mValue === 'string') return evidenceError(mValue, m);
-      const ticked = () => Array.from(corpusBoxes.querySelectorAll<HTMLInputElement>('input:checked')).map((box) => box.value);
-      if (chosen === 'ciber') {
+      if (takes('m')) {
+        const mValue = wholeNumber(m, mLabel.textContent ?? 'm');
+        if (typeof mValue === 'string') return evidenceError(mValue, m);
         options.m = mValue;
-        options.corpora = ticked();
-        return { options };
       }
-      const lValue = wholeNumber(l, 'Sentences per page');
-      if (typeof lValue === 'string') return evidenceError(lValue, l);
-      const thresholdValue = Number(threshold.value);
-      if (threshold.value.trim() === '' || !(thresholdValue >= 0 && thresholdValue <= 1)) {
-        return evidenceError('The entailment threshold must be between 0 and 1.', threshold);
+      if (takes('l')) {
+        const lValue = wholeNumber(l, 'Sentences per page');
+        if (typeof lValue === 'string') return evidenceError(lValue, l);
+        options.l = lValue;
       }
-      options.m = mValue;
-      options.l = lValue;
-      options.threshold = thresholdValue;
-      if (chosen === 'llm-cite') {
-        if (isUrlStrategy(urls.value)) options.urls = urls.value;
-        if (wholeDocument.checked) options.whole_document = true;
+      if (takes('threshold')) {
+        const thresholdValue = Number(threshold.value);
+        if (threshold.value.trim() === '' || !(thresholdValue >= 0 && thresholdValue <= 1)) {
+          return evidenceError('The entailment threshold must be between 0 and 1.', threshold);
+        }
+        options.threshold = thresholdValue;
       }
-      if (chosen === 'corpus-nli') {
-        options.corpora = ticked();
+      if (takes('urls') && isUrlStrategy(urls.value)) options.urls = urls.value;
+      if (takes('whole_document') && wholeDocument.checked) options.whole_document = true;
+      if (takes('corpora')) {
+        options.corpora = Array.from(corpusBoxes.querySelectorAll<HTMLInputElement>('input:checked')).map((box) => box.value);
       }
       return { options };
     },

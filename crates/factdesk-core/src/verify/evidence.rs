@@ -17,7 +17,8 @@ use crate::search::SearchRequest;
 use crate::{CoreError, Factdesk};
 
 /// The evidence a method reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
+#[serde(rename_all = "kebab-case")]
 pub enum Evidence {
     /// Web pages at URLs the method finds (fetched, or from the archive when offline).
     WebPages,

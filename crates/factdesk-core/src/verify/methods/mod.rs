@@ -221,6 +221,10 @@ pub struct MethodInfo {
     pub name: String,
     /// How it checks a claim, in a sentence.
     pub hint: String,
+    /// The evidence it reads.
+    pub evidence: Evidence,
+    /// The per-run options (fields of `VerifyOptions`) it takes.
+    pub options: Vec<String>,
 }
 
 impl MethodInfo {
@@ -232,6 +236,8 @@ impl MethodInfo {
                 short_name: method.short_name().to_owned(),
                 name: method.title().to_owned(),
                 hint: method.hint().to_owned(),
+                evidence: method.evidence(),
+                options: method.options().iter().map(|option| (*option).to_owned()).collect(),
             })
             .collect()
     }
