@@ -251,17 +251,22 @@ function show(stored: StoredOutcome): void {
   drawChart(summary);
   drawSources(summary);
   drawMatrices(summary);
-  // People's reviews of the sources (review mode) join the table when they arrive.
-  const id = stored.id;
+  drawReviews();
+  resultPanel.hidden = false;
+  againStatus.textContent = '';
+  exportStatus.textContent = '';
+}
+
+/** People's reviews of the shown summary's sources (review mode) join its table when they arrive. */
+function drawReviews(): void {
+  if (!shown) return;
+  const { id, summary } = shown;
   summarySourceReviews(id).then(
     (reviews) => {
       if (shown?.id === id && reviews.length > 0) drawSources(summary, reviews);
     },
     (error: unknown) => showError(againStatus, error),
   );
-  resultPanel.hidden = false;
-  againStatus.textContent = '';
-  exportStatus.textContent = '';
 }
 
 async function loadStored(select?: number): Promise<void> {
@@ -418,8 +423,10 @@ export async function renderSummaries({ outlet, params, signal }: RouteContext):
     const id = params[0] ? Number(params[0]) : undefined;
     await loadStored(id);
     if (signal.aborted) return;
-    // Shown again (back from review mode, say): read again, its reviews with it.
-    if (id !== undefined) show(await getSourcedSummary(id));
+    // The summary shown again (back from review mode, say) keeps its messages; its reviews
+    // are read again.
+    if (id !== undefined && shown?.id !== id) show(await getSourcedSummary(id));
+    else if (id !== undefined) drawReviews();
   } catch (error) {
     if (!signal.aborted) runStatus.textContent = describeError(error);
   }
