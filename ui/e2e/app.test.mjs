@@ -819,6 +819,14 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     assert.equal(await (await reviewCell('supported', 'refuted')).getText(), '0');
     await choose('#dashboard-method', '');
     await waitForText('#dashboard-status', /^2 claims · 2 checked · 1 reviewed · 0 with a gold label$/);
+    // One run's checks: the newest run over desk, listed first, then every run again.
+    const newestRun = await (await find('#dashboard-run option:nth-child(2)')).getAttribute('value');
+    assert.match(await find('#dashboard-run option:nth-child(2)').getText(), new RegExp(`^Run ${newestRun} · `));
+    await choose('#dashboard-run', newestRun);
+    assert.ok(await hashBecomes(new RegExp(`^#/collections/desk/dashboard\\?run=${newestRun}$`), UI_WAIT), await windowState());
+    await waitForText('#dashboard-status', /^2 claims · [12] checked · [01] reviewed · 0 with a gold label$/);
+    await choose('#dashboard-run', '');
+    await waitForText('#dashboard-status', /^2 claims · 2 checked · 1 reviewed · 0 with a gold label$/);
     await (await (await reviewCell('supported', 'refuted')).findElement(By.css('button'))).click();
     await waitForText('#claims-status', /^1 claim of 2$/);
     assert.match(await find('#claims-machine-review').getText(), /^Only claims with machine verdict Supported and review Refuted/);

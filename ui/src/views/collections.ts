@@ -8,7 +8,7 @@
 // "Review by keyboard" opens review mode (review.ts) over the collection, "Dashboard" its charts
 // (dashboard.ts), whose cells come back here filtered by machine verdict and review.
 // Routes: `#/collections` and
-// `#/collections/<name>?status=&verdict=&machine=&review=&tag=&method=&sort=&order=`.
+// `#/collections/<name>?status=&verdict=&machine=&review=&tag=&method=&run=&sort=&order=`.
 
 import {
   METHODS,
@@ -67,6 +67,8 @@ interface ClaimFilter {
   tag: string;
   /** Show each claim's newest check of this method (of any method when undefined). */
   method: Method | undefined;
+  /** Show each claim's newest check of this run (from the dashboard; any run when undefined). */
+  run: number | undefined;
   /** The column claims are sorted by (the collection's order when undefined), and how. */
   sort: SortKey | undefined;
   order: SortOrder;
@@ -206,10 +208,11 @@ async function runPanel(collection: ClaimCollection, signal: AbortSignal): Promi
   return { bar, progress: slot };
 }
 
-/** The dashboard's filter (machine verdict, review), which the filter form does not show, with a way to drop it. */
+/** The dashboard's filter (machine verdict, review, run), which the filter form does not show, with a way to drop it. */
 function machineReviewNote(collection: string, filter: ClaimFilter): HTMLElement | null {
-  if (filter.machine === undefined && filter.review === undefined) return null;
+  if (filter.machine === undefined && filter.review === undefined && filter.run === undefined) return null;
   const parts = [
+    filter.run !== undefined ? `a check of run ${filter.run}` : null,
     filter.machine ? `machine verdict ${VERDICT_NAMES[filter.machine]}` : null,
     filter.review === 'none' ? 'not reviewed' : filter.review ? `review ${VERDICT_NAMES[filter.review]}` : null,
   ].filter((part): part is string => part !== null);
@@ -281,7 +284,7 @@ async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filt
   const runSlot = pane.querySelector<HTMLElement>('.run-slot');
   // The core filters and sorts the whole collection and sends one page of it at a time.
   const request: ClaimPageQuery = {
-    selection: filter.method === undefined ? {} : { method: filter.method },
+    selection: { ...(filter.method === undefined ? {} : { method: filter.method }), ...(filter.run === undefined ? {} : { run: filter.run }) },
     status: filter.status,
     verdict: filter.verdict,
     machine: filter.machine,
@@ -309,7 +312,7 @@ async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filt
   }
   const { total, matching } = outcome.page;
   const filtered =
-    filter.status !== undefined || filter.verdict !== undefined || filter.machine !== undefined || filter.review !== undefined || filter.tag !== '' || filter.method !== undefined;
+    filter.status !== undefined || filter.verdict !== undefined || filter.machine !== undefined || filter.review !== undefined || filter.tag !== '' || filter.method !== undefined || filter.run !== undefined;
   const tally = (shown: number): string =>
     total === 0
       ? 'No claims in this collection yet.'
@@ -334,6 +337,7 @@ async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filt
       review: filter.review ?? '',
       tag: filter.tag,
       method: filter.method ?? '',
+      run: filter.run ?? '',
       sort: key,
       order,
     });
@@ -505,6 +509,7 @@ export async function renderCollections({ outlet, params, query, signal }: Route
   const statusParam = query.get('status');
   const verdictParam = query.get('verdict');
   const methodParam = query.get('method');
+  const runParam = Number(query.get('run') ?? '');
   const filter: ClaimFilter = {
     status: STATUSES.find((status) => status === statusParam),
     verdict: verdictParam === 'none' ? 'none' : [...VERDICTS, ...UNDECIDED].find((verdict) => verdict === verdictParam),
@@ -512,6 +517,7 @@ export async function renderCollections({ outlet, params, query, signal }: Route
     review: query.get('review') === 'none' ? 'none' : VERDICTS.find((verdict) => verdict === query.get('review')),
     tag: query.get('tag') ?? '',
     method: METHODS.find((method) => method === methodParam),
+    run: Number.isInteger(runParam) && runParam > 0 ? runParam : undefined,
     sort: SORTS.find((key) => key === query.get('sort')),
     order: query.get('order') === 'descending' ? 'descending' : 'ascending',
   };

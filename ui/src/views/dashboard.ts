@@ -4,23 +4,28 @@
 // review) agrees with the verdict (a calibration view), and the checks and reviews per day.
 // One command gives the figures (`collection_dashboard`, computed in the core); the charts are
 // small SVGs (charts.ts), with the same numbers as text. By default each claim counts with its
-// newest check of any method; "Checks by" picks one method's newest checks instead, and the
-// cells then open the collection showing that method's checks. Route:
-// `#/collections/<name>/dashboard?method=<method>`.
+// newest check of any method; "Checks by" picks one method's newest checks instead, and "Run"
+// one run's, and the cells then open the collection showing those checks. Route:
+// `#/collections/<name>/dashboard?method=<method>&run=<id>`.
 
-import { METHODS, VERDICTS, collectionDashboard, type Dashboard, type Method, type Verdict } from '../api';
-import { count, el, replace } from '../dom';
+import { METHODS, VERDICTS, collectionDashboard, collectionRuns, type Dashboard, type Method, type Run, type Verdict } from '../api';
+import { count, el, replace, shortTime } from '../dom';
 import { href, navigate, type RouteContext } from '../router';
 import { METHOD_NAMES, VERDICT_NAMES } from './checks';
 import { horizontalBars, stackedColumns, type StackedColumn } from './charts';
 import { linkButton, showError, statusLine } from './common';
 
-/** The method whose checks the dashboard counts (the newest of any method when undefined). */
+/** The method and run whose checks the dashboard counts (the newest of any when undefined). */
 let shownMethod: Method | undefined;
+let shownRun: number | undefined;
 
 /** The collection view filtered by `query`, showing the checks the dashboard counts. */
 function collectionHash(collection: string, query: Record<string, string>): string {
-  return href(`/collections/${encodeURIComponent(collection)}`, { ...query, method: shownMethod });
+  return href(`/collections/${encodeURIComponent(collection)}`, { ...query, method: shownMethod, run: shownRun });
+}
+
+function runName(run: Run): string {
+  return `Run ${run.id} · ${run.method} · ${shortTime(run.created_at)} · ${run.status}`;
 }
 
 /** The collection view of the claims whose newest check gave `machine` and whose review gave `review` ('none': not reviewed). */
@@ -201,31 +206,44 @@ export async function renderDashboard({ outlet, params, query, signal }: RouteCo
   const status = statusLine('dashboard-status');
   const asked = query.get('method');
   const method = METHODS.find((name) => name === asked);
+  const askedRun = query.get('run') ?? '';
+  const run = askedRun === '' ? undefined : Number(askedRun);
   shownMethod = method;
+  shownRun = run;
   const methodSelect = el(
     'select',
     { id: 'dashboard-method', name: 'method' },
     el('option', { value: '', selected: method === undefined }, 'The newest check of any method'),
     ...METHODS.map((name) => el('option', { value: name, selected: name === method }, METHOD_NAMES[name])),
   );
-  methodSelect.addEventListener('change', () =>
-    navigate(href(`/collections/${encodeURIComponent(collection)}/dashboard`, { method: methodSelect.value || undefined })),
-  );
+  const runSelect = el('select', { id: 'dashboard-run', name: 'run' }, el('option', { value: '' }, 'Every run'));
+  const choose = () =>
+    navigate(href(`/collections/${encodeURIComponent(collection)}/dashboard`, { method: methodSelect.value || undefined, run: runSelect.value || undefined }));
+  methodSelect.addEventListener('change', choose);
+  runSelect.addEventListener('change', choose);
   replace(
     outlet,
     el('nav', { class: 'crumbs', 'aria-label': 'Back' }, linkButton(`← ${collection}`, href(`/collections/${encodeURIComponent(collection)}`), { id: 'back-to-collection' })),
     el('h1', {}, `Dashboard · ${collection}`),
-    el('div', { class: 'row', id: 'dashboard-selection' }, el('label', { for: 'dashboard-method' }, 'Checks by'), methodSelect),
+    el('div', { class: 'row', id: 'dashboard-selection' }, el('label', { for: 'dashboard-method' }, 'Checks by'), methodSelect, el('label', { for: 'dashboard-run' }, 'Run'), runSelect),
     status,
   );
   if (asked !== null && asked !== '' && method === undefined) {
     showError(status, { code: 'invalid_input', message: `No method is called “${asked}”; choose one of ${METHODS.join(', ')}` });
     return;
   }
+  if (run !== undefined && !(Number.isInteger(run) && run > 0)) {
+    showError(status, { code: 'invalid_input', message: `“${askedRun}” is not a run number; choose a run from the list` });
+    return;
+  }
   status.textContent = 'Loading…';
   let dashboard: Dashboard;
   try {
-    dashboard = await collectionDashboard(collection, method === undefined ? {} : { method });
+    const selection = { ...(method === undefined ? {} : { method }), ...(run === undefined ? {} : { run }) };
+    let runs: Run[];
+    [runs, dashboard] = await Promise.all([collectionRuns(collection), collectionDashboard(collection, selection)]);
+    if (signal.aborted) return;
+    runSelect.append(...runs.map((entry) => el('option', { value: entry.id, selected: entry.id === run }, runName(entry))));
   } catch (error) {
     if (!signal.aborted) showError(status, error);
     return;
