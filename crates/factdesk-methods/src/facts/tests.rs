@@ -995,3 +995,68 @@ fn the_noun_a_number_counts_and_a_compound_direction_state_terms() {
         &[],
     );
 }
+
+#[test]
+fn a_term_swapped_in_a_restating_sentence_conflicts_wherever_else_it_stands() {
+    // The claim's "female" stands in the premise too, for the partner: only the sentence read
+    // word by word shows that the claim's employee is not the premise's.
+    check(
+        "The male nurse and a female colleague ran the night shift at the clinic.",
+        "The female nurse and a female colleague ran the night shift at the clinic.",
+        &[(FactKind::Term, "female", "male")],
+        &[],
+    );
+    // A relation that reads both ways, swapped between the same words.
+    check(
+        "She joined the council but resigned after only six weeks.",
+        "She joined the council but resigned before only six weeks.",
+        &[(FactKind::Term, "before", "after")],
+        &[],
+    );
+    // The same sentence with the same term, or a sentence that says something else, does not.
+    check(
+        "The male nurse and a female colleague ran the night shift at the clinic.",
+        "The male nurse and a female colleague ran the night shift at the clinic.",
+        &[],
+        &[],
+    );
+    check(
+        "A female runner won the race before the storm arrived in the town.",
+        "The storm hit the town after the festival.",
+        &[],
+        &[],
+    );
+    // Read together, the premise that swaps the term outweighs one that merely holds the word.
+    let claim = "The female nurse and a female colleague ran the night shift at the clinic.";
+    let swapped = "The male nurse and a female colleague ran the night shift at the clinic.";
+    let elsewhere = "A female colleague said the clinic was busy.";
+    for alignment in align_all(&[elsewhere, swapped], claim) {
+        assert!(
+            kinds(&alignment.conflicts).contains(&(FactKind::Term, "female", "male")),
+            "{alignment:?}"
+        );
+    }
+}
+
+#[test]
+fn comparisons_and_qualities_conflict_between_the_same_words_only() {
+    check(
+        "The minister tested negative for the virus on Monday.",
+        "The minister tested positive for the virus on Monday.",
+        &[(FactKind::Term, "positive", "negative")],
+        &[],
+    );
+    check(
+        "The new bridge is longer than the old one.",
+        "The new bridge is shorter than the old one.",
+        &[(FactKind::Term, "shorter", "longer")],
+        &[],
+    );
+    // "Negative" about something else in the premise is no rival.
+    check(
+        "Reviews were negative, but the minister tested positive for the virus on Monday.",
+        "The minister tested positive for the virus on Monday.",
+        &[],
+        &[],
+    );
+}

@@ -2,11 +2,13 @@
 //! documentation).
 //!
 //! Files: `names` (how a claim's name stands in a premise, and what kind of thing it names),
-//! `roles` (ranks and their holders), `polarity` (negation and beliefs).
+//! `roles` (ranks and their holders), `polarity` (negation and beliefs), `swaps` (a term
+//! swapped in a sentence restating the claim).
 
 mod names;
 mod polarity;
 mod roles;
+mod swaps;
 
 use names::{NameClass, name_class};
 use roles::Rank;
@@ -425,7 +427,19 @@ impl<'a> Aligner<'a> {
                 new
             });
         }
-        (out, Anchors { held, displaced, restated })
+        // A term a sentence restating the claim swaps for a rival in its place conflicts,
+        // wherever else the premise holds the claim's word.
+        let swapped = self.swapped_terms();
+        for pair in &swapped {
+            let same = |other: &FactPair| other.kind == pair.kind && other.claim == pair.claim;
+            out.matched.retain(|other| !same(other));
+            out.unsupported.retain(|other| !same(other));
+            held.remove(&(pair.kind, pair.claim.clone()));
+            if !out.conflicts.iter().any(same) {
+                out.conflicts.push(pair.clone());
+            }
+        }
+        (out, Anchors { held, displaced, restated, swapped })
     }
 
     /// The first premise fact `fits` accepts in a sentence that names what the claim names
@@ -458,4 +472,7 @@ pub(super) struct Anchors {
     pub(super) displaced: HashSet<String>,
     /// Names a sentence restating the claim holds.
     pub(super) restated: HashSet<String>,
+    /// Terms a sentence restating the claim word for word swaps for a rival in their place
+    /// (`swaps`), as conflicts.
+    pub(super) swapped: Vec<FactPair>,
 }

@@ -280,4 +280,29 @@ pub const CLOSED_SETS: &[ClosedSet] = &[
         members: &[&["success", "successful", "succeeded"], &["failure", "unsuccessful", "failed"]],
         capitalised: false,
     },
+    // Comparisons and qualities that are read only between the same words
+    // (`facts::FRAMED_SETS`): "A is older than B" is "B is younger than A", and "negative"
+    // or "cold" stand beside other words too often to be set against a rival anywhere.
+    ClosedSet { name: "span", members: &[&["longer"], &["shorter"]], capitalised: false },
+    ClosedSet { name: "seniority", members: &[&["older"], &["younger"]], capitalised: false },
+    ClosedSet { name: "merit", members: &[&["better"], &["worse"]], capitalised: false },
+    ClosedSet { name: "lead", members: &[&["ahead"], &["behind"]], capitalised: false },
+    ClosedSet { name: "temperature", members: &[&["hot"], &["cold"]], capitalised: false },
+    ClosedSet { name: "moisture", members: &[&["wet"], &["dry"]], capitalised: false },
+    ClosedSet {
+        name: "price",
+        members: &[&["cheap", "cheaper", "cheapest"], &["expensive"]],
+        capitalised: false,
+    },
+    ClosedSet { name: "sign", members: &[&["positive"], &["negative"]], capitalised: false },
+    ClosedSet {
+        name: "wealth",
+        members: &[&["richest", "richer"], &["poorest", "poorer"]],
+        capitalised: false,
+    },
+    ClosedSet {
+        name: "season",
+        members: &[&["summer", "summers"], &["winter", "winters"], &["autumn"]],
+        capitalised: false,
+    },
 ];
