@@ -1,10 +1,11 @@
 // Claim collections: the list, an "Import claims" form (a CSV, JSONL or text file, typed or
 // chosen in the file dialog), and for the chosen collection its claims first: their newest
 // verdict, review, confidence, method and date, filtered by status, verdict, tag and method,
-// sorted by a column's header, 500 at a time: the core filters and sorts the whole collection
-// and sends one page (collection_page), "Show more" asks for the next. The "Run checks" form
-// (progress, Cancel; running again resumes an unfinished run) is folded into a bar above them,
-// open while the collection has no check yet or its checks are running. A claim opens its detail view;
+// sorted by a column's header, 200 at a time: the core filters and sorts the whole collection
+// and sends one page (collection_page, asked for beside the list of collections), "Show more"
+// asks for the next. The "Run checks" form (progress, Cancel; running again resumes an
+// unfinished run) is folded into a bar above them, open while the collection has no check yet
+// or its checks are running. A claim opens its detail view;
 // "Review by keyboard" opens review mode (review.ts) over the collection, "Dashboard" its charts
 // (dashboard.ts), whose cells come back here filtered by machine verdict and review.
 // Routes: `#/collections` and
@@ -21,6 +22,7 @@ import {
   listCollections,
   listCorpora,
   type ClaimCollection,
+  type ClaimPage,
   type ClaimPageQuery,
   type ClaimStatus,
   type ClaimWithCheck,
@@ -35,7 +37,7 @@ import { METHOD_SHORT_NAMES, UNDECIDED_NAMES, VERDICT_NAMES, claimHash, percent,
 import { describeError, linkButton, showError, statusLine } from './common';
 
 /** Claims shown at once; "Show more" adds as many again. */
-const SHOWN_CLAIMS = 500;
+const SHOWN_CLAIMS = 200;
 
 /** The columns claims can be sorted by, and their headers. */
 const SORTS = ['text', 'status', 'verdict', 'confidence', 'method', 'checked'] as const;
@@ -136,7 +138,7 @@ function claimRow(entry: ClaimWithCheck): HTMLTableRowElement {
  * The "Run checks" bar: the form folded under its summary, with the progress of a run beside
  * it (always in view).
  */
-async function runPanel(collection: ClaimCollection, signal: AbortSignal): Promise<{ bar: HTMLDetailsElement; progress: HTMLElement }> {
+async function runPanel(name: string, signal: AbortSignal): Promise<{ bar: HTMLDetailsElement; progress: HTMLElement }> {
   const options = verifyOptionsForm('run');
   const button = el('button', { type: 'submit', id: 'run-checks', class: 'primary' }, 'Run checks');
   const restart = el('input', { type: 'checkbox', id: 'run-restart', name: 'restart' });
@@ -149,7 +151,7 @@ async function runPanel(collection: ClaimCollection, signal: AbortSignal): Promi
     if (skipChecked.checked) restart.checked = false;
   });
   const status = statusLine('run-status');
-  const slot = el('div', { class: 'batch-slot' }, batchBox(collection.name));
+  const slot = el('div', { class: 'batch-slot' }, batchBox(name));
   const form = el(
     'form',
     // Checked by options.read() with messages (see the Check view's form).
@@ -162,7 +164,7 @@ async function runPanel(collection: ClaimCollection, signal: AbortSignal): Promi
   const busy = runningBatch();
   if (busy !== null) {
     button.disabled = true;
-    status.textContent = busy === collection.name ? 'Checks of this collection are running.' : `Checks of “${busy}” are running.`;
+    status.textContent = busy === name ? 'Checks of this collection are running.' : `Checks of “${busy}” are running.`;
   }
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -177,8 +179,8 @@ async function runPanel(collection: ClaimCollection, signal: AbortSignal): Promi
     if (skipChecked.checked) chosen.options.skip_checked = true;
     button.disabled = true;
     status.textContent = '';
-    const run = runBatch(collection.name, chosen.options);
-    replace(slot, batchBox(collection.name));
+    const run = runBatch(name, chosen.options);
+    replace(slot, batchBox(name));
     try {
       const summary = await run;
       if (summary === null) showError(status, { code: 'invalid_input', message: `Checks of “${runningBatch() ?? ''}” are running; wait for them or cancel them` });
@@ -224,7 +226,39 @@ function machineReviewNote(collection: string, filter: ClaimFilter): HTMLElement
   );
 }
 
-async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filter: ClaimFilter, signal: AbortSignal): Promise<void> {
+/** The first page a filter asks for: the core filters and sorts the whole collection and sends one page of it at a time. */
+function pageRequest(filter: ClaimFilter): ClaimPageQuery {
+  return {
+    selection: { ...(filter.method === undefined ? {} : { method: filter.method }), ...(filter.run === undefined ? {} : { run: filter.run }) },
+    status: filter.status,
+    verdict: filter.verdict,
+    machine: filter.machine,
+    review: filter.review,
+    tag: filter.tag === '' ? undefined : filter.tag,
+    sort: filter.sort,
+    descending: filter.order === 'descending',
+    offset: 0,
+    limit: SHOWN_CLAIMS,
+  };
+}
+
+/** What a collection's claims wait for, asked for before the list of collections arrives. */
+interface EarlyRequests {
+  page: Promise<{ page: ClaimPage } | { error: unknown }>;
+  panel: Promise<{ bar: HTMLDetailsElement; progress: HTMLElement }>;
+}
+
+function askEarly(collection: string, filter: ClaimFilter, signal: AbortSignal): EarlyRequests {
+  return {
+    page: collectionPage(collection, pageRequest(filter)).then(
+      (page) => ({ page }),
+      (error: unknown) => ({ error }),
+    ),
+    panel: runPanel(collection, signal),
+  };
+}
+
+async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filter: ClaimFilter, early: EarlyRequests, signal: AbortSignal): Promise<void> {
   const statusSelect = el(
     'select',
     { name: 'status', id: 'claim-status', 'aria-label': 'Status' },
@@ -282,26 +316,8 @@ async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filt
   );
   status.textContent = 'Loading…';
   const runSlot = pane.querySelector<HTMLElement>('.run-slot');
-  // The core filters and sorts the whole collection and sends one page of it at a time.
-  const request: ClaimPageQuery = {
-    selection: { ...(filter.method === undefined ? {} : { method: filter.method }), ...(filter.run === undefined ? {} : { run: filter.run }) },
-    status: filter.status,
-    verdict: filter.verdict,
-    machine: filter.machine,
-    review: filter.review,
-    tag: filter.tag === '' ? undefined : filter.tag,
-    sort: filter.sort,
-    descending: filter.order === 'descending',
-    offset: 0,
-    limit: SHOWN_CLAIMS,
-  };
-  const [outcome, panel] = await Promise.all([
-    collectionPage(collection.name, request).then(
-      (page) => ({ page }),
-      (error: unknown) => ({ error }),
-    ),
-    runPanel(collection, signal),
-  ]);
+  const request = pageRequest(filter);
+  const [outcome, panel] = await Promise.all([early.page, early.panel]);
   if (signal.aborted) return;
   // Open while there is nothing to look at but what a run would give, or a run is going on.
   panel.bar.open = runningBatch() === collection.name || ('page' in outcome && outcome.page.checked === 0);
@@ -484,6 +500,23 @@ export async function renderCollections({ outlet, params, query, signal }: Route
       line.textContent = message.message;
     }
   }
+  const statusParam = query.get('status');
+  const verdictParam = query.get('verdict');
+  const methodParam = query.get('method');
+  const runParam = Number(query.get('run') ?? '');
+  const filter: ClaimFilter = {
+    status: STATUSES.find((status) => status === statusParam),
+    verdict: verdictParam === 'none' ? 'none' : [...VERDICTS, ...UNDECIDED].find((verdict) => verdict === verdictParam),
+    machine: VERDICTS.find((verdict) => verdict === query.get('machine')),
+    review: query.get('review') === 'none' ? 'none' : VERDICTS.find((verdict) => verdict === query.get('review')),
+    tag: query.get('tag') ?? '',
+    method: METHODS.find((method) => method === methodParam),
+    run: Number.isInteger(runParam) && runParam > 0 ? runParam : undefined,
+    sort: SORTS.find((key) => key === query.get('sort')),
+    order: query.get('order') === 'descending' ? 'descending' : 'ascending',
+  };
+  // The claims are asked for at once, beside the list of collections.
+  const early = selectedName === null ? null : askEarly(selectedName, filter, signal);
   listStatus.textContent = 'Loading…';
   let collections: ClaimCollection[];
   try {
@@ -506,20 +539,5 @@ export async function renderCollections({ outlet, params, query, signal }: Route
     );
     return;
   }
-  const statusParam = query.get('status');
-  const verdictParam = query.get('verdict');
-  const methodParam = query.get('method');
-  const runParam = Number(query.get('run') ?? '');
-  const filter: ClaimFilter = {
-    status: STATUSES.find((status) => status === statusParam),
-    verdict: verdictParam === 'none' ? 'none' : [...VERDICTS, ...UNDECIDED].find((verdict) => verdict === verdictParam),
-    machine: VERDICTS.find((verdict) => verdict === query.get('machine')),
-    review: query.get('review') === 'none' ? 'none' : VERDICTS.find((verdict) => verdict === query.get('review')),
-    tag: query.get('tag') ?? '',
-    method: METHODS.find((method) => method === methodParam),
-    run: Number.isInteger(runParam) && runParam > 0 ? runParam : undefined,
-    sort: SORTS.find((key) => key === query.get('sort')),
-    order: query.get('order') === 'descending' ? 'descending' : 'ascending',
-  };
-  await renderClaims(pane, selected, filter, signal);
+  if (early) await renderClaims(pane, selected, filter, early, signal);
 }
