@@ -85,13 +85,20 @@ impl Reviser {
     }
 }
 
-/// The JSON Schema of the chat gate's answer (`rarr/agreement`): its reasoning first, then its
-/// verdict, `{"reasoning": "...", "verdict": "agrees" | "disagrees"}`.
+/// The most characters of the gate's reasoning: one line (a sentence or two, as the prompt's
+/// examples reason), so the verdict after it fits the template's 120 tokens. Unbounded, with
+/// the line breaks llama.cpp's JSON grammar lets into a string, SmolLM2-135M copied the
+/// evidence into its reasoning until it was cut before any verdict (2 of 39 gates).
+pub const REASONING_CHARS: usize = 200;
+
+/// The JSON Schema of the chat gate's answer (`rarr/agreement`): its reasoning first, one line
+/// of at most [`REASONING_CHARS`] ([`crate::shape::line`]), then its verdict,
+/// `{"reasoning": "...", "verdict": "agrees" | "disagrees"}`.
 pub fn agreement_schema() -> serde_json::Value {
     serde_json::json!({
         "type": "object",
         "properties": {
-            "reasoning": {"type": "string"},
+            "reasoning": crate::shape::line(REASONING_CHARS),
             "verdict": {"type": "string", "enum": ["agrees", "disagrees"]},
         },
         "required": ["reasoning", "verdict"],
@@ -151,6 +158,9 @@ mod tests {
         let cut = r#"{"reasoning": "The statement disagrees with the evidence. The statement"#;
         assert_eq!(parse_agreement_answer(cut), None);
         assert_eq!(agreement_schema()["required"], serde_json::json!(["reasoning", "verdict"]));
+        let reasoning = &agreement_schema()["properties"]["reasoning"];
+        assert_eq!(reasoning, &crate::shape::line(REASONING_CHARS));
+        assert!(reasoning["pattern"].as_str().unwrap().ends_with("{1,200}$"), "{reasoning}");
         assert_eq!(parse_agreement("Both say chemistry. Therefore: agrees."), Some(true));
         assert_eq!(parse_agreement("It disagrees at first, but on reading it agrees"), Some(true));
         assert_eq!(parse_agreement("It seems to agree. Therefore: This disagrees."), Some(false));
