@@ -1037,6 +1037,10 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     const bars = await findAll('#ciber .ciber-document[data-document="0"] .mass-bar');
     assert.equal(bars.length, 5, 'P_AG, P_CF, WP, WIG and WBU');
     assert.match(await bars[0].getAttribute('aria-label'), /^P_AG: S \d/);
+    // WIG's scores run up to ln 3: they are shown divided by it, on the others' 0–1 scale.
+    const wig = await bars[3].getAttribute('aria-label');
+    assert.match(wig, /^WIG ÷ ln 3: S \d/);
+    for (const value of wig.match(/\d+\.\d+/g) ?? []) assert.ok(Number(value) <= 1, wig);
     assert.match(await find('#ciber .ciber-document[data-document="0"] h3').getText(), /How penicillin was found · strongest support/);
     await screenshot('16-claim-ciber.png', '#ciber');
 

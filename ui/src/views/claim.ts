@@ -377,6 +377,18 @@ function massBar(label: string, masses: Masses): HTMLElement {
   );
 }
 
+const LN_3 = Math.log(3);
+
+/** A fusion rule's scores with their label. WIG weighs each set's shares by its information
+ * gain, at most ln 3, so its scores run up to ln 3 (about 1.10): they are shown divided by
+ * ln 3, as its confidence is, to read on the 0–1 scale of the others. */
+function ruleScores(verdict: RuleVerdict): [string, Masses] {
+  const scores = verdict.scores as Masses;
+  if (verdict.rule !== 'wig') return [verdict.rule.toUpperCase(), scores];
+  const scaled = { support: scores.support / LN_3, refute: scores.refute / LN_3, neutral: scores.neutral / LN_3 };
+  return ['WIG ÷ ln 3', scaled];
+}
+
 function ruleText(verdict: RuleVerdict): string {
   return `${verdict.rule.toUpperCase()}: ${STANCE_NAMES[verdict.stance]} (${probability(verdict.confidence)})`;
 }
@@ -440,7 +452,7 @@ function ciberPanel(check: ClaimCheck, detail: CiberDetail, stale: StaleEvidence
           { class: 'masses' },
           massBar('P_AG', document.agree),
           massBar('P_CF', document.conflict),
-          ...document.fusion.filter((verdict) => verdict.scores !== null).map((verdict) => massBar(verdict.rule.toUpperCase(), verdict.scores as Masses)),
+          ...document.fusion.filter((verdict) => verdict.scores !== null).map((verdict) => massBar(...ruleScores(verdict))),
         ),
         el('p', { class: 'fused' }, document.fusion.map(ruleText).join(' · ')),
       );
