@@ -24,6 +24,7 @@ import {
 import { count, el, replace, type Child } from '../dom';
 import { navigate, type RouteContext } from '../router';
 import { describeError, linkButton, showError, statusLine } from './common';
+import { REVIEWER_KEY, kbd, keyButton, onEscape, readStored, reviewTakes, writeStored } from './review-kit';
 
 /** A person's decision on one item, as the store keeps it. */
 interface ItemDecision {
@@ -55,35 +56,8 @@ interface ReviewSubject {
   sourceHash(index: number): string | null;
 }
 
-/** The reviewer's name: the one review mode over verdicts keeps. */
-const REVIEWER_KEY = 'factdesk.review.reviewer';
-
 function positionKey(dataDir: string, kind: string, id: number): string {
   return `factdesk.review.position.${JSON.stringify([dataDir, kind, id])}`;
-}
-
-function readStored(key: string): string | null {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-function writeStored(key: string, value: string): void {
-  try {
-    localStorage.setItem(key, value);
-  } catch {
-    // Storage refused (full, or disabled): the position is simply not kept.
-  }
-}
-
-function kbd(key: string): HTMLElement {
-  return el('kbd', {}, key);
-}
-
-function keyButton(id: string, label: string, key: string, shortcut: string, primary = false): HTMLButtonElement {
-  return el('button', { type: 'button', id, class: primary ? 'primary' : undefined, 'aria-keyshortcuts': shortcut }, el('span', { class: 'label' }, label), ' ', kbd(key));
 }
 
 function evidenceSourceName(evidence: EvidenceSentences): string {
@@ -438,27 +412,11 @@ export async function renderOutcomeReview(kind: 'revision' | 'summary', { outlet
     void save(false, reason);
   });
   (reasonForm.querySelector('#review-reason-cancel') as HTMLButtonElement).addEventListener('click', cancelReject);
-  reasonField.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      event.stopPropagation();
-      cancelReject();
-    }
-  });
-  reviewerInput.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      event.stopPropagation();
-      card.focus();
-    }
-  });
+  onEscape(reasonField, cancelReject);
+  onEscape(reviewerInput, () => card.focus());
 
   const onKey = (event: KeyboardEvent) => {
-    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
-    if (dialog.open) return;
-    const target = event.target instanceof Element ? event.target : null;
-    if (target?.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"]')) return;
-    if (target?.closest('button') && (event.key === 'Enter' || event.key === ' ')) return;
+    if (!reviewTakes(event, dialog)) return;
     const key = event.key;
     let handled = true;
     if (key === '?') showKeys();

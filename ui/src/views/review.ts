@@ -14,6 +14,7 @@ import { href, navigate, type RouteContext } from '../router';
 import { VERDICT_NAMES, claimHash, percent, probability, verdictBadge, verdictName, verdictPhrase } from './checks';
 import { decidingPremise, sourceName } from './claim';
 import { describeError, linkButton, showError, statusLine } from './common';
+import { REVIEWER_KEY, kbd, keyButton, onEscape, readStored, reviewTakes, writeStored } from './review-kit';
 
 /** Which checked claims a review goes through: all, those not reviewed yet, or one machine verdict. */
 type ReviewFilter = 'all' | 'unreviewed' | Verdict;
@@ -38,28 +39,9 @@ const KEY_LIST: Array<[string[], string]> = [
   [['Esc'], 'Cancel an override; otherwise leave review mode'],
 ];
 
-/** The reviewer's name, kept for the next review (also across restarts). */
-const REVIEWER_KEY = 'factdesk.review.reviewer';
-
 /** Where the claim shown is kept: per data directory (the window may open another) and collection. */
 function positionKey(dataDir: string, collection: string): string {
   return `factdesk.review.position.${JSON.stringify([dataDir, collection])}`;
-}
-
-function readStored(key: string): string | null {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-function writeStored(key: string, value: string): void {
-  try {
-    localStorage.setItem(key, value);
-  } catch {
-    // Storage refused (full, or disabled): the position is simply not kept.
-  }
 }
 
 function parseFilter(value: string | null): ReviewFilter {
@@ -87,16 +69,6 @@ function decidingEvidence(stored: StoredCheck): { source: EvidenceSource | null;
   const attribution = check.attributions[0];
   if (attribution) return { source: attribution.source, sentences: attribution.sentences, figures: `P(entailment) ${probability(attribution.entailment)}` };
   return null;
-}
-
-/** A key as shown in hints. */
-function kbd(key: string): HTMLElement {
-  return el('kbd', {}, key);
-}
-
-/** A bar button with its key as a hint; `shortcut` is its `aria-keyshortcuts` value. */
-function keyButton(id: string, label: string, key: string, shortcut: string, primary = false): HTMLButtonElement {
-  return el('button', { type: 'button', id, class: primary ? 'primary' : undefined, 'aria-keyshortcuts': shortcut }, el('span', { class: 'label' }, label), ' ', kbd(key));
 }
 
 export async function renderReview({ outlet, query, signal }: RouteContext): Promise<void> {
@@ -404,32 +376,12 @@ export async function renderReview({ outlet, query, signal }: RouteContext): Pro
     announce('Override cancelled.');
   };
   (commentForm.querySelector('#review-reason-cancel') as HTMLButtonElement).addEventListener('click', cancelOverride);
-  commentField.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      event.stopPropagation();
-      cancelOverride();
-    }
-  });
+  onEscape(commentField, cancelOverride);
   // Esc in another field gives the keys back rather than leaving.
-  for (const field of [reviewerInput, filterSelect] as HTMLElement[]) {
-    field.addEventListener('keydown', (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        event.stopPropagation();
-        card.focus();
-      }
-    });
-  }
+  for (const field of [reviewerInput, filterSelect] as HTMLElement[]) onEscape(field, () => card.focus());
 
   const onKey = (event: KeyboardEvent) => {
-    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
-    if (dialog.open) return;
-    const target = event.target instanceof Element ? event.target : null;
-    // Typing in a field: its keys are its own.
-    if (target?.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"]')) return;
-    // A focused button takes Enter and Space itself.
-    if (target?.closest('button') && (event.key === 'Enter' || event.key === ' ')) return;
+    if (!reviewTakes(event, dialog)) return;
     const key = event.key;
     let handled = true;
     if (key === '?') showKeys();
