@@ -227,7 +227,26 @@ pub fn align(premise: &str, claim: &str) -> FactAlignment {
     if premise.trim().is_empty() || claim.trim().is_empty() {
         return FactAlignment::default();
     }
-    FactAlignment { unrelated: unrelated(premise, claim), ..Aligner::new(premise, claim).align() }
+    let aligner = Aligner::new(premise, claim);
+    let mut alignment = aligner.align();
+    alignment.unrelated = unrelated(premise, claim);
+    mark_swapped(&mut alignment, &aligner.swapped_terms());
+    alignment
+}
+
+/// A term a sentence restating the claim swaps for a rival in its place (`swapped`, from
+/// `Aligner::swapped_terms`) conflicts, wherever else the premise holds the claim's word.
+/// Asked of the premises judged only: [`absent_facts`] reads whole sources for figures and
+/// names, and never for terms.
+fn mark_swapped(alignment: &mut FactAlignment, swapped: &[FactPair]) {
+    for pair in swapped {
+        let same = |other: &FactPair| other.kind == pair.kind && other.claim == pair.claim;
+        alignment.matched.retain(|other| !same(other));
+        alignment.unsupported.retain(|other| !same(other));
+        if !alignment.conflicts.iter().any(same) {
+            alignment.conflicts.push(pair.clone());
+        }
+    }
 }
 
 /// Whether `premise` holds too few of `claim`'s content words (under [`UNRELATED_SHARE`]) to
@@ -254,12 +273,13 @@ pub fn align_all(premises: &[&str], claim: &str) -> Vec<FactAlignment> {
             each.push(FactAlignment::default());
             continue;
         }
-        let (mut alignment, anchors) = Aligner::new(premise, claim).align_anchored();
+        let aligner = Aligner::new(premise, claim);
+        let (mut alignment, anchors) = aligner.align_anchored();
         alignment.unrelated = unrelated(premise, claim);
         held.extend(anchors.held);
         displaced.extend(anchors.displaced);
         restated.extend(anchors.restated);
-        for pair in anchors.swapped {
+        for pair in aligner.swapped_terms() {
             if !swapped.contains(&pair) {
                 swapped.push(pair);
             }
@@ -350,14 +370,7 @@ pub fn align_all(premises: &[&str], claim: &str) -> Vec<FactAlignment> {
     // evidence as a whole, wherever else the premises hold the claim's word ("the male
     // employee and a female accomplice" against "the female employee").
     for alignment in &mut each {
-        for pair in &swapped {
-            let same = |other: &FactPair| other.kind == pair.kind && other.claim == pair.claim;
-            alignment.matched.retain(|other| !same(other));
-            alignment.unsupported.retain(|other| !same(other));
-            if !alignment.conflicts.iter().any(same) {
-                alignment.conflicts.push(pair.clone());
-            }
-        }
+        mark_swapped(alignment, &swapped);
     }
     for alignment in &mut each {
         let (moved, kept): (Vec<FactPair>, Vec<FactPair>) =

@@ -427,19 +427,7 @@ impl<'a> Aligner<'a> {
                 new
             });
         }
-        // A term a sentence restating the claim swaps for a rival in its place conflicts,
-        // wherever else the premise holds the claim's word.
-        let swapped = self.swapped_terms();
-        for pair in &swapped {
-            let same = |other: &FactPair| other.kind == pair.kind && other.claim == pair.claim;
-            out.matched.retain(|other| !same(other));
-            out.unsupported.retain(|other| !same(other));
-            held.remove(&(pair.kind, pair.claim.clone()));
-            if !out.conflicts.iter().any(same) {
-                out.conflicts.push(pair.clone());
-            }
-        }
-        (out, Anchors { held, displaced, restated, swapped })
+        (out, Anchors { held, displaced, restated })
     }
 
     /// The first premise fact `fits` accepts in a sentence that names what the claim names
@@ -472,7 +460,4 @@ pub(super) struct Anchors {
     pub(super) displaced: HashSet<String>,
     /// Names a sentence restating the claim holds.
     pub(super) restated: HashSet<String>,
-    /// Terms a sentence restating the claim word for word swaps for a rival in their place
-    /// (`swaps`), as conflicts.
-    pub(super) swapped: Vec<FactPair>,
 }
