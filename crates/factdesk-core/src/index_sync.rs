@@ -10,9 +10,11 @@
 //! An index of an older layout is replaced by an empty one when the data directory is opened,
 //! every document is marked pending, and [`REBUILD_PENDING_FILE`] is written beside the index;
 //! [`Factdesk::finish_index_rebuild`] then detects the languages of documents stored before
-//! languages were and indexes the pending documents, in steps each stored and committed at
-//! once, with progress, and removes the file when all are in. Interrupted, it goes on where it
-//! stopped the next time the directory is opened.
+//! languages were, reads for other languages the sentences of those stored with a language
+//! before sentences had theirs (the file is written for these too, the index kept: only the
+//! documents with such a sentence are marked pending), and indexes the pending documents, in
+//! steps each stored and committed at once, with progress, and removes the file when all are
+//! in. Interrupted, it goes on where it stopped the next time the directory is opened.
 
 use std::sync::Arc;
 
@@ -124,7 +126,9 @@ impl Factdesk {
         cancel: CancelToken,
     ) -> Result<Option<ReindexSummary>> {
         let started = std::time::Instant::now();
-        if !self.detect_document_languages(&*reporter, &cancel)?.0 {
+        if !self.detect_document_languages(&*reporter, &cancel)?.0
+            || !self.read_unread_sentence_languages(&*reporter, &cancel)?
+        {
             reporter.finish();
             return Ok(None);
         }
@@ -161,8 +165,10 @@ impl Factdesk {
     }
 
     /// Finishes the rebuild of an index replaced on open (see the module docs): detects the
-    /// languages of documents stored before languages were (phase "Detecting languages"), then
-    /// indexes every pending document (phase "Indexing"), in steps of 500 documents each
+    /// languages of documents stored before languages were (phase "Detecting languages"), reads
+    /// the sentences of documents stored with a language before sentences had theirs (phase
+    /// "Reading sentence languages"), then indexes every pending document (phase "Indexing"),
+    /// in steps of 500 documents each
     /// stored or committed at once; checks `cancel` between steps. `None` when no rebuild is
     /// pending.
     #[tracing::instrument(skip(self, reporter, cancel))]
@@ -179,7 +185,7 @@ impl Factdesk {
         let detected = self.detect_document_languages(&*reporter, &cancel);
         let finished = detected.and_then(|(complete, count)| {
             done.languages_detected = count;
-            if !complete {
+            if !complete || !self.read_unread_sentence_languages(&*reporter, &cancel)? {
                 return Ok(false);
             }
             self.index_pending_in_steps(&*reporter, &cancel, &mut done)
@@ -282,6 +288,51 @@ impl Factdesk {
             self.store()?.set_document_languages(&languages)?;
             detected += languages.len() as u64;
             reporter.advance(languages.len() as u64);
+        }
+    }
+
+    /// Reads the sentences of the documents stored with a language before sentences had
+    /// theirs (migration 0021 lists them) for another language than their document's, as an
+    /// import does (`factdesk_text::sentence_languages`; every sentence when the detector is
+    /// not sure of the document's stored language in its text, which is then the corpus
+    /// default or one the import was told), and marks the documents where it found one
+    /// pending, to be indexed again. In steps, each stored at once with the step's documents
+    /// taken off the list, so an interrupted run goes on where it stopped. Answers whether it
+    /// got to the end (false when cancelled).
+    pub(crate) fn read_unread_sentence_languages(
+        &self,
+        reporter: &dyn Reporter,
+        cancel: &CancelToken,
+    ) -> Result<bool> {
+        let total = self.store()?.count_documents_with_unread_sentence_languages()?;
+        if total == 0 {
+            return Ok(true);
+        }
+        reporter.phase("Reading sentence languages", Some(total), ProgressUnit::Items);
+        loop {
+            if cancel.is_cancelled() {
+                return Ok(false);
+            }
+            let step =
+                self.store()?.documents_with_unread_sentence_languages(DOCUMENTS_PER_STEP)?;
+            if step.is_empty() {
+                return Ok(true);
+            }
+            let mut sentence_languages = Vec::new();
+            for id in &step {
+                let document = self.store()?.document(*id)?;
+                let Some(language) = document.summary.language.as_deref() else { continue };
+                let told = factdesk_text::detect_language(&document.text)
+                    .is_some_and(|detected| detected.code == language);
+                let spans: Vec<_> = document.sentences.iter().map(|s| s.span).collect();
+                for (index, code) in
+                    factdesk_text::sentence_languages(&document.text, &spans, language, told)
+                {
+                    sentence_languages.push((document.sentences[index].id, code.to_owned()));
+                }
+            }
+            self.store()?.record_sentence_languages_read(&step, &sentence_languages)?;
+            reporter.advance(step.len() as u64);
         }
     }
 

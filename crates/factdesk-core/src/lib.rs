@@ -179,6 +179,12 @@ impl Factdesk {
             }
             Err(error) => return Err(error.into()),
         };
+        // Documents stored with a language before sentences had theirs (migration 0021) are
+        // read by the same resumable rebuild, which indexes again those where it finds one.
+        if store.count_documents_with_unread_sentence_languages()? > 0 {
+            let marker = data_dir.join(index_sync::REBUILD_PENDING_FILE);
+            std::fs::write(&marker, "").map_err(|source| CoreError::Io { path: marker, source })?;
+        }
         let fetcher = Fetcher::new(settings.fetch.to_fetcher_settings(data_dir))?;
         let app = Factdesk {
             inner: Arc::new(Inner {

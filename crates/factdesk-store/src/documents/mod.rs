@@ -11,6 +11,8 @@ use rusqlite::{OptionalExtension, Row, params, params_from_iter};
 
 use crate::{Result, Store, StoreError, parse_column};
 
+mod unread;
+
 /// A document ready to be stored: extracted, segmented and hashed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewDocument {

@@ -104,6 +104,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "sentence_languages",
         sql: include_str!("../../../../migrations/0020_sentence_languages.sql"),
     },
+    Migration {
+        version: 21,
+        name: "unread_sentence_languages",
+        sql: include_str!("../../../../migrations/0021_unread_sentence_languages.sql"),
+    },
 ];
 
 /// The schema version this binary writes.

@@ -250,6 +250,14 @@ fn verdicts_of_a_version_5_database_become_three_way() {
     assert_eq!(checks.len(), 8);
     let fetch_failed = checks.iter().find(|c| c.id.0 == 6).unwrap();
     assert_eq!(fetch_failed.check.undecided, Some(factdesk_model::Undecided::FetchFailed));
+    // Stored with `urls` on every check: LLM-Cite's URLs read as its detail, the other
+    // methods' empty lists as no detail.
+    let urls = fetch_failed.check.proposed_urls();
+    assert_eq!(urls.len(), 1);
+    assert_eq!(urls[0].status, factdesk_model::UrlStatus::Refused);
+    for other in checks.iter().filter(|c| c.check.envelope.method != "llm-cite") {
+        assert_eq!(other.check.detail, None, "check {}", other.id);
+    }
     let reviewed: Vec<_> = checks.iter().filter_map(|c| c.review.as_ref()).collect();
     assert_eq!(reviewed.len(), 2);
     assert_eq!(reviewed[0].verdict, factdesk_model::Verdict::Supported);
@@ -371,6 +379,7 @@ const LANDED: &[(i64, &str)] = &[
     (18, "5c271905bd73cb6a91b938b728c057f2e65ae84aaf921da3e775c55e6fa25e73"),
     (19, "c8450266cc68bcb9263dbd7c2d4ff521cd58a17de7622eea101f8e92811bc69e"),
     (20, "f696d26398c1ab51e0412f088773de809b4ff5a5176a110951ccee6eca414d8e"),
+    (21, "1a3b94b460a5dd37eb2512e82d82d32c19b31947efb992e13cc1041537ed59af"),
 ];
 
 #[test]
