@@ -51,6 +51,7 @@ import type { ImportedDocument } from './bindings/ImportedDocument';
 import type { Method } from './bindings/Method';
 import type { MethodInfo } from './bindings/MethodInfo';
 import { VERDICT_METHODS } from './bindings/VerdictMethods';
+import { REVISION_CHOICES } from './bindings/RevisionMethods';
 import type { MethodFigures } from './bindings/MethodFigures';
 import type { MethodsSettings } from './bindings/MethodsSettings';
 import type { ModelCheck } from './bindings/ModelCheck';
@@ -530,19 +531,21 @@ export async function onFilesDropped(handlers: DropHandlers): Promise<() => void
   });
 }
 
-/** The revising methods, the evidence a revision reads, and how it is cut (the core's values). */
-export const REVISE_METHODS = ['rarr', 'cove'] as const;
-export type ReviseMethodName = (typeof REVISE_METHODS)[number];
-export const REVISE_EVIDENCE = ['auto', 'source', 'corpus', 'web', 'none'] as const;
-export const REVISE_GRANULARITIES = ['snippets', 'chunks'] as const;
-export const REVISE_GATES = ['chat', 'nli'] as const;
+/**
+ * The revising methods, the evidence a revision reads, how it is cut and who gates it, each with
+ * its name for people: the core's lists (generated, `bindings/RevisionMethods.ts`).
+ */
+export { REVISION_CHOICES };
+/** The value of one of the core's lists of choices. */
+type ChoiceOf<T extends ReadonlyArray<{ value: string }>> = T[number]['value'];
+export type ReviseMethodName = ChoiceOf<typeof REVISION_CHOICES.methods>;
 
 /** How the UI asks for a revision; what is left out comes from the method's settings. */
 export interface ReviseInput {
   method: ReviseMethodName;
-  evidence?: (typeof REVISE_EVIDENCE)[number];
-  granularity?: (typeof REVISE_GRANULARITIES)[number];
-  gate?: (typeof REVISE_GATES)[number];
+  evidence?: ChoiceOf<typeof REVISION_CHOICES.evidence>;
+  granularity?: ChoiceOf<typeof REVISION_CHOICES.granularities>;
+  gate?: ChoiceOf<typeof REVISION_CHOICES.gates>;
   sources?: number[];
 }
 

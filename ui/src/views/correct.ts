@@ -6,10 +6,7 @@
 // (outcome-review.ts), one edit at a time. Route: `#/correct`.
 
 import {
-  REVISE_EVIDENCE,
-  REVISE_GATES,
-  REVISE_GRANULARITIES,
-  REVISE_METHODS,
+  REVISION_CHOICES,
   appInfo,
   chooseReportPath,
   decideEdit,
@@ -29,17 +26,10 @@ import { count, el, replace } from '../dom';
 import { navigate, type RouteContext } from '../router';
 import { describeError, facts, showError, statusLine } from './common';
 
-const METHOD_LABELS: Record<(typeof REVISE_METHODS)[number], string> = {
-  rarr: 'RARR (search, agree or disagree, minimal edits)',
-  cove: 'CoVe (verification questions, factored answers)',
-};
-const EVIDENCE_LABELS: Record<(typeof REVISE_EVIDENCE)[number], string> = {
-  auto: 'The passage’s sources, else the corpus',
-  source: 'The passage’s source documents',
-  corpus: 'The local corpus',
-  web: 'Web pages the model proposes',
-  none: 'None (the model’s own knowledge)',
-};
+/** One option of each of the core's choices (`REVISION_CHOICES`), labelled as the core names it. */
+function options(choices: ReadonlyArray<{ value: string; label: string }>): HTMLOptionElement[] {
+  return choices.map(({ value, label }) => el('option', { value }, label));
+}
 
 let view: HTMLElement | null = null;
 /** The revision shown, and the edit whose detail is open. */
@@ -53,25 +43,25 @@ const passageSelect = el('select', { id: 'correct-passage', 'aria-label': 'Store
 const methodSelect = el(
   'select',
   { id: 'correct-method' },
-  ...REVISE_METHODS.map((method) => el('option', { value: method }, METHOD_LABELS[method])),
+  ...options(REVISION_CHOICES.methods),
 );
 const evidenceSelect = el(
   'select',
   { id: 'correct-evidence' },
   el('option', { value: '' }, 'As set for the method'),
-  ...REVISE_EVIDENCE.map((evidence) => el('option', { value: evidence }, EVIDENCE_LABELS[evidence])),
+  ...options(REVISION_CHOICES.evidence),
 );
 const granularitySelect = el(
   'select',
   { id: 'correct-granularity', 'aria-label': 'Evidence granularity' },
   el('option', { value: '' }, 'As set for the method'),
-  ...REVISE_GRANULARITIES.map((value) => el('option', { value }, value === 'snippets' ? 'Snippets (5 best sentences)' : 'Chunks (5 closest passages)')),
+  ...options(REVISION_CHOICES.granularities),
 );
 const gateSelect = el(
   'select',
   { id: 'correct-gate' },
   el('option', { value: '' }, 'As set (verifier offline, chat model with a server)'),
-  ...REVISE_GATES.map((value) => el('option', { value }, value === 'chat' ? 'The chat model' : 'The NLI verifier')),
+  ...options(REVISION_CHOICES.gates),
 );
 const startButton = el('button', { type: 'submit', id: 'correct-start', class: 'primary' }, 'Correct');
 const status = statusLine('correct-status');

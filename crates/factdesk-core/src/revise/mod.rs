@@ -8,14 +8,18 @@
 //! verifier's entailment by the source documents) and stores it with the model calls behind
 //! it. The original passage is part of every stored revision and is never changed.
 //!
-//! `mod.rs` holds the options and a run's plan (the settings section, [`ReviseSettings`], is
-//! with every method's in `verify/config.rs`); `run.rs` revises and measures (one text, one
-//! passage, a collection); `review.rs` reads revisions back with people's decisions on their
-//! edits and gives a collection's figures.
+//! `mod.rs` holds the options and a run's plan and identity (the settings section,
+//! [`ReviseSettings`], is with every method's in `verify/config.rs`); `methods/` is the seam
+//! each revision method goes through (its name, section, plan and run, and the one list of
+//! them); `run.rs` revises and measures (one text, one passage, a collection); `review.rs`
+//! reads revisions back with people's decisions on their edits and gives a collection's
+//! figures.
 
+mod methods;
 mod review;
 mod run;
 
+pub use methods::{Choice, RevisionChoices, RevisionMethodInfo, validate_sections};
 pub use review::{ReviewedRevision, RevisionEvaluation};
 
 use factdesk_llm::CacheMode;
@@ -52,9 +56,9 @@ pub struct ReviseOptions {
     pub judge: bool,
 }
 
-/// A run's resolved configuration.
+/// A run's resolved configuration (a method's `RevisionMethod::plan`).
 #[derive(Debug, Clone, PartialEq)]
-struct RevisePlan {
+pub(crate) struct RevisePlan {
     config: ReviseConfig,
     evidence: EvidenceChoice,
     granularity: Granularity,

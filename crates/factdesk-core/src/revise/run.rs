@@ -16,93 +16,19 @@ use factdesk_methods::revise::evidence::{
     CorpusEvidence, EvidenceFinder, Granularity, NoEvidence, SourceEvidence, WebEvidence,
 };
 use factdesk_methods::revise::metrics::{Measures, measure};
-use factdesk_methods::revise::{Gate, ReviseConfig, ReviseMethod, Reviser};
+use factdesk_methods::revise::{ReviseMethod, Reviser};
 use factdesk_model::{
     DocumentId, Outcome, PassageId, Revision, RunId, RunStatus, StoredOutcome, SubjectId,
 };
 
-use super::{EvidenceChoice, ReviseOptions, RevisePlan, ReviseSummary, parse_evidence};
+use super::methods::seam;
+use super::{EvidenceChoice, ReviseOptions, RevisePlan, ReviseSummary};
 use crate::batch::{BatchSpec, BatchSubjects, Subject};
-use crate::models::ModelChoice;
 use crate::verify::evidence::{CorpusSearch, WebPages};
 use crate::verify::{NLI_VERIFIER, method_error, verifier_folder};
 use crate::{CancelToken, CoreError, Factdesk, Reporter, Result};
 
 impl Factdesk {
-    fn revise_plan(&self, method: ReviseMethod, options: &ReviseOptions) -> Result<RevisePlan> {
-        let settings = self.settings();
-        let own = match method {
-            ReviseMethod::Rarr => &settings.methods.rarr,
-            ReviseMethod::Cove => &settings.methods.cove,
-        };
-        let evidence = match options.evidence {
-            Some(evidence) => evidence,
-            None => parse_evidence(&own.evidence).map_err(CoreError::InvalidInput)?,
-        };
-        let granularity = match options.granularity {
-            Some(granularity) => granularity,
-            None => own.granularity.parse().map_err(CoreError::InvalidInput)?,
-        };
-        let chat = self.model_choice();
-        let gate = match options.gate {
-            Some(gate) => gate,
-            None if own.gate.trim() == "auto" => match chat {
-                ModelChoice::Embedded { .. } => Gate::Nli,
-                ModelChoice::OpenaiCompatible { .. } => Gate::Chat,
-            },
-            None => own.gate.parse().map_err(CoreError::InvalidInput)?,
-        };
-        let nli = match gate {
-            Gate::Nli => Some(self.resolve_nli(None, &chat)?),
-            Gate::Chat => None,
-        };
-        if matches!(evidence, EvidenceChoice::None | EvidenceChoice::Web | EvidenceChoice::Source)
-            && !options.corpora.is_empty()
-        {
-            return Err(CoreError::InvalidInput(
-                "corpora choose where corpus evidence comes from; with evidence none, web or \
-                 source, leave them out"
-                    .into(),
-            ));
-        }
-        let web = (evidence == EvidenceChoice::Web)
-            .then(|| {
-                let cite = &settings.methods.llm_cite;
-                let strategy = cite.urls.parse().map_err(CoreError::InvalidInput)?;
-                Ok::<_, CoreError>(factdesk_methods::llm_cite::LlmCiteConfig {
-                    strategy,
-                    m: cite.m.max(1),
-                    r: cite.r.max(1),
-                    temperature: cite.temperature,
-                    language: settings.import.language.clone(),
-                    seed: settings.verify.seed,
-                    ..factdesk_methods::llm_cite::LlmCiteConfig::default()
-                })
-            })
-            .transpose()?;
-        Ok(RevisePlan {
-            config: ReviseConfig {
-                method,
-                questions: own.questions.max(1),
-                max_growth: own.max_growth,
-                max_chars: own.max_chars,
-                gate,
-                threshold: own.threshold,
-                evidence_words: own.evidence_words.max(1),
-                language: settings.import.language.clone(),
-                seed: settings.verify.seed,
-            },
-            evidence,
-            granularity,
-            corpora: options.corpora.clone(),
-            chat: chat.model_name(),
-            nli,
-            web,
-            // The judge is a metric: without metrics there is none.
-            judge: options.judge && !options.skip_metrics,
-        })
-    }
-
     /// all-MiniLM-L6-v2 from the models directory, loaded once and kept.
     pub(crate) fn embedder(&self) -> Result<Arc<dyn Embedder>> {
         let folder = factdesk_llm::embeddings::default_minilm_dir();
@@ -198,7 +124,8 @@ impl Factdesk {
             None => None,
         };
         let reviser = Reviser { model, nli, prompts, evidence, config: plan.config.clone() };
-        let mut revision = reviser.revise(text).await.map_err(method_error)?;
+        let mut revision =
+            seam(plan.config.method)?.revise(&reviser, text).await.map_err(method_error)?;
         if !options.skip_metrics {
             let mut metrics = self.measure_revision(&revision, &documents, reference).await?;
             if plan.judge {
@@ -285,7 +212,7 @@ impl Factdesk {
                 "the passage is empty: there is nothing to revise".into(),
             ));
         }
-        let plan = self.revise_plan(method, options)?;
+        let plan = seam(method)?.plan(self, options)?;
         self.revise_as_run(
             &plan,
             None,
@@ -313,7 +240,7 @@ impl Factdesk {
             ));
         }
         let passage = self.store()?.passage(id)?;
-        let plan = self.revise_plan(method, options)?;
+        let plan = seam(method)?.plan(self, options)?;
         self.revise_as_run(
             &plan,
             Some((passage.id, passage.collection_id)),
@@ -399,7 +326,7 @@ impl Factdesk {
                     .into(),
             ));
         }
-        let plan = self.revise_plan(method, options)?;
+        let plan = seam(method)?.plan(self, options)?;
         // A judge that cannot be loaded stops the batch before it starts.
         if let Some(nli) = &plan.nli
             && let Some((folder, name)) = crate::verify::cross_encoder_folder(nli)

@@ -41,6 +41,7 @@ impl Settings {
         crate::verify::check_nli_choice(&self.verify.nli)
             .map_err(|message| format!("`verify.nli`: {message}"))?;
         self.methods.validate()?;
+        crate::revise::validate_sections(&self.methods)?;
         if let Err(message) = self.llm.cache.parse::<factdesk_llm::CacheMode>() {
             return Err(format!("`llm.cache`: {message}"));
         }

@@ -124,9 +124,14 @@ mod tests {
         crate::Settings::default().methods
     }
 
+    /// Every section checked, the verdict methods' and the revision methods'.
+    fn validate(methods: &MethodsSettings) -> Result<(), String> {
+        methods.validate().and_then(|()| crate::revise::validate_sections(methods))
+    }
+
     #[test]
     fn the_shipped_sections_are_valid() {
-        settings().validate().unwrap();
+        validate(&settings()).unwrap();
     }
 
     #[test]
@@ -154,7 +159,7 @@ mod tests {
         for (change, key) in cases {
             let mut methods = settings();
             change(&mut methods);
-            let message = methods.validate().unwrap_err();
+            let message = validate(&methods).unwrap_err();
             assert!(message.contains(key), "{key}: {message}");
         }
     }
