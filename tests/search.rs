@@ -406,35 +406,26 @@ fn a_rebuild_left_to_the_shell_reports_its_progress_and_goes_on_after_an_interru
     assert_eq!(app.finish_index_rebuild(Arc::new(NoProgress), CancelToken::new()).unwrap(), None);
 }
 
-/// Makes the data directory's database one of `version` 19 or 20 whose documents were all
-/// imported before migration 0020 was applied: no `sentences.language` at 19; at 20 the
-/// column, empty, and no list of documents left unread (migration 0021).
-fn database_of_version(dir: &std::path::Path, version: i64) {
-    let conn = rusqlite::Connection::open(dir.join(factdesk_core::DATABASE_FILE)).unwrap();
-    conn.execute_batch(
-        "DROP TABLE documents_unread_sentence_languages;
-         DELETE FROM schema_migrations WHERE version > 20;
-         UPDATE documents SET acquired_at = '2026-11-27T20:00:00Z';
-         PRAGMA user_version = 20;",
-    )
-    .unwrap();
-    if version == 19 {
-        conn.execute_batch(
-            "ALTER TABLE sentences DROP COLUMN language;
-             DELETE FROM schema_migrations WHERE version = 20;
-             PRAGMA user_version = 19;",
-        )
-        .unwrap();
+/// Copies the folder `from` into `to`, recursively.
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
     }
 }
 
+/// A data directory of schema version 19 (`tests/fixtures/data-dir-v19`, see its README): an
+/// English article with a German sentence and the okra article, imported with a language
+/// before sentences had theirs, the German sentence indexed as English.
 #[test]
 fn sentences_of_documents_imported_before_they_had_languages_get_theirs_on_upgrade() {
     let old_bridges = "Die alten Brücken sollen bis zum Ende des Jahres abgerissen werden.";
-    let article = format!(
-        "The council met on Monday to discuss the new bridge over the river. {old_bridges} \
-         The council will publish the plans on its website next week."
-    );
     let search = |app: &factdesk_core::Factdesk, query: &str, language: &str| -> Vec<String> {
         let request = SearchRequest {
             query: query.into(),
@@ -443,70 +434,93 @@ fn sentences_of_documents_imported_before_they_had_languages_get_theirs_on_upgra
         };
         app.search(&request).unwrap().into_iter().map(|hit| hit.sentence).collect()
     };
-    for version in [19, 20] {
-        let harness = Harness::new();
-        let file = harness.write("bridges.txt", article.as_bytes());
-        // Imported as English, its sentences are not read (as every import before 0020).
-        let summary = harness.import_request(factdesk_core::import::ImportRequest {
-            sources: vec![file],
-            corpus: "news".into(),
-            language: Some("en".into()),
-            ..Default::default()
-        });
-        assert_eq!(summary.imported, 1, "{:?}", summary.failures);
-        harness.import(&[&demo_corpus().join("okra.md").display().to_string()], "news");
-        assert!(search(&harness.app, "Brücke", "de").is_empty());
-        let Harness { dir, app } = harness;
-        let documents = app.documents(None, None, 0).unwrap().len() as u64;
-        drop(app);
-        database_of_version(dir.path(), version);
-        let open = || {
-            factdesk_core::Factdesk::open_deferring_index_rebuild_with_settings(
-                dir.path(),
-                factdesk_core::Settings::default(),
-            )
-            .unwrap()
-        };
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&factdesk_tests::repo_root().join("tests/fixtures/data-dir-v19"), dir.path());
+    let open = || {
+        factdesk_core::Factdesk::open_deferring_index_rebuild_with_settings(
+            dir.path(),
+            factdesk_core::Settings::default(),
+        )
+        .unwrap()
+    };
 
-        // Opened, the index is kept and the reading left to the caller; cancelled as it
-        // starts, nothing is lost and it is still pending.
-        let app = open();
-        assert!(app.index_rebuild_pending(), "version {version}");
-        assert_eq!(search(&app, "bridges", "en").len(), 1);
-        let cancel = CancelToken::new();
-        let reporter = Arc::new(Recorded {
-            cancel_at: Some(("Reading sentence languages", cancel.clone())),
-            ..Recorded::default()
-        });
-        let first = app.finish_index_rebuild(reporter.clone(), cancel).unwrap().unwrap();
-        assert!(!first.complete);
-        assert_eq!(
-            *reporter.phases.lock().unwrap(),
-            [("Reading sentence languages".to_owned(), Some(documents), 0)]
-        );
-        drop(app);
+    // Opened, the index is kept and the reading left to the caller; cancelled as it starts,
+    // nothing is lost and it is still pending.
+    let app = open();
+    assert!(app.index_rebuild_pending());
+    assert_eq!(search(&app, "bridges", "en").len(), 1);
+    assert!(search(&app, "Brücke", "de").is_empty());
+    let cancel = CancelToken::new();
+    let reporter = Arc::new(Recorded {
+        cancel_at: Some(("Reading sentence languages", cancel.clone())),
+        ..Recorded::default()
+    });
+    let first = app.finish_index_rebuild(reporter.clone(), cancel).unwrap().unwrap();
+    assert!(!first.complete);
+    assert_eq!(
+        *reporter.phases.lock().unwrap(),
+        [("Reading sentence languages".to_owned(), Some(2), 0)]
+    );
+    drop(app);
 
-        // Opened again, it goes on: both documents read, the article indexed again.
-        let app = open();
-        assert!(app.index_rebuild_pending());
-        let reporter = Arc::new(Recorded::default());
-        let second =
-            app.finish_index_rebuild(reporter.clone(), CancelToken::new()).unwrap().unwrap();
-        assert_eq!((second.documents, second.sentences, second.complete), (1, 3, true));
-        assert_eq!(
-            *reporter.phases.lock().unwrap(),
-            [
-                ("Reading sentence languages".to_owned(), Some(documents), documents),
-                ("Indexing".to_owned(), Some(1), 1)
-            ]
-        );
-        assert!(!app.index_rebuild_pending());
-        assert!(app.check_index().unwrap().consistent);
-        assert_eq!(search(&app, "Brücke", "de"), [old_bridges], "version {version}");
-        assert_eq!(search(&app, "bridges", "en").len(), 1);
-        assert!(!search(&app, "okra", "en").is_empty());
-        drop(app);
-        // Nothing is left for the next open.
-        assert!(!open().index_rebuild_pending());
-    }
+    // Opened again, it goes on: both documents read, the article indexed again.
+    let app = open();
+    assert!(app.index_rebuild_pending());
+    let reporter = Arc::new(Recorded::default());
+    let second = app.finish_index_rebuild(reporter.clone(), CancelToken::new()).unwrap().unwrap();
+    assert_eq!((second.documents, second.sentences, second.complete), (1, 3, true));
+    assert_eq!(
+        *reporter.phases.lock().unwrap(),
+        [
+            ("Reading sentence languages".to_owned(), Some(2), 2),
+            ("Indexing".to_owned(), Some(1), 1)
+        ]
+    );
+    assert!(!app.index_rebuild_pending());
+    assert!(app.check_index().unwrap().consistent);
+    assert_eq!(search(&app, "Brücke", "de"), [old_bridges]);
+    assert_eq!(search(&app, "bridges", "en").len(), 1);
+    assert!(!search(&app, "okra", "en").is_empty());
+    drop(app);
+    // Nothing is left for the next open.
+    assert!(!open().index_rebuild_pending());
+}
+
+#[test]
+fn a_query_naming_no_language_is_analysed_in_the_language_of_the_corpora_searched() {
+    let harness = demo();
+    let file = harness.write(
+        "de.txt",
+        "Die Zugspitze ist mit 2962 Metern der höchste Berg Deutschlands. Sie liegt an der \
+         Grenze zu Österreich."
+            .as_bytes(),
+    );
+    assert_eq!(harness.import(&[&file], "zeitung").imported, 1);
+    let corpora = |names: &[&str]| names.iter().map(|name| name.to_string()).collect::<Vec<_>>();
+    let language = |query: &str, names: &[&str]| -> String {
+        harness.app.query_language(query, &corpora(names)).unwrap()
+    };
+    // One German word, ASCII and too short to detect: the searched corpus's language.
+    assert_eq!(language("Bergen", &["zeitung"]), "de");
+    let request = SearchRequest {
+        query: "Bergen".into(),
+        corpora: corpora(&["zeitung"]),
+        ..SearchRequest::default()
+    };
+    let hits = harness.app.search(&request).unwrap();
+    assert!(hits[0].sentence.contains("höchste Berg"), "{hits:?}");
+    // Over every corpus, English has most documents (the demo's); a chosen language wins.
+    assert_eq!(language("Bergen", &[]), "en");
+    assert_eq!(language("Bergen", &["demo", "zeitung"]), "en");
+    assert!(search(&harness, "Bergen").is_empty());
+    let chosen = SearchRequest { language: Some("de".into()), ..request.clone() };
+    assert_eq!(harness.app.search(&chosen).unwrap(), hits);
+    // A query in another script is detected whatever the corpora.
+    assert_eq!(language("Здравствуйте, как дела у вашей семьи сегодня?", &["zeitung"]), "ru");
+    // An unknown corpus is named, and so is a language that is not a code.
+    let error = harness.app.query_language("Bergen", &corpora(&["nowhere"])).unwrap_err();
+    assert!(error.to_string().contains("nowhere"), "{error}");
+    let german = SearchRequest { language: Some("German".into()), ..request };
+    let error = harness.app.search(&german).unwrap_err().to_string();
+    assert!(error.contains("'German' is not a language code"), "{error}");
 }

@@ -55,7 +55,7 @@ fn text(bytes: &[u8]) -> String {
 fn init_import_search_docs_and_check() {
     let cli = Cli::new();
     let init = cli.json(&["init"]);
-    assert_eq!(init["schema_version"], 21);
+    assert_eq!(init["schema_version"], 22);
     assert!(cli.data.path().join("config.toml").exists());
 
     let corpus = demo_corpus().join("corpus");
@@ -476,7 +476,7 @@ fn a_data_directory_of_version_5_upgrades_and_its_killed_runs_resume() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     copy_dir(&root.join("tests/fixtures/data-dir-v5"), cli.data.path());
     let init = cli.json(&["init"]);
-    assert_eq!(init["schema_version"], 21);
+    assert_eq!(init["schema_version"], 22);
 
     // What version 5 stored is there (the store's migration test checks every row).
     let report = cli.json(&["report", "--collection", "demo", "--format", "json"]);

@@ -18,10 +18,8 @@ pub struct SearchRequest {
     pub documents: Vec<DocumentId>,
     /// Search the words of `query`, ignoring query syntax (for claims, not typed queries).
     pub plain_words: bool,
-    /// The language `query` is analysed in (an ISO 639-1 code, the claim's or the corpus's):
-    /// when `None`, the one detected in a query with letters beyond ASCII, else the corpus
-    /// default (`import.language`). An English query (a pound sign or curly quotes aside) is
-    /// never run through the detector.
+    /// The language `query` is analysed in (an ISO 639-1 code, the claim's or one a person
+    /// chose): when `None`, [`Factdesk::query_language`]'s.
     pub language: Option<String>,
 }
 
@@ -50,6 +48,34 @@ pub struct SearchHit {
 }
 
 impl Factdesk {
+    /// The language a query that names none is analysed in: the one detected in a query with
+    /// letters beyond ASCII (an English query, a pound sign or curly quotes aside, is never run
+    /// through the detector), else the language most documents of `corpora` (names; every
+    /// corpus when empty) are in, else the corpus default (`import.language`). So a one-word
+    /// German query in a German corpus is analysed in German.
+    pub fn query_language(&self, query: &str, corpora: &[String]) -> Result<String> {
+        let corpora: Vec<CorpusId> = {
+            let store = self.store()?;
+            corpora
+                .iter()
+                .map(|name| store.corpus_id(name))
+                .collect::<std::result::Result<_, _>>()?
+        };
+        self.language_of_query(&factdesk_text::nfc(query), &corpora)
+    }
+
+    fn language_of_query(&self, query: &str, corpora: &[CorpusId]) -> Result<String> {
+        if query.chars().any(|c| !c.is_ascii() && c.is_alphabetic())
+            && let Some(detected) = factdesk_text::detect_language(query)
+        {
+            return Ok(detected.code.to_owned());
+        }
+        Ok(match self.store()?.main_language(corpora)? {
+            Some(language) => language,
+            None => self.settings().import.language.clone(),
+        })
+    }
+
     /// Searches sentences by BM25, best first.
     #[tracing::instrument(skip(self))]
     pub fn search(&self, request: &SearchRequest) -> Result<Vec<SearchHit>> {
@@ -62,17 +88,14 @@ impl Factdesk {
                 .collect::<std::result::Result<_, _>>()?
         };
         let settings = &self.settings().search;
-        let default_language = &self.settings().import.language;
         // Composed accents (NFC), as imported text is.
         let query = factdesk_text::nfc(&request.query).into_owned();
         let language = match &request.language {
-            Some(language) => language.clone(),
-            None if query.chars().any(|c| !c.is_ascii() && c.is_alphabetic()) => {
-                factdesk_text::detect_language(&query)
-                    .map_or(default_language.as_str(), |language| language.code)
-                    .to_owned()
+            Some(language) => {
+                crate::import::check_language_code(language, "the query language")?;
+                language.clone()
             }
-            None => default_language.clone(),
+            None => self.language_of_query(&query, &corpora)?,
         };
         let search = self.index().search(&SentenceQuery {
             language,

@@ -87,6 +87,8 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 pub struct Store {
     conn: Connection,
     path: Option<PathBuf>,
+    /// The documents per corpus and language as last counted (see [`Store::main_language`]).
+    language_counts: std::cell::RefCell<corpora::LanguageCounts>,
 }
 
 impl std::fmt::Debug for Store {
@@ -138,7 +140,7 @@ impl Store {
         ))?;
         let display = path.as_ref().map_or(":memory:".to_owned(), |p| p.display().to_string());
         apply_migrations(&mut conn, MIGRATIONS, &display)?;
-        Ok(Store { conn, path })
+        Ok(Store { conn, path, language_counts: Default::default() })
     }
 
     /// The database file, or `None` in memory.

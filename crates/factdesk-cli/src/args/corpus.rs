@@ -41,7 +41,8 @@ pub struct SearchArgs {
     #[arg(long)]
     pub document: Vec<i64>,
     /// The language the query is analysed in (an ISO 639-1 code such as de) [default: the one
-    /// detected in a query with accents or another script, else import.language]
+    /// detected in a query with accents or another script, else the one most documents of the
+    /// corpora searched are in, else import.language]
     #[arg(long, value_name = "CODE")]
     pub language: Option<String>,
 }

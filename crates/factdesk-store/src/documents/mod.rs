@@ -512,4 +512,4 @@ fn summary_from_row_at(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

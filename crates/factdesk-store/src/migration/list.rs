@@ -109,6 +109,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "unread_sentence_languages",
         sql: include_str!("../../../../migrations/0021_unread_sentence_languages.sql"),
     },
+    Migration {
+        version: 22,
+        name: "documents_by_language",
+        sql: include_str!("../../../../migrations/0022_documents_by_language.sql"),
+    },
 ];
 
 /// The schema version this binary writes.
