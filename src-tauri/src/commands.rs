@@ -5,9 +5,10 @@
 //! exception is [`save_settings`], which after the core has written the settings opens the
 //! data directory again with them: replacing the app's state is the shell's business.
 //!
-//! Every command is declared once, by its name in `command_names.rs`: its handler, its
-//! permission and its TypeScript name follow from there (the capability file is checked
-//! against it).
+//! Every command is declared once, in `command_names.rs`, with the struct of its arguments
+//! (taken as [`Args`], beside the command here) and what it answers: its handler, its
+//! permission and its TypeScript signature follow from there (the capability file is checked
+//! against it, and the function against the declaration).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -26,7 +27,7 @@ use factdesk_core::settings::SettingChange;
 use factdesk_core::similar::SimilarClaim;
 use factdesk_core::verify::{BatchSummary, CheckSelection, ClaimWithCheck, VerifyOptions};
 use factdesk_core::{Factdesk, Settings};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tauri::State;
 use tauri::ipc::Channel;
 
@@ -42,6 +43,7 @@ pub use passages::*;
 pub use summaries::*;
 
 pub use crate::error::{CommandError, CommandResult};
+pub use crate::signature::Args;
 
 /// For the end-to-end tests only: a folder that Reports exports into without asking, because
 /// WebDriver cannot drive the native save dialog. Unset in normal use.
@@ -83,12 +85,46 @@ pub fn app_info(state: State<'_, AppState>) -> AppInfo {
     }
 }
 
+/// The arguments of a command that names one stored item (a document, claim, revision or
+/// summary) by its id.
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+pub struct IdArgs {
+    pub id: i64,
+}
+
+/// The arguments of a command about one collection.
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+pub struct CollectionArgs {
+    pub collection: String,
+}
+
+/// The arguments of a command over the checks of a collection that `selection` selects (each
+/// claim's newest, of one method or run when given).
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+#[ts(optional_fields = nullable)]
+pub struct SelectionArgs {
+    pub collection: String,
+    pub selection: Option<CheckSelection>,
+}
+
+/// The arguments of a command that reads a text.
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+pub struct TextArgs {
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CancelTaskArgs {
+    pub task_id: u32,
+}
+
 /// Asks a running import or batch of checks to stop at its next safe point (between
 /// documents or claims, never in the middle of a write). Answers whether a task with that id
 /// was running.
 #[tauri::command]
-pub fn cancel_task(tasks: State<'_, RunningTasks>, task_id: u32) -> bool {
-    tasks.cancel(task_id)
+pub fn cancel_task(tasks: State<'_, RunningTasks>, args: Args<CancelTaskArgs>) -> bool {
+    tasks.cancel(args.0.task_id)
 }
 
 /// The settings in effect, and the chat model they select.
@@ -117,14 +153,20 @@ pub fn get_settings(state: State<'_, AppState>) -> SettingsView {
     settings_view(&state.current())
 }
 
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+pub struct SaveSettingsArgs {
+    pub changes: Vec<SettingChange>,
+}
+
 /// Writes `changes` into the user's config file (the core checks them first and refuses an
 /// invalid one, naming its key, with the file untouched), then opens the data directory again
 /// with the new settings so that they take effect, and answers them.
 #[tauri::command]
 pub async fn save_settings(
     state: State<'_, AppState>,
-    changes: Vec<SettingChange>,
+    args: Args<SaveSettingsArgs>,
 ) -> CommandResult<SettingsView> {
+    let SaveSettingsArgs { changes } = args.0;
     let data_dir = state.current().data_dir().to_path_buf();
     let reopened = tauri::async_runtime::spawn_blocking(move || {
         let settings = Settings::save_user_overrides(&data_dir, &changes)?;
@@ -149,23 +191,41 @@ pub async fn list_collections(state: State<'_, AppState>) -> CommandResult<Vec<C
     off_main_thread(&state, Factdesk::collections).await
 }
 
+/// Which claims `list_claims` lists: each field left out is no filter.
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+#[ts(optional_fields = nullable)]
+pub struct ListClaimsArgs {
+    pub collection: Option<String>,
+    pub status: Option<ClaimStatus>,
+    pub tag: Option<String>,
+    pub limit: Option<u64>,
+}
+
 /// Claims, optionally of one collection, with one status, or with one tag.
 #[tauri::command]
 pub async fn list_claims(
     state: State<'_, AppState>,
-    collection: Option<String>,
-    status: Option<ClaimStatus>,
-    tag: Option<String>,
-    limit: Option<u64>,
+    args: Args<ListClaimsArgs>,
 ) -> CommandResult<Vec<Claim>> {
+    let ListClaimsArgs { collection, status, tag, limit } = args.0;
     let query = ClaimQuery { collection, status, tag, limit };
     off_main_thread(&state, move |app| app.claims(&query)).await
 }
 
 /// Splits a pasted text into candidate claims, one per sentence, for the user to edit.
 #[tauri::command]
-pub fn split_claims(state: State<'_, AppState>, text: String) -> Vec<String> {
-    state.current().split_into_claims(&text)
+pub fn split_claims(state: State<'_, AppState>, args: Args<TextArgs>) -> Vec<String> {
+    state.current().split_into_claims(&args.0.text)
+}
+
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct AddClaimsArgs {
+    pub collection: String,
+    pub claims: Vec<String>,
+    /// When the claims were made (YYYY-MM-DD), if known.
+    pub claimed_on: Option<String>,
 }
 
 /// Adds claims (typed, or split from a text) to a collection, created if missing; `claimed_on`
@@ -173,22 +233,35 @@ pub fn split_claims(state: State<'_, AppState>, text: String) -> Vec<String> {
 #[tauri::command]
 pub async fn add_claims(
     state: State<'_, AppState>,
-    collection: String,
-    claims: Vec<String>,
-    claimed_on: Option<String>,
+    args: Args<AddClaimsArgs>,
 ) -> CommandResult<ClaimImportSummary> {
+    let AddClaimsArgs { collection, claims, claimed_on } = args.0;
     off_main_thread(&state, move |app| app.add_claims(&collection, &claims, claimed_on.as_deref()))
         .await
+}
+
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+pub struct ImportClaimsArgs {
+    pub path: PathBuf,
+    pub collection: String,
 }
 
 /// Imports a claims file (CSV, JSONL, or one claim per line) into a collection.
 #[tauri::command]
 pub async fn import_claims(
     state: State<'_, AppState>,
-    path: PathBuf,
-    collection: String,
+    args: Args<ImportClaimsArgs>,
 ) -> CommandResult<ClaimImportSummary> {
+    let ImportClaimsArgs { path, collection } = args.0;
     off_main_thread(&state, move |app| app.import_claims(&path, &collection)).await
+}
+
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+#[ts(optional_fields = nullable)]
+pub struct VerifyCollectionArgs {
+    pub collection: String,
+    /// What is left out comes from `[verify]` and the method's `[methods.<name>]`.
+    pub options: Option<VerifyOptions>,
 }
 
 /// Checks every claim of a collection, sending progress over `on_progress`; an unfinished run
@@ -199,10 +272,10 @@ pub async fn verify_collection(
     state: State<'_, AppState>,
     tasks: State<'_, RunningTasks>,
     task_id: u32,
-    collection: String,
-    options: Option<VerifyOptions>,
+    args: Args<VerifyCollectionArgs>,
     on_progress: Channel<TaskProgress>,
 ) -> CommandResult<BatchSummary> {
+    let VerifyCollectionArgs { collection, options } = args.0;
     let running = tasks.start(task_id)?;
     let options = options.unwrap_or_default();
     let reporter = Arc::new(ChannelReporter::new(on_progress));
@@ -217,11 +290,17 @@ pub async fn verify_collection(
 #[tauri::command]
 pub async fn collection_checks(
     state: State<'_, AppState>,
-    collection: String,
-    selection: Option<CheckSelection>,
+    args: Args<SelectionArgs>,
 ) -> CommandResult<Vec<ClaimWithCheck>> {
+    let SelectionArgs { collection, selection } = args.0;
     let selection = selection.unwrap_or_default();
     off_main_thread(&state, move |app| app.collection_checks(&collection, &selection)).await
+}
+
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+pub struct CollectionPageArgs {
+    pub collection: String,
+    pub request: ClaimPageRequest,
 }
 
 /// One page of a collection's claims, filtered and sorted over the whole collection in the
@@ -229,9 +308,9 @@ pub async fn collection_checks(
 #[tauri::command]
 pub async fn collection_page(
     state: State<'_, AppState>,
-    collection: String,
-    request: ClaimPageRequest,
+    args: Args<CollectionPageArgs>,
 ) -> CommandResult<ClaimPage> {
+    let CollectionPageArgs { collection, request } = args.0;
     off_main_thread(&state, move |app| app.collection_page(&collection, &request)).await
 }
 
@@ -241,9 +320,9 @@ pub async fn collection_page(
 #[tauri::command]
 pub async fn collection_dashboard(
     state: State<'_, AppState>,
-    collection: String,
-    selection: Option<CheckSelection>,
+    args: Args<SelectionArgs>,
 ) -> CommandResult<Dashboard> {
+    let SelectionArgs { collection, selection } = args.0;
     let selection = selection.unwrap_or_default();
     off_main_thread(&state, move |app| app.collection_dashboard(&collection, &selection)).await
 }
@@ -252,8 +331,9 @@ pub async fn collection_dashboard(
 #[tauri::command]
 pub async fn collection_runs(
     state: State<'_, AppState>,
-    collection: String,
+    args: Args<CollectionArgs>,
 ) -> CommandResult<Vec<Run>> {
+    let CollectionArgs { collection } = args.0;
     off_main_thread(&state, move |app| app.collection_runs(&collection)).await
 }
 
@@ -261,9 +341,18 @@ pub async fn collection_runs(
 #[tauri::command]
 pub async fn checks_of_claim(
     state: State<'_, AppState>,
-    id: i64,
+    args: Args<IdArgs>,
 ) -> CommandResult<Vec<StoredCheck>> {
+    let IdArgs { id } = args.0;
     off_main_thread(&state, move |app| app.checks_of_claim(ClaimId(id))).await
+}
+
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+pub struct SetClaimLanguageArgs {
+    /// The claim.
+    pub id: i64,
+    /// An ISO 639-1 code such as `de`; `null`: unknown.
+    pub language: Option<String>,
 }
 
 /// Sets a claim's language (an ISO 639-1 code such as `de`; `None`: unknown), as a person
@@ -272,11 +361,24 @@ pub async fn checks_of_claim(
 #[tauri::command]
 pub async fn set_claim_language(
     state: State<'_, AppState>,
-    id: i64,
-    language: Option<String>,
+    args: Args<SetClaimLanguageArgs>,
 ) -> CommandResult<Claim> {
+    let SetClaimLanguageArgs { id, language } = args.0;
     off_main_thread(&state, move |app| app.set_claim_language(ClaimId(id), language.as_deref()))
         .await
+}
+
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct ReviewCheckArgs {
+    pub check_id: i64,
+    pub decision: ReviewDecision,
+    /// Required for `override`; for `accept`, the machine verdict or nothing.
+    pub verdict: Option<Verdict>,
+    /// Required for `override`: why the machine verdict is wrong.
+    pub comment: String,
+    pub reviewer: Option<String>,
 }
 
 /// Records a person's review of a check: accept its verdict, or override it with `verdict`
@@ -284,16 +386,26 @@ pub async fn set_claim_language(
 #[tauri::command]
 pub async fn review_check(
     state: State<'_, AppState>,
-    check_id: i64,
-    decision: ReviewDecision,
-    verdict: Option<Verdict>,
-    comment: String,
-    reviewer: Option<String>,
+    args: Args<ReviewCheckArgs>,
 ) -> CommandResult<Review> {
+    let ReviewCheckArgs { check_id, decision, verdict, comment, reviewer } = args.0;
     off_main_thread(&state, move |app| {
         app.review_check(CheckId(check_id), decision, verdict, &comment, reviewer.as_deref())
     })
     .await
+}
+
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct ExportReportArgs {
+    pub collection: String,
+    /// `md`, `html`, `json`, `csv` or `claimreview`.
+    pub format: String,
+    pub path: PathBuf,
+    pub selection: Option<CheckSelection>,
+    /// Whether ClaimReview holds the claims no person reviewed too, marked.
+    pub machine_verdicts: Option<bool>,
 }
 
 /// Writes the report of a collection in `format` (`md`, `html`, `json`, `csv` or
@@ -302,12 +414,9 @@ pub async fn review_check(
 #[tauri::command]
 pub async fn export_report(
     state: State<'_, AppState>,
-    collection: String,
-    format: String,
-    path: PathBuf,
-    selection: Option<CheckSelection>,
-    machine_verdicts: Option<bool>,
+    args: Args<ExportReportArgs>,
 ) -> CommandResult<()> {
+    let ExportReportArgs { collection, format, path, selection, machine_verdicts } = args.0;
     let selection = selection.unwrap_or_default();
     let format: Format = format.parse().map_err(|error: factdesk_core::model::UnknownValue| {
         CommandError { code: "invalid_input", message: error.to_string() }
@@ -329,11 +438,19 @@ pub async fn export_report(
 #[tauri::command]
 pub async fn evaluate(
     state: State<'_, AppState>,
-    collection: String,
-    selection: Option<CheckSelection>,
+    args: Args<SelectionArgs>,
 ) -> CommandResult<Evaluation> {
+    let SelectionArgs { collection, selection } = args.0;
     let selection = selection.unwrap_or_default();
     off_main_thread(&state, move |app| app.evaluate(&collection, &selection)).await
+}
+
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+#[ts(optional_fields = nullable)]
+pub struct SimilarClaimsArgs {
+    pub text: String,
+    /// At most this many (3 when left out).
+    pub limit: Option<usize>,
 }
 
 /// Earlier claims of the library like `text` (checked before), most alike first, each with
@@ -341,9 +458,9 @@ pub async fn evaluate(
 #[tauri::command]
 pub async fn similar_claims(
     state: State<'_, AppState>,
-    text: String,
-    limit: Option<usize>,
+    args: Args<SimilarClaimsArgs>,
 ) -> CommandResult<Vec<SimilarClaim>> {
+    let SimilarClaimsArgs { text, limit } = args.0;
     let app = state.current();
     Ok(app.similar_claims(&text, limit.unwrap_or(3), None).await?)
 }

@@ -8,13 +8,14 @@
 //! the builder runs, so no command can find it missing. The CLI may use the same data
 //! directory at the same time (SQLite in WAL mode; the index has one writer at a time).
 
-pub mod bindings;
-// First, so that its `command_handler!` is in scope below.
+// First, so that its `command_handler!` and `command_items!` are in scope below.
 #[macro_use]
 mod command_names;
+pub mod bindings;
 pub mod commands;
 mod error;
 pub mod logs;
+pub mod signature;
 pub mod state;
 pub mod tasks;
 

@@ -292,16 +292,37 @@ fn core_errors_reach_the_ui_with_their_code() {
     }
 }
 
+/// Arguments a command does not take are refused before it runs, as invalid input that names
+/// the command and what is wrong with them.
+#[test]
+fn arguments_of_the_wrong_shape_are_refused_naming_the_command() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let (_app, window) = mock_window(dir.path());
+
+    let cases = [
+        ("list_documents", json!({"limit": "ten", "offset": 0}), "invalid type"),
+        ("get_document", json!({}), "missing field `id`"),
+        ("review_check", json!({"checkId": 1, "decision": "maybe", "comment": ""}), "maybe"),
+    ];
+    for (command, args, detail) in cases {
+        let error = invoke(&window, command, args).expect_err(command);
+        assert_eq!(error["code"], "invalid_input", "{command}: {error}");
+        let message = error["message"].as_str().unwrap_or_default();
+        assert!(message.contains(&format!("`{command}`")), "{command}: {error}");
+        assert!(message.contains(detail), "{command}: {error}");
+    }
+}
+
 /// The commands are the ones the UI calls, no more and no fewer: the capability grants
 /// every command, so a command the UI does not call would be reachable for no reason.
 #[test]
 fn the_commands_are_the_ones_the_ui_calls() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../ui/src/api.ts");
     let api = std::fs::read_to_string(path).expect("read ui/src/api.ts");
-    // Every call goes through `call<T>('name', …)` or `startTask<T>('name', …)`.
-    let mut called: Vec<&str> = api
-        .split(">('")
-        .skip(1)
+    // Every call goes through `call('name', …)` or `startTask('name', …)`.
+    let mut called: Vec<&str> = ["call('", "startTask('"]
+        .into_iter()
+        .flat_map(|opening| api.split(opening).skip(1))
         .filter_map(|rest| rest.split_once('\'').map(|(name, _)| name))
         .collect();
     called.sort_unstable();

@@ -1,9 +1,10 @@
 // The one module that talks to the Rust shell. Every command of `src-tauri/src/commands.rs`
-// has a typed wrapper here, and so do the two Tauri facilities the UI uses (the file dialog and
-// files dropped on the window); the rest of the UI imports these and never calls `invoke()` or
-// a plugin itself.
+// has a wrapper here, typed by the command's declaration (`call` and `startTask` take only the
+// arguments `bindings/Commands.ts` gives for it, and answer its type), and so do the two Tauri
+// facilities the UI uses (the file dialog and files dropped on the window); the rest of the UI
+// imports these and never calls `invoke()` or a plugin itself.
 
-import { Channel, invoke } from '@tauri-apps/api/core';
+import { Channel, invoke, type InvokeArgs } from '@tauri-apps/api/core';
 import { getCurrentWebview } from '@tauri-apps/api/webview';
 import { open, save } from '@tauri-apps/plugin-dialog';
 
@@ -30,6 +31,10 @@ import type { ClaimStatus } from './bindings/ClaimStatus';
 import type { ClaimWithCheck } from './bindings/ClaimWithCheck';
 import type { CommandError } from './bindings/CommandError';
 import type { CommandName } from './bindings/CommandName';
+import type { CommandAnswer, CommandArgs, TaskCommandName } from './bindings/Commands';
+import type { ListClaimsArgs } from './bindings/ListClaimsArgs';
+import type { ReviewCheckArgs } from './bindings/ReviewCheckArgs';
+import type { SearchSentencesArgs } from './bindings/SearchSentencesArgs';
 import type { ConfusionRow } from './bindings/ConfusionRow';
 import type { Corpus } from './bindings/Corpus';
 import type { ConfidenceBin } from './bindings/ConfidenceBin';
@@ -73,6 +78,7 @@ import type { SourcedSummary } from './bindings/SourcedSummary';
 import type { ScoredSource } from './bindings/ScoredSource';
 import type { SourceClaims } from './bindings/SourceClaims';
 import type { ReviewedRevision } from './bindings/ReviewedRevision';
+import type { ReviseRequest } from './bindings/ReviseRequest';
 import type { Revision } from './bindings/Revision';
 import type { Edit } from './bindings/Edit';
 import type { EditDecision } from './bindings/EditDecision';
@@ -219,10 +225,8 @@ export interface RunningTask<T> {
   cancel(): Promise<boolean>;
 }
 
-export interface SearchOptions {
-  limit?: number;
-  corpora?: string[];
-}
+/** What a search asks for besides its text (the arguments of `search_sentences`). */
+export type SearchOptions = Partial<Omit<SearchSentencesArgs, 'query'>>;
 
 /** The settings a check's options start from. */
 export interface CheckDefaults {
@@ -230,12 +234,8 @@ export interface CheckDefaults {
   methods: MethodsSettings;
 }
 
-export interface ClaimFilter {
-  collection?: string;
-  status?: ClaimStatus;
-  tag?: string;
-  limit?: number;
-}
+/** Which claims `listClaims` lists (the arguments of `list_claims`): each field left out is no filter. */
+export type ClaimFilter = ListClaimsArgs;
 
 /** The choices of a check (the core's `VerifyOptions`); what is left out comes from `[verify]` and the method's `[methods.<name>]`. */
 export type VerifyRequest = { [K in keyof VerifyOptions]?: NonNullable<VerifyOptions[K]> };
@@ -246,14 +246,8 @@ export type CheckSelection = { [K in keyof RustCheckSelection]?: NonNullable<Rus
 /** Export formats of `export_report`. */
 export type ReportFormat = 'md' | 'html' | 'json' | 'csv' | 'claimreview';
 
-export interface ReviewInput {
-  decision: ReviewDecision;
-  /** Required for `override`; for `accept`, the machine verdict or nothing. */
-  verdict?: Verdict;
-  /** Required for `override`: why the machine verdict is wrong. */
-  comment: string;
-  reviewer?: string;
-}
+/** A person's review of a check (the arguments of `review_check` besides the check). */
+export type ReviewInput = Omit<ReviewCheckArgs, 'checkId'>;
 
 /** Turns whatever a rejected call gives into a `CommandError`. */
 export function asCommandError(error: unknown): CommandError {
@@ -264,8 +258,8 @@ export function asCommandError(error: unknown): CommandError {
   return { code: 'internal', message: String(error) };
 }
 
-// Only a command the app declares (src-tauri/src/command_names.rs) can be named here.
-async function call<T>(command: CommandName, args?: Record<string, unknown>): Promise<T> {
+/** Sends a command; `call` and `startTask` say what it takes and answers. */
+async function send<T>(command: CommandName, args: InvokeArgs): Promise<T> {
   try {
     return await invoke<T>(command, args);
   } catch (error) {
@@ -273,21 +267,30 @@ async function call<T>(command: CommandName, args?: Record<string, unknown>): Pr
   }
 }
 
+/**
+ * Calls a command the app declares (src-tauri/src/command_names.rs) with the arguments its
+ * declaration gives (`CommandArgs`, generated), answering its type (`CommandAnswer`): a name,
+ * argument or type the command does not have fails to compile.
+ */
+function call<C extends Exclude<CommandName, TaskCommandName>>(command: C, args: CommandArgs[C]): Promise<CommandAnswer[C]> {
+  return send<CommandAnswer[C]>(command, args);
+}
+
 export function appInfo(): Promise<AppInfo> {
-  return call<AppInfo>('app_info');
+  return call('app_info', {});
 }
 
 export function listCorpora(): Promise<Corpus[]> {
-  return call<Corpus[]>('list_corpora');
+  return call('list_corpora', {});
 }
 
 /** One page of documents, newest first, of `corpus` (or of every corpus). */
 export function listDocuments(corpus: string | null, limit: number, offset: number): Promise<DocumentSummary[]> {
-  return call<DocumentSummary[]>('list_documents', { corpus, limit, offset });
+  return call('list_documents', { corpus, limit, offset });
 }
 
 export function getDocument(id: number): Promise<Document> {
-  return call<Document>('get_document', { id });
+  return call('get_document', { id });
 }
 
 // Task ids only need to differ between actions running at once; starting at a random number
@@ -298,17 +301,17 @@ let nextTaskId = Math.floor(Math.random() * 1_000_000_000);
  * Starts a long command that takes `taskId` and an `onProgress` channel, and gives its outcome
  * and a way to cancel it (`cancel_task`).
  */
-function startTask<T>(
-  command: CommandName,
-  args: Record<string, unknown>,
+function startTask<C extends TaskCommandName>(
+  command: C,
+  args: CommandArgs[C],
   onProgress: (message: TaskProgress) => void,
-): RunningTask<T> {
+): RunningTask<CommandAnswer[C]> {
   const taskId = nextTaskId++;
   const channel = new Channel<TaskProgress>();
   channel.onmessage = onProgress;
   return {
-    done: call<T>(command, { ...args, taskId, onProgress: channel }),
-    cancel: () => call<boolean>('cancel_task', { taskId }),
+    done: send<CommandAnswer[C]>(command, { ...args, taskId, onProgress: channel }),
+    cancel: () => call('cancel_task', { taskId }),
   };
 }
 
@@ -321,7 +324,7 @@ export function importSources(
   sources: string[],
   onProgress: (message: TaskProgress) => void,
 ): RunningTask<ImportSummary> {
-  return startTask<ImportSummary>('import_sources', { corpus, sources }, onProgress);
+  return startTask('import_sources', { corpus, sources }, onProgress);
 }
 
 /**
@@ -329,11 +332,11 @@ export function importSources(
  * rebuild left unfinished); `done` gives `null` at once when none is pending.
  */
 export function finishIndexRebuild(onProgress: (message: TaskProgress) => void): RunningTask<IndexRebuild | null> {
-  return startTask<IndexRebuild | null>('finish_index_rebuild', {}, onProgress);
+  return startTask('finish_index_rebuild', {}, onProgress);
 }
 
 export function searchSentences(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
-  return call<SearchHit[]>('search_sentences', {
+  return call('search_sentences', {
     query,
     limit: options.limit ?? null,
     corpora: options.corpora ?? [],
@@ -341,7 +344,7 @@ export function searchSentences(query: string, options: SearchOptions = {}): Pro
 }
 
 export function getSettings(): Promise<SettingsView> {
-  return call<SettingsView>('get_settings');
+  return call('get_settings', {});
 }
 
 /**
@@ -349,20 +352,20 @@ export function getSettings(): Promise<SettingsView> {
  * invalid change is refused (code `config`, naming its key) and nothing is written.
  */
 export function saveSettings(changes: SettingChange[]): Promise<SettingsView> {
-  return call<SettingsView>('save_settings', { changes });
+  return call('save_settings', { changes });
 }
 
 /** Asks the selected chat model for a one-word answer. May take a while (a model may load). */
 export function checkModel(): Promise<ModelCheck> {
-  return call<ModelCheck>('check_model');
+  return call('check_model', {});
 }
 
 export function listCollections(): Promise<ClaimCollection[]> {
-  return call<ClaimCollection[]>('list_collections');
+  return call('list_collections', {});
 }
 
 export function listClaims(filter: ClaimFilter = {}): Promise<Claim[]> {
-  return call<Claim[]>('list_claims', {
+  return call('list_claims', {
     collection: filter.collection ?? null,
     status: filter.status ?? null,
     tag: filter.tag ?? null,
@@ -372,17 +375,17 @@ export function listClaims(filter: ClaimFilter = {}): Promise<Claim[]> {
 
 /** Splits a pasted text into candidate claims, one per sentence. */
 export function splitClaims(text: string): Promise<string[]> {
-  return call<string[]>('split_claims', { text });
+  return call('split_claims', { text });
 }
 
 /** Adds claims to `collection` (created if missing); ones it holds already count as duplicates. */
 export function addClaims(collection: string, claims: string[], claimedOn: string | null = null): Promise<ClaimImportSummary> {
-  return call<ClaimImportSummary>('add_claims', { collection, claims, claimedOn });
+  return call('add_claims', { collection, claims, claimedOn });
 }
 
 /** Imports a claims file (CSV, JSONL, or one claim per line) into `collection`. */
 export function importClaims(path: string, collection: string): Promise<ClaimImportSummary> {
-  return call<ClaimImportSummary>('import_claims', { path, collection });
+  return call('import_claims', { path, collection });
 }
 
 /**
@@ -394,18 +397,18 @@ export function verifyCollection(
   options: VerifyRequest,
   onProgress: (message: TaskProgress) => void,
 ): RunningTask<BatchSummary> {
-  return startTask<BatchSummary>('verify_collection', { collection, options }, onProgress);
+  return startTask('verify_collection', { collection, options }, onProgress);
 }
 
 
 /** The claims of a collection, each with its newest check (of `selection`) and that check's latest review. */
 export function collectionChecks(collection: string, selection: CheckSelection = {}): Promise<ClaimWithCheck[]> {
-  return call<ClaimWithCheck[]>('collection_checks', { collection, selection });
+  return call('collection_checks', { collection, selection });
 }
 
 /** The runs over a collection, newest first. */
 export function collectionRuns(collection: string): Promise<Run[]> {
-  return call<Run[]>('collection_runs', { collection });
+  return call('collection_runs', { collection });
 }
 
 /** A collection's dashboard: verdict counts, machine against review, confidence by agreement, checks per day. */
@@ -414,16 +417,16 @@ export type ClaimPageQuery = { [K in Exclude<keyof ClaimPageRequest, 'selection'
 
 /** One page of a collection's claims, filtered and sorted over the whole collection. */
 export function collectionPage(collection: string, request: ClaimPageQuery): Promise<ClaimPage> {
-  return call<ClaimPage>('collection_page', { collection, request });
+  return call('collection_page', { collection, request });
 }
 
 export function collectionDashboard(collection: string, selection: CheckSelection = {}): Promise<Dashboard> {
-  return call<Dashboard>('collection_dashboard', { collection, selection });
+  return call('collection_dashboard', { collection, selection });
 }
 
 /** Every check of a claim, oldest first. */
 export function checksOfClaim(claimId: number): Promise<StoredCheck[]> {
-  return call<StoredCheck[]>('checks_of_claim', { id: claimId });
+  return call('checks_of_claim', { id: claimId });
 }
 
 /**
@@ -431,13 +434,13 @@ export function checksOfClaim(claimId: number): Promise<StoredCheck[]> {
  * one detected, and gives the claim back; a code that is not one is refused (`invalid_input`).
  */
 export function setClaimLanguage(claimId: number, language: string | null): Promise<Claim> {
-  return call<Claim>('set_claim_language', { id: claimId, language });
+  return call('set_claim_language', { id: claimId, language });
 }
 
 
 /** Records a review of a check; the machine verdict is kept beside it. */
 export function reviewCheck(checkId: number, review: ReviewInput): Promise<Review> {
-  return call<Review>('review_check', {
+  return call('review_check', {
     checkId,
     decision: review.decision,
     verdict: review.verdict ?? null,
@@ -447,13 +450,13 @@ export function reviewCheck(checkId: number, review: ReviewInput): Promise<Revie
 }
 
 /** Writes the report of `collection` (each claim's newest check of `selection`) in `format` to `path`. */
-export function exportReport(collection: string, format: ReportFormat, path: string, selection: CheckSelection = {}, machineVerdicts = false): Promise<void> {
-  return call<void>('export_report', { collection, format, path, selection, machineVerdicts });
+export function exportReport(collection: string, format: ReportFormat, path: string, selection: CheckSelection = {}, machineVerdicts = false): Promise<null> {
+  return call('export_report', { collection, format, path, selection, machineVerdicts });
 }
 
 /** Scores the newest check (of `selection`) of each labelled claim of `collection` against its gold label. */
 export function evaluate(collection: string, selection: CheckSelection = {}): Promise<Evaluation> {
-  return call<Evaluation>('evaluate', { collection, selection });
+  return call('evaluate', { collection, selection });
 }
 
 /** The file types the import reads, for the file dialog's filter. */
@@ -549,7 +552,7 @@ export interface ReviseInput {
   sources?: number[];
 }
 
-function reviseRequest(input: ReviseInput): Record<string, unknown> {
+function reviseRequest(input: ReviseInput): ReviseRequest {
   return {
     method: input.method,
     evidence: input.evidence ?? null,
@@ -561,52 +564,52 @@ function reviseRequest(input: ReviseInput): Record<string, unknown> {
 
 /** The passages of a collection (texts to correct), oldest first. */
 export function listPassages(collection: string): Promise<Passage[]> {
-  return call<Passage[]>('list_passages', { collection });
+  return call('list_passages', { collection });
 }
 
 /** Corrects a pasted text with RARR or CoVe; the revision is stored. */
 export function reviseText(text: string, input: ReviseInput): Promise<ReviewedRevision> {
-  return call<ReviewedRevision>('revise_text', { text, request: reviseRequest(input) });
+  return call('revise_text', { text, request: reviseRequest(input) });
 }
 
 /** Corrects a stored passage (against its own source documents by default). */
 export function revisePassage(id: number, input: ReviseInput): Promise<ReviewedRevision> {
-  return call<ReviewedRevision>('revise_passage', { id, request: reviseRequest(input) });
+  return call('revise_passage', { id, request: reviseRequest(input) });
 }
 
 /** A stored revision with the decisions on its edits. */
 export function getRevision(id: number): Promise<ReviewedRevision> {
-  return call<ReviewedRevision>('get_revision', { id });
+  return call('get_revision', { id });
 }
 
 /** Accepts or rejects edit `edit` (from 0) of revision `id`, with why when given; the revision itself is kept. */
 export function decideEdit(id: number, edit: number, accepted: boolean, reviewer?: string, comment?: string): Promise<ReviewedRevision> {
-  return call<ReviewedRevision>('decide_edit', { id, edit, accepted, comment: comment ?? null, reviewer: reviewer ?? null });
+  return call('decide_edit', { id, edit, accepted, comment: comment ?? null, reviewer: reviewer ?? null });
 }
 
 /** Writes the text kept of revision `id` (every edit not rejected) to `path`. */
-export function exportKeptText(id: number, path: string): Promise<void> {
-  return call<void>('export_kept_text', { id, path });
+export function exportKeptText(id: number, path: string): Promise<null> {
+  return call('export_kept_text', { id, path });
 }
 
 /** The questions with stored structured summaries. */
 export function listSummaryQuestions(): Promise<SummaryQuestion[]> {
-  return call<SummaryQuestion[]>('list_summary_questions');
+  return call('list_summary_questions', {});
 }
 
 /** Keeps a structured summary (Markdown, or JSON) of `question`. */
 export function addSummary(question: string, name: string, text: string): Promise<SummaryView> {
-  return call<SummaryView>('add_summary', { question, name, text });
+  return call('add_summary', { question, name, text });
 }
 
 /** Labels one element of a stored summary as a person (`null` clears the label). */
-export function labelSummary(id: number, element: string, grade: number | null): Promise<void> {
-  return call<void>('label_summary', { id, element, grade });
+export function labelSummary(id: number, element: string, grade: number | null): Promise<null> {
+  return call('label_summary', { id, element, grade });
 }
 
 /** Every stored summary of `question`, labelled and scored with SGSS. */
 export function scoreQuestion(question: string): Promise<QuestionScores> {
-  return call<QuestionScores>('score_question', { question });
+  return call('score_question', { question });
 }
 
 /**
@@ -614,22 +617,22 @@ export function scoreQuestion(question: string): Promise<QuestionScores> {
  * same input is resumed. Progress (sources scored) arrives at `onProgress`.
  */
 export function summarizeSources(input: SummarizeInput, onProgress: (message: TaskProgress) => void): RunningTask<SummaryRun> {
-  return startTask<SummaryRun>('summarize_sources', { input }, onProgress);
+  return startTask('summarize_sources', { input }, onProgress);
 }
 
 /** The stored summaries of several sources, newest first. */
 export function listSourcedSummaries(): Promise<StoredOutcome[]> {
-  return call<StoredOutcome[]>('list_sourced_summaries');
+  return call('list_sourced_summaries', {});
 }
 
 /** One stored summary of several sources. */
 export function getSourcedSummary(id: number): Promise<StoredOutcome> {
-  return call<StoredOutcome>('get_sourced_summary', { id });
+  return call('get_sourced_summary', { id });
 }
 
 /** People's reviews of summary `id`'s sources (the newest for each reviewed source). */
 export function summarySourceReviews(id: number): Promise<SourceReview[]> {
-  return call<SourceReview[]>('summary_source_reviews', { id });
+  return call('summary_source_reviews', { id });
 }
 
 /**
@@ -637,20 +640,20 @@ export function summarySourceReviews(id: number): Promise<SourceReview[]> {
  * or not, saying why in `comment`. Answers every review that counts.
  */
 export function reviewSummarySource(id: number, source: number, accepted: boolean, comment?: string, reviewer?: string): Promise<SourceReview[]> {
-  return call<SourceReview[]>('review_summary_source', { id, source, accepted, comment: comment ?? null, reviewer: reviewer ?? null });
+  return call('review_summary_source', { id, source, accepted, comment: comment ?? null, reviewer: reviewer ?? null });
 }
 
 /** Writes summary `id`'s answer again from the sources `used` (indices) and stores it anew. */
 export function resummarize(id: number, used: number[]): Promise<StoredOutcome> {
-  return call<StoredOutcome>('resummarize', { id, used });
+  return call('resummarize', { id, used });
 }
 
 /** Writes summary `id` as a report (`md`, `html` or `json`) to `path`. */
-export function exportSummaryReport(id: number, format: 'md' | 'html' | 'json', path: string): Promise<void> {
-  return call<void>('export_summary_report', { id, format, path });
+export function exportSummaryReport(id: number, format: 'md' | 'html' | 'json', path: string): Promise<null> {
+  return call('export_summary_report', { id, format, path });
 }
 
 /** Earlier claims of the library like `text` (checked before), most alike first, each with its newest check. */
 export function similarClaims(text: string, limit = 3): Promise<SimilarClaim[]> {
-  return call<SimilarClaim[]>('similar_claims', { text, limit });
+  return call('similar_claims', { text, limit });
 }

@@ -34,8 +34,10 @@ pub enum ClaimSort {
 /// Which claims of a collection to show, in what order, and which of them.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, ts_rs::TS)]
 #[serde(default, deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct ClaimPageRequest {
     /// Whose checks to show: each claim's newest check of this method (or run).
+    #[ts(optional = nullable)]
     pub selection: CheckSelection,
     pub status: Option<ClaimStatus>,
     /// A verdict (the reviewer's when reviewed), a reason a check could not decide
@@ -49,9 +51,12 @@ pub struct ClaimPageRequest {
     /// The column to sort by; the collection's order when absent. Claims without a value in
     /// the column come last either way; ties keep the collection's order.
     pub sort: Option<ClaimSort>,
+    #[ts(optional = nullable)]
     pub descending: bool,
     /// How many matching claims to pass over, and how many to give (at least one).
+    #[ts(optional = nullable)]
     pub offset: usize,
+    #[ts(optional = nullable)]
     pub limit: usize,
 }
 

@@ -8,10 +8,11 @@ use factdesk_core::import::{ImportRequest, ImportSummary};
 use factdesk_core::index_sync::IndexRebuild;
 use factdesk_core::model::{Corpus, Document, DocumentId, DocumentSummary};
 use factdesk_core::search::{SearchHit, SearchRequest};
+use serde::Deserialize;
 use tauri::State;
 use tauri::ipc::Channel;
 
-use super::{CommandResult, off_main_thread};
+use super::{Args, CommandResult, IdArgs, off_main_thread};
 use crate::state::AppState;
 use crate::tasks::{ChannelReporter, RunningTasks, TaskProgress};
 
@@ -20,21 +21,41 @@ pub async fn list_corpora(state: State<'_, AppState>) -> CommandResult<Vec<Corpu
     off_main_thread(&state, Factdesk::corpora).await
 }
 
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+#[ts(optional_fields = nullable)]
+pub struct ListDocumentsArgs {
+    /// Of every corpus when left out.
+    pub corpus: Option<String>,
+    pub limit: u64,
+    pub offset: u64,
+}
+
 /// One page of documents, newest first, of one corpus (or of all).
 #[tauri::command]
 pub async fn list_documents(
     state: State<'_, AppState>,
-    corpus: Option<String>,
-    limit: u64,
-    offset: u64,
+    args: Args<ListDocumentsArgs>,
 ) -> CommandResult<Vec<DocumentSummary>> {
+    let ListDocumentsArgs { corpus, limit, offset } = args.0;
     off_main_thread(&state, move |app| app.documents(corpus.as_deref(), Some(limit), offset)).await
 }
 
 /// One document with its text and sentences.
 #[tauri::command]
-pub async fn get_document(state: State<'_, AppState>, id: i64) -> CommandResult<Document> {
+pub async fn get_document(
+    state: State<'_, AppState>,
+    args: Args<IdArgs>,
+) -> CommandResult<Document> {
+    let IdArgs { id } = args.0;
     off_main_thread(&state, move |app| app.document(DocumentId(id))).await
+}
+
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+pub struct ImportSourcesArgs {
+    /// Created if missing.
+    pub corpus: String,
+    /// Files, folders and http(s) URLs.
+    pub sources: Vec<String>,
 }
 
 /// Imports files, folders and http(s) URLs into a corpus, sending progress over `on_progress`.
@@ -46,10 +67,10 @@ pub async fn import_sources(
     state: State<'_, AppState>,
     tasks: State<'_, RunningTasks>,
     task_id: u32,
-    corpus: String,
-    sources: Vec<String>,
+    args: Args<ImportSourcesArgs>,
     on_progress: Channel<TaskProgress>,
 ) -> CommandResult<ImportSummary> {
+    let ImportSourcesArgs { corpus, sources } = args.0;
     let running = tasks.start(task_id)?;
     let request = ImportRequest { sources, corpus, ..ImportRequest::default() };
     let reporter = Arc::new(ChannelReporter::new(on_progress));
@@ -74,13 +95,23 @@ pub async fn finish_index_rebuild(
     off_main_thread(&state, move |app| app.finish_index_rebuild(reporter, cancel)).await
 }
 
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+#[ts(optional_fields = nullable)]
+pub struct SearchSentencesArgs {
+    pub query: String,
+    pub limit: Option<usize>,
+    /// Every corpus when empty.
+    #[serde(default)]
+    pub corpora: Vec<String>,
+}
+
+/// The sentences of the index that match `query` (in `corpora`, or in every corpus).
 #[tauri::command]
 pub async fn search_sentences(
     state: State<'_, AppState>,
-    query: String,
-    limit: Option<usize>,
-    corpora: Vec<String>,
+    args: Args<SearchSentencesArgs>,
 ) -> CommandResult<Vec<SearchHit>> {
+    let SearchSentencesArgs { query, limit, corpora } = args.0;
     let request = SearchRequest { query, limit, corpora, ..SearchRequest::default() };
     off_main_thread(&state, move |app| app.search(&request)).await
 }

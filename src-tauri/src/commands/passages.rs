@@ -7,9 +7,10 @@ use factdesk_core::methods::revise::evidence::Granularity;
 use factdesk_core::methods::revise::{Gate, ReviseMethod};
 use factdesk_core::model::{CheckId, DocumentId, Passage, PassageId};
 use factdesk_core::revise::{EvidenceChoice, ReviewedRevision, ReviseOptions};
+use serde::Deserialize;
 use tauri::State;
 
-use super::{CommandResult, off_main_thread};
+use super::{Args, CollectionArgs, CommandResult, IdArgs, off_main_thread};
 use crate::error::invalid;
 use crate::state::AppState;
 
@@ -17,14 +18,16 @@ use crate::state::AppState;
 #[tauri::command]
 pub async fn list_passages(
     state: State<'_, AppState>,
-    collection: String,
+    args: Args<CollectionArgs>,
 ) -> CommandResult<Vec<Passage>> {
+    let CollectionArgs { collection } = args.0;
     off_main_thread(&state, move |app| app.passages(&collection)).await
 }
 
 /// How the UI asks for a revision: the method and, optionally, the evidence, its granularity
 /// and the gate (the method's settings decide what is left out).
 #[derive(Debug, Clone, serde::Deserialize, ts_rs::TS)]
+#[ts(optional_fields = nullable)]
 pub struct ReviseRequest {
     /// `rarr` or `cove`.
     pub method: String,
@@ -36,6 +39,7 @@ pub struct ReviseRequest {
     pub gate: Option<String>,
     /// Source documents of a pasted text.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub sources: Vec<i64>,
 }
 
@@ -65,26 +69,39 @@ impl ReviseRequest {
     }
 }
 
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+pub struct ReviseTextArgs {
+    pub text: String,
+    pub request: ReviseRequest,
+}
+
 /// Corrects a pasted text with RARR or CoVe and stores the revision.
 #[tauri::command]
 pub async fn revise_text(
     state: State<'_, AppState>,
-    text: String,
-    request: ReviseRequest,
+    args: Args<ReviseTextArgs>,
 ) -> CommandResult<ReviewedRevision> {
+    let ReviseTextArgs { text, request } = args.0;
     let (method, options) = request.parse()?;
     let app = state.current();
     let stored = app.revise_text(&text, method, &options).await?;
     off_main_thread(&state, move |app| app.revision(stored.id)).await
 }
 
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+pub struct RevisePassageArgs {
+    /// The passage.
+    pub id: i64,
+    pub request: ReviseRequest,
+}
+
 /// Corrects a stored passage (against its own source documents by default).
 #[tauri::command]
 pub async fn revise_passage(
     state: State<'_, AppState>,
-    id: i64,
-    request: ReviseRequest,
+    args: Args<RevisePassageArgs>,
 ) -> CommandResult<ReviewedRevision> {
+    let RevisePassageArgs { id, request } = args.0;
     let (method, options) = request.parse()?;
     let app = state.current();
     let stored = app.revise_passage(PassageId(id), method, &options).await?;
@@ -93,8 +110,24 @@ pub async fn revise_passage(
 
 /// A stored revision with the decisions on its edits.
 #[tauri::command]
-pub async fn get_revision(state: State<'_, AppState>, id: i64) -> CommandResult<ReviewedRevision> {
+pub async fn get_revision(
+    state: State<'_, AppState>,
+    args: Args<IdArgs>,
+) -> CommandResult<ReviewedRevision> {
+    let IdArgs { id } = args.0;
     off_main_thread(&state, move |app| app.revision(CheckId(id))).await
+}
+
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+#[ts(optional_fields = nullable)]
+pub struct DecideEditArgs {
+    /// The revision.
+    pub id: i64,
+    /// Which edit, from 0.
+    pub edit: usize,
+    pub accepted: bool,
+    pub comment: Option<String>,
+    pub reviewer: Option<String>,
 }
 
 /// Records a person's decision on edit `edit` (from 0) of revision `id`, with why when they
@@ -102,16 +135,20 @@ pub async fn get_revision(state: State<'_, AppState>, id: i64) -> CommandResult<
 #[tauri::command]
 pub async fn decide_edit(
     state: State<'_, AppState>,
-    id: i64,
-    edit: usize,
-    accepted: bool,
-    comment: Option<String>,
-    reviewer: Option<String>,
+    args: Args<DecideEditArgs>,
 ) -> CommandResult<ReviewedRevision> {
+    let DecideEditArgs { id, edit, accepted, comment, reviewer } = args.0;
     off_main_thread(&state, move |app| {
         app.decide_edit(CheckId(id), edit, accepted, comment.as_deref(), reviewer.as_deref())
     })
     .await
+}
+
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+pub struct ExportKeptTextArgs {
+    /// The revision.
+    pub id: i64,
+    pub path: PathBuf,
 }
 
 /// Writes the text kept of revision `id` (every edit not rejected) to `path`, which the user
@@ -119,8 +156,8 @@ pub async fn decide_edit(
 #[tauri::command]
 pub async fn export_kept_text(
     state: State<'_, AppState>,
-    id: i64,
-    path: PathBuf,
+    args: Args<ExportKeptTextArgs>,
 ) -> CommandResult<()> {
+    let ExportKeptTextArgs { id, path } = args.0;
     off_main_thread(&state, move |app| app.write_kept_text_file(CheckId(id), &path)).await
 }

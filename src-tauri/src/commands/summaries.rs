@@ -9,10 +9,11 @@ use factdesk_core::model::{CheckId, DocumentId, SourceReview, StoredOutcome};
 use factdesk_core::report::Format;
 use factdesk_core::summaries::{QuestionScores, SummaryQuestion, SummaryView};
 use factdesk_core::summarize::{SummarizeRequest, SummaryRun, SummarySources};
+use serde::Deserialize;
 use tauri::State;
 use tauri::ipc::Channel;
 
-use super::{CommandError, CommandResult, off_main_thread};
+use super::{Args, CommandError, CommandResult, IdArgs, off_main_thread};
 use crate::error::invalid;
 use crate::state::AppState;
 use crate::tasks::{ChannelReporter, RunningTasks, TaskProgress};
@@ -25,34 +26,55 @@ pub async fn list_summary_questions(
     off_main_thread(&state, move |app| app.summary_questions()).await
 }
 
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+pub struct AddSummaryArgs {
+    pub question: String,
+    pub name: String,
+    /// Markdown or JSON.
+    pub text: String,
+}
+
 /// Keeps a structured summary (Markdown or JSON) of `question`.
 #[tauri::command]
 pub async fn add_summary(
     state: State<'_, AppState>,
-    question: String,
-    name: String,
-    text: String,
+    args: Args<AddSummaryArgs>,
 ) -> CommandResult<SummaryView> {
+    let AddSummaryArgs { question, name, text } = args.0;
     off_main_thread(&state, move |app| app.add_summary(&question, &name, &text)).await
+}
+
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+pub struct LabelSummaryArgs {
+    /// The stored summary.
+    pub id: i64,
+    pub element: String,
+    /// `null` clears the label.
+    pub grade: Option<f64>,
 }
 
 /// A person labels (or, with no grade, clears) one element of stored summary `id`.
 #[tauri::command]
 pub async fn label_summary(
     state: State<'_, AppState>,
-    id: i64,
-    element: String,
-    grade: Option<f64>,
+    args: Args<LabelSummaryArgs>,
 ) -> CommandResult<()> {
+    let LabelSummaryArgs { id, element, grade } = args.0;
     off_main_thread(&state, move |app| app.label_summary(id, &element, grade, "person")).await
+}
+
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+pub struct ScoreQuestionArgs {
+    pub question: String,
 }
 
 /// Every stored summary of `question`, labelled and scored with SGSS.
 #[tauri::command]
 pub async fn score_question(
     state: State<'_, AppState>,
-    question: String,
+    args: Args<ScoreQuestionArgs>,
 ) -> CommandResult<QuestionScores> {
+    let ScoreQuestionArgs { question } = args.0;
     off_main_thread(&state, move |app| app.score_question(&question)).await
 }
 
@@ -60,14 +82,17 @@ pub async fn score_question(
 /// (a corpus, a search of the index, web pages, or chosen documents), the method (`tts`, `all-sources`,
 /// `majority-prompt` or `majority-claims`) and τ.
 #[derive(Debug, Clone, serde::Deserialize, ts_rs::TS)]
+#[ts(optional_fields = nullable)]
 pub struct SummarizeInput {
     pub question: String,
     pub corpus: Option<String>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub documents: Vec<i64>,
     pub search: Option<String>,
     /// Web pages, fetched (or read from the archive) into the corpus `web` first.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub urls: Vec<String>,
     pub method: String,
     pub tau: Option<f64>,
@@ -125,6 +150,11 @@ impl SummarizeInput {
     }
 }
 
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+pub struct SummarizeSourcesArgs {
+    pub input: SummarizeInput,
+}
+
 /// Summarises several sources for a question with TTS (or a baseline), sending progress over
 /// `on_progress`; an unfinished run of the same input is resumed. Cancel it with
 /// [`cancel_task`](super::cancel_task) and `task_id`.
@@ -133,11 +163,11 @@ pub async fn summarize_sources(
     state: State<'_, AppState>,
     tasks: State<'_, RunningTasks>,
     task_id: u32,
-    input: SummarizeInput,
+    args: Args<SummarizeSourcesArgs>,
     on_progress: Channel<TaskProgress>,
 ) -> CommandResult<SummaryRun> {
     let running = tasks.start(task_id)?;
-    let request = input.parse()?;
+    let request = args.0.input.parse()?;
     let reporter = Arc::new(ChannelReporter::new(on_progress));
     let app = state.current();
     Ok(app.summarize(&request, reporter, running.cancel_token()).await?)
@@ -155,8 +185,9 @@ pub async fn list_sourced_summaries(
 #[tauri::command]
 pub async fn get_sourced_summary(
     state: State<'_, AppState>,
-    id: i64,
+    args: Args<IdArgs>,
 ) -> CommandResult<StoredOutcome> {
+    let IdArgs { id } = args.0;
     off_main_thread(&state, move |app| Ok(app.sourced_summary(CheckId(id))?.0)).await
 }
 
@@ -164,9 +195,22 @@ pub async fn get_sourced_summary(
 #[tauri::command]
 pub async fn summary_source_reviews(
     state: State<'_, AppState>,
-    id: i64,
+    args: Args<IdArgs>,
 ) -> CommandResult<Vec<SourceReview>> {
+    let IdArgs { id } = args.0;
     off_main_thread(&state, move |app| app.summary_source_reviews(CheckId(id))).await
+}
+
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+#[ts(optional_fields = nullable)]
+pub struct ReviewSummarySourceArgs {
+    /// The summary.
+    pub id: i64,
+    /// Which of its sources, from 0.
+    pub source: usize,
+    pub accepted: bool,
+    pub comment: Option<String>,
+    pub reviewer: Option<String>,
 }
 
 /// Records a person's review of source `source` (from 0) of summary `id`: agreeing with what
@@ -174,12 +218,9 @@ pub async fn summary_source_reviews(
 #[tauri::command]
 pub async fn review_summary_source(
     state: State<'_, AppState>,
-    id: i64,
-    source: usize,
-    accepted: bool,
-    comment: Option<String>,
-    reviewer: Option<String>,
+    args: Args<ReviewSummarySourceArgs>,
 ) -> CommandResult<Vec<SourceReview>> {
+    let ReviewSummarySourceArgs { id, source, accepted, comment, reviewer } = args.0;
     off_main_thread(&state, move |app| {
         app.review_summary_source(
             CheckId(id),
@@ -192,26 +233,42 @@ pub async fn review_summary_source(
     .await
 }
 
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+pub struct ResummarizeArgs {
+    /// The summary.
+    pub id: i64,
+    /// Indices into its sources.
+    pub used: Vec<usize>,
+}
+
 /// Writes the answer of summary `id` again from the sources `used` (indices into its sources)
 /// and stores it as a new summary.
 #[tauri::command]
 pub async fn resummarize(
     state: State<'_, AppState>,
-    id: i64,
-    used: Vec<usize>,
+    args: Args<ResummarizeArgs>,
 ) -> CommandResult<StoredOutcome> {
+    let ResummarizeArgs { id, used } = args.0;
     let app = state.current();
     Ok(app.resummarize(CheckId(id), &used).await?)
+}
+
+#[derive(Debug, Clone, Deserialize, ts_rs::TS)]
+pub struct ExportSummaryReportArgs {
+    /// The summary.
+    pub id: i64,
+    /// `md`, `html` or `json`.
+    pub format: String,
+    pub path: PathBuf,
 }
 
 /// Writes summary `id` as a report (`md`, `html` or `json`) to `path`.
 #[tauri::command]
 pub async fn export_summary_report(
     state: State<'_, AppState>,
-    id: i64,
-    format: String,
-    path: PathBuf,
+    args: Args<ExportSummaryReportArgs>,
 ) -> CommandResult<()> {
+    let ExportSummaryReportArgs { id, format, path } = args.0;
     let format: Format = format.parse().map_err(|error: factdesk_core::model::UnknownValue| {
         CommandError { code: "invalid_input", message: error.to_string() }
     })?;

@@ -7,4 +7,4 @@ import type { RunId } from "./RunId";
  * `method` and of `run` when given (a run over the collection read). By default, each claim's
  * newest check whatever its method.
  */
-export type CheckSelection = { method: Method | null, run: RunId | null, };
+export type CheckSelection = { method?: Method | null, run?: RunId | null, };

@@ -11,26 +11,26 @@ export type ClaimPageRequest = {
 /**
  * Whose checks to show: each claim's newest check of this method (or run).
  */
-selection: CheckSelection, status: ClaimStatus | null, 
+selection?: CheckSelection, status?: ClaimStatus | null, 
 /**
  * A verdict (the reviewer's when reviewed), a reason a check could not decide
  * (`no_valid_url`, …), or `none`: claims without a check.
  */
-verdict: string | null, 
+verdict?: string | null, 
 /**
  * Only claims whose check shown gave this verdict, whatever the review says.
  */
-machine: Verdict | null, 
+machine?: Verdict | null, 
 /**
  * Only claims whose review gave this verdict, or (`none`) checked claims not reviewed.
  */
-review: string | null, tag: string | null, 
+review?: string | null, tag?: string | null, 
 /**
  * The column to sort by; the collection's order when absent. Claims without a value in
  * the column come last either way; ties keep the collection's order.
  */
-sort: ClaimSort | null, descending: boolean, 
+sort?: ClaimSort | null, descending?: boolean, 
 /**
  * How many matching claims to pass over, and how many to give (at least one).
  */
-offset: number, limit: number, };
+offset?: number, limit?: number, };

@@ -12,16 +12,16 @@ method: string,
 /**
  * `auto`, `corpus`, `source`, `web` or `none`.
  */
-evidence: string | null, 
+evidence?: string | null, 
 /**
  * `snippets` or `chunks`.
  */
-granularity: string | null, 
+granularity?: string | null, 
 /**
  * `chat` or `nli`.
  */
-gate: string | null, 
+gate?: string | null, 
 /**
  * Source documents of a pasted text.
  */
-sources: Array<number>, };
+sources?: Array<number>, };

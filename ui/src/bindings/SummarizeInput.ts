@@ -5,12 +5,12 @@
  * (a corpus, a search of the index, web pages, or chosen documents), the method (`tts`, `all-sources`,
  * `majority-prompt` or `majority-claims`) and τ.
  */
-export type SummarizeInput = { question: string, corpus: string | null, documents: Array<number>, search: string | null, 
+export type SummarizeInput = { question: string, corpus?: string | null, documents?: Array<number>, search?: string | null, 
 /**
  * Web pages, fetched (or read from the archive) into the corpus `web` first.
  */
-urls: Array<string>, method: string, tau: number | null, 
+urls?: Array<string>, method: string, tau?: number | null, 
 /**
  * `chat` (the default) or `verifier`.
  */
-stances: string | null, };
+stances?: string | null, };

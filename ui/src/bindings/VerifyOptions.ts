@@ -9,66 +9,66 @@ import type { UrlStrategy } from "./UrlStrategy";
  * the method's `[methods.<name>]` section. An option the chosen method does not take is an
  * error. The desktop app receives these from the UI as JSON (unknown fields are refused).
  */
-export type VerifyOptions = { method: Method | null, 
+export type VerifyOptions = { method?: Method | null, 
 /**
  * LLM-Cite.
  */
-urls: UrlStrategy | null, 
+urls?: UrlStrategy | null, 
 /**
  * LLM-Cite's URLs per claim, corpus-NLI's documents per claim sentence, CIBER's evidence
  * documents per claim.
  */
-m: number | null, 
+m?: number | null, 
 /**
  * Sentences kept per page (LLM-Cite) or document (corpus-NLI).
  */
-l: number | null, 
+l?: number | null, 
 /**
  * LLM-Cite.
  */
-r: number | null, 
+r?: number | null, 
 /**
  * LLM-Cite.
  */
-temperature: number | null, 
+temperature?: number | null, 
 /**
  * LLM-Cite and corpus-NLI.
  */
-threshold: number | null, 
+threshold?: number | null, 
 /**
  * LLM-Cite: LLM-instructed NLI on each page's first characters instead of cumulative
  * premises.
  */
-whole_document: boolean, 
+whole_document?: boolean, 
 /**
  * LLM-Cite and corpus-NLI: `auto`, `factdesk-verifier`, `llm`, or
  * `cross-encoder:<model folder>`.
  */
-nli: string | null, 
+nli?: string | null, 
 /**
  * corpus-NLI and CIBER: the corpora they retrieve from (all when empty).
  */
-corpora: Array<string>, 
+corpora?: Array<string>, 
 /**
  * CIBER: judge these corpus documents instead of retrieving some.
  */
-documents: Array<DocumentId>, 
+documents?: Array<DocumentId>, 
 /**
  * CIBER: judge these web pages (fetched, or from the archive when offline) instead of
  * retrieving documents.
  */
-pages: Array<string>, 
+pages?: Array<string>, 
 /**
  * CIBER: judge the web pages the newest LLM-Cite check of each claim read (from the page
  * archive) instead of retrieving documents.
  */
-from_llm_cite: boolean, cache: CacheMode | null, concurrency: number | null, 
+from_llm_cite?: boolean, cache?: CacheMode | null, concurrency?: number | null, 
 /**
  * Start a new run even if an unfinished one with the same identity exists.
  */
-restart: boolean, 
+restart?: boolean, 
 /**
  * Leave out the claims that already hold a check made with the same method
  * configuration and models by any earlier run, finished or not.
  */
-skip_checked: boolean, };
+skip_checked?: boolean, };

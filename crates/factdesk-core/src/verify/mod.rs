@@ -67,6 +67,7 @@ pub struct VerifySettings {
 /// error. The desktop app receives these from the UI as JSON (unknown fields are refused).
 #[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
 #[serde(default, deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct VerifyOptions {
     pub method: Option<Method>,
     /// LLM-Cite.
@@ -84,26 +85,33 @@ pub struct VerifyOptions {
     pub threshold: Option<f64>,
     /// LLM-Cite: LLM-instructed NLI on each page's first characters instead of cumulative
     /// premises.
+    #[ts(optional = nullable)]
     pub whole_document: bool,
     /// LLM-Cite and corpus-NLI: `auto`, `factdesk-verifier`, `llm`, or
     /// `cross-encoder:<model folder>`.
     pub nli: Option<String>,
     /// corpus-NLI and CIBER: the corpora they retrieve from (all when empty).
+    #[ts(optional = nullable)]
     pub corpora: Vec<String>,
     /// CIBER: judge these corpus documents instead of retrieving some.
+    #[ts(optional = nullable)]
     pub documents: Vec<factdesk_model::DocumentId>,
     /// CIBER: judge these web pages (fetched, or from the archive when offline) instead of
     /// retrieving documents.
+    #[ts(optional = nullable)]
     pub pages: Vec<String>,
     /// CIBER: judge the web pages the newest LLM-Cite check of each claim read (from the page
     /// archive) instead of retrieving documents.
+    #[ts(optional = nullable)]
     pub from_llm_cite: bool,
     pub cache: Option<CacheMode>,
     pub concurrency: Option<usize>,
     /// Start a new run even if an unfinished one with the same identity exists.
+    #[ts(optional = nullable)]
     pub restart: bool,
     /// Leave out the claims that already hold a check made with the same method
     /// configuration and models by any earlier run, finished or not.
+    #[ts(optional = nullable)]
     pub skip_checked: bool,
 }
 
@@ -162,6 +170,7 @@ pub struct BatchSummary {
 /// newest check whatever its method.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, ts_rs::TS)]
 #[serde(default, deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct CheckSelection {
     pub method: Option<Method>,
     pub run: Option<factdesk_model::RunId>,
