@@ -1474,6 +1474,33 @@ describe('the Factdesk window', { timeout: 15 * 60_000 }, () => {
     await screenshot('05c-search-arabic.png');
   });
 
+  test('analyses a one-word query in the language of the corpus searched, or in the one picked', async () => {
+    await startImport('zeitung', [path.join(fixtures, 'german')]);
+    await waitForText('#import-summary', /Done\. 1 document imported into “zeitung”/, 120_000);
+    await openSection('search');
+    await waitFor('#search-corpora input[value="zeitung"]');
+    assert.equal(await find('#search-language').getAttribute('value'), '', 'the query language is not Automatic');
+    // "Bergen" says nothing of its language: searched in a German corpus, it is stemmed as German
+    // and finds "Berg".
+    await type('#search-query', 'Bergen');
+    await (await find('#search-corpora input[value="zeitung"]')).click();
+    await (await find('#search-submit')).click();
+    await waitForText('#search-status', /^1 sentence$/);
+    assert.match(await find('#hit-list .hit .snippet').getText(), /höchste Berg Deutschlands/);
+    // Picked as English, the same word is stemmed as English and finds nothing; the choice is in
+    // the location, and survives going back to the view.
+    await choose('#search-language', 'en');
+    await (await find('#search-submit')).click();
+    await waitForText('#search-status', /^No matching sentences\.$/);
+    assert.match(await driver.executeScript('return location.hash;'), /[?&]lang=en(&|$)/);
+    assert.equal(await find('#search-query').getAttribute('lang'), 'en');
+    await choose('#search-language', 'de');
+    await (await find('#search-submit')).click();
+    await waitForText('#search-status', /^1 sentence$/);
+    assert.equal(await find('#search-language').getAttribute('value'), 'de');
+    await screenshot('05d-search-query-language.png');
+  });
+
   // Accessibility, checked by axe-core on each view the tests above filled with data: the WCAG 2
   // A and AA rules (labels, names, contrast, headings, ARIA), in the light theme and again in the
   // dark one. The window follows the system's colour scheme, which WebDriver cannot set, so the

@@ -340,6 +340,7 @@ export function searchSentences(query: string, options: SearchOptions = {}): Pro
     query,
     limit: options.limit ?? null,
     corpora: options.corpora ?? [],
+    language: options.language ?? null,
   });
 }
 

@@ -103,6 +103,10 @@ pub struct SearchSentencesArgs {
     /// Every corpus when empty.
     #[serde(default)]
     pub corpora: Vec<String>,
+    /// The language the query is analysed in (an ISO 639-1 code); when none, the one the
+    /// core finds for it (`Factdesk::query_language`: detected, else the corpora's).
+    #[serde(default)]
+    pub language: Option<String>,
 }
 
 /// The sentences of the index that match `query` (in `corpora`, or in every corpus).
@@ -111,7 +115,7 @@ pub async fn search_sentences(
     state: State<'_, AppState>,
     args: Args<SearchSentencesArgs>,
 ) -> CommandResult<Vec<SearchHit>> {
-    let SearchSentencesArgs { query, limit, corpora } = args.0;
-    let request = SearchRequest { query, limit, corpora, ..SearchRequest::default() };
+    let SearchSentencesArgs { query, limit, corpora, language } = args.0;
+    let request = SearchRequest { query, limit, corpora, language, ..SearchRequest::default() };
     off_main_thread(&state, move |app| app.search(&request)).await
 }

@@ -4,4 +4,9 @@ export type SearchSentencesArgs = { query: string, limit?: number | null,
 /**
  * Every corpus when empty.
  */
-corpora: Array<string>, };
+corpora: Array<string>, 
+/**
+ * The language the query is analysed in (an ISO 639-1 code); when none, the one the
+ * core finds for it (`Factdesk::query_language`: detected, else the corpora's).
+ */
+language?: string | null, };

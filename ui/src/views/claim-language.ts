@@ -12,8 +12,9 @@ import { showError } from './common';
 /**
  * The languages offered, by English name: those the language detector knows and those the
  * search index has a stemmer for. A claim stored with another code keeps it as an option.
+ * The Search view offers the same for a query.
  */
-const LANGUAGES: ReadonlyArray<[string, string]> = [
+export const LANGUAGES: ReadonlyArray<[string, string]> = [
   ['ar', 'Arabic'],
   ['zh', 'Chinese'],
   ['da', 'Danish'],
@@ -41,7 +42,7 @@ const LANGUAGES: ReadonlyArray<[string, string]> = [
 const UNKNOWN = '';
 
 /** A language's name and code as the select shows it: "German (de)". */
-function languageLabel(code: string | null): string {
+export function languageLabel(code: string | null): string {
   if (code === null) return 'Unknown';
   const known = LANGUAGES.find(([candidate]) => candidate === code);
   return known ? `${known[1]} (${code})` : code;

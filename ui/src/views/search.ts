@@ -1,12 +1,17 @@
-// Sentence search: a query, optional corpora to search in and a number of hits. The form
-// writes them into the location (`#/search?q=...&corpus=...&limit=...`), so the back button
-// and a document's "Search results" link return to the same hits. Snippets come from
-// imported pages: `appendHighlighted` sets them as text, with the matched words in `<mark>`.
+// Sentence search: a query, optional corpora to search in, the language its words are analysed
+// in and a number of hits. The form writes them into the location
+// (`#/search?q=...&corpus=...&lang=...&limit=...`), so the back button and a document's "Search
+// results" link return to the same hits. The language is "Automatic" unless a person picks one:
+// the core then takes the one detected in the query, else the one most documents of the corpora
+// searched are in (a one-word German query in a German corpus is stemmed as German). Snippets
+// come from imported pages: `appendHighlighted` sets them as text, with the matched words in
+// `<mark>`.
 
 import { listCorpora, searchSentences, type Corpus, type SearchHit } from '../api';
 import { count, el, replace, shortTime } from '../dom';
 import { appendHighlighted } from '../highlight';
 import { href, navigate, type RouteContext } from '../router';
+import { LANGUAGES, languageLabel } from './claim-language';
 import { linkButton, showError, statusLine } from './common';
 
 function hitItem(hit: SearchHit, back: string): HTMLLIElement {
@@ -49,10 +54,28 @@ function corpusFilter(corpora: Corpus[], chosen: Set<string>): HTMLFieldSetEleme
   );
 }
 
+/** The value of the "Automatic" option: the core chooses the query's language. */
+const AUTOMATIC = '';
+
+/** The select of the language a query is analysed in, set to `chosen` (a code, or automatic). */
+function languageSelect(chosen: string): HTMLSelectElement {
+  const codes = LANGUAGES.map(([code]) => code);
+  if (chosen !== AUTOMATIC && !codes.includes(chosen)) codes.unshift(chosen);
+  const select = el(
+    'select',
+    { id: 'search-language', name: 'lang', 'aria-describedby': 'search-language-hint' },
+    el('option', { value: AUTOMATIC }, 'Automatic'),
+    ...codes.map((code) => el('option', { value: code }, languageLabel(code))),
+  );
+  select.value = chosen;
+  return select;
+}
+
 export async function renderSearch({ outlet, query, signal }: RouteContext): Promise<void> {
   const text = query.get('q') ?? '';
   const chosen = new Set(query.getAll('corpus'));
   const limitParam = query.get('limit') ?? '';
+  const languageParam = (query.get('lang') ?? AUTOMATIC).trim().toLowerCase();
 
   const queryInput = el('input', {
     id: 'search-query',
@@ -63,7 +86,20 @@ export async function renderSearch({ outlet, query, signal }: RouteContext): Pro
     'aria-label': 'Search sentences',
     autocomplete: 'off',
   });
+  // A chosen language also tells the browser how to shape the query's script.
+  if (languageParam !== AUTOMATIC) queryInput.lang = languageParam;
   const limitInput = el('input', { id: 'search-limit', type: 'number', name: 'limit', min: 1, max: 1000, value: limitParam });
+  const language = languageSelect(languageParam);
+  const languageField = el(
+    'div',
+    { class: 'query-language' },
+    el('label', {}, 'Query language ', language),
+    el(
+      'p',
+      { class: 'hint', id: 'search-language-hint' },
+      'Automatic: the language detected in the query, else the one most documents of the corpora searched are in.',
+    ),
+  );
   const filterSlot = el('div', { class: 'filter-slot' });
   const status = statusLine('search-status');
   const hits = el('ol', { class: 'hits', id: 'hit-list' });
@@ -71,12 +107,14 @@ export async function renderSearch({ outlet, query, signal }: RouteContext): Pro
     'form',
     { class: 'search-form', role: 'search', id: 'search-form' },
     el('div', { class: 'search-row' }, queryInput, el('button', { type: 'submit', class: 'primary', id: 'search-submit' }, 'Search')),
-    el('div', { class: 'filters' }, filterSlot, el('label', { class: 'limit' }, 'Hits ', limitInput)),
+    el('div', { class: 'filters' }, filterSlot, languageField, el('label', { class: 'limit' }, 'Hits ', limitInput)),
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const corpora = Array.from(form.querySelectorAll<HTMLInputElement>('input[name=corpus]:checked')).map((box) => box.value);
-    navigate(href('/search', { q: queryInput.value.trim(), corpus: corpora, limit: limitInput.value.trim() }));
+    navigate(
+      href('/search', { q: queryInput.value.trim(), corpus: corpora, lang: language.value, limit: limitInput.value.trim() }),
+    );
   });
   replace(outlet, el('h1', {}, 'Search'), el('section', { class: 'panel' }, form), status, hits);
   queryInput.focus();
@@ -97,6 +135,7 @@ export async function renderSearch({ outlet, query, signal }: RouteContext): Pro
     const found = await searchSentences(text, {
       corpora: [...chosen],
       limit: Number.isFinite(limit) && limit > 0 ? limit : undefined,
+      language: languageParam === AUTOMATIC ? undefined : languageParam,
     });
     if (signal.aborted) return;
     const back = location.hash.replace(/^#/, '');
