@@ -57,6 +57,7 @@ import type { Method } from './bindings/Method';
 import type { MethodInfo } from './bindings/MethodInfo';
 import { VERDICT_METHODS } from './bindings/VerdictMethods';
 import { REVISION_CHOICES } from './bindings/RevisionMethods';
+import { SUMMARY_CHOICES } from './bindings/SummaryMethods';
 import type { MethodFigures } from './bindings/MethodFigures';
 import type { MethodsSettings } from './bindings/MethodsSettings';
 import type { ModelCheck } from './bindings/ModelCheck';
@@ -540,6 +541,12 @@ export async function onFilesDropped(handlers: DropHandlers): Promise<() => void
  * its name for people: the core's lists (generated, `bindings/RevisionMethods.ts`).
  */
 export { REVISION_CHOICES };
+/**
+ * The summary methods (TTS and its baselines) and the stance judges, each with its name for
+ * people, and τ when a request gives none: the core's lists (generated,
+ * `bindings/SummaryMethods.ts`).
+ */
+export { SUMMARY_CHOICES };
 /** The value of one of the core's lists of choices. */
 type ChoiceOf<T extends ReadonlyArray<{ value: string }>> = T[number]['value'];
 export type ReviseMethodName = ChoiceOf<typeof REVISION_CHOICES.methods>;

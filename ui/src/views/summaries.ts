@@ -8,6 +8,7 @@
 // summary as Markdown, HTML or JSON. Routes: `#/summaries`, `#/summaries/<id>` (a stored summary).
 
 import {
+  SUMMARY_CHOICES,
   appInfo,
   chooseReportPath,
   exportSummaryReport,
@@ -29,12 +30,6 @@ import { describeError, facts, showError, statusLine } from './common';
 import { TaskProgressView } from './task-progress';
 
 const SVG = 'http://www.w3.org/2000/svg';
-const METHODS: Array<[string, string]> = [
-  ['tts', 'TTS (score the sources, keep those above τ)'],
-  ['all-sources', 'Baseline: every source'],
-  ['majority-prompt', 'Baseline: majority prompt'],
-  ['majority-claims', 'Baseline: majority claims'],
-];
 const STANCE_MARKS = { support: ['+', 'supports'], refute: ['−', 'contradicts'], neutral: ['·', 'abstains'] } as const;
 
 let view: HTMLElement | null = null;
@@ -47,14 +42,10 @@ const corpusSelect = el('select', { id: 'summaries-corpus' });
 const searchBox = el('input', { id: 'summaries-search', type: 'text', placeholder: 'or: the documents matching these words' });
 const documentsBox = el('input', { id: 'summaries-documents', type: 'text', placeholder: 'or: document numbers, e.g. 3, 7, 12' });
 const urlsBox = el('textarea', { id: 'summaries-urls', rows: 3, placeholder: 'or: web pages, one URL per line (fetched and kept in the corpus “web”)' });
-const methodSelect = el('select', { id: 'summaries-method' }, ...METHODS.map(([value, label]) => el('option', { value }, label)));
-const stancesSelect = el(
-  'select',
-  { id: 'summaries-stances' },
-  el('option', { value: 'chat' }, 'the chat model'),
-  el('option', { value: 'verifier' }, 'the verifier (it judges support only)'),
-);
-const tauBox = el('input', { id: 'summaries-tau', type: 'number', step: '0.01', value: '0.06' });
+// The methods, the stance judges and τ's default are the core's (`SUMMARY_CHOICES`).
+const methodSelect = el('select', { id: 'summaries-method' }, ...SUMMARY_CHOICES.methods.map(({ value, label }) => el('option', { value }, label)));
+const stancesSelect = el('select', { id: 'summaries-stances' }, ...SUMMARY_CHOICES.stance_judges.map(({ value, label }) => el('option', { value }, label)));
+const tauBox = el('input', { id: 'summaries-tau', type: 'number', step: '0.01', value: String(SUMMARY_CHOICES.tau) });
 const runButton = el('button', { type: 'submit', id: 'summaries-run', class: 'primary' }, 'Summarise');
 const cancelButton = el('button', { type: 'button', id: 'summaries-cancel', hidden: true }, 'Cancel');
 const progress = new TaskProgressView({

@@ -2,8 +2,11 @@
 
 use std::path::PathBuf;
 
+use clap::builder::PossibleValuesParser;
 use clap::{Args, Subcommand};
+use factdesk_core::methods::tts::TtsConfig;
 use factdesk_core::report::Format as ReportFormat;
+use factdesk_core::summarize::SummaryChoices;
 
 #[derive(Debug, Args)]
 pub struct SummarizeArgs {
@@ -30,17 +33,25 @@ pub struct SummarizeArgs {
     #[arg(long, default_value = "web", value_name = "CORPUS", requires = "urls")]
     pub into: String,
     /// Sources scoring at least this are kept
-    #[arg(long, default_value_t = 0.06)]
+    #[arg(long, default_value_t = TtsConfig::default().tau)]
     pub tau: f64,
     /// Seeds each source's permutation
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// tts, or a baseline: all-sources, majority-prompt, majority-claims
-    #[arg(long, default_value = "tts", value_parser = ["tts", "all-sources", "majority-prompt", "majority-claims"])]
+    #[arg(
+        long,
+        default_value = "tts",
+        value_parser = PossibleValuesParser::new(factdesk_core::summarize::method_names())
+    )]
     pub method: String,
     /// Who judges each source's stance on a claim: chat (the chat model) or verifier (the
     /// NLI verifier; Factdesk's judges support only, so its stances support or abstain)
-    #[arg(long, default_value = "chat", value_parser = ["chat", "verifier"])]
+    #[arg(
+        long,
+        default_value = "chat",
+        value_parser = PossibleValuesParser::new(SummaryChoices::stance_judge_names())
+    )]
     pub stances: String,
     /// Sources whose word 5-gram overlap (Jaccard) reaches this are one source
     #[arg(long, default_value_t = factdesk_core::methods::tts::duplicates::DEFAULT_THRESHOLD)]

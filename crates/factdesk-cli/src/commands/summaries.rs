@@ -15,7 +15,6 @@ use crate::args::summaries::{ScoreArgs, SummariesCommand, SummarizeArgs};
 use crate::{output, progress};
 
 pub fn summarize(args: SummarizeArgs, globals: &Globals) -> anyhow::Result<Outcome> {
-    use factdesk_core::methods::tts::baselines::Baseline;
     let SummarizeArgs {
         question,
         corpus,
@@ -65,12 +64,7 @@ pub fn summarize(args: SummarizeArgs, globals: &Globals) -> anyhow::Result<Outco
                      --search QUERY or --url URL (repeated)"
                 ),
             };
-            let baseline = match method.as_str() {
-                "all-sources" => Some(Baseline::AllSources),
-                "majority-prompt" => Some(Baseline::MajorityPrompt),
-                "majority-claims" => Some(Baseline::MajorityClaims),
-                _ => None,
-            };
+            let baseline = factdesk_core::summarize::parse_method(&method)?;
             let config = TtsConfig {
                 tau,
                 seed,

@@ -12,6 +12,8 @@
 //! summary and have the answer written again from their choice ([`Factdesk::resummarize`]).
 //!
 //! Files, one responsibility each:
+//! - `methods.rs`: the seam every summary method goes through (TTS and its baselines: name,
+//!   label, whether it asks stances, how it summarises) and the UI's lists, [`SummaryChoices`].
 //! - `sources.rs`: the documents a request names (corpus, chosen, searched or fetched by URL),
 //!   at most [`MAX_SOURCES`].
 //! - `run.rs`: a run of TTS or a baseline, new or resumed, with its progress and cancellation.
@@ -22,6 +24,7 @@
 //! [`Outcome::Summary`]: factdesk_model::Outcome::Summary
 //! [`Factdesk::resummarize`]: crate::Factdesk::resummarize
 
+mod methods;
 mod outcome;
 mod review;
 mod run;
@@ -32,6 +35,8 @@ use factdesk_methods::tts::TtsConfig;
 use factdesk_methods::tts::baselines::Baseline;
 use factdesk_model::{DocumentId, StoredOutcome};
 use serde::Serialize;
+
+pub use methods::{SummaryChoice, SummaryChoices, method_names, parse_method};
 
 /// Where the sources come from.
 #[derive(Debug, Clone)]

@@ -5,11 +5,11 @@
 use std::sync::Arc;
 
 use factdesk_llm::{CacheMode, CallCollector};
-use factdesk_methods::tts::baselines::Baseline;
 use factdesk_methods::tts::{Progress, Source, StanceJudge, Tts};
 use factdesk_model::{DocumentId, Outcome, RunId, RunStatus};
 
-use super::outcome::{baseline_summary, source_name, tts_summary};
+use super::methods::{SummaryContext, of_request};
+use super::outcome::source_name;
 use super::{SummarizeRequest, SummaryRun};
 use crate::identity::{RunIdentity, RunModels};
 use crate::verify::{NLI_VERIFIER, method_error, verifier_folder};
@@ -64,23 +64,23 @@ impl Factdesk {
         // Bad input is refused before a run is recorded.
         factdesk_methods::tts::check(&request.config, &request.question, &sources)
             .map_err(method_error)?;
-        // The verifier, when it judges the stances, is loaded before a run is recorded.
-        // (Only TTS and the majority-claims baseline ask for stances.)
-        let asks_stances = matches!(request.baseline, None | Some(Baseline::MajorityClaims));
+        // The verifier, when it judges the stances of a method that asks them, is loaded
+        // before a run is recorded.
+        let method = of_request(request.baseline)?;
         let nli = match request.config.stance_judge {
-            StanceJudge::Verifier if asks_stances => {
+            StanceJudge::Verifier if method.asks_stances() => {
                 Some(self.cross_encoder(&verifier_folder(), Some(NLI_VERIFIER))?)
             }
             _ => None,
         };
         let nli_name = nli.as_ref().map(|nli| nli.name());
-        let method = request.baseline.map_or("tts", Baseline::as_str);
+        let name = method.name();
         let chat = self.model_choice().model_name();
-        let identity = summary_identity(method, request, &chat, nli.is_some(), &ids)?;
+        let identity = summary_identity(name, request, &chat, nli.is_some(), &ids)?;
         let existing = if request.restart {
             None
         } else {
-            self.store()?.unfinished_free_run(method, &identity.to_json())?
+            self.store()?.unfinished_free_run(name, &identity.to_json())?
         };
         let resumed = existing.is_some();
         let run = match existing {
@@ -88,7 +88,7 @@ impl Factdesk {
             None => self.create_run(&identity, None)?,
         };
         self.store()?.set_run_status(run, RunStatus::Running, None)?;
-        tracing::info!(%run, method, resumed, sources = sources.len(), "summarising");
+        tracing::info!(%run, method = name, resumed, sources = sources.len(), "summarising");
         // A resumed run's recorded calls answer again, whatever the cache setting.
         let cache = if resumed { Some(CacheMode::ReadWrite) } else { request.cache };
         let stored = async {
@@ -103,22 +103,14 @@ impl Factdesk {
                 nli,
                 progress: Arc::new(RunProgress { reporter: reporter.clone(), cancel }),
             };
-            let mut summary = match request.baseline {
-                Some(baseline) => {
-                    let result = tts
-                        .baseline(baseline, &request.question, &sources)
-                        .await
-                        .map_err(|error| run_error(error, run))?;
-                    baseline_summary(&result, &request.config, &chat, &documents)?
-                }
-                None => {
-                    let result = tts
-                        .run(&request.question, &sources)
-                        .await
-                        .map_err(|error| run_error(error, run))?;
-                    tts_summary(&result, &request.config, &chat, &documents)?
-                }
+            let context = SummaryContext {
+                question: &request.question,
+                config: &request.config,
+                chat: &chat,
+                documents: &documents,
+                run,
             };
+            let mut summary = method.summarize(&tts, &sources, &context).await?;
             // The NLI model that judged the stances, if one did.
             summary.envelope.nli_model = nli_name;
             Ok::<_, CoreError>(self.store()?.insert_outcome(
@@ -135,7 +127,7 @@ impl Factdesk {
 }
 
 /// A method's error, a cancellation named as one of `run` (which a second run continues).
-fn run_error(error: factdesk_methods::MethodError, run: RunId) -> CoreError {
+pub(super) fn run_error(error: factdesk_methods::MethodError, run: RunId) -> CoreError {
     match error {
         factdesk_methods::MethodError::Cancelled => CoreError::Cancelled {
             what: format!("the summary (run {run})"),
