@@ -128,18 +128,70 @@ pub fn read_items(text: &str, field: &str, max: usize) -> Option<Vec<String>> {
 /// The JSON object an answer holds (alone, or inside a Markdown code fence or other text). A
 /// line break or tab written raw inside one of its strings is read as if escaped: servers
 /// whose JSON grammar allows any character but a quote in a string (llama.cpp's) let a model
-/// write them, and strict JSON refuses the whole answer for it.
+/// write them, and strict JSON refuses the whole answer for it. An object cut off before its
+/// end (an answer stopped at the token limit) is read up to its last whole string
+/// ([`cut_object`]): the items of a list written before the cut are kept, a value cut inside
+/// its string is not.
 fn object(text: &str) -> Option<serde_json::Map<String, Value>> {
     let start = text.find('{')?;
-    let end = text.rfind('}')?;
-    let json = text.get(start..=end)?;
-    let value = serde_json::from_str(json)
-        .or_else(|_| serde_json::from_str(&control_characters_escaped(json)))
-        .ok()?;
-    match value {
+    let whole = text.rfind('}').and_then(|end| text.get(start..=end)).and_then(|json| {
+        serde_json::from_str(json)
+            .or_else(|_| serde_json::from_str(&control_characters_escaped(json)))
+            .ok()
+    });
+    match whole.or_else(|| cut_object(&text[start..]))? {
         Value::Object(object) => Some(object),
         _ => None,
     }
+}
+
+/// How many of an answer's last quotes and brackets [`cut_object`] tries to end it at.
+const CUT_TRIES: usize = 8;
+
+/// The JSON of `json` (an object's text, from its brace) cut off before its end, closed after
+/// one of its last quotes or opening brackets: the first of them, from the end, after which
+/// closing every array and object still open makes JSON. A string cut in its middle is
+/// dropped with whatever names it; a whole string before it is kept, and a list cut before
+/// its first whole item is empty.
+fn cut_object(json: &str) -> Option<Value> {
+    let json = control_characters_escaped(json);
+    let ends: Vec<usize> = json.match_indices(['"', '[']).map(|(at, _)| at).collect();
+    ends.iter().rev().take(CUT_TRIES).find_map(|&at| {
+        let kept = &json[..=at];
+        let mut closed = kept.to_owned();
+        closed.extend(open_brackets(kept)?.iter().rev().map(|open| match open {
+            '[' => ']',
+            _ => '}',
+        }));
+        serde_json::from_str::<Value>(&closed).ok()
+    })
+}
+
+/// The arrays and objects `json` leaves open, in the order they were opened; `None` when it
+/// ends inside a string.
+fn open_brackets(json: &str) -> Option<Vec<char>> {
+    let mut open = Vec::new();
+    let (mut in_string, mut after_backslash) = (false, false);
+    for c in json.chars() {
+        if in_string {
+            match c {
+                _ if after_backslash => after_backslash = false,
+                '\\' => after_backslash = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '[' | '{' => open.push(c),
+            ']' | '}' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    (!in_string).then_some(open)
 }
 
 /// `json` with each control character inside a string written as its escape.
@@ -221,6 +273,19 @@ mod tests {
             ["It opened.\nIt is tall.", "In\tParis \"now\""]
         );
         assert_eq!(read_text("{\"fixed\": \"a\u{1}b\"}", "fixed").unwrap(), "a\u{1}b");
+        // An answer cut at the token limit keeps the items written whole before the cut.
+        let cut = "{\"claims\": [\"It opened.\", \"It is \\\"tall\\\".\", \"It stands in Par";
+        assert_eq!(read_list(cut, "claims").unwrap(), ["It opened.", "It is \"tall\"."]);
+        assert_eq!(read_list("{\"claims\": [\"It opened.\"", "claims").unwrap(), ["It opened."]);
+        assert_eq!(read_list("{\"claims\": [\"It ope", "claims").unwrap(), Vec::<String>::new());
+        assert_eq!(read_list("{\"claims\": [\"a\", {\"b\": [\"c", "claims").unwrap(), ["a"]);
+        assert_eq!(read_list("{\"clai", "claims"), None);
+        // A value cut inside its string is no value, even with a brace in it.
+        let gate = "{ \"reasoning\" : \"}\nThe tower opened in 1889.\nIt is";
+        assert_eq!(read_text(gate, "reasoning"), None);
+        let gate = "{\"reasoning\": \"The years differ.\", \"verdict\": \"disag";
+        assert_eq!(read_text(gate, "reasoning").unwrap(), "The years differ.");
+        assert_eq!(read_text(gate, "verdict"), None);
         let schema = list("claims", 0, json!({"type": "string"}));
         assert_eq!(schema["properties"]["claims"]["maxItems"], 1);
         assert_eq!(schema["required"], json!(["claims"]));
