@@ -4,6 +4,99 @@
 
 use factdesk_model::ciber::Stance;
 
+/// The field of [`draft_schema`]'s object that holds the draft's sentences.
+pub const DRAFT_FIELD: &str = "sentences";
+
+/// The most sentences of a draft in [`draft_schema`]: a short paragraph, as `tts/draft` asks,
+/// and more than the claims step reads out of it needs no more.
+pub const DRAFT_SENTENCES: usize = 5;
+
+/// The most characters of one of a draft's sentences in [`draft_schema`]. Five such lines
+/// (800 characters, under 300 tokens even at three characters a token) end within the
+/// template's 300 tokens. Unbounded, SmolLM2-135M copied the documents one after another,
+/// line breaks and all, until cut at the token limit mid-sentence (8 of 13 drafts against
+/// llama-cpp-python's server).
+pub const DRAFT_SENTENCE_CHARS: usize = 160;
+
+/// The JSON Schema of a draft (`tts/draft`): 1 to [`DRAFT_SENTENCES`] sentences,
+/// `{"sentences": [...]}`, each one line of at most [`DRAFT_SENTENCE_CHARS`] characters
+/// ([`crate::shape::line`]).
+pub fn draft_schema() -> serde_json::Value {
+    crate::shape::list(DRAFT_FIELD, DRAFT_SENTENCES, crate::shape::line(DRAFT_SENTENCE_CHARS))
+}
+
+/// A draft as read from a model's answer: its text, and whether the answer was cut at the
+/// template's token limit (a free-text draft then loses its unfinished last sentence).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Draft {
+    pub text: String,
+    pub cut: bool,
+}
+
+/// The draft in a model's answer: the sentences of its `{"sentences": [...]}` list when it is
+/// one ([`draft_schema`]), one after another, else its free text; either without a line that
+/// echoes the data markers it was shown (`marker`, their case garbled by a weak model).
+/// A free-text answer `cut` at the token limit ends at its last whole sentence (its
+/// unfinished one would be read as a claim), unless it has none.
+pub(crate) fn parse_draft(answer: &str, marker: &str, cut: bool) -> Draft {
+    // The marker's first hex digits: SmolLM2-135M echoed markers with some of the last ones
+    // left out ("<<<Data-b8953ca806fc99a14c2f7>>*").
+    let hex: String =
+        marker.trim_start_matches("DATA-").to_ascii_lowercase().chars().take(8).collect();
+    let echoed = |line: &str| {
+        let line = line.trim().to_ascii_lowercase();
+        line.starts_with("<<<") && line.contains(&hex)
+    };
+    if let Some(sentences) = crate::shape::read_items(answer, DRAFT_FIELD, DRAFT_SENTENCES) {
+        let kept: Vec<String> = sentences.into_iter().filter(|s| !echoed(s)).collect();
+        return Draft { text: kept.join(" "), cut };
+    }
+    let lines: Vec<&str> = answer.lines().filter(|line| !echoed(line)).collect();
+    let text = lines.join("\n");
+    let text = text.trim();
+    let whole = if cut { last_sentence_end(text).map_or(text, |end| &text[..end]) } else { text };
+    Draft { text: whole.trim().to_owned(), cut }
+}
+
+/// The note for a draft of `whose` (a source's leave-one-out draft, the summary) cut at the
+/// template's token limit.
+pub(crate) fn cut_note(whose: &str) -> String {
+    format!(
+        "{whose} was cut at the model's answer length; what it wrote after its last whole \
+         sentence was left out"
+    )
+}
+
+/// The note for the claims of a draft of `whose` whose answer was cut at the template's
+/// token limit.
+pub(crate) fn cut_claims_note(whose: &str) -> String {
+    format!(
+        "the claims of {whose} were cut at the model's answer length; those written whole \
+         before the cut are kept"
+    )
+}
+
+/// Where `text`'s last whole sentence ends: after its last '.', '!' or '?' that a space, a
+/// line break or the text's end follows (a closing quote or bracket after it kept).
+fn last_sentence_end(text: &str) -> Option<usize> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    (0..chars.len()).rev().find_map(|i| {
+        let (at, c) = chars[i];
+        if !matches!(c, '.' | '!' | '?') {
+            return None;
+        }
+        let mut end = at + c.len_utf8();
+        let mut next = i + 1;
+        while let Some(&(at, closing)) =
+            chars.get(next).filter(|(_, c)| matches!(c, '"' | ')' | '\'' | '”' | '’'))
+        {
+            end = at + closing.len_utf8();
+            next += 1;
+        }
+        chars.get(next).is_none_or(|(_, after)| after.is_whitespace()).then_some(end)
+    })
+}
+
 /// The field of [`claims_schema`]'s object that holds the claims.
 pub const CLAIMS_FIELD: &str = "claims";
 

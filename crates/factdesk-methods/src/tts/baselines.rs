@@ -89,7 +89,8 @@ impl Tts {
             Baseline::AllSources => {
                 let answer =
                     self.draft(question, &distinct, "summary", &mut tokens, &mut calls).await?;
-                result.summary = Some(answer);
+                notes.extend(answer.cut.then(|| super::answers::cut_note("the answer")));
+                result.summary = Some(answer.text);
             }
             Baseline::MajorityPrompt => {
                 let documents = self.quoted(&distinct);
@@ -108,7 +109,10 @@ impl Tts {
             Baseline::MajorityClaims => {
                 let draft =
                     self.draft(question, &distinct, "draft", &mut tokens, &mut calls).await?;
-                let claims = self.claims(&draft, question, &mut tokens, &mut calls).await?;
+                notes.extend(draft.cut.then(|| super::answers::cut_note("the draft")));
+                let (claims, cut) =
+                    self.claims(&draft.text, question, &mut tokens, &mut calls).await?;
+                notes.extend(cut.then(|| super::answers::cut_claims_note("the draft")));
                 let quoted = self.quoted(&distinct);
                 let stances = self
                     .stances(

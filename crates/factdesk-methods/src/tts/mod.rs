@@ -6,8 +6,11 @@
 //! 1. Near-duplicate sources are collapsed first ([`duplicates`]): the method assumes
 //!    independent sources. Fewer than three distinct sources are refused (peer prediction
 //!    needs peers).
-//! 2. Leave-one-out: for each source i, a draft from every *other* source (`tts/draft`),
-//!    decomposed into atomic claims T_i (`tts/claims`; asked for as a JSON list where the model
+//! 2. Leave-one-out: for each source i, a draft from every *other* source (`tts/draft`; asked
+//!    for as at most five sentences of one bounded line each where the model may take a
+//!    schema, [`draft_schema`], so a small model's draft ends before the token limit
+//!    instead of copying the documents until cut; a free-text draft cut there keeps its whole
+//!    sentences, and the cut is noted), decomposed into atomic claims T_i (`tts/claims`; asked for as a JSON list where the model
 //!    may take a schema, [`claims_schema`], and read from that or a numbered list,
 //!    [`parse_claims`]).
 //! 3. Stances of every source on every claim of T_i: by the chat model (`tts/stances`,
@@ -36,8 +39,8 @@
 //!   an answer from chosen sources ([`Tts::answer`]);
 //! - `steps.rs`: the chat calls, the drafts, their claims and every source's stances (by the
 //!   chat model or the NLI model);
-//! - `answers.rs`: the JSON Schemas asked for and the readers of the claims and stances the
-//!   model gives;
+//! - `answers.rs`: the JSON Schemas asked for and the readers of the drafts, claims and
+//!   stances the model gives;
 //! - `duplicates.rs`: near-duplicate sources collapsed;
 //! - `score.rs`: the correlated-agreement and majority scores;
 //! - `baselines.rs`: the paper's baselines;
@@ -51,8 +54,8 @@ pub mod score;
 mod steps;
 
 pub use answers::{
-    CLAIMS_FIELD, STANCES_FIELD, claims_schema, parse_claims, parse_stance_answer, parse_stances,
-    stances_schema,
+    CLAIMS_FIELD, DRAFT_FIELD, STANCES_FIELD, claims_schema, draft_schema, parse_claims,
+    parse_stance_answer, parse_stances, stances_schema,
 };
 pub use run::check;
 

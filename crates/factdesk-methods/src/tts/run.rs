@@ -82,8 +82,9 @@ impl Tts {
         }
         let (mut tokens, mut calls) = (TokenUse::default(), 0);
         self.progress.answering();
-        let text = self.draft(question.trim(), sources, "summary", &mut tokens, &mut calls).await?;
-        Ok((text, tokens))
+        let draft =
+            self.draft(question.trim(), sources, "summary", &mut tokens, &mut calls).await?;
+        Ok((draft.text, tokens))
     }
 
     /// Runs the method on `sources` for `question` (see the module documentation).
@@ -108,7 +109,11 @@ impl Tts {
             let name = &sources[group[0]].name;
             let draft = match self.draft(question, &others, "draft", &mut tokens, &mut calls).await
             {
-                Ok(draft) => Ok(draft),
+                Ok(draft) => {
+                    let whose = format!("{name}: its leave-one-out draft");
+                    notes.extend(draft.cut.then(|| super::answers::cut_note(&whose)));
+                    Ok(draft.text)
+                }
                 Err(error) if error.is_one_calls() => {
                     Err(format!("{name}: its leave-one-out draft failed ({error}); scored 0"))
                 }
@@ -116,7 +121,14 @@ impl Tts {
             };
             let claims = match &draft {
                 Ok(draft) => match self.claims(draft, question, &mut tokens, &mut calls).await {
-                    Ok(claims) => Ok(claims),
+                    Ok((claims, cut)) => {
+                        let note = || {
+                            let note = super::answers::cut_claims_note("its leave-one-out draft");
+                            format!("{name}: {note}")
+                        };
+                        notes.extend(cut.then(note));
+                        Ok(claims)
+                    }
                     Err(error) if error.is_one_calls() => Err(format!(
                         "{name}: the claims of its leave-one-out draft failed ({error}); scored 0"
                     )),
@@ -170,7 +182,10 @@ impl Tts {
         } else {
             self.progress.answering();
             match self.draft(question, &kept, "summary", &mut tokens, &mut calls).await {
-                Ok(summary) => Some(summary),
+                Ok(summary) => {
+                    notes.extend(summary.cut.then(|| super::answers::cut_note("the summary")));
+                    Some(summary.text)
+                }
                 Err(error) if error.is_one_calls() => {
                     notes.push(format!("the summary from the kept sources failed ({error})"));
                     None

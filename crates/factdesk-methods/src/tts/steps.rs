@@ -7,6 +7,7 @@ use factdesk_model::TokenUse;
 use factdesk_model::ciber::Stance;
 use futures_util::{StreamExt, TryStreamExt};
 
+use super::answers::Draft;
 use super::{
     CLAIMS_TEMPLATE, DRAFT_TEMPLATE, STANCES_TEMPLATE, StanceJudge, Tts, claims_schema,
     parse_claims, parse_stance_answer, stances_schema,
@@ -36,6 +37,21 @@ impl Tts {
         tokens: &mut TokenUse,
         calls: &mut usize,
     ) -> Result<String, MethodError> {
+        let (text, _) = self.ask_cut(template, context, purpose, schema, tokens, calls).await?;
+        Ok(text)
+    }
+
+    /// As [`Self::ask_shaped`], also telling whether the answer was cut at the template's
+    /// token limit.
+    pub(crate) async fn ask_cut(
+        &self,
+        template: &str,
+        context: serde_json::Value,
+        purpose: &str,
+        schema: Option<serde_json::Value>,
+        tokens: &mut TokenUse,
+        calls: &mut usize,
+    ) -> Result<(String, bool), MethodError> {
         if self.progress.cancelled() {
             return Err(MethodError::Cancelled);
         }
@@ -51,7 +67,11 @@ impl Tts {
             u64::from(completion.usage.completion_tokens),
         );
         *calls += 1;
-        Ok(completion.text().trim().to_owned())
+        let cut = completion
+            .choices
+            .first()
+            .is_some_and(|choice| choice.finish_reason == factdesk_llm::FinishReason::Length);
+        Ok((completion.text().trim().to_owned(), cut))
     }
 
     pub(crate) fn quoted(&self, texts: &[&str]) -> Vec<String> {
@@ -61,7 +81,9 @@ impl Tts {
             .collect()
     }
 
-    /// A draft answering `question` from `documents`.
+    /// A draft answering `question` from `documents`, asked for as a few bounded sentences
+    /// where the model may take a schema ([`super::answers::draft_schema`]) and read by
+    /// [`super::answers::parse_draft`].
     pub(crate) async fn draft(
         &self,
         question: &str,
@@ -69,40 +91,34 @@ impl Tts {
         purpose: &str,
         tokens: &mut TokenUse,
         calls: &mut usize,
-    ) -> Result<String, MethodError> {
+    ) -> Result<Draft, MethodError> {
         let documents = self.quoted(documents);
         let boundary = factdesk_llm::nli::boundary(&documents.join("\n"), question);
-        let answer = self.ask(
-            DRAFT_TEMPLATE,
-            serde_json::json!({"question": question, "documents": documents, "boundary": boundary}),
-            purpose,
-            tokens,
-            calls,
-        )
-        .await?;
-        // A weak model may echo the data markers it was shown (their case garbled); they are no
-        // part of the answer.
-        let hex = boundary.trim_start_matches("DATA-").to_ascii_lowercase();
-        let lines: Vec<&str> = answer
-            .lines()
-            .filter(|line| {
-                let line = line.trim().to_ascii_lowercase();
-                !(line.starts_with("<<<") && line.contains(&hex))
-            })
-            .collect();
-        Ok(lines.join("\n").trim().to_owned())
+        let (answer, cut) = self
+            .ask_cut(
+                DRAFT_TEMPLATE,
+                serde_json::json!({"question": question, "documents": documents, "boundary": boundary}),
+                purpose,
+                Some(super::answers::draft_schema()),
+                tokens,
+                calls,
+            )
+            .await?;
+        Ok(super::answers::parse_draft(&answer, &boundary, cut))
     }
 
-    /// The atomic claims of `draft` (`tts/claims`), at most `max_claims`.
+    /// The atomic claims of `draft` (`tts/claims`), at most `max_claims`, and whether the
+    /// answer was cut at the template's token limit (the claims written whole before the cut
+    /// are kept, [`crate::shape`]).
     pub(crate) async fn claims(
         &self,
         draft: &str,
         question: &str,
         tokens: &mut TokenUse,
         calls: &mut usize,
-    ) -> Result<Vec<String>, MethodError> {
-        let answer = self
-            .ask_shaped(
+    ) -> Result<(Vec<String>, bool), MethodError> {
+        let (answer, cut) = self
+            .ask_cut(
                 CLAIMS_TEMPLATE,
                 serde_json::json!({
                     "summary": draft,
@@ -115,7 +131,7 @@ impl Tts {
                 calls,
             )
             .await?;
-        Ok(parse_claims(&answer, self.config.max_claims))
+        Ok((parse_claims(&answer, self.config.max_claims), cut))
     }
 
     /// Every source's stances on `claims` (`[source][claim]`), several claims per call; a
@@ -141,8 +157,8 @@ impl Tts {
                 (Vec::new(), TokenUse::default(), 0, Vec::new());
             for batch in claims.chunks(self.config.stance_batch.max(1)) {
                 let boundary = factdesk_llm::nli::boundary(document, &batch.join("\n"));
-                let answer = match self
-                    .ask_shaped(
+                let (answer, cut) = match self
+                    .ask_cut(
                         STANCES_TEMPLATE,
                         serde_json::json!({"document": document, "claims": batch, "boundary": boundary}),
                         "stance",
@@ -152,7 +168,7 @@ impl Tts {
                     )
                     .await
                 {
-                    Ok(answer) => answer,
+                    Ok(answered) => answered,
                     // A call failing on its own: its stances abstain, noted; the rest go on.
                     Err(error) if error.is_one_calls() => {
                         notes.push(format!(
@@ -169,10 +185,11 @@ impl Tts {
                 let (given, read) = parse_stance_answer(&answer, batch.len());
                 if read < batch.len() {
                     notes.push(format!(
-                        "{} on {whose}: {} of {} stance(s) not given, counted as abstained",
+                        "{} on {whose}: {} of {} stance(s) not given{}, counted as abstained",
                         names[j],
                         batch.len() - read,
-                        batch.len()
+                        batch.len(),
+                        if cut { " (the answer was cut at the model's answer length)" } else { "" }
                     ));
                 }
                 row.extend(given);

@@ -373,7 +373,9 @@ async fn a_drafts_claims_are_asked_for_in_shape_and_read_in_every_case() {
         let method = tts(model.clone());
         let (mut tokens, mut calls) = (TokenUse::default(), 0);
         for _ in 0..2 {
-            let claims = method.claims(draft, "Why?", &mut tokens, &mut calls).await.unwrap();
+            let (claims, cut) =
+                method.claims(draft, "Why?", &mut tokens, &mut calls).await.unwrap();
+            assert!(!cut);
             assert_eq!(claims, want, "{mode:?}");
         }
         let schemas: Vec<bool> = server
@@ -445,4 +447,128 @@ async fn a_run_scores_alike_whether_the_server_answers_in_shape_refuses_or_ignor
     }
     assert_eq!(runs[0], runs[1]);
     assert_eq!(runs[0], runs[2]);
+}
+
+#[test]
+fn a_draft_is_read_from_its_sentences_or_its_free_text_up_to_a_cut() {
+    let marker = factdesk_llm::nli::boundary("documents", "Why?");
+    let hex = marker.trim_start_matches("DATA-");
+    // The JSON list's sentences, one after another, without an echoed (garbled) marker.
+    let listed = format!(
+        r#"{{"sentences": ["<<<Data-{}>>*", "The bridge closed.", "Repairs take a year."]}}"#,
+        &hex[..20]
+    );
+    let draft = super::answers::parse_draft(&listed, &marker, false);
+    assert_eq!(draft.text, "The bridge closed. Repairs take a year.");
+    // Free text cut at the token limit ends at its last whole sentence; not cut, it is whole.
+    let free =
+        format!("<<<{marker}>>>\nThe bridge closed (in May). It reopens \"soon.\" Repairs take");
+    let cut = super::answers::parse_draft(&free, &marker, true);
+    assert_eq!(cut.text, "The bridge closed (in May). It reopens \"soon.\"");
+    assert!(cut.cut);
+    assert_eq!(
+        super::answers::parse_draft(&free, &marker, false).text,
+        "The bridge closed (in May). It reopens \"soon.\" Repairs take"
+    );
+    // A cut draft with no whole sentence is kept as it is, and a cut JSON list keeps the
+    // sentences written whole.
+    assert_eq!(
+        super::answers::parse_draft("Repairs take 2.5", &marker, true).text,
+        "Repairs take 2.5"
+    );
+    let cut = r#"{"sentences": ["The bridge closed.", "Repairs ta"#;
+    assert_eq!(super::answers::parse_draft(cut, &marker, true).text, "The bridge closed.");
+    let schema = super::answers::draft_schema();
+    assert_eq!(
+        schema["properties"][super::answers::DRAFT_FIELD]["maxItems"],
+        super::answers::DRAFT_SENTENCES
+    );
+    let items = &schema["properties"][super::answers::DRAFT_FIELD]["items"]["pattern"];
+    assert!(
+        items
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("{{1,{}}}$", super::answers::DRAFT_SENTENCE_CHARS))
+    );
+}
+
+/// Against a loopback server: drafts are asked for as a few bounded sentences and read from
+/// them; where the server answers in free text cut at the token limit, or cuts the claims'
+/// JSON list, the run goes on with what was written whole, each cut named for its source.
+#[tokio::test]
+async fn drafts_are_asked_for_in_bounded_sentences_and_cut_answers_are_named() {
+    use factdesk_testkit::scripted::{
+        ConstraintMode, ScriptedModel as Served, TTS_CLAIMS_TEMPLATE, TTS_DRAFT_TEMPLATE, cut,
+        tts_draft,
+    };
+
+    let given = sources();
+    let question = "Why did the bridge close?";
+    // A server that takes the schema: the draft's sentences come as a JSON list.
+    let server = Served::new()
+        .on(STANCES_TEMPLATE, stances)
+        .on_shaped(TTS_DRAFT_TEMPLATE, |asked| {
+            let listed: Vec<String> = sentences(&tts_draft(asked)).into_iter().take(5).collect();
+            serde_json::json!({ "sentences": listed }).to_string()
+        })
+        .constraints(ConstraintMode::JsonSchema)
+        .serve();
+    let mut settings = factdesk_llm::openai::OpenAiSettings::new(&server.url("/v1"), "small-model");
+    settings.max_retries = 0;
+    let model = Arc::new(factdesk_llm::openai::OpenAiCompatible::new(settings).unwrap());
+    let result = tts(model).run(question, &given).await.unwrap();
+    let drafts: Vec<serde_json::Value> = server
+        .requests()
+        .iter()
+        .filter(|request| {
+            request
+                .header(factdesk_testkit::scripted::TEMPLATE_HEADER)
+                .is_some_and(|name| name.starts_with(DRAFT_TEMPLATE))
+        })
+        .map(|request| serde_json::from_slice(&request.body).unwrap())
+        .collect();
+    assert_eq!(drafts.len(), 6);
+    for body in &drafts {
+        let schema = &body["response_format"]["json_schema"]["schema"];
+        assert_eq!(schema, &super::answers::draft_schema(), "{body}");
+    }
+    // Source 1's draft: the others' first five sentences, one after another.
+    assert_eq!(
+        result.sources[0].draft,
+        "Cracks were found in two piers. The bridge closed on Monday. Repairs take six months. \
+         Traffic uses the old road. It is false that the bridge closed on Monday."
+    );
+    assert!(result.notes.iter().all(|note| !note.contains("cut")), "{:?}", result.notes);
+
+    // A server without schemas cutting every draft mid-sentence and every claims list mid-JSON.
+    let (_server, model) = served(
+        careful()
+            .replying(TTS_DRAFT_TEMPLATE, |asked| {
+                Some(cut(&format!("{} Inspectors sa", tts_draft(asked))))
+            })
+            .replying(TTS_CLAIMS_TEMPLATE, |asked| {
+                let claims = sentences(&asked.document);
+                Some(cut(&format!(r#"{{"claims": ["{}", "{}"#, claims[0], &claims[1][..5])))
+            }),
+    );
+    let result = tts(model.clone()).run(question, &given).await.unwrap();
+    for (i, scored) in result.sources.iter().enumerate() {
+        assert!(!scored.draft.contains("Inspectors"), "{}", scored.draft);
+        assert_eq!(scored.claims, [sentences(&scored.draft)[0].clone()], "source {i}");
+        let name = &given[i].name;
+        for whose in [
+            format!("{name}: its leave-one-out draft was cut"),
+            format!("{name}: the claims of its leave-one-out draft were cut"),
+        ] {
+            assert!(
+                result.notes.iter().any(|note| note.starts_with(&whose)),
+                "{whose}: {:?}",
+                result.notes
+            );
+        }
+    }
+    // The paper's all-sources baseline names its cut answer too.
+    let baseline = tts(model).baseline(Baseline::AllSources, question, &given).await.unwrap();
+    assert!(!baseline.summary.unwrap().contains("Inspectors"));
+    assert!(baseline.notes.iter().any(|note| note.starts_with("the answer was cut")));
 }

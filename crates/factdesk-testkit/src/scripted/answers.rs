@@ -1,6 +1,7 @@
 //! HTTP answers the scripted server gives besides a script's text: a strict server's refusal
-//! of a field, llama.cpp's answer to a prompt longer than its context, and answers that follow
-//! a known distribution (for methods that read a model's probabilities, as CIBER does).
+//! of a field, llama.cpp's answer to a prompt longer than its context, an answer cut at the
+//! token limit or given by another model than the one asked for, and answers that follow a
+//! known distribution (for methods that read a model's probabilities, as CIBER does).
 
 use super::Asked;
 use crate::TestResponse;
@@ -30,6 +31,30 @@ pub fn context_exceeded(prompt_tokens: u32, context_tokens: u32) -> TestResponse
         }
     });
     TestResponse::json(400, &body.to_string())
+}
+
+/// A chat-completions answer of one choice, `text`, as `model` names itself, ended for
+/// `finish_reason` ("stop", or "length" for an answer cut at the request's `max_tokens`).
+pub fn completion(text: &str, finish_reason: &str, model: &str) -> TestResponse {
+    let tokens = text.split_whitespace().count();
+    let body = serde_json::json!({
+        "id": "test",
+        "object": "chat.completion",
+        "model": model,
+        "choices": [{
+            "index": 0,
+            "message": {"role": "assistant", "content": text},
+            "finish_reason": finish_reason,
+        }],
+        "usage": {"prompt_tokens": 20, "completion_tokens": tokens, "total_tokens": 20 + tokens},
+    });
+    TestResponse::json(200, &body.to_string())
+}
+
+/// `text` as an answer cut at the request's `max_tokens` (finish reason "length"), as a
+/// server stops a model that has not finished: mid-sentence, or mid-JSON.
+pub fn cut(text: &str) -> TestResponse {
+    completion(text, "length", "mock")
 }
 
 /// How a request asks to be answered from a distribution.

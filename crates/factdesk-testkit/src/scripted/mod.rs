@@ -19,7 +19,7 @@ use crate::{RecordedRequest, TestResponse, TestServer};
 
 pub mod answers;
 
-pub use answers::{context_exceeded, refusal};
+pub use answers::{completion, context_exceeded, cut, refusal};
 
 /// The header naming a request's prompt template as `<id>@<version>` (the model layer's
 /// `factdesk_llm::openai::TEMPLATE_HEADER`).
