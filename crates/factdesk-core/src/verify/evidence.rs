@@ -165,7 +165,8 @@ impl CorpusRetriever for CorpusSearch {
             corpora: self.corpora.clone(),
             documents: Vec::new(),
             plain_words: true,
-            // The claim's own: detected in a claim with letters beyond ASCII.
+            // The one detected in a claim with letters beyond ASCII, else the language most
+            // documents of the corpora searched are in (`Factdesk::query_language`).
             language: None,
         };
         match self.app.search(&request) {
