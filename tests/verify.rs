@@ -157,9 +157,12 @@ fn a_claim_is_verified_through_a_wikipedia_alias_with_attribution() {
         .unwrap();
     let result = &check.check;
     assert_eq!(result.verdict, Verdict::Supported, "{result:#?}");
-    let statuses: Vec<UrlStatus> = result.urls.iter().map(|url| url.status).collect();
+    let statuses: Vec<UrlStatus> = result.proposed_urls().iter().map(|url| url.status).collect();
     assert_eq!(statuses, [UrlStatus::Fetched, UrlStatus::NotFound]);
-    assert_eq!(result.urls[0].final_url.as_deref(), Some("https://en.wikipedia.org/wiki/Okra"));
+    assert_eq!(
+        result.proposed_urls()[0].final_url.as_deref(),
+        Some("https://en.wikipedia.org/wiki/Okra")
+    );
     let attribution = &result.attributions[0];
     assert_eq!(attribution.source.url.as_deref(), Some("https://en.wikipedia.org/wiki/Okra"));
     assert!(attribution.source.fetched_at.is_some());
@@ -203,12 +206,16 @@ fn hostile_and_broken_urls_give_fetch_failed_and_internal_addresses_stay_closed(
     let result = &check.check;
     assert_eq!(result.undecided, Some(Undecided::FetchFailed), "{result:#?}");
     assert_eq!(result.verdict, Verdict::NotEnoughInfo);
-    let statuses: Vec<UrlStatus> = result.urls.iter().map(|url| url.status).collect();
+    let statuses: Vec<UrlStatus> = result.proposed_urls().iter().map(|url| url.status).collect();
     assert_eq!(
         statuses,
         [UrlStatus::Refused, UrlStatus::Failed, UrlStatus::Failed, UrlStatus::Failed]
     );
-    assert!(result.urls[0].error.as_deref().unwrap().contains("127.0.0.1"), "{:?}", result.urls[0]);
+    assert!(
+        result.proposed_urls()[0].error.as_deref().unwrap().contains("127.0.0.1"),
+        "{:?}",
+        result.proposed_urls()[0]
+    );
     assert!(world.internal.requests().is_empty(), "the internal server was never contacted");
 
     // A file: URL and an IPv6 loopback literal are proposed URLs like any other, refused as
@@ -221,7 +228,7 @@ fn hostile_and_broken_urls_give_fetch_failed_and_internal_addresses_stay_closed(
                 .verify_claim("The local files are public.", &VerifyOptions::default()),
         )
         .unwrap();
-    let urls = &check.check.urls;
+    let urls = &check.check.proposed_urls();
     assert_eq!(urls.len(), 2, "{urls:#?}");
     assert_eq!((urls[0].status, urls[1].status), (UrlStatus::Invalid, UrlStatus::Refused));
     assert!(urls[0].error.as_deref().unwrap_or_default().contains("file"), "{:?}", urls[0]);
@@ -236,7 +243,7 @@ fn hostile_and_broken_urls_give_fetch_failed_and_internal_addresses_stay_closed(
                 .verify_claim("The internal report is public.", &VerifyOptions::default()),
         )
         .unwrap();
-    assert_eq!(check.check.urls[0].status, UrlStatus::Fetched);
+    assert_eq!(check.check.proposed_urls()[0].status, UrlStatus::Fetched);
     assert_eq!(open.internal.requests().len(), 1);
 }
 
@@ -469,7 +476,7 @@ fn p_true_and_corpus_nli_run_without_urls() {
         runtime.block_on(app.verify_claim("The Eiffel Tower is in Paris.", &options)).unwrap();
     assert_eq!(check.check.envelope.method, "p-true");
     assert_eq!(check.check.verdict, Verdict::Supported);
-    assert!(check.check.urls.is_empty() && check.check.attributions.is_empty());
+    assert!(check.check.proposed_urls().is_empty() && check.check.attributions.is_empty());
     // An option of another method is refused, naming what this one takes.
     let foreign =
         VerifyOptions { method: Some(Method::PTrue), m: Some(2), ..VerifyOptions::default() };
@@ -720,11 +727,18 @@ fn the_page_archive_goes_out_as_wacz_and_serves_another_library_offline() {
             other.app.verify_claim("Okra has edible green seed pods.", &VerifyOptions::default()),
         )
         .unwrap();
-    assert_eq!(check.check.verdict, Verdict::Supported, "{:#?}", check.check.urls);
-    assert_eq!(check.check.urls[0].url, "https://en.wikipedia.org/wiki/Abelmoschus_esculentus");
-    assert_eq!(check.check.urls[0].status, UrlStatus::Fetched, "the alias is served the article");
+    assert_eq!(check.check.verdict, Verdict::Supported, "{:#?}", check.check.proposed_urls());
     assert_eq!(
-        check.check.urls[0].final_url.as_deref(),
+        check.check.proposed_urls()[0].url,
+        "https://en.wikipedia.org/wiki/Abelmoschus_esculentus"
+    );
+    assert_eq!(
+        check.check.proposed_urls()[0].status,
+        UrlStatus::Fetched,
+        "the alias is served the article"
+    );
+    assert_eq!(
+        check.check.proposed_urls()[0].final_url.as_deref(),
         Some("https://en.wikipedia.org/wiki/Okra")
     );
     let harbour =
@@ -734,7 +748,12 @@ fn the_page_archive_goes_out_as_wacz_and_serves_another_library_offline() {
                 &VerifyOptions::default(),
             ))
             .unwrap();
-    assert_eq!(harbour.check.urls[0].status, UrlStatus::Fetched, "{:#?}", harbour.check.urls);
+    assert_eq!(
+        harbour.check.proposed_urls()[0].status,
+        UrlStatus::Fetched,
+        "{:#?}",
+        harbour.check.proposed_urls()
+    );
     assert_eq!(world.web.requests().len(), requests, "nothing was fetched: the library is offline");
 
     // A WARC with one altered record: it fails alone, the good one is imported.

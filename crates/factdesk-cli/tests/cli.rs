@@ -695,7 +695,8 @@ fn ciber_checks_claims_against_corpus_documents_resumes_and_compares_its_rules()
     // One claim: documents from the corpus, each probed by two agreeing and two contradicting
     // questions; the server gives no log-probabilities, so the probes were sampled.
     let check = cli.json(&["verify", "Okra is a flowering plant in the mallow family."]);
-    let detail = &check["check"]["ciber"];
+    let detail = &check["check"]["detail"];
+    assert_eq!(detail["method"], "ciber", "{check}");
     let documents = detail["documents"].as_array().unwrap();
     assert!(!documents.is_empty() && documents.len() <= 3, "{detail}");
     for document in documents {
@@ -810,7 +811,7 @@ fn ciber_judges_the_pages_llm_cite_read_for_the_claim_from_the_archive() {
     assert_eq!(sources[0]["url"], page.as_str());
     assert_eq!(sources[0]["content_hash"], read["content_hash"]);
     assert_eq!(check["check"]["verdict"], "supported", "{check}");
-    assert_eq!(check["check"]["ciber"]["documents"][0]["probes"].as_array().unwrap().len(), 4);
+    assert_eq!(check["check"]["detail"]["documents"][0]["probes"].as_array().unwrap().len(), 4);
     assert_eq!(web.requests().len(), fetched, "the page was fetched again");
 
     // A claim LLM-Cite never checked has no evidence, and the check says what to do.
@@ -959,7 +960,7 @@ fn the_fault_campaign_names_every_fault_and_the_batch_goes_on() {
             tries += 1;
             let item = check_of(&format!("web fault {} ", fault.name)).unwrap();
             let check = &item["check"]["check"];
-            let error = check["urls"][0]["error"].as_str().unwrap_or_default();
+            let error = check["detail"]["urls"][0]["error"].as_str().unwrap_or_default();
             if check["verdict"] == "not_enough_info" && error.contains(fault.says) {
                 held += 1;
             } else {

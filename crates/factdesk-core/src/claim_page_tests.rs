@@ -21,11 +21,10 @@ fn check(claim: &str, method: &str, verdict: Verdict, confidence: Option<f64>) -
         undecided: None,
         confidence,
         attributions: Vec::new(),
-        urls: Vec::new(),
         sources: Vec::new(),
         premises: Vec::new(),
         left_out: Vec::new(),
-        ciber: None,
+        detail: None,
     }
 }
 

@@ -90,11 +90,10 @@ mod tests {
             undecided: None,
             confidence,
             attributions: Vec::new(),
-            urls: Vec::new(),
             sources: Vec::new(),
             premises: Vec::new(),
             left_out: Vec::new(),
-            ciber: None,
+            detail: None,
         }
     }
 

@@ -163,7 +163,7 @@ impl Factdesk {
                     .iter()
                     .find(|claim| Some(claim.id) == stored.claim_id)
                     .and_then(|claim| claim.gold_label)?;
-                Some((stored.check.ciber.as_deref()?, gold))
+                Some((stored.check.ciber()?, gold))
             })
             .collect();
         if labelled.is_empty() {

@@ -332,11 +332,10 @@ impl CorpusNli {
             undecided,
             confidence,
             attributions,
-            urls: Vec::new(),
             sources,
             premises,
             left_out,
-            ciber: None,
+            detail: None,
         })
     }
 }

@@ -66,11 +66,10 @@ impl PTrue {
             undecided: None,
             confidence: Some(p_true.max(1.0 - p_true)),
             attributions: Vec::new(),
-            urls: Vec::new(),
             sources: Vec::new(),
             premises: Vec::new(),
             left_out: Vec::new(),
-            ciber: None,
+            detail: None,
         })
     }
 }

@@ -126,7 +126,7 @@ async fn exact_mode_reproduces_the_answer_distribution_in_one_call_per_probe() {
     let (server, model) = served(known(0.7, 0.2));
     let config = CiberConfig { documents: 2, agree: 2, conflict: 2, ..CiberConfig::default() };
     let check = ciber(model, config).check(CLAIM).await.unwrap();
-    let detail = check.ciber.as_ref().unwrap();
+    let detail = check.ciber().unwrap();
     assert_eq!(detail.documents.len(), 2);
     // Probes per document plus one RAG call per claim, not probes × K.
     assert_eq!(server.requests().len(), 2 * 4 + 1);
@@ -173,7 +173,7 @@ async fn sampling_mode_comes_close_to_the_distribution() {
         ..CiberConfig::default()
     };
     let check = ciber(model, config).check(CLAIM).await.unwrap();
-    let detail = check.ciber.as_ref().unwrap();
+    let detail = check.ciber().unwrap();
     assert_eq!(server.requests().len(), 4, "one request of n answers per probe");
     let document = &detail.documents[0];
     let believed = Masses::new(0.2, 0.7, 0.1);
@@ -197,7 +197,7 @@ async fn a_server_without_probabilities_is_sampled_and_says_so() {
     let (_server, model) = served(known(0.9, 0.05).without_logprobs());
     let config = CiberConfig { documents: 1, samples: 50, rag: false, ..CiberConfig::default() };
     let check = ciber(model, config).check(CLAIM).await.unwrap();
-    for probe in &check.ciber.as_ref().unwrap().documents[0].probes {
+    for probe in &check.ciber().unwrap().documents[0].probes {
         assert_eq!(probe.mode, ProbeMode::Sampling, "{probe:?}");
     }
     assert_eq!(check.verdict, Verdict::Supported);
@@ -210,7 +210,7 @@ async fn a_server_without_probabilities_is_sampled_and_says_so() {
     );
     let config = CiberConfig { documents: 1, samples: 5, rag: false, ..CiberConfig::default() };
     let check = ciber(model, config).check(CLAIM).await.unwrap();
-    let document = &check.ciber.as_ref().unwrap().documents[0];
+    let document = &check.ciber().unwrap().documents[0];
     for probe in &document.probes {
         assert_eq!(probe.mode, ProbeMode::Sampling);
         assert_eq!(probe.shares, Masses::only(Stance::Neutral));
@@ -286,7 +286,7 @@ async fn named_web_pages_are_probed_and_a_missing_one_is_named() {
     assert_eq!(source.url.as_deref(), Some("https://example.org/okra"));
     assert_eq!(source.content_hash.as_deref(), Some("abc"));
     assert_eq!(source.document_id, None);
-    assert_eq!(check.ciber.as_ref().unwrap().documents[0].words, 11);
+    assert_eq!(check.ciber().unwrap().documents[0].words, 11);
     method.documents =
         Documents::Named { documents: Vec::new(), pages: vec!["https://example.org/gone".into()] };
     let error = method.check(CLAIM).await.unwrap_err();

@@ -17,7 +17,7 @@ use factdesk_methods::judge::PremiseForm;
 use factdesk_methods::llm_cite::{LlmCite, LlmCiteConfig, UrlStrategy};
 use factdesk_methods::p_true::PTrue;
 use factdesk_methods::prompts::builtin_library;
-use factdesk_model::{DocumentId, Undecided, UrlStatus, Verdict};
+use factdesk_model::{DocumentId, MethodDetail, Undecided, UrlStatus, Verdict};
 use factdesk_testkit::TestServer;
 use factdesk_testkit::scripted::{
     Asked, NLI_TEMPLATE, P_TRUE_TEMPLATE, ScriptedModel, URL_TEMPLATES, asked,
@@ -172,7 +172,7 @@ async fn diverse_urls_lead_to_a_verified_claim_with_attribution() {
 
     assert_eq!(check.verdict, Verdict::Supported);
     assert_eq!(check.envelope.method, "llm-cite");
-    let statuses: Vec<UrlStatus> = check.urls.iter().map(|url| url.status).collect();
+    let statuses: Vec<UrlStatus> = check.proposed_urls().iter().map(|url| url.status).collect();
     assert_eq!(statuses, [UrlStatus::Fetched, UrlStatus::NotFound, UrlStatus::Fetched]);
     // The alias and the article are the same page: one source, judged once.
     assert_eq!(check.sources.len(), 1);
@@ -231,15 +231,16 @@ async fn no_valid_url_and_fetch_failed_are_told_apart() {
         cite(urls("I do not know."), Pages::default(), nli("x"), LlmCiteConfig::default());
     let check = method.check("A claim.").await.unwrap();
     assert_eq!(check.undecided, Some(Undecided::NoValidUrl));
-    assert!(check.urls.is_empty());
+    // LLM-Cite keeps its list of URLs, empty here.
+    assert_eq!(check.detail, Some(MethodDetail::LlmCite { urls: Vec::new() }));
 
     let pages = Pages::default().failing("http://10.0.0.1/secret", UrlStatus::Refused);
     let (method, _server, _) =
         cite(urls("http://10.0.0.1/secret"), pages, nli("x"), LlmCiteConfig::default());
     let check = method.check("A claim.").await.unwrap();
     assert_eq!(check.undecided, Some(Undecided::FetchFailed));
-    assert_eq!(check.urls[0].status, UrlStatus::Refused);
-    assert!(check.urls[0].error.as_deref().unwrap().contains("10.0.0.1"));
+    assert_eq!(check.proposed_urls()[0].status, UrlStatus::Refused);
+    assert!(check.proposed_urls()[0].error.as_deref().unwrap().contains("10.0.0.1"));
 }
 
 #[tokio::test]
@@ -286,7 +287,7 @@ async fn controlled_samples_m_single_urls() {
     let temperature = bodies(&server)[0]["temperature"].as_f64().unwrap();
     assert!((temperature - 0.8).abs() < 1e-6, "{temperature}");
     let urls: Vec<(&str, u32)> =
-        check.urls.iter().map(|url| (url.url.as_str(), url.sample)).collect();
+        check.proposed_urls().iter().map(|url| (url.url.as_str(), url.sample)).collect();
     assert_eq!(
         urls,
         [
@@ -354,7 +355,9 @@ async fn rejection_sampling_keeps_the_sample_with_most_valid_urls() {
     let check = method.check("Okra pods contain a mucilage.").await.unwrap();
     assert_eq!(asked_of(&server)[0].n, 3);
     assert_eq!(check.envelope.parameters["valid_urls_per_sample"], serde_json::json!([1, 2, 0]));
-    assert!(check.urls.iter().all(|url| url.sample == 1 && url.status == UrlStatus::Fetched));
+    assert!(
+        check.proposed_urls().iter().all(|url| url.sample == 1 && url.status == UrlStatus::Fetched)
+    );
     assert_eq!(check.verdict, Verdict::Supported);
     // Every distinct URL is fetched once, even though Okra appears in two samples.
     let asked = pages.asked.lock().unwrap().clone();

@@ -1,13 +1,18 @@
 //! What a check of one claim produced: the verdict, its confidence, the attribution (which
-//! page and which sentences back it), the URLs the model proposed and what became of them, every
-//! premise with its NLI probabilities, and the tokens it cost. Every method returns a
-//! [`ClaimCheck`]; the store keeps it whole (as JSON) beside its verdict, and reports read it.
+//! page and which sentences back it), every premise with its NLI probabilities, the tokens it
+//! cost, and what only its method keeps ([`MethodDetail`]: the URLs LLM-Cite proposed and what
+//! became of them, CIBER's probes). Every method returns a [`ClaimCheck`]; the store keeps it
+//! whole (as JSON) beside its verdict, and reports read it. How a stored check is read, in
+//! today's shape or an earlier one, is in `check_shapes.rs`.
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::ciber::CiberDetail;
+pub use crate::cite::{ProposedUrl, UrlStatus};
+use crate::detail::MethodDetail;
 use crate::envelope::Envelope;
 pub use crate::envelope::{TokenCount, TokenUse};
 use crate::{ClaimId, DocumentId, RunId, UnknownValue, Verdict};
@@ -84,48 +89,6 @@ impl FromStr for Undecided {
             },
         )
     }
-}
-
-/// What happened to one URL the model proposed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
-#[serde(rename_all = "snake_case")]
-pub enum UrlStatus {
-    /// Fetched (or served from the archive): a valid URL.
-    Fetched,
-    /// The page does not exist (HTTP 404/410, or no such Wikipedia article): invalid.
-    NotFound,
-    /// Not a fetchable URL (bad syntax, unsupported scheme): invalid.
-    Invalid,
-    /// Refused by the fetch policy (private address, not allow-listed; a redirect to a
-    /// non-http(s) URL), or offline and not archived.
-    Refused,
-    /// The fetch failed for another reason (timeout, too large, not a text page, server error).
-    Failed,
-    /// Not tried (rejection sampling kept another response).
-    Skipped,
-}
-
-impl UrlStatus {
-    /// Whether the URL leads to an existing page (the paper's "valid URL").
-    pub fn is_valid(self) -> bool {
-        self == UrlStatus::Fetched
-    }
-}
-
-/// A URL the model proposed, and what became of it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
-pub struct ProposedUrl {
-    pub url: String,
-    pub status: UrlStatus,
-    /// The URL after redirects (and Wikipedia title resolution), when fetched.
-    pub final_url: Option<String>,
-    pub title: Option<String>,
-    pub fetched_at: Option<String>,
-    pub content_hash: Option<String>,
-    /// Why it was not fetched.
-    pub error: Option<String>,
-    /// Which sample (rejection sampling) or response it came from.
-    pub sample: u32,
 }
 
 /// Where a premise's sentences come from.
@@ -206,7 +169,8 @@ pub fn page_label(pages: &[Option<u32>]) -> Option<String> {
 }
 
 /// Everything one check of one claim produced.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+// Deserialize is `check_shapes.rs`'s: it reads the shape of earlier versions too.
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct ClaimCheck {
     /// The method, its parameters and models, the tokens it spent, and the explanation.
     #[serde(flatten)]
@@ -223,16 +187,16 @@ pub struct ClaimCheck {
     pub confidence: Option<f64>,
     /// The evidence behind a supported verdict.
     pub attributions: Vec<Attribution>,
-    pub urls: Vec<ProposedUrl>,
     pub sources: Vec<EvidenceSource>,
     pub premises: Vec<PremiseCheck>,
     /// Evidence sentences that address the model (instructions, role tags, "answer True"),
     /// left out of the premises: the sources that hold them are flagged to people.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub left_out: Vec<LeftOut>,
-    /// CIBER's probes, fusion and per-document verdicts; none for other methods.
+    /// What only the method keeps (LLM-Cite's proposed URLs, CIBER's probes and fusion);
+    /// none for a method that keeps nothing of its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ciber: Option<Box<crate::ciber::CiberDetail>>,
+    pub detail: Option<MethodDetail>,
 }
 
 /// An evidence sentence left out of the premises because it addresses the model.
@@ -244,6 +208,22 @@ pub struct LeftOut {
 }
 
 impl ClaimCheck {
+    /// The URLs LLM-Cite proposed, with what became of each; empty for other methods.
+    pub fn proposed_urls(&self) -> &[ProposedUrl] {
+        match &self.detail {
+            Some(MethodDetail::LlmCite { urls }) => urls,
+            _ => &[],
+        }
+    }
+
+    /// CIBER's probes, fusion and per-document verdicts; none for other methods.
+    pub fn ciber(&self) -> Option<&CiberDetail> {
+        match &self.detail {
+            Some(MethodDetail::Ciber(detail)) => Some(detail),
+            _ => None,
+        }
+    }
+
     /// The premise the verdict rests on: for a refuted claim, the one that contradicts it most
     /// among those that contradict it more than they entail it; otherwise the premise of the
     /// best attribution, else the one that entails the claim most. None when nothing was
@@ -487,16 +467,6 @@ mod tests {
         assert_eq!(serde_json::to_string(&Undecided::NoValidUrl).unwrap(), "\"no_valid_url\"");
     }
 
-    #[test]
-    fn only_fetched_urls_are_valid() {
-        assert!(UrlStatus::Fetched.is_valid());
-        for status in
-            [UrlStatus::NotFound, UrlStatus::Invalid, UrlStatus::Refused, UrlStatus::Failed]
-        {
-            assert!(!status.is_valid());
-        }
-    }
-
     fn dated(url: &str, document: Option<i64>, published: Option<&str>) -> EvidenceSource {
         EvidenceSource {
             url: Some(url.into()),
@@ -532,11 +502,10 @@ mod tests {
                     pages: Vec::new(),
                 })
                 .collect(),
-            urls: Vec::new(),
             sources,
             premises: Vec::new(),
             left_out: Vec::new(),
-            ciber: None,
+            detail: None,
         }
     }
 

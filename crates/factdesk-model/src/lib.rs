@@ -24,7 +24,11 @@ macro_rules! id_type {
 }
 
 pub mod check;
+mod check_shapes;
 pub mod ciber;
+pub mod cite;
+pub mod detail;
+pub use detail::MethodDetail;
 mod envelope;
 pub use check::{
     Attribution, CheckId, ClaimCheck, EvidenceSource, LeftOut, PremiseCheck, ProposedUrl, Review,

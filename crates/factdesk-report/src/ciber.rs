@@ -103,7 +103,7 @@ fn render(
 
 /// The CIBER section of a check in an HTML report (nothing for other methods).
 pub(crate) fn write_html(check: &ClaimCheck, out: &mut dyn Write) -> io::Result<()> {
-    match check.ciber.as_deref() {
+    match check.ciber() {
         Some(detail) => out.write_all(render(HTML, true, check, detail)?.as_bytes()),
         None => Ok(()),
     }
@@ -111,7 +111,7 @@ pub(crate) fn write_html(check: &ClaimCheck, out: &mut dyn Write) -> io::Result<
 
 /// The CIBER section of a check in a Markdown report (nothing for other methods).
 pub(crate) fn write_markdown(check: &ClaimCheck, out: &mut dyn Write) -> io::Result<()> {
-    match check.ciber.as_deref() {
+    match check.ciber() {
         Some(detail) => out.write_all(render(MARKDOWN, false, check, detail)?.as_bytes()),
         None => Ok(()),
     }

@@ -132,7 +132,7 @@ fn row_for(item: &ReportItem) -> [String; COLUMNS.len()] {
         check.sources.iter().map(source_reference).collect::<Vec<_>>().join(" "),
         ciber_source(check, |detail| detail.strongest_support),
         ciber_source(check, |detail| detail.strongest_refute),
-        check.ciber.as_deref().map(rule_verdicts).unwrap_or_default(),
+        check.ciber().map(rule_verdicts).unwrap_or_default(),
         item.claimed_on.clone().unwrap_or_default(),
         stale
             .iter()
@@ -148,8 +148,7 @@ fn row_for(item: &ReportItem) -> [String; COLUMNS.len()] {
 /// The source of the CIBER document `pick` names, if the check is CIBER's and names one.
 fn ciber_source(check: &ClaimCheck, pick: impl Fn(&CiberDetail) -> Option<usize>) -> String {
     check
-        .ciber
-        .as_deref()
+        .ciber()
         .and_then(|detail| pick(detail).and_then(|index| detail.documents.get(index)))
         .and_then(|document| check.sources.get(document.source))
         .map(source_reference)

@@ -238,10 +238,10 @@ fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
         }
         writeln!(out, "</ol>")?;
     }
-    if !check.urls.is_empty() {
+    if !check.proposed_urls().is_empty() {
         writeln!(out, "<h3>Proposed URLs</h3>")?;
         writeln!(out, "<ul class=\"proposed\">")?;
-        for proposed in &check.urls {
+        for proposed in check.proposed_urls() {
             let error = proposed
                 .error
                 .as_deref()

@@ -14,6 +14,12 @@
 //! Every format keeps the machine verdict and, beside it, the latest human review; a review never
 //! replaces the machine verdict, it is shown next to it. Claims without a check read `unchecked`
 //! (and are left out of ClaimReview, which describes reviews only).
+//!
+//! The JSON export holds each stored check as Factdesk writes it today, whichever version
+//! stored it: what only its method keeps is its `detail`, tagged by the method (`{"method":
+//! "llm-cite", "urls": [...]}`, `{"method": "ciber", ...}`), and a method that keeps nothing
+//! of its own has none. Exports of earlier versions had `urls` on every check and `ciber` on
+//! CIBER's instead.
 
 mod charts;
 mod ciber;

@@ -147,11 +147,11 @@ fn write_check(stored: &StoredCheck, out: &mut dyn Write) -> io::Result<()> {
             write_attribution(number + 1, attribution, out)?;
         }
     }
-    if !check.urls.is_empty() {
+    if !check.proposed_urls().is_empty() {
         writeln!(out)?;
         writeln!(out, "**Proposed URLs**")?;
         writeln!(out)?;
-        for proposed in &check.urls {
+        for proposed in check.proposed_urls() {
             write!(
                 out,
                 "- {} — {}",

@@ -4,8 +4,8 @@
 
 use factdesk_model::{
     Attribution, CheckId, ClaimCheck, ClaimId, ClaimLabel, Envelope, EvidenceSource, FactAlignment,
-    FactKind, FactPair, PremiseCheck, ProposedUrl, Review, ReviewDecision, ReviewId, RunId,
-    StoredCheck, TokenUse, Undecided, UrlStatus, Verdict,
+    FactKind, FactPair, MethodDetail, PremiseCheck, ProposedUrl, Review, ReviewDecision, ReviewId,
+    RunId, StoredCheck, TokenUse, Undecided, UrlStatus, Verdict,
 };
 use factdesk_report::dashboard::Dashboard;
 use factdesk_report::{
@@ -82,11 +82,10 @@ fn check(claim: &str, verdict: Verdict, attributions: Vec<Attribution>) -> Claim
         undecided: None,
         confidence: Some(0.75),
         attributions,
-        urls: Vec::new(),
         sources,
         premises,
         left_out: Vec::new(),
-        ciber: None,
+        detail: None,
     }
 }
 
@@ -147,7 +146,7 @@ fn fixture() -> Report {
         ],
     );
     eiffel.confidence = Some(0.97);
-    eiffel.urls = vec![
+    let urls = vec![
         fetched_url(EIFFEL_URL, "Eiffel Tower - Wikipedia", "blake3:aaa111"),
         fetched_url(EIFFEL_OFFICIAL_URL, "The monument", "blake3:bbb222"),
         ProposedUrl {
@@ -161,6 +160,7 @@ fn fixture() -> Report {
             sample: 1,
         },
     ];
+    eiffel.detail = Some(MethodDetail::LlmCite { urls });
 
     let everest_claim = "Mount Everest is 8,849 metres tall.";
     let everest_review = Review {
@@ -687,7 +687,12 @@ fn json_round_trips_the_report_and_its_checks() {
     .unwrap();
     assert_eq!(Some(&first_check), report.items[0].check.as_ref());
     assert_eq!(first_check.check.premises.len(), 2);
-    assert_eq!(first_check.check.urls.len(), 3);
+    assert_eq!(first_check.check.proposed_urls().len(), 3);
+    // A check's own detail is under `detail`, tagged by its method; the other checks have none.
+    let items = &serde_json::from_str::<Value>(&json).unwrap()["items"];
+    assert_eq!(items[0]["check"]["check"]["detail"]["method"], "llm-cite");
+    assert_eq!(items[0]["check"]["check"].get("urls"), None);
+    assert_eq!(items[1]["check"]["check"].get("detail"), None);
 }
 
 /// The newsroom publishing the fixtures' ClaimReview, machine verdicts included (a test below
@@ -929,7 +934,7 @@ fn ciber_report() -> Report {
         source("https://example.org/okra", "Okra", "aa"),
         source("https://evil.example/", "<script>alert(1)</script> | pipe", "bb"),
     ];
-    check.ciber = Some(Box::new(CiberDetail {
+    check.detail = Some(MethodDetail::Ciber(Box::new(CiberDetail {
         rule: FusionRule::Meta,
         alpha: 0.5,
         documents: vec![document(0, Stance::Support, 0.8), document(1, Stance::Refute, 0.4)],
@@ -941,7 +946,7 @@ fn ciber_report() -> Report {
             mode: ProbeMode::Exact,
             shares: Masses::only(Stance::Neutral),
         }),
-    }));
+    })));
     Report {
         title: "CIBER".into(),
         generated_at: "2026-02-01T10:00:00Z".into(),
@@ -981,6 +986,58 @@ fn ciber_documents_are_in_html_and_markdown_reports_escaped() {
     );
     assert_eq!(unescaped_occurrences(&markdown, "<script"), 0, "{markdown}");
     assert!(markdown.contains(r"\| pipe (strongest refutation)"), "{markdown}");
+}
+
+/// The report's checks as versions before `MethodDetail` stored them: `urls` on every check
+/// (LLM-Cite's, else empty) and CIBER's detail as `ciber`, read back from that JSON.
+fn stored_the_earlier_way(report: &Report) -> Report {
+    let mut old = report.clone();
+    for stored in old.items.iter_mut().filter_map(|item| item.check.as_mut()) {
+        let mut body = serde_json::to_value(&stored.check).unwrap();
+        let object = body.as_object_mut().unwrap();
+        let mut urls = Value::Array(Vec::new());
+        if let Some(mut detail) = object.remove("detail") {
+            let method = detail.as_object_mut().unwrap().remove("method").unwrap();
+            if method == "llm-cite" {
+                urls = detail["urls"].take();
+            } else {
+                object.insert("ciber".into(), detail);
+            }
+        }
+        object.insert("urls".into(), urls);
+        stored.check = serde_json::from_value(body).unwrap();
+    }
+    old
+}
+
+/// Checks stored before `detail` render in every format as the same checks stored today: the
+/// proposed URLs and CIBER's documents are shown from either shape.
+#[test]
+fn checks_stored_the_earlier_way_render_as_checks_stored_today() {
+    for report in [fixture(), ciber_report()] {
+        let old = stored_the_earlier_way(&report);
+        for format in [Format::Markdown, Format::Html, Format::Csv, Format::ClaimReview] {
+            assert_eq!(
+                render_to_string(&old, format).unwrap(),
+                render_to_string(&report, format).unwrap(),
+                "{format:?}"
+            );
+        }
+    }
+    let old = stored_the_earlier_way(&fixture());
+    let eiffel = &old.items[0].check.as_ref().unwrap().check;
+    assert_eq!(eiffel.proposed_urls().len(), 3);
+    let markdown = render_to_string(&old, Format::Markdown).unwrap();
+    assert!(markdown.contains("**Proposed URLs**"), "{markdown}");
+    assert!(markdown.contains("example.org/made-up — not found"), "{markdown}");
+    let old = stored_the_earlier_way(&ciber_report());
+    let html = render_to_string(&old, Format::Html).unwrap();
+    assert!(html.contains("<h3>CIBER documents</h3>"), "{html}");
+    // Their JSON export has today's shape.
+    let json: Value = serde_json::from_str(&render_to_string(&old, Format::Json).unwrap()).unwrap();
+    let check = &json["items"][0]["check"]["check"];
+    assert_eq!((check.get("urls"), check.get("ciber")), (None, None), "{check}");
+    assert_eq!(check["detail"]["method"], "ciber", "{check}");
 }
 
 #[test]

@@ -21,6 +21,7 @@ import {
   type EvidenceSource,
   type Masses,
   type PremiseCheck,
+  type ProposedUrl,
   type RuleVerdict,
   type Stance,
   type StaleEvidence,
@@ -460,8 +461,19 @@ function ciberPanel(check: ClaimCheck, detail: CiberDetail, stale: StaleEvidence
   );
 }
 
+/** The URLs LLM-Cite proposed (its detail); none for other methods. */
+function proposedUrls(check: ClaimCheck): ProposedUrl[] {
+  return check.detail?.method === 'llm-cite' ? check.detail.urls : [];
+}
+
+/** CIBER's probes and fusion (its detail); null for other methods. */
+function ciberDetail(check: ClaimCheck): CiberDetail | null {
+  return check.detail?.method === 'ciber' ? check.detail : null;
+}
+
 function urlTable(check: ClaimCheck): HTMLElement | null {
-  if (check.urls.length === 0) return null;
+  const urls = proposedUrls(check);
+  if (urls.length === 0) return null;
   return fold(
     'proposed-urls',
     'URLs the model proposed',
@@ -472,7 +484,7 @@ function urlTable(check: ClaimCheck): HTMLElement | null {
       el(
         'tbody',
         {},
-        ...check.urls.map((url) =>
+        ...urls.map((url) =>
           el(
             'tr',
             { 'data-status': url.status },
@@ -668,7 +680,7 @@ function decidingEvidence(stored: StoredCheck): HTMLElement {
       el('p', { class: 'hint', id: 'deciding-probabilities' }, `P(entailment) ${probability(attribution.entailment)}.`),
     );
   }
-  const ciber = check.ciber;
+  const ciber = ciberDetail(check);
   const strongestIndex = ciber ? (check.verdict === 'refuted' ? ciber.strongest_refute : ciber.strongest_support) ?? ciber.strongest_support ?? ciber.strongest_refute : null;
   const strongest = ciber && strongestIndex !== null && strongestIndex !== undefined ? ciber.documents[strongestIndex] : undefined;
   const strongestSource = strongest ? check.sources[strongest.source] : undefined;
@@ -775,6 +787,7 @@ export async function renderClaim({ outlet, params, query, signal }: RouteContex
   const latest = checks[checks.length - 1];
   const check = shown.check;
   const stale = shown.stale ?? [];
+  const ciber = ciberDetail(check);
   append(
     outlet,
     shown !== latest
@@ -785,7 +798,7 @@ export async function renderClaim({ outlet, params, query, signal }: RouteContex
     el(
       'div',
       { class: 'claim-details', id: 'claim-details' },
-      check.ciber ? ciberPanel(check, check.ciber, stale) : evidencePanel(check, stale),
+      ciber ? ciberPanel(check, ciber, stale) : evidencePanel(check, stale),
       attributionPanel(check, stale),
       premiseTable(check),
       urlTable(check),

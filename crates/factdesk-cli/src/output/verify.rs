@@ -51,12 +51,12 @@ impl Text for StoredCheck {
             let name = source_name(&source);
             println!("Old:        {name}: {}", stale.note);
         }
-        if let Some(detail) = &check.ciber {
+        if let Some(detail) = check.ciber() {
             ciber(check, detail);
         }
-        if !check.urls.is_empty() {
+        if !check.proposed_urls().is_empty() {
             println!("URLs proposed:");
-            for url in &check.urls {
+            for url in check.proposed_urls() {
                 let status = serde_json::to_value(url.status)?;
                 println!("  {:<10} {}", status.as_str().unwrap_or_default(), url.url);
                 if let Some(error) = &url.error {

@@ -234,11 +234,10 @@ mod tests {
             undecided: None,
             confidence: None,
             attributions: Vec::new(),
-            urls: Vec::new(),
             sources: Vec::new(),
             premises: Vec::new(),
             left_out: Vec::new(),
-            ciber: None,
+            detail: None,
         }
     }
 

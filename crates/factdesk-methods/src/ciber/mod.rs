@@ -54,7 +54,8 @@ use factdesk_model::ciber::{
     CiberDetail, CiberDocument, FusionRule, ProbeMode, ProbeResult, RuleVerdict, Stance,
 };
 use factdesk_model::{
-    Attribution, ClaimCheck, DocumentId, Envelope, EvidenceSource, TokenUse, Undecided, Verdict,
+    Attribution, ClaimCheck, DocumentId, Envelope, EvidenceSource, MethodDetail, TokenUse,
+    Undecided, Verdict,
 };
 use futures_util::future::{try_join, try_join_all};
 use serde::{Deserialize, Serialize};
@@ -342,11 +343,10 @@ impl Ciber {
                 if verdict == Verdict::Supported { supported } else { 1.0 - supported }
             }),
             attributions,
-            urls: Vec::new(),
             sources,
             premises: Vec::new(),
             left_out: Vec::new(),
-            ciber: Some(Box::new(CiberDetail {
+            detail: Some(MethodDetail::Ciber(Box::new(CiberDetail {
                 rule: config.rule,
                 alpha: config.alpha,
                 documents,
@@ -354,7 +354,7 @@ impl Ciber {
                 strongest_support,
                 strongest_refute,
                 rag,
-            })),
+            }))),
         })
     }
 }
@@ -363,10 +363,8 @@ impl Ciber {
 /// labels, each rule's and RAG's accuracy and macro-F1 over support / refute / neutral.
 pub fn figures(checks: &[(&ClaimCheck, Option<Verdict>)]) -> Vec<crate::figures::Figure> {
     use crate::figures::{Figure, macro_f1};
-    let details: Vec<(&CiberDetail, Option<Verdict>)> = checks
-        .iter()
-        .filter_map(|(check, gold)| check.ciber.as_deref().map(|d| (d, *gold)))
-        .collect();
+    let details: Vec<(&CiberDetail, Option<Verdict>)> =
+        checks.iter().filter_map(|(check, gold)| check.ciber().map(|d| (d, *gold))).collect();
     let probes: Vec<&ProbeResult> = details
         .iter()
         .flat_map(|(d, _)| d.documents.iter().flat_map(|doc| doc.probes.iter()))

@@ -25,8 +25,8 @@ use std::sync::Arc;
 use factdesk_llm::prompts::PromptLibrary;
 use factdesk_llm::{LanguageModel, Nli};
 use factdesk_model::{
-    ClaimCheck, Envelope, EvidenceSource, LeftOut, ProposedUrl, TokenUse, Undecided, UrlStatus,
-    Verdict,
+    ClaimCheck, Envelope, EvidenceSource, LeftOut, MethodDetail, ProposedUrl, TokenUse, Undecided,
+    UrlStatus, Verdict,
 };
 use futures_util::future::join_all;
 use serde::{Deserialize, Serialize};
@@ -277,7 +277,6 @@ impl LlmCite {
             undecided,
             confidence,
             attributions: judged.attributions,
-            urls: proposed,
             sources: sources.into_iter().map(|ranked| ranked.source).collect(),
             premises: judged.premises,
             left_out: judged
@@ -285,7 +284,7 @@ impl LlmCite {
                 .into_iter()
                 .map(|(source, sentence)| LeftOut { source, sentence })
                 .collect(),
-            ciber: None,
+            detail: Some(MethodDetail::LlmCite { urls: proposed }),
         })
     }
 
@@ -476,13 +475,14 @@ pub fn top_sentences(text: &str, claim: &str, l: usize, language: &str) -> Vec<S
 /// could not be fetched, and the share of claims none of whose URLs led to a page.
 pub fn figures(checks: &[&ClaimCheck]) -> Vec<crate::figures::Figure> {
     use crate::figures::Figure;
-    let urls: Vec<&ProposedUrl> = checks.iter().flat_map(|check| &check.urls).collect();
+    let urls: Vec<&ProposedUrl> = checks.iter().flat_map(|check| check.proposed_urls()).collect();
     let invalid =
         urls.iter().filter(|url| matches!(url.status, UrlStatus::NotFound | UrlStatus::Invalid));
     let failed =
         urls.iter().filter(|url| matches!(url.status, UrlStatus::Refused | UrlStatus::Failed));
-    let without_valid =
-        checks.iter().filter(|check| !check.urls.iter().any(|url| url.status.is_valid()));
+    let without_valid = checks
+        .iter()
+        .filter(|check| !check.proposed_urls().iter().any(|url| url.status.is_valid()));
     vec![
         Figure::count("urls_proposed", "URLs proposed", urls.len(), "by the model, all claims"),
         Figure::rate(

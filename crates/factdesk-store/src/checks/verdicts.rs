@@ -157,11 +157,10 @@ mod tests {
             undecided: None,
             confidence: Some(0.8),
             attributions: Vec::new(),
-            urls: Vec::new(),
             sources: Vec::new(),
             premises: Vec::new(),
             left_out: Vec::new(),
-            ciber: None,
+            detail: None,
         }
     }
 

@@ -144,11 +144,10 @@ impl PlannedMethod for ToyConfig {
                 })
                 .into_iter()
                 .collect(),
-            urls: Vec::new(),
             sources: found.iter().map(source).collect(),
             premises: Vec::new(),
             left_out: Vec::new(),
-            ciber: None,
+            detail: None,
         })
     }
 }
