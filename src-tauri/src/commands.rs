@@ -400,17 +400,40 @@ pub async fn review_check(
 #[ts(optional_fields = nullable)]
 pub struct ExportReportArgs {
     pub collection: String,
-    /// `md`, `html`, `json`, `csv` or `claimreview`.
-    pub format: String,
+    pub format: ReportFormat,
     pub path: PathBuf,
     pub selection: Option<CheckSelection>,
     /// Whether ClaimReview holds the claims no person reviewed too, marked.
     pub machine_verdicts: Option<bool>,
 }
 
-/// Writes the report of a collection in `format` (`md`, `html`, `json`, `csv` or
-/// `claimreview`) to `path`, which the user chose in the save dialog; ClaimReview holds the
-/// reviewed claims, and the others too, marked, with `machine_verdicts`.
+/// The formats of a collection's report, by the names the window sends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ReportFormat {
+    #[serde(rename = "md")]
+    Markdown,
+    Html,
+    Json,
+    Csv,
+    ClaimReview,
+}
+
+impl From<ReportFormat> for Format {
+    fn from(format: ReportFormat) -> Format {
+        match format {
+            ReportFormat::Markdown => Format::Markdown,
+            ReportFormat::Html => Format::Html,
+            ReportFormat::Json => Format::Json,
+            ReportFormat::Csv => Format::Csv,
+            ReportFormat::ClaimReview => Format::ClaimReview,
+        }
+    }
+}
+
+/// Writes the report of a collection in `format` to `path`, which the user chose in the save
+/// dialog; ClaimReview holds the reviewed claims, and the others too, marked, with
+/// `machine_verdicts`.
 #[tauri::command]
 pub async fn export_report(
     state: State<'_, AppState>,
@@ -418,14 +441,11 @@ pub async fn export_report(
 ) -> CommandResult<()> {
     let ExportReportArgs { collection, format, path, selection, machine_verdicts } = args.0;
     let selection = selection.unwrap_or_default();
-    let format: Format = format.parse().map_err(|error: factdesk_core::model::UnknownValue| {
-        CommandError { code: "invalid_input", message: error.to_string() }
-    })?;
     off_main_thread(&state, move |app| {
         app.write_report_file(
             &collection,
             &selection,
-            format,
+            format.into(),
             machine_verdicts.unwrap_or(false),
             &path,
         )

@@ -10,7 +10,7 @@
 
 // First, so that its `command_handler!` and `command_items!` are in scope below.
 #[macro_use]
-mod command_names;
+pub mod command_names;
 pub mod bindings;
 pub mod commands;
 mod error;

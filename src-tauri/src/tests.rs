@@ -303,6 +303,12 @@ fn arguments_of_the_wrong_shape_are_refused_naming_the_command() {
         ("list_documents", json!({"limit": "ten", "offset": 0}), "invalid type"),
         ("get_document", json!({}), "missing field `id`"),
         ("review_check", json!({"checkId": 1, "decision": "maybe", "comment": ""}), "maybe"),
+        (
+            "export_report",
+            json!({"collection": "c", "format": "pdf", "path": "c.pdf"}),
+            "unknown variant `pdf`",
+        ),
+        ("revise_text", json!({"text": "x", "request": {"method": "redo"}}), "`redo`"),
     ];
     for (command, args, detail) in cases {
         let error = invoke(&window, command, args).expect_err(command);

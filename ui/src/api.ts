@@ -13,7 +13,7 @@ import { open, save } from '@tauri-apps/plugin-dialog';
 import type { AppInfo } from './bindings/AppInfo';
 import type { Attribution } from './bindings/Attribution';
 import type { BatchSummary } from './bindings/BatchSummary';
-import type { CheckSelection as RustCheckSelection } from './bindings/CheckSelection';
+import type { CheckSelection } from './bindings/CheckSelection';
 import type { TokenUse } from './bindings/TokenUse';
 import type { Masses } from './bindings/Masses';
 import type { RuleVerdict } from './bindings/RuleVerdict';
@@ -80,6 +80,8 @@ import type { ScoredSource } from './bindings/ScoredSource';
 import type { SourceClaims } from './bindings/SourceClaims';
 import type { ReviewedRevision } from './bindings/ReviewedRevision';
 import type { ReviseRequest } from './bindings/ReviseRequest';
+import type { ReportFormat } from './bindings/ReportFormat';
+import type { SummaryReportFormat } from './bindings/SummaryReportFormat';
 import type { Revision } from './bindings/Revision';
 import type { Edit } from './bindings/Edit';
 import type { EditDecision } from './bindings/EditDecision';
@@ -109,6 +111,11 @@ import type { VerifyOptions } from './bindings/VerifyOptions';
 import type { VerifySettings } from './bindings/VerifySettings';
 
 export type {
+  CheckSelection,
+  ReportFormat,
+  ReviseRequest,
+  SummaryReportFormat,
+  VerifyOptions,
   ConfidenceBin,
   Dashboard,
   DayCount,
@@ -237,15 +244,6 @@ export interface CheckDefaults {
 
 /** Which claims `listClaims` lists (the arguments of `list_claims`): each field left out is no filter. */
 export type ClaimFilter = ListClaimsArgs;
-
-/** The choices of a check (the core's `VerifyOptions`); what is left out comes from `[verify]` and the method's `[methods.<name>]`. */
-export type VerifyRequest = { [K in keyof VerifyOptions]?: NonNullable<VerifyOptions[K]> };
-
-/** Which checks lists, reports and eval read (the core's `CheckSelection`): each claim's newest check, of one method or one run when given. */
-export type CheckSelection = { [K in keyof RustCheckSelection]?: NonNullable<RustCheckSelection[K]> };
-
-/** Export formats of `export_report`. */
-export type ReportFormat = 'md' | 'html' | 'json' | 'csv' | 'claimreview';
 
 /** A person's review of a check (the arguments of `review_check` besides the check). */
 export type ReviewInput = Omit<ReviewCheckArgs, 'checkId'>;
@@ -396,7 +394,7 @@ export function importClaims(path: string, collection: string): Promise<ClaimImp
  */
 export function verifyCollection(
   collection: string,
-  options: VerifyRequest,
+  options: VerifyOptions,
   onProgress: (message: TaskProgress) => void,
 ): RunningTask<BatchSummary> {
   return startTask('verify_collection', { collection, options }, onProgress);
@@ -414,11 +412,8 @@ export function collectionRuns(collection: string): Promise<Run[]> {
 }
 
 /** A collection's dashboard: verdict counts, machine against review, confidence by agreement, checks per day. */
-/** What a page of claims asks for: any field left out is no filter (or the first page). */
-export type ClaimPageQuery = { [K in Exclude<keyof ClaimPageRequest, 'selection'>]?: NonNullable<ClaimPageRequest[K]> } & { selection?: CheckSelection };
-
 /** One page of a collection's claims, filtered and sorted over the whole collection. */
-export function collectionPage(collection: string, request: ClaimPageQuery): Promise<ClaimPage> {
+export function collectionPage(collection: string, request: ClaimPageRequest): Promise<ClaimPage> {
   return call('collection_page', { collection, request });
 }
 
@@ -551,24 +546,8 @@ export { SUMMARY_CHOICES };
 type ChoiceOf<T extends ReadonlyArray<{ value: string }>> = T[number]['value'];
 export type ReviseMethodName = ChoiceOf<typeof REVISION_CHOICES.methods>;
 
-/** How the UI asks for a revision; what is left out comes from the method's settings. */
-export interface ReviseInput {
-  method: ReviseMethodName;
-  evidence?: ChoiceOf<typeof REVISION_CHOICES.evidence>;
-  granularity?: ChoiceOf<typeof REVISION_CHOICES.granularities>;
-  gate?: ChoiceOf<typeof REVISION_CHOICES.gates>;
-  sources?: number[];
-}
-
-function reviseRequest(input: ReviseInput): ReviseRequest {
-  return {
-    method: input.method,
-    evidence: input.evidence ?? null,
-    granularity: input.granularity ?? null,
-    gate: input.gate ?? null,
-    sources: input.sources ?? [],
-  };
-}
+/** How the UI asks for a revision (the core's `ReviseRequest`); what is left out comes from the method's settings. */
+export type ReviseInput = ReviseRequest;
 
 /** The passages of a collection (texts to correct), oldest first. */
 export function listPassages(collection: string): Promise<Passage[]> {
@@ -577,12 +556,12 @@ export function listPassages(collection: string): Promise<Passage[]> {
 
 /** Corrects a pasted text with RARR or CoVe; the revision is stored. */
 export function reviseText(text: string, input: ReviseInput): Promise<ReviewedRevision> {
-  return call('revise_text', { text, request: reviseRequest(input) });
+  return call('revise_text', { text, request: input });
 }
 
 /** Corrects a stored passage (against its own source documents by default). */
 export function revisePassage(id: number, input: ReviseInput): Promise<ReviewedRevision> {
-  return call('revise_passage', { id, request: reviseRequest(input) });
+  return call('revise_passage', { id, request: input });
 }
 
 /** A stored revision with the decisions on its edits. */
@@ -657,7 +636,7 @@ export function resummarize(id: number, used: number[]): Promise<StoredOutcome> 
 }
 
 /** Writes summary `id` as a report (`md`, `html` or `json`) to `path`. */
-export function exportSummaryReport(id: number, format: 'md' | 'html' | 'json', path: string): Promise<null> {
+export function exportSummaryReport(id: number, format: SummaryReportFormat, path: string): Promise<null> {
   return call('export_summary_report', { id, format, path });
 }
 

@@ -11,7 +11,6 @@ use serde::Deserialize;
 use tauri::State;
 
 use super::{Args, CollectionArgs, CommandResult, IdArgs, off_main_thread};
-use crate::error::invalid;
 use crate::state::AppState;
 
 /// The passages of a collection (texts to correct), oldest first.
@@ -25,18 +24,15 @@ pub async fn list_passages(
 }
 
 /// How the UI asks for a revision: the method and, optionally, the evidence, its granularity
-/// and the gate (the method's settings decide what is left out).
+/// and the gate (the method's settings decide what is left out). Each is one of the core's
+/// values, as `REVISION_CHOICES` lists them for the forms.
 #[derive(Debug, Clone, serde::Deserialize, ts_rs::TS)]
 #[ts(optional_fields = nullable)]
 pub struct ReviseRequest {
-    /// `rarr` or `cove`.
-    pub method: String,
-    /// `auto`, `corpus`, `source`, `web` or `none`.
-    pub evidence: Option<String>,
-    /// `snippets` or `chunks`.
-    pub granularity: Option<String>,
-    /// `chat` or `nli`.
-    pub gate: Option<String>,
+    pub method: ReviseMethod,
+    pub evidence: Option<EvidenceChoice>,
+    pub granularity: Option<Granularity>,
+    pub gate: Option<Gate>,
     /// Source documents of a pasted text.
     #[serde(default)]
     #[ts(optional = nullable)]
@@ -44,28 +40,15 @@ pub struct ReviseRequest {
 }
 
 impl ReviseRequest {
-    fn parse(&self) -> CommandResult<(ReviseMethod, ReviseOptions)> {
-        let method: ReviseMethod = self.method.parse().map_err(invalid)?;
-        let evidence = match &self.evidence {
-            Some(value) => Some(value.parse::<EvidenceChoice>()?),
-            None => None,
-        };
-        let granularity = match &self.granularity {
-            Some(value) => Some(value.parse::<Granularity>().map_err(invalid)?),
-            None => None,
-        };
-        let gate = match &self.gate {
-            Some(value) => Some(value.parse::<Gate>().map_err(invalid)?),
-            None => None,
-        };
+    fn into_options(self) -> (ReviseMethod, ReviseOptions) {
         let options = ReviseOptions {
-            evidence,
-            granularity,
-            gate,
-            sources: self.sources.iter().copied().map(DocumentId).collect(),
+            evidence: self.evidence,
+            granularity: self.granularity,
+            gate: self.gate,
+            sources: self.sources.into_iter().map(DocumentId).collect(),
             ..ReviseOptions::default()
         };
-        Ok((method, options))
+        (self.method, options)
     }
 }
 
@@ -82,7 +65,7 @@ pub async fn revise_text(
     args: Args<ReviseTextArgs>,
 ) -> CommandResult<ReviewedRevision> {
     let ReviseTextArgs { text, request } = args.0;
-    let (method, options) = request.parse()?;
+    let (method, options) = request.into_options();
     let app = state.current();
     let stored = app.revise_text(&text, method, &options).await?;
     off_main_thread(&state, move |app| app.revision(stored.id)).await
@@ -102,7 +85,7 @@ pub async fn revise_passage(
     args: Args<RevisePassageArgs>,
 ) -> CommandResult<ReviewedRevision> {
     let RevisePassageArgs { id, request } = args.0;
-    let (method, options) = request.parse()?;
+    let (method, options) = request.into_options();
     let app = state.current();
     let stored = app.revise_passage(PassageId(id), method, &options).await?;
     off_main_thread(&state, move |app| app.revision(stored.id)).await

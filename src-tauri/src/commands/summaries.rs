@@ -13,7 +13,7 @@ use serde::Deserialize;
 use tauri::State;
 use tauri::ipc::Channel;
 
-use super::{Args, CommandError, CommandResult, IdArgs, off_main_thread};
+use super::{Args, CommandResult, IdArgs, off_main_thread};
 use crate::error::invalid;
 use crate::state::AppState;
 use crate::tasks::{ChannelReporter, RunningTasks, TaskProgress};
@@ -79,8 +79,8 @@ pub async fn score_question(
 }
 
 /// How the UI asks for a summary of several sources: the question, where the sources are
-/// (a corpus, a search of the index, web pages, or chosen documents), the method (`tts`, `all-sources`,
-/// `majority-prompt` or `majority-claims`) and τ.
+/// (a corpus, a search of the index, web pages, or chosen documents), the method (a name of the
+/// core's list, `SUMMARY_CHOICES` in the UI) and τ.
 #[derive(Debug, Clone, serde::Deserialize, ts_rs::TS)]
 #[ts(optional_fields = nullable)]
 pub struct SummarizeInput {
@@ -94,6 +94,7 @@ pub struct SummarizeInput {
     #[serde(default)]
     #[ts(optional = nullable)]
     pub urls: Vec<String>,
+    /// `tts` or a baseline (`summarize::parse_method` refuses any other, naming them).
     pub method: String,
     pub tau: Option<f64>,
     /// `chat` (the default) or `verifier`.
@@ -102,19 +103,7 @@ pub struct SummarizeInput {
 
 impl SummarizeInput {
     fn parse(self) -> CommandResult<SummarizeRequest> {
-        use factdesk_core::methods::tts::baselines::Baseline;
-        let baseline = match self.method.as_str() {
-            "tts" => None,
-            "all-sources" => Some(Baseline::AllSources),
-            "majority-prompt" => Some(Baseline::MajorityPrompt),
-            "majority-claims" => Some(Baseline::MajorityClaims),
-            other => {
-                return Err(invalid(format!(
-                    "'{other}' is no summary method: tts, all-sources, majority-prompt or \
-                     majority-claims"
-                )));
-            }
-        };
+        let baseline = factdesk_core::summarize::parse_method(&self.method)?;
         let sources = match (self.corpus, self.search) {
             (Some(corpus), _) if !corpus.is_empty() => SummarySources::Corpus(corpus),
             (_, Some(query)) if !query.trim().is_empty() => {
@@ -257,9 +246,28 @@ pub async fn resummarize(
 pub struct ExportSummaryReportArgs {
     /// The summary.
     pub id: i64,
-    /// `md`, `html` or `json`.
-    pub format: String,
+    pub format: SummaryReportFormat,
     pub path: PathBuf,
+}
+
+/// The formats of a summary's report, by the names the window sends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
+pub enum SummaryReportFormat {
+    #[serde(rename = "md")]
+    Markdown,
+    Html,
+    Json,
+}
+
+impl From<SummaryReportFormat> for Format {
+    fn from(format: SummaryReportFormat) -> Format {
+        match format {
+            SummaryReportFormat::Markdown => Format::Markdown,
+            SummaryReportFormat::Html => Format::Html,
+            SummaryReportFormat::Json => Format::Json,
+        }
+    }
 }
 
 /// Writes summary `id` as a report (`md`, `html` or `json`) to `path`.
@@ -269,8 +277,6 @@ pub async fn export_summary_report(
     args: Args<ExportSummaryReportArgs>,
 ) -> CommandResult<()> {
     let ExportSummaryReportArgs { id, format, path } = args.0;
-    let format: Format = format.parse().map_err(|error: factdesk_core::model::UnknownValue| {
-        CommandError { code: "invalid_input", message: error.to_string() }
-    })?;
-    off_main_thread(&state, move |app| app.write_summary_report(CheckId(id), format, &path)).await
+    off_main_thread(&state, move |app| app.write_summary_report(CheckId(id), format.into(), &path))
+        .await
 }

@@ -2,14 +2,18 @@
 
 /**
  * How the UI asks for a summary of several sources: the question, where the sources are
- * (a corpus, a search of the index, web pages, or chosen documents), the method (`tts`, `all-sources`,
- * `majority-prompt` or `majority-claims`) and τ.
+ * (a corpus, a search of the index, web pages, or chosen documents), the method (a name of the
+ * core's list, `SUMMARY_CHOICES` in the UI) and τ.
  */
 export type SummarizeInput = { question: string, corpus?: string | null, documents?: Array<number>, search?: string | null, 
 /**
  * Web pages, fetched (or read from the archive) into the corpus `web` first.
  */
-urls?: Array<string>, method: string, tau?: number | null, 
+urls?: Array<string>, 
+/**
+ * `tts` or a baseline (`summarize::parse_method` refuses any other, naming them).
+ */
+method: string, tau?: number | null, 
 /**
  * `chat` (the default) or `verifier`.
  */

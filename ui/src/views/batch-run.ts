@@ -4,7 +4,7 @@
 // goes on showing its progress when the user comes back; a view shows it only when it is
 // about the collection being checked.
 
-import { verifyCollection, type BatchSummary, type RunningTask, type VerifyRequest } from '../api';
+import { verifyCollection, type BatchSummary, type RunningTask, type VerifyOptions } from '../api';
 import { count, el, replace } from '../dom';
 import { describeError } from './common';
 import { undecidedName, verdictPhrase } from './checks';
@@ -86,7 +86,7 @@ export function onBatchFinished(listener: (collection: string, summary: BatchSum
  * null if a batch is already running; rejects if the batch could not run at all (the box
  * shows why as well).
  */
-export async function runBatch(collection: string, options: VerifyRequest): Promise<BatchSummary | null> {
+export async function runBatch(collection: string, options: VerifyOptions): Promise<BatchSummary | null> {
   if (running) return null;
   shownCollection = collection;
   summaryBox.replaceChildren();

@@ -16,7 +16,7 @@ import {
   type UrlStrategy,
   type Undecided,
   type Verdict,
-  type VerifyRequest,
+  type VerifyOptions,
   type CheckDefaults,
 } from '../api';
 import { el, replace } from '../dom';
@@ -133,7 +133,7 @@ export function claimHash(claim: Pick<Claim, 'id' | 'collection'>, check?: numbe
 export interface VerifyOptionsForm {
   element: HTMLElement;
   /** The options chosen, or a message saying which field is wrong. */
-  read(): { options: VerifyRequest } | { error: string; field: HTMLElement };
+  read(): { options: VerifyOptions } | { error: string; field: HTMLElement };
   /** Fills the fields from the settings (`[verify]`, `[methods.<name>]`): the values a check uses by default. */
   setDefaults(settings: CheckDefaults): void;
   /** The corpora corpus-NLI may take evidence from. */
@@ -301,7 +301,7 @@ export function verifyOptionsForm(prefix: string): VerifyOptionsForm {
       if (!isMethod(chosen) || info === undefined) return { error: 'Choose a method.', field: method };
       // Each option the method takes (the core's list) from its field; no other.
       const takes = (option: string) => info.options.includes(option);
-      const options: VerifyRequest = { method: chosen };
+      const options: VerifyOptions = { method: chosen };
       if (takes('from_llm_cite') && fromLlmCite.checked) {
         options.from_llm_cite = true;
         return { options };

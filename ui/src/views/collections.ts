@@ -23,7 +23,7 @@ import {
   listCorpora,
   type ClaimCollection,
   type ClaimPage,
-  type ClaimPageQuery,
+  type ClaimPageRequest,
   type ClaimStatus,
   type ClaimWithCheck,
   type Method,
@@ -227,7 +227,7 @@ function machineReviewNote(collection: string, filter: ClaimFilter): HTMLElement
 }
 
 /** The first page a filter asks for: the core filters and sorts the whole collection and sends one page of it at a time. */
-function pageRequest(filter: ClaimFilter): ClaimPageQuery {
+function pageRequest(filter: ClaimFilter): ClaimPageRequest {
   return {
     selection: { ...(filter.method === undefined ? {} : { method: filter.method }), ...(filter.run === undefined ? {} : { run: filter.run }) },
     status: filter.status,

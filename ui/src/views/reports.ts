@@ -21,13 +21,17 @@ import { href, type RouteContext } from '../router';
 import { METHOD_NAMES, VERDICT_NAMES, percent, undecidedName } from './checks';
 import { showError, statusLine } from './common';
 
-const FORMATS: Array<{ value: ReportFormat; label: string; extension: string }> = [
-  { value: 'md', label: 'Markdown', extension: 'md' },
-  { value: 'html', label: 'HTML page', extension: 'html' },
-  { value: 'json', label: 'JSON (checks as stored)', extension: 'json' },
-  { value: 'csv', label: 'CSV (one row per claim)', extension: 'csv' },
-  { value: 'claimreview', label: 'ClaimReview JSON-LD', extension: 'jsonld' },
-];
+// Each format `export_report` takes (the generated `ReportFormat`), with its name for people
+// and file extension, in the order the select shows them: a format Rust adds fails to compile
+// until it is named here.
+const FORMAT_NAMES: Record<ReportFormat, { label: string; extension: string }> = {
+  md: { label: 'Markdown', extension: 'md' },
+  html: { label: 'HTML page', extension: 'html' },
+  json: { label: 'JSON (checks as stored)', extension: 'json' },
+  csv: { label: 'CSV (one row per claim)', extension: 'csv' },
+  claimreview: { label: 'ClaimReview JSON-LD', extension: 'jsonld' },
+};
+const FORMATS = (Object.keys(FORMAT_NAMES) as ReportFormat[]).map((value) => ({ value, ...FORMAT_NAMES[value] }));
 
 
 /** A file name from a collection name: letters, digits, `-` and `_` kept. */

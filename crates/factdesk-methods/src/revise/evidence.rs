@@ -29,7 +29,7 @@ pub const CHUNK_WORDS: usize = 100;
 pub const CHUNK_DOCUMENTS: usize = 3;
 
 /// Snippets or chunks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Granularity {
     Snippets,

@@ -59,7 +59,7 @@ use serde::{Deserialize, Serialize};
 use evidence::EvidenceFinder;
 
 /// Which method revises.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum ReviseMethod {
     Rarr,
@@ -87,7 +87,7 @@ impl std::str::FromStr for ReviseMethod {
 }
 
 /// Who decides whether evidence agrees with a part of the passage.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Gate {
     /// The chat model, reasoning and ending in "agrees" or "disagrees".
