@@ -58,6 +58,7 @@ import type { MethodInfo } from './bindings/MethodInfo';
 import { VERDICT_METHODS } from './bindings/VerdictMethods';
 import { REVISION_CHOICES } from './bindings/RevisionMethods';
 import { SUMMARY_CHOICES } from './bindings/SummaryMethods';
+import { SCORE_CHOICES } from './bindings/ScoreMethod';
 import type { MethodFigures } from './bindings/MethodFigures';
 import type { MethodsSettings } from './bindings/MethodsSettings';
 import type { ModelCheck } from './bindings/ModelCheck';
@@ -542,6 +543,8 @@ export { REVISION_CHOICES };
  * `bindings/SummaryMethods.ts`).
  */
 export { SUMMARY_CHOICES };
+/** SGSS's grades (word, value, key), best first, and its defaults: the core's (generated). */
+export { SCORE_CHOICES };
 /** The value of one of the core's lists of choices. */
 type ChoiceOf<T extends ReadonlyArray<{ value: string }>> = T[number]['value'];
 export type ReviseMethodName = ChoiceOf<typeof REVISION_CHOICES.methods>;

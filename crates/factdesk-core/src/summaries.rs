@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use std::path::PathBuf;
 
-use crate::score::{Labeller, SummaryScore, add_comp, read_document, score_of};
+use crate::score::{Labeller, ScoreConfig, SummaryScore, add_comp, read_document, score_of};
 use crate::{CoreError, Factdesk, Result};
 
 /// A question with stored summaries.
@@ -110,11 +110,6 @@ fn method_name(key: &str) -> String {
         _ => key.to_owned(),
     }
 }
-
-/// XUX's L_max and XUX_G's stopping chance for stored summaries (as `factdesk score`'s
-/// defaults).
-const L_MAX: usize = 20;
-const STOP: f64 = 0.2;
 
 fn parse_body(id: i64, body: &str) -> Result<StructuredSummary> {
     serde_json::from_str(body).map_err(|error| {
@@ -340,7 +335,9 @@ impl Factdesk {
         let mut rows = Vec::new();
         for (n, (view, summary)) in views.iter().zip(&parsed).enumerate() {
             let labels = labels_of(summary, &view.lines);
-            let mut score = score_of(view.name.clone(), summary, &labels, &weights, L_MAX, STOP);
+            // XUX's L_max and XUX_G's stopping chance: SGSS's defaults (as `factdesk score`'s).
+            let ScoreConfig { l_max, stop } = ScoreConfig::default();
+            let mut score = score_of(view.name.clone(), summary, &labels, &weights, l_max, stop);
             let mut row = Vec::new();
             let mut pool = view.pool.iter();
             for (m, other) in parsed.iter().enumerate() {

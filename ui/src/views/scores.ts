@@ -8,6 +8,7 @@
 // computed again. Route: `#/scores`.
 
 import {
+  SCORE_CHOICES,
   addSummary,
   labelSummary,
   listSummaryQuestions,
@@ -25,18 +26,14 @@ const COLOURS = ['#1f5fa8', '#b4451f', '#2e7d32', '#7b3fa0', '#8a6d00', '#00707a
 const colour = (index: number): string => COLOURS[index % COLOURS.length] ?? '#1f5fa8';
 const SVG = 'http://www.w3.org/2000/svg';
 
-/** The grades a label cycles through, in order; `null` is "not labelled". */
-const CYCLE: Array<number | null> = [null, 1, 0.5, 0];
-const WORDS = new Map<number | null, string>([
-  [null, 'unlabelled'],
-  [1, 'perfectly'],
-  [0.5, 'partially'],
-  [0, 'not'],
-]);
+/**
+ * The grades a label cycles through, in order; `null` is "not labelled". SGSS's grades, their
+ * words and their keys are the core's (`SCORE_CHOICES`).
+ */
+const CYCLE: Array<number | null> = [null, ...SCORE_CHOICES.grades.map((grade) => grade.value)];
+const WORDS = new Map<number | null, string>([[null, 'unlabelled'], ...SCORE_CHOICES.grades.map((grade) => [grade.value, grade.word] as const)]);
 const KEYS = new Map<string, number | null>([
-  ['2', 1],
-  ['1', 0.5],
-  ['0', 0],
+  ...SCORE_CHOICES.grades.map((grade) => [grade.key, grade.value] as const),
   ['Delete', null],
   ['Backspace', null],
 ]);
@@ -329,7 +326,7 @@ function build(): HTMLElement {
     { class: 'panel' },
     el('div', { class: 'row' }, el('label', { for: 'scores-questions' }, 'Compare the summaries of'), questionSelect),
     status,
-    facts([['Weights', 'SGSS defaults (overview 1/3 each, heading 1, statement relevance and faithfulness 1/2, Comp 1); L_max 20']]),
+    facts([['Weights', `SGSS defaults (overview 1/3 each, heading 1, statement relevance and faithfulness 1/2, Comp 1); L_max ${SCORE_CHOICES.config.l_max}`]]),
   );
   return el('div', { id: 'scores-view' }, el('h1', {}, 'Scores'), form, chooser, resultPanel);
 }

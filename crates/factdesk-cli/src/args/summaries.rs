@@ -6,6 +6,7 @@ use clap::builder::PossibleValuesParser;
 use clap::{Args, Subcommand};
 use factdesk_core::methods::tts::TtsConfig;
 use factdesk_core::report::Format as ReportFormat;
+use factdesk_core::score::{Labeller, ScoreConfig};
 use factdesk_core::summarize::SummaryChoices;
 
 #[derive(Debug, Args)]
@@ -110,7 +111,7 @@ pub enum SummariesCommand {
     LabelWith {
         /// verifier (faithfulness against --documents) or llm (every criterion and Comp's
         /// pool); repeatable
-        #[arg(value_parser = ["verifier", "llm"], required = true)]
+        #[arg(value_parser = PossibleValuesParser::new(Labeller::names()), required = true)]
         labellers: Vec<String>,
         #[arg(long)]
         question: String,
@@ -147,7 +148,11 @@ pub struct ScoreArgs {
     /// faithfulness of the overview and each statement by the NLI verifier against the
     /// documents it cites; `llm` has the chat model label every criterion and Comp's pool
     /// (faithfulness too when --documents are given and the verifier is not asked)
-    #[arg(long, value_parser = ["verifier", "llm"], conflicts_with = "fit")]
+    #[arg(
+        long,
+        value_parser = PossibleValuesParser::new(Labeller::names()),
+        conflicts_with = "fit"
+    )]
     pub label_with: Vec<String>,
     /// The question the summaries answer (needed by --label-with llm)
     #[arg(long, conflicts_with = "fit")]
@@ -179,9 +184,9 @@ pub struct ScoreArgs {
     #[arg(long, requires = "fit")]
     pub out: Option<PathBuf>,
     /// XUX counts at most this many lines
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = ScoreConfig::default().l_max)]
     pub l_max: usize,
     /// XUX_G: the chance a reader stops after each line
-    #[arg(long, default_value_t = 0.2)]
+    #[arg(long, default_value_t = ScoreConfig::default().stop)]
     pub stop: f64,
 }

@@ -127,16 +127,16 @@ pub fn summaries(command: SummariesCommand, globals: &Globals) -> anyhow::Result
         }
         SummariesCommand::Label { id, element, grade, by } => {
             let grade = match grade.trim().to_ascii_lowercase().as_str() {
-                "perfectly" => Some(1.0),
-                "partially" => Some(0.5),
-                "not" => Some(0.0),
                 "clear" => None,
-                number => Some(number.parse::<f64>().map_err(|_| {
-                    anyhow::anyhow!(
-                        "'{grade}' is no grade; use perfectly, partially, not, a number \
-                         from 0 to 1, or clear"
-                    )
-                })?),
+                word => match factdesk_core::score::grade_of_word(word) {
+                    Some(value) => Some(value),
+                    None => Some(word.parse::<f64>().map_err(|_| {
+                        anyhow::anyhow!(
+                            "'{grade}' is no grade; use {}, a number from 0 to 1, or clear",
+                            factdesk_core::score::grade_words()
+                        )
+                    })?),
+                },
             };
             let labeller = by.map_or_else(|| "person".to_owned(), |n| format!("person:{n}"));
             app.label_summary(id, &element, grade, &labeller)?;
@@ -149,7 +149,7 @@ pub fn summaries(command: SummariesCommand, globals: &Globals) -> anyhow::Result
             }
         }
         SummariesCommand::LabelWith { labellers, question, documents } => {
-            let labellers = labellers_named(&labellers);
+            let labellers = labellers_named(&labellers)?;
             let runtime = runtime()?;
             let done = runtime.block_on(app.label_question(&question, &labellers, &documents))?;
             if json {
@@ -200,7 +200,7 @@ pub fn score(args: ScoreArgs, globals: &Globals) -> anyhow::Result<Outcome> {
         output::show(&report, json)?;
         return Ok(Outcome::Success);
     }
-    let label_with = labellers_named(&label_with);
+    let label_with = labellers_named(&label_with)?;
     let request =
         ScoreRequest { summaries, labels, weights, documents, label_with, question, l_max, stop };
     let app = globals.open()?;
@@ -218,11 +218,8 @@ pub fn score(args: ScoreArgs, globals: &Globals) -> anyhow::Result<Outcome> {
 }
 
 /// The labellers named on the command line: `llm` the chat model, `verifier` the NLI verifier.
-fn labellers_named(names: &[String]) -> Vec<Labeller> {
-    names
-        .iter()
-        .map(|name| if name == "llm" { Labeller::Chat } else { Labeller::Verifier })
-        .collect()
+fn labellers_named(names: &[String]) -> anyhow::Result<Vec<Labeller>> {
+    names.iter().map(|name| Labeller::named(name).map_err(anyhow::Error::msg)).collect()
 }
 
 /// A score report's format: as given, else by the file's extension (md without one).

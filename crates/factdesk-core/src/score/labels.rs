@@ -1,7 +1,7 @@
 //! A person's labels as the labels file gives them (words of the 3-point scale or grades),
 //! turned into the grades SGSS scores with, with each summary's row of pool grades.
 
-use factdesk_methods::sgss::{self, Labels, SectionLabels, StructuredSummary};
+use factdesk_methods::sgss::{Labels, SectionLabels, StructuredSummary};
 use serde::Deserialize;
 
 use crate::{CoreError, Result};
@@ -49,14 +49,13 @@ impl Label {
         match self {
             Label::Grade(g) if (0.0..=1.0).contains(g) => Ok(*g),
             Label::Grade(g) => Err(format!("the grade {g} is not between 0 and 1")),
-            Label::Word(word) => match word.trim().to_ascii_lowercase().as_str() {
-                "perfectly" => Ok(sgss::PERFECTLY),
-                "partially" => Ok(sgss::PARTIALLY),
-                "not" => Ok(sgss::NOT),
-                other => Err(format!(
-                    "'{other}' is no label; use perfectly, partially, not or a grade from 0 to 1"
-                )),
-            },
+            Label::Word(word) => super::grade_of_word(word).ok_or_else(|| {
+                format!(
+                    "'{}' is no label; use {} or a grade from 0 to 1",
+                    word.trim().to_ascii_lowercase(),
+                    super::grade_words()
+                )
+            }),
         }
     }
 }

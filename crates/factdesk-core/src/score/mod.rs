@@ -17,13 +17,15 @@
 //! how relevant the summary is to each section of the other summaries, in their order.
 //!
 //! This module holds the requests and scores, [`Factdesk::score_summaries`] (the files read,
-//! each summary scored, Comp) and the report; `labels.rs` turns a labels file's entries into
-//! grades, `labellers.rs` loads and asks the models that label what people left out, and
-//! `fit.rs` fits the weights.
+//! each summary scored, Comp) and the report; `method.rs` says what SGSS is as a method (its
+//! configuration and defaults, grades and labellers, and the UI's lists of them);
+//! `labels.rs` turns a labels file's entries into grades, `labellers.rs` loads and asks the
+//! models that label what people left out, and `fit.rs` fits the weights.
 
 mod fit;
 mod labellers;
 mod labels;
+mod method;
 
 use std::path::{Path, PathBuf};
 
@@ -36,6 +38,7 @@ pub use factdesk_methods::sgss::fit::DEFAULT_ALPHA as DEFAULT_FIT_ALPHA;
 use crate::{CoreError, Factdesk, Result};
 pub use fit::{Agreement, FitPart, FitReport, FitRequest};
 use labels::{SummaryLabels, convert_labels};
+pub use method::{GRADES, Grade, LABELLERS, ScoreChoices, ScoreConfig, grade_of_word, grade_words};
 
 /// What to score.
 #[derive(Debug, Clone)]
@@ -229,6 +232,9 @@ impl Factdesk {
         if request.summaries.is_empty() {
             return Err(CoreError::InvalidInput("name one or more summary files".into()));
         }
+        ScoreConfig { l_max: request.l_max, stop: request.stop }
+            .validate()
+            .map_err(CoreError::InvalidInput)?;
         let max_bytes = self.settings().import.max_file_bytes;
         let summaries: Vec<StructuredSummary> = request
             .summaries
