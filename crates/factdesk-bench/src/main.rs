@@ -132,6 +132,10 @@ enum Bench {
         /// for choosing the weights on the dev slice (repeatable)
         #[arg(long)]
         alignment: Vec<factdesk_methods::facts::AlignmentWeights>,
+        /// Leave out the verifier's raw speed (64 pairs at 256 and at 128 tokens, best of
+        /// three): for trying alignment rules in a debug build, where it costs minutes
+        #[arg(long)]
+        no_speed: bool,
         #[arg(long)]
         json: bool,
     },
@@ -258,6 +262,7 @@ fn main() -> anyhow::Result<()> {
             dump,
             nli_cache,
             alignment,
+            no_speed,
             json,
         } => verifier::run(verifier::VerifierBench {
             data,
@@ -279,6 +284,7 @@ fn main() -> anyhow::Result<()> {
             dump,
             nli_cache,
             alignment,
+            speed: !no_speed,
             json,
         }),
     }

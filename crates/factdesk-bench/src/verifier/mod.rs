@@ -73,6 +73,8 @@ pub struct VerifierBench {
     pub nli_cache: Option<PathBuf>,
     /// Fact-alignment weights judged in rows of their own, from the same model calls.
     pub alignment: Vec<factdesk_methods::facts::AlignmentWeights>,
+    /// Whether the verifier's raw speed is measured.
+    pub speed: bool,
     pub json: bool,
 }
 
@@ -164,8 +166,11 @@ pub fn run(bench: VerifierBench) -> anyhow::Result<()> {
         )
     })?;
     let load_seconds = started.elapsed().as_secs_f64();
-    let speed_256 = raw_speed(&verifier, 256, 64)?;
-    let speed_128 = raw_speed(&verifier, 128, 64)?;
+    let (speed_256, speed_128) = if bench.speed {
+        (Some(raw_speed(&verifier, 256, 64)?), Some(raw_speed(&verifier, 128, 64)?))
+    } else {
+        (None, None)
+    };
     eprintln!("verifier: {} claims", cases.len());
     let verifier = verifier.with_name("factdesk-verifier");
     let nli = match &bench.nli_cache {
@@ -270,9 +275,13 @@ pub fn run(bench: VerifierBench) -> anyhow::Result<()> {
         |v: Option<f64>| v.map_or_else(|| "n/a".to_owned(), |v| format!("{:.1}%", 100.0 * v));
     let decimal = |v: Option<f64>| v.map_or_else(|| "n/a".to_owned(), |v| format!("{v:.3}"));
     println!("verifier load        {load_seconds:.2} s ({})", bench.verifier.display());
-    println!(
-        "verifier speed       {speed_256:.1} pairs/s at 256 tokens, {speed_128:.1} at 128 (64 pairs, best of {SPEED_RUNS} runs)"
-    );
+    if let (Some(speed_256), Some(speed_128)) = (speed_256, speed_128) {
+        println!(
+            "verifier speed       {speed_256:.1} pairs/s at 256 tokens, {speed_128:.1} at 128 (64 pairs, best of {SPEED_RUNS} runs)"
+        );
+    } else {
+        println!("verifier speed       not measured (--no-speed)");
+    }
     println!(
         "{:<22} {:<14} {:>6} {:>8} {:>7} {:>9} {:>9} {:>7} {:>9} {:>8}",
         "judge",
