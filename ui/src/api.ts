@@ -56,6 +56,7 @@ import type { ImportedDocument } from './bindings/ImportedDocument';
 import type { Method } from './bindings/Method';
 import type { MethodInfo } from './bindings/MethodInfo';
 import { VERDICT_METHODS } from './bindings/VerdictMethods';
+import { IMPORTED_EXTENSIONS } from './bindings/ImportedExtensions';
 import { REVISION_CHOICES } from './bindings/RevisionMethods';
 import { SUMMARY_CHOICES } from './bindings/SummaryMethods';
 import { SCORE_CHOICES } from './bindings/ScoreMethod';
@@ -457,8 +458,6 @@ export function evaluate(collection: string, selection: CheckSelection = {}): Pr
   return call('evaluate', { collection, selection });
 }
 
-/** The file types the import reads, for the file dialog's filter. */
-const IMPORTABLE_EXTENSIONS = ['txt', 'md', 'html', 'htm', 'jsonl', 'csv'];
 
 /** Lets the user pick files (or, with `folders`, folders) to import; [] if they cancel. */
 export async function chooseImportSources(folders: boolean): Promise<string[]> {
@@ -467,7 +466,7 @@ export async function chooseImportSources(folders: boolean): Promise<string[]> {
       title: folders ? 'Folders to import' : 'Files to import',
       multiple: true,
       directory: folders,
-      filters: folders ? undefined : [{ name: 'Documents', extensions: IMPORTABLE_EXTENSIONS }],
+      filters: folders ? undefined : [{ name: 'Documents', extensions: [...IMPORTED_EXTENSIONS] }],
     });
     return picked ?? [];
   } catch (error) {

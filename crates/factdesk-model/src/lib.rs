@@ -151,17 +151,26 @@ impl DocumentFormat {
         }
     }
 
+    /// Every file extension Factdesk imports (lower case, without the dot), with its format:
+    /// the one list, which the window's file dialog offers too.
+    pub const EXTENSIONS: &[(&str, DocumentFormat)] = &[
+        ("txt", DocumentFormat::Text),
+        ("text", DocumentFormat::Text),
+        ("md", DocumentFormat::Markdown),
+        ("markdown", DocumentFormat::Markdown),
+        ("html", DocumentFormat::Html),
+        ("htm", DocumentFormat::Html),
+        ("xhtml", DocumentFormat::Html),
+        ("jsonl", DocumentFormat::Jsonl),
+        ("ndjson", DocumentFormat::Jsonl),
+        ("csv", DocumentFormat::Csv),
+        ("pdf", DocumentFormat::Pdf),
+    ];
+
     /// The format for a file extension (case-insensitive, without the dot), if Factdesk imports it.
     pub fn from_extension(extension: &str) -> Option<Self> {
-        match extension.to_ascii_lowercase().as_str() {
-            "txt" | "text" => Some(DocumentFormat::Text),
-            "md" | "markdown" => Some(DocumentFormat::Markdown),
-            "html" | "htm" | "xhtml" => Some(DocumentFormat::Html),
-            "jsonl" | "ndjson" => Some(DocumentFormat::Jsonl),
-            "csv" => Some(DocumentFormat::Csv),
-            "pdf" => Some(DocumentFormat::Pdf),
-            _ => None,
-        }
+        let extension = extension.to_ascii_lowercase();
+        Self::EXTENSIONS.iter().find(|(known, _)| *known == extension).map(|&(_, format)| format)
     }
 }
 
