@@ -554,6 +554,48 @@ async fn the_audit_record_keeps_what_became_of_the_constraint_and_replays_it() {
     assert_eq!(server.requests().len(), 3, "the replay calls no model");
 }
 
+/// A server that answers as another model than the one asked for (a proxy that routes
+/// elsewhere, a model loaded in place of another): each answer is read and kept under the
+/// name the server gave, the audit record of each call keeps both names, and the next calls
+/// go on as before.
+#[tokio::test]
+async fn an_answer_by_another_model_is_kept_under_its_name_beside_the_one_asked_for() {
+    use factdesk_llm::{AuditedModel, CacheMode, CallRecord, CallStore};
+    use std::sync::Mutex;
+
+    #[derive(Default)]
+    struct Memory(Mutex<Vec<CallRecord>>);
+    impl CallStore for Memory {
+        fn find(&self, _: &str) -> Result<Option<(i64, CallRecord)>, String> {
+            Ok(None)
+        }
+        fn save(&self, record: &CallRecord) -> Result<i64, String> {
+            let mut records = self.0.lock().unwrap();
+            records.push(record.clone());
+            Ok(records.len() as i64)
+        }
+    }
+
+    let server = TestServer::with_routes(vec![(
+        "/v1/chat/completions",
+        factdesk_testkit::scripted::completion("Yes", "stop", "qwen2.5:7b"),
+    )]);
+    let store = Arc::new(Memory::default());
+    let inner = Arc::new(provider(&server, |_| {}));
+    let audited = AuditedModel::new(inner, store.clone(), CacheMode::Off, None);
+    for _ in 0..2 {
+        let completion = audited.complete(&request()).await.unwrap();
+        assert_eq!((completion.text(), completion.model.as_str()), ("Yes", "qwen2.5:7b"));
+    }
+    let records = store.0.lock().unwrap();
+    assert_eq!(records.len(), 2);
+    for record in records.iter() {
+        assert_eq!(record.model, "test-model");
+        assert_eq!(record.response["model"], "qwen2.5:7b");
+    }
+    assert!(!factdesk_llm::openai::same_model("test-model", "qwen2.5:7b"));
+}
+
 #[tokio::test]
 async fn the_scripted_server_accepts_refuses_or_ignores_a_schema() {
     use factdesk_testkit::scripted::{ConstraintMode, RARR_QUERIES_TEMPLATE, ScriptedModel};

@@ -19,7 +19,9 @@
 //! kind again. The memory is the process's, one per server and model (every provider of them
 //! shares it; [`support`] and [`known_support`] read it for the settings), not kept across
 //! restarts. Each completion notes what became of its constraint ([`ConstraintOutcome`]),
-//! which the audit layer records with the answer.
+//! which the audit layer records with the answer. An answer given as another model than
+//! the one asked for ([`same_model`]) is kept under the name the server gave it, with a
+//! warning naming both; the audit record keeps both names.
 //!
 //! The module by concern: `support` what each server has shown it takes of output
 //! constraints (and whether an error refuses one), `request` a request's JSON body,
@@ -297,15 +299,38 @@ impl LanguageModel for OpenAiCompatible {
                 completion_tokens: u.completion_tokens,
             })
             .unwrap_or_default();
+        let model = wire.model.unwrap_or_else(|| self.settings.model.clone());
+        if !same_model(&self.settings.model, &model) {
+            // The answer is kept (the batch goes on) under the name the server gave, which
+            // the audit record keeps beside the model asked for.
+            tracing::warn!(
+                asked = %self.settings.model,
+                answered = %model,
+                endpoint = %self.settings.base_url,
+                "the server answered as another model than the one asked for"
+            );
+        }
         Ok(Completion {
             choices,
             usage,
-            model: wire.model.unwrap_or_else(|| self.settings.model.clone()),
+            model,
             audit_id: None,
             replayed: false,
             constraint: outcome,
         })
     }
+}
+
+/// Whether a server that names the model `answered` answered as the model `asked` for: the
+/// same name in any case, or it with a version or tag after it (OpenAI's dated snapshots,
+/// `gpt-4o-2024-08-06` for `gpt-4o`; Ollama's default tag, `llama3.2:latest` for
+/// `llama3.2`). Any other name is another model, which the provider warns of per answer.
+pub fn same_model(asked: &str, answered: &str) -> bool {
+    let (asked, answered) = (asked.to_lowercase(), answered.to_lowercase());
+    answered == asked
+        || answered
+            .strip_prefix(&asked)
+            .is_some_and(|rest| rest.starts_with(['-', ':', '@']) && !asked.is_empty())
 }
 
 #[cfg(test)]

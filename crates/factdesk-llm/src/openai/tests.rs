@@ -32,3 +32,20 @@ fn refusals_of_a_constraint_are_told_from_other_bad_requests() {
         assert!(!refuses_constraint(other), "{other}");
     }
 }
+
+#[test]
+fn another_model_is_told_from_a_version_or_tag_of_the_one_asked_for() {
+    for (asked, answered) in [
+        ("gpt-4o", "gpt-4o-2024-08-06"),
+        ("llama3.2", "llama3.2:latest"),
+        ("SmolLM2", "smollm2"),
+        ("smollm2", "smollm2"),
+    ] {
+        assert!(super::same_model(asked, answered), "{asked} / {answered}");
+    }
+    for (asked, answered) in
+        [("smollm2", "qwen2.5:7b"), ("gpt-4o", "gpt-4o2"), ("gpt-4o-mini", "gpt-4o"), ("", "x")]
+    {
+        assert!(!super::same_model(asked, answered), "{asked} / {answered}");
+    }
+}
