@@ -8,7 +8,8 @@
 # of them, and TTS over the demo corpus. It prints, per run, what the answers gave (claims with
 # a proposed Wikipedia URL, sentences the model gave RARR a search about and those searched for
 # as they are instead, sources whose leave-one-out draft gave claims) and, per prompt template,
-# the share of answers in shape. Not run by CI: it compiles
+# the share of answers in shape and how many were cut at the template's max_tokens. Not run
+# by CI: it compiles
 # llama.cpp. A benchmark, not a test: SmolLM2-135M is weak, the figures are about shape.
 #
 #   bash scripts/bench-server.sh            # both runs

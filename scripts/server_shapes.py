@@ -9,7 +9,9 @@ draft gave claims, and per prompt template the calls, how many carried a JSON Sc
 grammar, what became of it (accepted, refused, withheld) and the share of answers in shape: a
 JSON object holding the schema's required fields (raw control characters in its strings read
 as escaped, as Factdesk reads them), or for LLM-Cite's URL grammar lines that are
-each a Wikipedia URL. Standard library only.
+each a Wikipedia URL; and how many answers were cut at the template's max_tokens (column
+"cut": a free-text answer, such as a TTS draft, is then unfinished, a shaped one may be cut
+mid-JSON). Standard library only.
 """
 
 import json
@@ -71,7 +73,9 @@ def main():
         empty = sum(1 for note in summary.get("notes", []) if "draft gave no claims" in note)
         print(f"TTS: sources whose draft gave claims       {share(sources - empty, sources)}")
 
-    calls = defaultdict(lambda: {"calls": 0, "shaped": 0, "in_shape": 0, "outcomes": defaultdict(int)})
+    calls = defaultdict(
+        lambda: {"calls": 0, "shaped": 0, "in_shape": 0, "cut": 0, "outcomes": defaultdict(int)}
+    )
     for template, parameters, response in db.execute(
         "SELECT template_id, parameters, response FROM model_calls WHERE kind = 'completion'"
     ):
@@ -86,15 +90,17 @@ def main():
         row["outcomes"][response.get("constraint") or "-"] += 1
         choices = response.get("choices") or [{}]
         text = choices[0].get("text", "")
+        if choices[0].get("finish_reason") == "length":
+            row["cut"] += 1
         if (schema is not None and in_shape(text, schema)) or (grammar is not None and in_url_grammar(text)):
             row["in_shape"] += 1
-    print(f"{'template':<28} {'calls':>6} {'shaped':>7}  {'in shape':<14} constraint")
+    print(f"{'template':<28} {'calls':>6} {'shaped':>7}  {'in shape':<14} {'cut':>4}  constraint")
     for template in sorted(calls):
         row = calls[template]
         outcomes = ", ".join(f"{name} {count}" for name, count in sorted(row["outcomes"].items()))
         print(
             f"{template:<28} {row['calls']:>6} {row['shaped']:>7}  "
-            f"{share(row['in_shape'], row['shaped']):<14} {outcomes}"
+            f"{share(row['in_shape'], row['shaped']):<14} {row['cut']:>4}  {outcomes}"
         )
 
 
