@@ -120,6 +120,10 @@ impl Tts {
                 Err(error) => return Err(error),
             };
             let claims = match &draft {
+                // An answer in shape whose sentences hold no words (`{"sentences": [" "]}`).
+                Ok(draft) if draft.is_empty() => {
+                    Err(format!("{name}: its leave-one-out draft was empty; scored 0"))
+                }
                 Ok(draft) => match self.claims(draft, question, &mut tokens, &mut calls).await {
                     Ok((claims, cut)) => {
                         let note = || {

@@ -572,3 +572,51 @@ async fn drafts_are_asked_for_in_bounded_sentences_and_cut_answers_are_named() {
     assert!(!baseline.summary.unwrap().contains("Inspectors"));
     assert!(baseline.notes.iter().any(|note| note.starts_with("the answer was cut")));
 }
+
+/// A server whose answers are in shape but say nothing: drafts of blank sentences are named
+/// empty (no claims asked of them), claims lists of blank items give no claims; each is named
+/// for its source, and the run goes on to score every source.
+#[tokio::test]
+async fn answers_in_shape_with_empty_fields_are_named_per_source() {
+    use factdesk_testkit::scripted::{
+        ConstraintMode, ScriptedModel as Served, TTS_CLAIMS_TEMPLATE, TTS_DRAFT_TEMPLATE, tts_draft,
+    };
+
+    let given = sources();
+    for (blank_draft, said) in [
+        (true, "its leave-one-out draft was empty"),
+        (false, "its leave-one-out draft gave no claims"),
+    ] {
+        let server = Served::new()
+            .on(STANCES_TEMPLATE, stances)
+            .on_shaped(TTS_DRAFT_TEMPLATE, move |asked| {
+                let listed = if blank_draft {
+                    vec![" ".to_owned(), "-".into()]
+                } else {
+                    sentences(&tts_draft(asked))
+                };
+                serde_json::json!({ "sentences": listed }).to_string()
+            })
+            .on_shaped(TTS_CLAIMS_TEMPLATE, |_| r#"{"claims": [" ", "2."]}"#.to_owned())
+            .constraints(ConstraintMode::JsonSchema)
+            .serve();
+        let mut settings =
+            factdesk_llm::openai::OpenAiSettings::new(&server.url("/v1"), "small-model");
+        settings.max_retries = 0;
+        let model = Arc::new(factdesk_llm::openai::OpenAiCompatible::new(settings).unwrap());
+        let result = tts(model).run("Why did the bridge close?", &given).await.unwrap();
+        assert_eq!(result.sources.len(), given.len());
+        for (i, scored) in result.sources.iter().enumerate() {
+            assert!(scored.claims.is_empty() && scored.score == 0.0, "source {i}");
+            let named = format!("{}: {said}", given[i].name);
+            assert!(
+                result.notes.iter().any(|note| note.starts_with(&named)),
+                "{named}: {:?}",
+                result.notes
+            );
+        }
+        let claims_asked =
+            asked_of(&server).iter().filter(|asked| asked.template == CLAIMS_TEMPLATE).count();
+        assert_eq!(claims_asked, if blank_draft { 0 } else { given.len() });
+    }
+}
