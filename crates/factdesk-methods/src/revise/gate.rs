@@ -33,8 +33,8 @@ impl Reviser {
                 let texts: Vec<&str> = evidence.iter().map(String::as_str).collect();
                 let joined = capped_lines(&texts, self.config.evidence_words);
                 let boundary = factdesk_llm::nli::boundary(&joined, statement);
-                let answer = self
-                    .ask_shaped(
+                let (answer, cut) = self
+                    .ask_shaped_cut(
                         ledger,
                         rarr::AGREEMENT_TEMPLATE,
                         serde_json::json!({
@@ -50,6 +50,10 @@ impl Reviser {
                 let agrees = parse_agreement_answer(&answer);
                 let note = match agrees {
                     Some(_) => Some(answer),
+                    None if cut => Some(format!(
+                        "the gate's answer was cut at the model's answer length before its \
+                         verdict, so nothing is changed: {answer}"
+                    )),
                     None => Some(format!(
                         "the gate's answer ends in neither agrees nor disagrees, so nothing is \
                          changed: {answer}"

@@ -153,3 +153,40 @@ async fn searches_all_about_something_else_give_way_to_the_sentence_itself() {
     assert_eq!(revision.rejected.len(), 2);
     assert!(revision.rejected.iter().all(|r| r.reason.contains("gave no searches")));
 }
+
+/// Answers cut at the token limit mid-JSON: the searches written whole before the cut are
+/// searched for; a gate cut before its verdict changes nothing and its step says it was cut.
+#[tokio::test]
+async fn answers_cut_mid_json_keep_whole_searches_and_name_a_cut_gate() {
+    use factdesk_testkit::scripted::cut;
+
+    let server = ScriptedModel::new()
+        .replying(RARR_QUERIES_TEMPLATE, |asked| {
+            let whole = format!("When did the {} happen?", asked.claim.trim_end_matches('.'));
+            let json = serde_json::json!({ QUERIES_FIELD: [whole] }).to_string();
+            // The list cut inside its second search.
+            Some(cut(&format!("{}, \"Where is th", json.trim_end_matches("]}"))))
+        })
+        .replying(RARR_AGREEMENT_TEMPLATE, |_| {
+            Some(cut(r#"{"reasoning": "The evidence gives 1889 and the statement gives 18"#))
+        })
+        .constraints(ConstraintMode::JsonSchema)
+        .serve();
+    let revision = revise(&server).await;
+    assert_eq!(revision.revised, PASSAGE, "no verdict, no change");
+    let questions: Vec<&str> = revision.steps.iter().map(|step| step.question.as_str()).collect();
+    assert_eq!(
+        questions,
+        [
+            "When did the The Eiffel Tower opened in 1899 happen?",
+            "When did the It stands in Paris happen?"
+        ]
+    );
+    for step in &revision.steps {
+        let note = step.note.as_deref().unwrap_or_default();
+        assert!(
+            note.starts_with("the gate's answer was cut at the model's answer length"),
+            "{note}"
+        );
+    }
+}

@@ -101,6 +101,24 @@ impl Reviser {
         Ok(completion.text().trim().to_owned())
     }
 
+    /// As [`Self::ask_shaped`], also telling whether the answer was cut at the template's
+    /// `max_tokens`.
+    pub(crate) async fn ask_shaped_cut(
+        &self,
+        ledger: &Ledger,
+        template: &str,
+        context: serde_json::Value,
+        purpose: &str,
+        schema: serde_json::Value,
+    ) -> Result<(String, bool), MethodError> {
+        let completion = self.complete(ledger, template, context, purpose, Some(schema)).await?;
+        let cut = completion
+            .choices
+            .first()
+            .is_some_and(|choice| choice.finish_reason == factdesk_llm::FinishReason::Length);
+        Ok((completion.text().trim().to_owned(), cut))
+    }
+
     /// As [`Self::ask`], but `None` when the answer was cut at the template's `max_tokens`: a
     /// cut edit or rewrite would drop the rest of the text.
     /// With `schema`, it asks for an answer of that shape as [`Self::ask_shaped`] does.
