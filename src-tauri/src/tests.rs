@@ -309,6 +309,15 @@ fn arguments_of_the_wrong_shape_are_refused_naming_the_command() {
             "unknown variant `pdf`",
         ),
         ("revise_text", json!({"text": "x", "request": {"method": "redo"}}), "`redo`"),
+        (
+            "summarize_sources",
+            json!({
+                "taskId": 7,
+                "input": {"question": "q", "method": "tts", "stances": "oracle"},
+                "onProgress": CHANNEL,
+            }),
+            "`oracle`",
+        ),
     ];
     for (command, args, detail) in cases {
         let error = invoke(&window, command, args).expect_err(command);

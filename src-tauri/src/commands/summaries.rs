@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use factdesk_core::methods::tts::TtsConfig;
+use factdesk_core::methods::tts::{StanceJudge, TtsConfig};
 use factdesk_core::model::{CheckId, DocumentId, SourceReview, StoredOutcome};
 use factdesk_core::report::Format;
 use factdesk_core::summaries::{QuestionScores, SummaryQuestion, SummaryView};
@@ -97,8 +97,8 @@ pub struct SummarizeInput {
     /// `tts` or a baseline (`summarize::parse_method` refuses any other, naming them).
     pub method: String,
     pub tau: Option<f64>,
-    /// `chat` (the default) or `verifier`.
-    pub stances: Option<String>,
+    /// Who judges each source's stance (the chat model when left out).
+    pub stances: Option<StanceJudge>,
 }
 
 impl SummarizeInput {
@@ -125,8 +125,8 @@ impl SummarizeInput {
         if let Some(tau) = self.tau {
             config.tau = tau;
         }
-        if let Some(judge) = &self.stances {
-            config.stance_judge = judge.parse().map_err(invalid)?;
+        if let Some(judge) = self.stances {
+            config.stance_judge = judge;
         }
         Ok(SummarizeRequest {
             question: self.question,

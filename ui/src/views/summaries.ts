@@ -310,7 +310,7 @@ async function run(): Promise<void> {
       urls: search ? [] : urls,
       method: methodSelect.value,
       tau: Number.isFinite(tau) ? tau : null,
-      stances: stancesSelect.value,
+      stances: SUMMARY_CHOICES.stance_judges.find((judge) => judge.value === stancesSelect.value)?.value ?? null,
     },
     progress.onProgress,
   );

@@ -96,7 +96,7 @@ pub struct TtsConfig {
 }
 
 /// Who judges each source's stance on a claim.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum StanceJudge {
     /// The chat model, with `tts/stances`.
