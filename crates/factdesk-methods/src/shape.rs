@@ -109,6 +109,7 @@ pub fn read_items(text: &str, field: &str, max: usize) -> Option<Vec<String>> {
     let mut items: Vec<String> = Vec::new();
     for item in read_list(text, field)? {
         let item = item.split_whitespace().collect::<Vec<_>>().join(" ");
+        let item = unlabelled(item.trim_start_matches(['[', ']']).trim_start()).to_owned();
         let unnumbered = item.trim_start_matches(|c: char| c.is_ascii_digit());
         let item = match unnumbered.strip_prefix(['.', ')']) {
             Some(rest) if unnumbered.len() < item.len() => rest,
@@ -123,6 +124,25 @@ pub fn read_items(text: &str, field: &str, max: usize) -> Option<Vec<String>> {
         }
     }
     Some(items)
+}
+
+/// `item` without a numbered label before it ("Claim 2:", "claim2:", "Sentence 1.",
+/// "Question 3)"), as SmolLM2-135M wrote inside a list that numbers nothing.
+fn unlabelled(item: &str) -> &str {
+    for label in ["claim", "sentence", "question"] {
+        let Some(head) = item.get(..label.len()) else { continue };
+        if !head.eq_ignore_ascii_case(label) {
+            continue;
+        }
+        let rest = item[label.len()..].trim_start();
+        let digits = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+        if digits.len() < rest.len()
+            && let Some(after) = digits.strip_prefix([':', '.', ')'])
+        {
+            return after.trim_start();
+        }
+    }
+    item
 }
 
 /// The JSON object an answer holds (alone, or inside a Markdown code fence or other text). A
@@ -260,6 +280,18 @@ mod tests {
         assert_eq!(read_items(items, "claims", 5).unwrap(), ["A b.", "c d", "e"]);
         assert_eq!(read_items(items, "claims", 1).unwrap(), ["A b."]);
         assert_eq!(read_items("1. A b.", "claims", 5), None);
+        // Labels and stray brackets a small model wrote before its items are no part of them.
+        let labelled = r#"{"claims": ["]1. The reef is large.", "claim2: The Sahara is hot.", "Claim 3) It is 1889.", "Claims are facts.", "Question: why?"]}"#;
+        assert_eq!(
+            read_items(labelled, "claims", 9).unwrap(),
+            [
+                "The reef is large.",
+                "The Sahara is hot.",
+                "It is 1889.",
+                "Claims are facts.",
+                "Question: why?"
+            ]
+        );
         assert_eq!(
             read_text(r#"{"fixed": "It opened in 1889."}"#, "fixed").unwrap(),
             "It opened in 1889."
