@@ -226,7 +226,7 @@ fn dump(
                 let texts = sentence.premise_texts();
                 let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
                 serde_json::json!({
-                    "premises": factdesk_methods::facts::align_all(&refs, &sentence.sentence),
+                    "premises": factdesk_methods::facts::align_all_from(&refs, &[case.article.as_str()], &sentence.sentence),
                     "absent": factdesk_methods::facts::absent_facts(&[case.article.as_str()], &sentence.sentence),
                 })
             })

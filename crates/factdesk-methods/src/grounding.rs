@@ -211,7 +211,7 @@ pub async fn ground(
                     .filter(|pair| pair.hypothesis == support.sentence)
                     .map(|pair| pair.premise.as_str())
                     .collect();
-                crate::facts::align_all(&texts, &support.sentence)
+                crate::facts::align_all_from(&texts, &[evidence], &support.sentence)
             });
             support.conflicts = alignments[at].conflicts.clone();
         }

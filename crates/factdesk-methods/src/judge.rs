@@ -261,13 +261,13 @@ pub async fn judge(
             hypothesis: claim.to_owned(),
         })
         .collect();
-    // The sources' whole texts, read for figures only (never sent to a model).
+    // The sources' whole texts, read for figures and names only (never sent to a model).
     let whole: Vec<&str> = texts.iter().filter_map(|text| *text).collect();
     let judgements = classify_all(nli, &pairs, &whole).await?;
     // Each premise's facts with every premise as the evidence, as the shipped verifier
     // weighs them (`facts::FactChecked`).
     let premise_texts: Vec<&str> = pairs.iter().map(|pair| pair.premise.as_str()).collect();
-    let alignments = crate::facts::align_all(&premise_texts, claim);
+    let alignments = crate::facts::align_all_from(&premise_texts, &whole, claim);
     let mut judged = Judged {
         premises: Vec::with_capacity(pairs.len()),
         attributions: Vec::new(),

@@ -47,7 +47,7 @@ fn premise_supports(
     let Some(alignment) = alignment else { return plain };
     let texts: Vec<&str> = premises.iter().map(String::as_str).collect();
     let absent = factdesk_methods::facts::absent_facts(&[source], &sentence.sentence);
-    factdesk_methods::facts::align_all(&texts, &sentence.sentence)
+    factdesk_methods::facts::align_all_from(&texts, &[source], &sentence.sentence)
         .iter()
         .zip(plain)
         .map(|(facts, p)| {
@@ -98,7 +98,11 @@ pub(super) fn dump(
             .map(|sentence| {
                 let texts = sentence.premise_texts();
                 let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-                let facts = factdesk_methods::facts::align_all(&refs, &sentence.sentence);
+                let facts = factdesk_methods::facts::align_all_from(
+                    &refs,
+                    &[&case.evidence],
+                    &sentence.sentence,
+                );
                 let plain = premise_supports(sentence, &case.evidence, weights, None);
                 let aligned = premise_supports(sentence, &case.evidence, weights, Some(alignment));
                 let premises: Vec<serde_json::Value> = sentence

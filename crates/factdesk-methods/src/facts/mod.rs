@@ -10,9 +10,12 @@
 //!    "father-of-three" counts children; "2pm"; "Smith, 73," an age; times and telephone
 //!    numbers state none); dates (years, "20 July 1969", "July 20, 1969", "2020-11-18",
 //!    "20/07/1969"); names (runs of capitalised words apart by spaces only, or joined by
-//!    "of", "van", …: "Buddy Holly, Charles Manson" is two names and "ORDINARY: Austin Bird"
-//!    one; a sentence's first word only when it is capitalised elsewhere too); closed-set terms
-//!    ([`lexicon::CLOSED_SETS`]: directions, ordinals, materials, colours, weekdays, and
+//!    "of", "van", …: "Buddy Holly, Charles Manson" is two names, "ORDINARY: Austin Bird"
+//!    one and "Perth's Kim Hames" two, a possessive ending a name; a sentence's first word only
+//!    when it is capitalised elsewhere too, or when the premises judged with the claim and
+//!    their sources write it capitalised inside a sentence and never in lower case: "McKinsey
+//!    was charged" names someone where the article does, "Police were called" no one);
+//!    closed-set terms ([`lexicon::CLOSED_SETS`]: directions, ordinals, materials, colours, weekdays, and
 //!    antonym pairs such as rose / fell, won / lost); and negation cues per sentence. "Fell by
 //!    76,000 to 1.84 million" is a change, not a range, and "between 2005 and 2012" two years.
 //!    What the claim only asks ("the question \"Who won in 2008?\"", a sentence ending in
@@ -263,6 +266,50 @@ fn unrelated(premise: &str, claim: &str) -> bool {
 /// first's unsupported facts and conflicts; a number, date or term one premise contradicts and
 /// none holds conflicts in the premises silent on it too.
 pub fn align_all(premises: &[&str], claim: &str) -> Vec<FactAlignment> {
+    align_all_with(premises, claim, &source_words(&[]))
+}
+
+/// What the sources the premises were cut from say of their words ([`source_words`]): which
+/// they write capitalised inside a sentence, and which in lower case.
+pub struct SourceWords(extract::FirstWords);
+
+/// Reads `sources` (each its first [`SOURCE_CHARS`] characters) for [`align_all_with`]: once
+/// for every claim judged against them.
+pub fn source_words(sources: &[&str]) -> SourceWords {
+    let mut words = extract::FirstWords::default();
+    for source in sources {
+        extract::first_words(sources::cut(source, SOURCE_CHARS), &mut words);
+    }
+    SourceWords(words)
+}
+
+/// The names of the evidence, lower-cased: the words `premises` and the sources write
+/// capitalised inside a sentence and never in lower case. A claim's capitalised first word
+/// among them is a name ("McKinsey was charged …", where the article names McKinsey), though
+/// the claim alone cannot tell it from a common word ("Police were called …").
+fn evidence_names(premises: &[&str], sources: &SourceWords) -> HashSet<String> {
+    let mut words = extract::FirstWords {
+        capitalised: sources.0.capitalised.clone(),
+        lower: sources.0.lower.clone(),
+        loose: false,
+    };
+    for premise in premises {
+        extract::first_words(premise, &mut words);
+    }
+    let lower: HashSet<String> = words.lower.iter().map(|word| word.to_lowercase()).collect();
+    words.capitalised.retain(|word| !lower.contains(word));
+    words.capitalised
+}
+
+/// As [`align_all`], the claim's names also told by `sources`, the whole texts the premises
+/// were cut from ([`evidence_names`]: a first word the sources write as a name is one).
+pub fn align_all_from(premises: &[&str], sources: &[&str], claim: &str) -> Vec<FactAlignment> {
+    align_all_with(premises, claim, &source_words(sources))
+}
+
+/// As [`align_all_from`], the sources read once before ([`source_words`]).
+pub fn align_all_with(premises: &[&str], claim: &str, sources: &SourceWords) -> Vec<FactAlignment> {
+    let names = evidence_names(premises, sources);
     let mut held: HashSet<(FactKind, String)> = HashSet::new();
     let mut displaced: HashSet<String> = HashSet::new();
     let mut restated: HashSet<String> = HashSet::new();
@@ -273,7 +320,7 @@ pub fn align_all(premises: &[&str], claim: &str) -> Vec<FactAlignment> {
             each.push(FactAlignment::default());
             continue;
         }
-        let aligner = Aligner::new(premise, claim);
+        let aligner = Aligner::knowing(premise, claim, &names);
         let (mut alignment, anchors) = aligner.align_anchored();
         alignment.unrelated = unrelated(premise, claim);
         held.extend(anchors.held);

@@ -14,7 +14,7 @@ use super::lexicon;
 pub const SOURCE_CHARS: usize = 100_000;
 
 /// The first `limit` characters of `text`, cut at a character boundary.
-fn cut(text: &str, limit: usize) -> &str {
+pub(super) fn cut(text: &str, limit: usize) -> &str {
     match text.char_indices().nth(limit) {
         Some((at, _)) => &text[..at],
         None => text,

@@ -676,6 +676,50 @@ fn a_fact_another_premise_states_is_held_by_the_evidence() {
     assert!(held.iter().all(|alignment| roles(alignment) == 0), "{held:?}");
 }
 
+#[test]
+fn a_possessive_ends_a_name() {
+    // "Perth's Kim Hames" is a city and a person, not one name that "Perth" alone matches.
+    check(
+        "Doctors at the hospital in Perth said Joyce Tabram was admitted on March 30.",
+        "Doctors said Perth's Kim Hames was admitted on March 30.",
+        &[(FactKind::Name, "Kim Hames", "Joyce Tabram")],
+        &[],
+    );
+}
+
+#[test]
+fn a_first_word_the_sources_write_as_a_name_is_one() {
+    // The claim alone cannot tell "McKinsey" from a common word opening a sentence; the
+    // article, which writes it capitalised inside its sentences and never in lower case, can.
+    let premise = "Police have since charged Briel with first-degree murder and abduction.";
+    let article = "The body of Jane Smith was found on Friday. Officers said McKinsey had last \
+                   seen her at the bar. Police have since charged Briel with first-degree murder \
+                   and abduction.";
+    let claim = "McKinsey was charged with first-degree murder and abduction.";
+    let names = |alignment: &FactAlignment| {
+        alignment
+            .conflicts
+            .iter()
+            .chain(&alignment.unsupported)
+            .filter(|pair| pair.kind == FactKind::Name)
+            .map(|pair| pair.claim.clone())
+            .collect::<Vec<_>>()
+    };
+    assert!(names(&align_all(&[premise], claim)[0]).is_empty());
+    assert_eq!(names(&align_all_from(&[premise], &[article], claim)[0]), ["McKinsey"]);
+    // The same claim naming the one the premise names is held.
+    let right = "Briel was charged with first-degree murder and abduction.";
+    let held = &align_all_from(&[premise], &[article], right)[0];
+    assert!(names(held).is_empty(), "{held:?}");
+    assert_eq!(held.matched.iter().filter(|pair| pair.kind == FactKind::Name).count(), 1);
+    // A word the article also writes in lower case stays a common word ("Thames Valley
+    // Police" and "the police").
+    let article = format!("{article} Thames Valley Police said the police inquiry goes on.");
+    let police = "Police charged a man with first-degree murder and abduction.";
+    let alignment = &align_all_from(&[premise], &[article.as_str()], police)[0];
+    assert!(names(alignment).is_empty(), "{alignment:?}");
+}
+
 #[tokio::test]
 async fn the_premises_asked_with_one_claim_are_its_evidence() {
     struct Sure;

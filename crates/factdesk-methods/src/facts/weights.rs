@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use factdesk_llm::{LlmError, Nli, NliJudgement, NliPair, NliScores};
 use factdesk_model::{FactAlignment, FactKind, FactPair};
 
-use super::{absent_facts, align_all};
+use super::{absent_facts, align_all_with, source_words};
 
 /// How an alignment moves a judgement (see the module documentation).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -253,7 +253,8 @@ impl Nli for FactChecked {
     }
 
     /// The premises of one batch asked with the same hypothesis are its evidence
-    /// ([`align_all`]): `judge::judge` and `grounding::ground` ask a claim's premises together.
+    /// ([`super::align_all`]): `judge::judge` and `grounding::ground` ask a claim's premises
+    /// together.
     async fn classify(&self, pairs: &[NliPair]) -> Result<Vec<NliJudgement>, LlmError> {
         self.classify_from(pairs, &[]).await
     }
@@ -273,11 +274,14 @@ impl Nli for FactChecked {
                 None => groups.push((&pair.hypothesis, vec![index])),
             }
         }
+        let words = source_words(sources);
         for (hypothesis, members) in groups {
             let premises: Vec<&str> =
                 members.iter().map(|index| pairs[*index].premise.as_str()).collect();
             let absent = absent_facts(sources, hypothesis);
-            for (index, alignment) in members.iter().zip(align_all(&premises, hypothesis)) {
+            for (index, alignment) in
+                members.iter().zip(align_all_with(&premises, hypothesis, &words))
+            {
                 if let Some(judgement) = judgements.get_mut(*index) {
                     judgement.scores = self.weights.apply(judgement.scores, &alignment, &absent);
                 }

@@ -42,7 +42,18 @@ pub(super) struct Aligner<'a> {
 
 impl<'a> Aligner<'a> {
     pub(super) fn new(premise: &'a str, claim: &'a str) -> Aligner<'a> {
+        Aligner::knowing(premise, claim, &HashSet::new())
+    }
+
+    /// As [`Aligner::new`], a capitalised first word in `names` (lower-cased: the words the
+    /// rest of the evidence writes only capitalised, [`super::evidence_names`]) read as a name.
+    pub(super) fn knowing(
+        premise: &'a str,
+        claim: &'a str,
+        names: &HashSet<String>,
+    ) -> Aligner<'a> {
         let mut first = extract::FirstWords::default();
+        first.capitalised.extend(names.iter().cloned());
         extract::first_words(premise, &mut first);
         extract::first_words(claim, &mut first);
         let claim = extract::parse(claim, &first);

@@ -179,7 +179,7 @@ pub fn tokenize(text: &str) -> Vec<(usize, usize)> {
 }
 
 /// What tells a name at a sentence's start from a capitalised common word.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct FirstWords {
     /// Lower-cased words seen capitalised inside a sentence in the texts compared.
     pub capitalised: std::collections::HashSet<String>,

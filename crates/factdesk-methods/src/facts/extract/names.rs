@@ -59,6 +59,10 @@ impl Reader<'_, '_> {
             let mut to = index;
             loop {
                 let next = to + 1;
+                // A possessive ends a name: "Perth's Kim Hames" is a city and a person.
+                if tokens[to].lower.ends_with("'s") || tokens[to].lower.ends_with("’s") {
+                    break;
+                }
                 if next < tokens.len()
                     && same_sentence(next, index)
                     && adjoining(to, next)
