@@ -53,7 +53,8 @@ def main():
     print(f"\n== shaped answers {mode}")
 
     checks = [json.loads(row[0]) for row in db.execute("SELECT result FROM checks WHERE method = 'llm-cite'")]
-    with_url = sum(1 for check in checks if check.get("urls"))
+    # LLM-Cite's URLs are in the check's `detail` (before 4ca2913: the check's own `urls`).
+    with_url = sum(1 for check in checks if check.get("urls") or (check.get("detail") or {}).get("urls"))
     print(f"LLM-Cite: claims with a proposed URL      {share(with_url, len(checks))}")
 
     revisions = [json.loads(row[0]) for row in db.execute("SELECT result FROM checks WHERE method = 'rarr'")]
