@@ -71,7 +71,12 @@ def main():
     summaries = [json.loads(row[0]) for row in db.execute("SELECT result FROM checks WHERE method = 'tts'")]
     for summary in summaries:
         sources = len(summary.get("sources", []))
-        empty = sum(1 for note in summary.get("notes", []) if "draft gave no claims" in note)
+        # The run's notes, one per source whose draft gave no claims, are in its explanation
+        # now (they were a `notes` list, which this line read: it counted none once it was gone).
+        text = json.dumps(summary)
+        empty = sum(
+            text.count(f"leave-one-out draft {what}") for what in ("gave no claims", "was empty", "failed")
+        )
         print(f"TTS: sources whose draft gave claims       {share(sources - empty, sources)}")
 
     calls = defaultdict(
