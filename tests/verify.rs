@@ -510,6 +510,41 @@ fn p_true_and_corpus_nli_run_without_urls() {
         .unwrap();
     let parameters = &check.check.envelope.parameters;
     assert_eq!((parameters["documents"].as_u64(), parameters["l"].as_u64()), (Some(3), Some(2)));
+
+    // A claim in English is searched as English, even where most documents searched are in
+    // another language (the Search view's default for a bare query).
+    let fleming = world.harness.write(
+        "fleming.txt",
+        b"Penicillin was discovered by Alexander Fleming in London in 1928. He shared a Nobel \
+          Prize for it in 1945.",
+    );
+    world.harness.import(&[fleming.as_str()], "chemistry");
+    let german = [
+        "Die Zugspitze ist mit 2962 Metern der h\u{f6}chste Berg Deutschlands. Sie liegt an der \
+         Grenze zu \u{d6}sterreich.",
+        "Der Rhein ist einer der l\u{e4}ngsten Fl\u{fc}sse Europas. Er flie\u{df}t durch sechs \
+         L\u{e4}nder und m\u{fc}ndet in die Nordsee.",
+    ];
+    for (index, text) in german.iter().enumerate() {
+        let file = world.harness.write(&format!("de-{index}.txt"), text.as_bytes());
+        world.harness.import(&[file.as_str()], "zeitung");
+    }
+    let mixed = VerifyOptions {
+        method: Some(Method::CorpusNli),
+        corpora: vec!["chemistry".into(), "zeitung".into()],
+        ..VerifyOptions::default()
+    };
+    assert_eq!(app.query_language("Fleming", &mixed.corpora).unwrap(), "de");
+    assert_eq!(app.claim_search_language("Fleming discovered penicillin in 1928."), "en");
+    assert_eq!(
+        app.claim_search_language("Fleming entdeckte 1928 das Penicillin f\u{fc}r uns."),
+        "de"
+    );
+    let check = runtime
+        .block_on(app.verify_claim("Fleming discovered penicillin in 1928.", &mixed))
+        .unwrap();
+    assert_eq!(check.check.sources.len(), 1, "{:?}", check.check.sources);
+    assert_eq!(check.check.verdict, Verdict::Supported, "{:?}", check.check.premises);
 }
 
 #[test]

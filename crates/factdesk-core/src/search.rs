@@ -64,6 +64,21 @@ impl Factdesk {
         self.language_of_query(&factdesk_text::nfc(query), &corpora)
     }
 
+    /// The language a claim is searched for evidence in: the one detected in a claim with
+    /// letters beyond ASCII, else `import.language`. Not the corpora's main language, as a bare
+    /// query's ([`Factdesk::query_language`]): a claim is a sentence in its own language, and an
+    /// English claim stemmed as German because most documents searched are German would miss
+    /// its English evidence.
+    pub fn claim_search_language(&self, claim: &str) -> String {
+        let claim = factdesk_text::nfc(claim);
+        if claim.chars().any(|c| !c.is_ascii() && c.is_alphabetic())
+            && let Some(detected) = factdesk_text::detect_language(&claim)
+        {
+            return detected.code.to_owned();
+        }
+        self.settings().import.language.clone()
+    }
+
     fn language_of_query(&self, query: &str, corpora: &[CorpusId]) -> Result<String> {
         if query.chars().any(|c| !c.is_ascii() && c.is_alphabetic())
             && let Some(detected) = factdesk_text::detect_language(query)

@@ -165,9 +165,9 @@ impl CorpusRetriever for CorpusSearch {
             corpora: self.corpora.clone(),
             documents: Vec::new(),
             plain_words: true,
-            // The one detected in a claim with letters beyond ASCII, else the language most
-            // documents of the corpora searched are in (`Factdesk::query_language`).
-            language: None,
+            // The claim's own language (`Factdesk::claim_search_language`), not the one most
+            // documents of the corpora searched are in.
+            language: Some(self.app.claim_search_language(query)),
         };
         match self.app.search(&request) {
             Ok(hits) => Ok(hits
