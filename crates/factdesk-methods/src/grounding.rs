@@ -195,6 +195,7 @@ pub async fn ground(
     // A contradicted sentence's conflicts, its premises read together as its evidence (as
     // the shipped verifier weighs them, `facts::FactChecked`): aligned once per sentence.
     let mut aligned: Vec<Option<Vec<factdesk_model::FactAlignment>>> = vec![None; supports.len()];
+    let mut words: Option<crate::facts::SourceWords> = None;
     let mut place = vec![0; supports.len()];
     for ((index, premise), judgement) in slots.into_iter().zip(judgements) {
         let at = place[index];
@@ -211,7 +212,8 @@ pub async fn ground(
                     .filter(|pair| pair.hypothesis == support.sentence)
                     .map(|pair| pair.premise.as_str())
                     .collect();
-                crate::facts::align_all_from(&texts, &[evidence], &support.sentence)
+                let words = words.get_or_insert_with(|| crate::facts::source_words(&[evidence]));
+                crate::facts::align_all_with(&texts, &support.sentence, words)
             });
             support.conflicts = alignments[at].conflicts.clone();
         }
