@@ -8,7 +8,7 @@
 //   `allow-<name>` permission for each (`_` becomes `-`);
 // - `lib.rs` registers the invoke handler of every command through `command_handler!`;
 // - `command_items!` (expanded in `bindings.rs`) checks that each function takes
-//   `Args<that struct>` and answers that type (`signature.rs`; it does not compile otherwise),
+//   `Args<that struct>` (or no `Args` when none is declared) and answers that type (`signature.rs`; it does not compile otherwise),
 //   and lists each command's argument and answer types, which `bindings.rs` writes as
 //   TypeScript: `CommandName`, and `CommandArgs`, `CommandAnswer` and `TaskCommandName`
 //   (`Commands.ts`), through which `ui/src/api.ts` calls every command;
@@ -31,6 +31,17 @@ macro_rules! declare_commands {
             };
         }
 
+        // A declared argument struct is what the function takes; none declared, it takes none.
+        #[allow(unused_macros)]
+        macro_rules! check_args {
+            ($command:ident) => {
+                crate::signature::takes_no_args(&crate::commands::$command)
+            };
+            ($command:ident, $arguments:ty) => {
+                crate::signature::takes_args::<$arguments, _, _, _>(&crate::commands::$command)
+            };
+        }
+
         #[allow(unused_macros)]
         macro_rules! command_items {
             () => {
@@ -39,7 +50,7 @@ macro_rules! declare_commands {
                 #[allow(dead_code)]
                 fn check_declared_signatures() {
                     $(
-                        $(crate::signature::takes_args::<$args, _, _, _>(&crate::commands::$name);)?
+                        check_args!($name $(, $args)?);
                         crate::signature::answers::<$answer, _, _, _>(&crate::commands::$name);
                     )*
                 }

@@ -1,8 +1,9 @@
 //! How a command's declaration (`command_names.rs`) and its function agree. A command takes its
 //! arguments as one struct, [`Args<T>`], read from the whole argument object the window sends
 //! (keys in camelCase, as Tauri names separate arguments), and the declaration names that
-//! struct and what the command answers. [`takes_args`] and [`answers`] fail to compile when the
-//! function takes another struct or answers another type, so the TypeScript generated from the
+//! struct and what the command answers. [`takes_args`], [`takes_no_args`] and [`answers`] fail
+//! to compile when the function takes another struct (or one where none is declared) or answers
+//! another type, so the TypeScript generated from the
 //! declaration (`bindings.rs`) is what the function takes and gives.
 //!
 //! This module knows nothing of particular commands; `command_names.rs` applies it to each.
@@ -109,6 +110,37 @@ pub fn takes_args<T, F, Tuple, Position>(_command: &F)
 where
     F: Parameters<Tuple>,
     Tuple: HoldsArgs<T, Position>,
+{
+}
+
+/// A parameter Tauri gives a command beside its [`Args`]: the app's state, a task's id and its
+/// progress channel. Not implemented for `Args<T>`, so [`takes_no_args`] refuses a function that
+/// takes arguments its declaration does not name.
+pub trait Given {}
+impl<T: Send + Sync + 'static> Given for tauri::State<'_, T> {}
+impl<T: tauri::ipc::IpcResponse> Given for tauri::ipc::Channel<T> {}
+/// A task's id.
+impl Given for u32 {}
+
+/// Parameter tuples made only of [`Given`] parameters.
+pub trait AllGiven {}
+macro_rules! all_given {
+    ($($parameter:ident),*) => {
+        impl<$($parameter: Given),*> AllGiven for ($($parameter,)*) {}
+    };
+}
+all_given!();
+all_given!(A);
+all_given!(A, B);
+all_given!(A, B, C);
+all_given!(A, B, C, D);
+all_given!(A, B, C, D, E);
+
+/// Compiles only if `command` takes no [`Args`]: a command declared without arguments.
+pub fn takes_no_args<F, Tuple>(_command: &F)
+where
+    F: Parameters<Tuple>,
+    Tuple: AllGiven,
 {
 }
 
