@@ -54,8 +54,8 @@ pub struct Grade {
     /// Its word, in labels files and the CLI.
     pub word: &'static str,
     pub value: f64,
-    /// The key a person presses for it in the Scores view, and the number the chat model
-    /// answers with.
+    /// The key a person presses for it in the Scores view: the digit the chat labeller asks
+    /// the model for (`sgss::label::GRADE_DIGITS`; a test holds them equal).
     pub key: &'static str,
 }
 
@@ -126,6 +126,8 @@ mod tests {
         assert_eq!(grade_of_word("not"), Some(0.0));
         assert_eq!(grade_of_word("mostly"), None);
         assert_eq!(grade_words(), "perfectly, partially, not");
+        let keys: Vec<(&str, f64)> = GRADES.iter().map(|grade| (grade.key, grade.value)).collect();
+        assert_eq!(keys, sgss::label::GRADE_DIGITS);
         assert_eq!(Labeller::named("llm").unwrap(), Labeller::Chat);
         assert_eq!(Labeller::named("verifier").unwrap(), Labeller::Verifier);
         let message = Labeller::named("oracle").unwrap_err();

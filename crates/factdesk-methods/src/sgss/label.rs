@@ -24,6 +24,10 @@ use super::{Labels, NOT, PARTIALLY, PERFECTLY, SectionLabels, StructuredSummary}
 use crate::MethodError;
 use crate::grounding::{self, GroundingConfig};
 
+/// The digit the chat labeller asks the model for, per grade, best first (the Scores view's
+/// keys are the same digits).
+pub const GRADE_DIGITS: [(&str, f64); 3] = [("2", PERFECTLY), ("1", PARTIALLY), ("0", NOT)];
+
 /// A label a model gave, and why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct ModelLabel {
@@ -226,10 +230,13 @@ impl ChatLabeller<'_> {
                 "boundary": boundary,
             }),
         )?;
-        const DIGITS: [(&str, f64); 3] = [("2", PERFECTLY), ("1", PARTIALLY), ("0", NOT)];
         let answer = match self
             .model
-            .answer_probabilities(&request, &DIGITS.map(|(digit, _)| digit), self.samples.max(1))
+            .answer_probabilities(
+                &request,
+                &GRADE_DIGITS.map(|(digit, _)| digit),
+                self.samples.max(1),
+            )
             .await
         {
             Ok(answer) => answer,
@@ -242,7 +249,7 @@ impl ChatLabeller<'_> {
             u64::from(answer.usage.prompt_tokens),
             u64::from(answer.usage.completion_tokens),
         );
-        let best = DIGITS
+        let best = GRADE_DIGITS
             .iter()
             .map(|(digit, grade)| (answer.get(digit), *grade))
             .filter(|(p, _)| *p > 0.0)
