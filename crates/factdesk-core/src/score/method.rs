@@ -84,10 +84,10 @@ pub const LABELLERS: [(Labeller, &str); 2] =
 impl Labeller {
     /// The labeller named `name` (`verifier` or `llm`).
     pub fn named(name: &str) -> Result<Labeller, String> {
-        let name = name.trim().to_ascii_lowercase();
+        let wanted = name.trim().to_ascii_lowercase();
         LABELLERS
             .iter()
-            .find(|(_, named)| *named == name)
+            .find(|(_, named)| *named == wanted)
             .map(|(labeller, _)| *labeller)
             .ok_or_else(|| {
                 format!("'{name}' labels nothing; use {}", Labeller::names().join(" or "))
@@ -132,6 +132,9 @@ mod tests {
         assert_eq!(Labeller::named("verifier").unwrap(), Labeller::Verifier);
         let message = Labeller::named("oracle").unwrap_err();
         assert_eq!(message, "'oracle' labels nothing; use verifier or llm");
+        // The input is named as given.
+        let message = Labeller::named("Oracle").unwrap_err();
+        assert!(message.starts_with("'Oracle' labels nothing"), "{message}");
         assert_eq!(ScoreConfig::default(), ScoreConfig { l_max: 20, stop: 0.2 });
         let config: ScoreConfig = serde_json::from_str(r#"{"stop": 0.5}"#).unwrap();
         assert_eq!(config, ScoreConfig { l_max: 20, stop: 0.5 });

@@ -155,8 +155,8 @@ pub fn method_names() -> Vec<&'static str> {
 /// The baseline named `name`, or `None` for TTS; a name of no summary method is refused,
 /// naming every method.
 pub fn parse_method(name: &str) -> Result<Option<Baseline>> {
-    let name = name.trim().to_ascii_lowercase();
-    registry().find(|method| method.name() == name).map(|method| method.baseline()).ok_or_else(
+    let wanted = name.trim().to_ascii_lowercase();
+    registry().find(|method| method.name() == wanted).map(|method| method.baseline()).ok_or_else(
         || {
             CoreError::InvalidInput(format!(
                 "'{name}' is no summary method: {}",
@@ -235,7 +235,7 @@ mod tests {
             registry().filter(|method| method.asks_stances()).map(|method| method.name()).collect();
         assert_eq!(asking, ["tts", "majority-claims"]);
         let message = parse_method("Median").unwrap_err().to_string();
-        assert!(message.contains("'median' is no summary method: tts, all-sources"), "{message}");
+        assert!(message.contains("'Median' is no summary method: tts, all-sources"), "{message}");
     }
 
     #[test]
