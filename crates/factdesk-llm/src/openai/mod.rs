@@ -300,9 +300,11 @@ impl LanguageModel for OpenAiCompatible {
             })
             .unwrap_or_default();
         let model = wire.model.unwrap_or_else(|| self.settings.model.clone());
-        if !same_model(&self.settings.model, &model) {
+        if !same_model(&self.settings.model, &model)
+            && first_substitution(&self.settings.base_url, &self.settings.model, &model)
+        {
             // The answer is kept (the batch goes on) under the name the server gave, which
-            // the audit record keeps beside the model asked for.
+            // the audit record keeps beside the model asked for (every call's).
             tracing::warn!(
                 asked = %self.settings.model,
                 answered = %model,
@@ -324,13 +326,32 @@ impl LanguageModel for OpenAiCompatible {
 /// Whether a server that names the model `answered` answered as the model `asked` for: the
 /// same name in any case, or it with a version or tag after it (OpenAI's dated snapshots,
 /// `gpt-4o-2024-08-06` for `gpt-4o`; Ollama's default tag, `llama3.2:latest` for
-/// `llama3.2`). Any other name is another model, which the provider warns of per answer.
+/// `llama3.2`). A word after a dash names another model (`gpt-4o-mini` is not `gpt-4o`), as
+/// does any other name; the provider warns of it once per server and pair of names.
 pub fn same_model(asked: &str, answered: &str) -> bool {
     let (asked, answered) = (asked.to_lowercase(), answered.to_lowercase());
     answered == asked
-        || answered
-            .strip_prefix(&asked)
-            .is_some_and(|rest| rest.starts_with(['-', ':', '@']) && !asked.is_empty())
+        || !asked.is_empty()
+            && answered.strip_prefix(&asked).is_some_and(|rest| {
+                rest.starts_with([':', '@'])
+                    || rest
+                        .strip_prefix('-')
+                        .is_some_and(|version| version.starts_with(|c: char| c.is_ascii_digit()))
+            })
+}
+
+/// Whether the substitution of `answered` for `asked` at `endpoint` is seen for the first time
+/// by this program (a batch of thousands of calls warns of it once).
+fn first_substitution(endpoint: &str, asked: &str, answered: &str) -> bool {
+    static SEEN: std::sync::Mutex<Vec<(String, String, String)>> =
+        std::sync::Mutex::new(Vec::new());
+    let key = (endpoint.to_owned(), asked.to_owned(), answered.to_owned());
+    let mut seen = SEEN.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if seen.contains(&key) {
+        return false;
+    }
+    seen.push(key);
+    true
 }
 
 #[cfg(test)]

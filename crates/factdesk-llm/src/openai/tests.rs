@@ -43,9 +43,18 @@ fn another_model_is_told_from_a_version_or_tag_of_the_one_asked_for() {
     ] {
         assert!(super::same_model(asked, answered), "{asked} / {answered}");
     }
-    for (asked, answered) in
-        [("smollm2", "qwen2.5:7b"), ("gpt-4o", "gpt-4o2"), ("gpt-4o-mini", "gpt-4o"), ("", "x")]
-    {
+    for (asked, answered) in [
+        ("smollm2", "qwen2.5:7b"),
+        ("gpt-4o", "gpt-4o2"),
+        ("gpt-4o-mini", "gpt-4o"),
+        ("gpt-4o", "gpt-4o-mini"),
+        ("qwen2.5", "qwen2.5-coder:7b"),
+        ("", "x"),
+    ] {
         assert!(!super::same_model(asked, answered), "{asked} / {answered}");
     }
+    // Told once per server and pair of names.
+    assert!(super::first_substitution("http://a", "gpt-4o", "gpt-4o-mini"));
+    assert!(!super::first_substitution("http://a", "gpt-4o", "gpt-4o-mini"));
+    assert!(super::first_substitution("http://b", "gpt-4o", "gpt-4o-mini"));
 }
