@@ -406,20 +406,6 @@ fn a_rebuild_left_to_the_shell_reports_its_progress_and_goes_on_after_an_interru
     assert_eq!(app.finish_index_rebuild(Arc::new(NoProgress), CancelToken::new()).unwrap(), None);
 }
 
-/// Copies the folder `from` into `to`, recursively.
-fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
 /// A data directory of schema version 19 (`tests/fixtures/data-dir-v19`, see its README): an
 /// English article with a German sentence and the okra article, imported with a language
 /// before sentences had theirs, the German sentence indexed as English.
@@ -435,7 +421,10 @@ fn sentences_of_documents_imported_before_they_had_languages_get_theirs_on_upgra
         app.search(&request).unwrap().into_iter().map(|hit| hit.sentence).collect()
     };
     let dir = tempfile::tempdir().unwrap();
-    copy_dir(&factdesk_tests::repo_root().join("tests/fixtures/data-dir-v19"), dir.path());
+    factdesk_testkit::copy_dir(
+        &factdesk_tests::repo_root().join("tests/fixtures/data-dir-v19"),
+        dir.path(),
+    );
     let open = || {
         factdesk_core::Factdesk::open_deferring_index_rebuild_with_settings(
             dir.path(),

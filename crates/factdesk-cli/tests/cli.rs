@@ -438,19 +438,6 @@ fn offline_checks_without_the_verifier_stop_before_they_start_and_say_how_to_res
     assert_eq!(evaluation["evaluated"], 0);
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
 /// Runs `command` (a `verify --json`) and checks that it resumed `run`, leaving out `already`
 /// claims and checking `checked`.
 fn assert_resumed(command: &mut Command, run: i64, already: u64, checked: u64) {
@@ -474,7 +461,7 @@ fn assert_resumed(command: &mut Command, run: i64, already: u64, checked: u64) {
 fn a_data_directory_of_version_5_upgrades_and_its_killed_runs_resume() {
     let cli = Cli::new();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    copy_dir(&root.join("tests/fixtures/data-dir-v5"), cli.data.path());
+    factdesk_testkit::copy_dir(&root.join("tests/fixtures/data-dir-v5"), cli.data.path());
     let init = cli.json(&["init"]);
     assert_eq!(init["schema_version"], 22);
 

@@ -12,6 +12,21 @@ use tokio::net::{TcpListener, TcpStream};
 
 pub mod scripted;
 
+/// Copies the folder `from` into `to`, recursively: a fixture data directory into a test's
+/// own, which the test may then open and upgrade.
+pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
 /// A request as the server saw it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecordedRequest {
