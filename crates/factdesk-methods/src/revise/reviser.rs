@@ -97,8 +97,8 @@ impl Reviser {
         purpose: &str,
         schema: serde_json::Value,
     ) -> Result<String, MethodError> {
-        let completion = self.complete(ledger, template, context, purpose, Some(schema)).await?;
-        Ok(completion.text().trim().to_owned())
+        let (text, _) = self.ask_shaped_cut(ledger, template, context, purpose, schema).await?;
+        Ok(text)
     }
 
     /// As [`Self::ask_shaped`], also telling whether the answer was cut at the template's
