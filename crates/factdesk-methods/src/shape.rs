@@ -103,7 +103,8 @@ pub fn read_list(text: &str, field: &str) -> Option<Vec<String>> {
 }
 
 /// The items of `field` in an answer of [`list`]'s shape, as one-line texts: whitespace
-/// collapsed, a leading number ("1.", "2)") or bullet dropped, empty items and repeats (any
+/// collapsed, a leading number ("1.", "2)", not a figure's decimals: "1.5 million") or bullet
+/// dropped, empty items and repeats (any
 /// case) left out, at most `max`. `None` when the answer is not such an object.
 pub fn read_items(text: &str, field: &str, max: usize) -> Option<Vec<String>> {
     let mut items: Vec<String> = Vec::new();
@@ -111,8 +112,14 @@ pub fn read_items(text: &str, field: &str, max: usize) -> Option<Vec<String>> {
         let item = item.split_whitespace().collect::<Vec<_>>().join(" ");
         let item = unlabelled(item.trim_start_matches(['[', ']']).trim_start()).to_owned();
         let unnumbered = item.trim_start_matches(|c: char| c.is_ascii_digit());
+        // A number's decimals are no label: "1.5 million fled" stays whole.
         let item = match unnumbered.strip_prefix(['.', ')']) {
-            Some(rest) if unnumbered.len() < item.len() => rest,
+            Some(rest)
+                if unnumbered.len() < item.len()
+                    && !rest.starts_with(|c: char| c.is_ascii_digit()) =>
+            {
+                rest
+            }
             _ => item.strip_prefix(['-', '*', '•']).unwrap_or(&item),
         }
         .trim();
@@ -280,6 +287,12 @@ mod tests {
         assert_eq!(read_items(items, "claims", 5).unwrap(), ["A b.", "c d", "e"]);
         assert_eq!(read_items(items, "claims", 1).unwrap(), ["A b."]);
         assert_eq!(read_items("1. A b.", "claims", 5), None);
+        let figures =
+            r#"{"claims": ["1.5 million people fled.", "2.The dam broke.", "3) 40 died."]}"#;
+        assert_eq!(
+            read_items(figures, "claims", 5).unwrap(),
+            ["1.5 million people fled.", "The dam broke.", "40 died."]
+        );
         // Labels and stray brackets a small model wrote before its items are no part of them.
         let labelled = r#"{"claims": ["]1. The reef is large.", "claim2: The Sahara is hot.", "Claim 3) It is 1889.", "Claims are facts.", "Question: why?"]}"#;
         assert_eq!(
