@@ -320,6 +320,15 @@ impl factdesk_core::Reporter for Recorded {
     }
 }
 
+/// The data directory `dir` opened with default settings, its index rebuild left to the caller.
+fn open_deferring(dir: &std::path::Path) -> factdesk_core::Factdesk {
+    factdesk_core::Factdesk::open_deferring_index_rebuild_with_settings(
+        dir,
+        factdesk_core::Settings::default(),
+    )
+    .unwrap()
+}
+
 #[test]
 fn a_rebuild_left_to_the_shell_reports_its_progress_and_goes_on_after_an_interruption() {
     let harness = demo();
@@ -343,13 +352,7 @@ fn a_rebuild_left_to_the_shell_reports_its_progress_and_goes_on_after_an_interru
     let meta = dir.path().join(factdesk_core::INDEX_DIR).join("meta.json");
     let layout = std::fs::read_to_string(&meta).unwrap();
     std::fs::write(&meta, layout.replace("\"factdesk_languages\"", "\"factdesk_words\"")).unwrap();
-    let open = || {
-        factdesk_core::Factdesk::open_deferring_index_rebuild_with_settings(
-            dir.path(),
-            factdesk_core::Settings::default(),
-        )
-        .unwrap()
-    };
+    let open = || open_deferring(dir.path());
 
     // Opened, the index is empty and the rebuild is left to the caller.
     let app = open();
@@ -425,13 +428,7 @@ fn sentences_of_documents_imported_before_they_had_languages_get_theirs_on_upgra
         &factdesk_tests::repo_root().join("tests/fixtures/data-dir-v19"),
         dir.path(),
     );
-    let open = || {
-        factdesk_core::Factdesk::open_deferring_index_rebuild_with_settings(
-            dir.path(),
-            factdesk_core::Settings::default(),
-        )
-        .unwrap()
-    };
+    let open = || open_deferring(dir.path());
 
     // Opened, the index is kept and the reading left to the caller; cancelled as it starts,
     // nothing is lost and it is still pending.
