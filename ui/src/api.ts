@@ -277,6 +277,9 @@ function call<C extends Exclude<CommandName, TaskCommandName>>(command: C, args:
   return send<CommandAnswer[C]>(command, args);
 }
 
+/** The type of `call`, for the type test that a wrong argument name fails (`ui/type-tests/`). */
+export type CallCommand = typeof call;
+
 export function appInfo(): Promise<AppInfo> {
   return call('app_info', {});
 }
@@ -315,6 +318,9 @@ function startTask<C extends TaskCommandName>(
     cancel: () => call('cancel_task', { taskId }),
   };
 }
+
+/** The type of `startTask`, for the type test that a wrong argument name fails (`ui/type-tests/`). */
+export type StartTask = typeof startTask;
 
 /**
  * Imports files, folders and http(s) URLs into `corpus` (created if missing). Progress
