@@ -56,7 +56,7 @@ import type { ImportedDocument } from './bindings/ImportedDocument';
 import type { Method } from './bindings/Method';
 import type { MethodInfo } from './bindings/MethodInfo';
 import { VERDICT_METHODS } from './bindings/VerdictMethods';
-import { IMPORTED_EXTENSIONS } from './bindings/ImportedExtensions';
+import { CLAIM_FILE_EXTENSIONS, IMPORTED_EXTENSIONS } from './bindings/ImportedExtensions';
 import { REVISION_CHOICES } from './bindings/RevisionMethods';
 import { SUMMARY_CHOICES } from './bindings/SummaryMethods';
 import { SCORE_CHOICES } from './bindings/ScoreMethod';
@@ -480,9 +480,6 @@ export async function chooseImportSources(folders: boolean): Promise<string[]> {
   }
 }
 
-/** The claims files `import_claims` reads, for the file dialog's filter. */
-const CLAIM_FILE_EXTENSIONS = ['csv', 'jsonl', 'ndjson', 'txt'];
-
 /** Lets the user pick one claims file; null if they cancel. */
 export async function chooseClaimsFile(): Promise<string | null> {
   try {
@@ -490,7 +487,8 @@ export async function chooseClaimsFile(): Promise<string | null> {
       title: 'Claims file to import',
       multiple: false,
       directory: false,
-      filters: [{ name: 'Claims', extensions: CLAIM_FILE_EXTENSIONS }],
+      // The claims files `import_claims` reads: the core's list (generated).
+      filters: [{ name: 'Claims', extensions: [...CLAIM_FILE_EXTENSIONS] }],
     });
   } catch (error) {
     throw asCommandError(error);

@@ -29,6 +29,38 @@ pub struct ClaimImportSummary {
     pub failures: Vec<ImportFailure>,
 }
 
+/// How a claims file is read, chosen by its extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimFileFormat {
+    /// A header row naming the claim's column (and optionally label, tags, notes, origin, date).
+    Csv,
+    /// One JSON object per line, with the same fields.
+    Jsonl,
+    /// One claim per line.
+    Lines,
+}
+
+impl ClaimFileFormat {
+    /// Every file extension a claims import reads (lower case, without the dot), with how it
+    /// reads it: the one list, which the window's file dialog offers too. A file of any other
+    /// extension is read as one claim per line.
+    pub const EXTENSIONS: &[(&str, ClaimFileFormat)] = &[
+        ("csv", ClaimFileFormat::Csv),
+        ("jsonl", ClaimFileFormat::Jsonl),
+        ("ndjson", ClaimFileFormat::Jsonl),
+        ("txt", ClaimFileFormat::Lines),
+    ];
+
+    /// How `file` is read, by its extension (case-insensitive).
+    pub fn of_file(file: &Path) -> ClaimFileFormat {
+        let extension = file.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
+        Self::EXTENSIONS
+            .iter()
+            .find(|(known, _)| Some(*known) == extension.as_deref())
+            .map_or(ClaimFileFormat::Lines, |&(_, format)| format)
+    }
+}
+
 /// Which claims to list.
 #[derive(Debug, Clone, Default)]
 pub struct ClaimQuery {
@@ -54,11 +86,10 @@ impl Factdesk {
         let text = factdesk_text::decode_bytes(&bytes, None)
             .map_err(|error| CoreError::InvalidInput(format!("{origin}: {error}")))?
             .text;
-        let extension = file.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
-        let (claims, failures) = match extension.as_deref() {
-            Some("csv") => parse_csv_claims(&text, &origin)?,
-            Some("jsonl" | "ndjson") => parse_jsonl_claims(&text, &origin),
-            _ => parse_line_claims(&text, &origin),
+        let (claims, failures) = match ClaimFileFormat::of_file(file) {
+            ClaimFileFormat::Csv => parse_csv_claims(&text, &origin)?,
+            ClaimFileFormat::Jsonl => parse_jsonl_claims(&text, &origin),
+            ClaimFileFormat::Lines => parse_line_claims(&text, &origin),
         };
         let mut summary = ClaimImportSummary {
             collection: collection.to_owned(),
@@ -430,6 +461,24 @@ mod tests {
     fn csv_without_a_claim_column_is_refused() {
         let error = parse_csv_claims("name,age\nx,1\n", "c.csv").unwrap_err();
         assert!(error.to_string().contains("no claim column"), "{error}");
+    }
+
+    #[test]
+    fn a_claims_file_is_read_by_its_extension_and_others_by_line() {
+        let cases = [
+            ("claims.csv", ClaimFileFormat::Csv),
+            ("CLAIMS.CSV", ClaimFileFormat::Csv),
+            ("claims.jsonl", ClaimFileFormat::Jsonl),
+            ("claims.ndjson", ClaimFileFormat::Jsonl),
+            ("claims.txt", ClaimFileFormat::Lines),
+            ("claims.list", ClaimFileFormat::Lines),
+            ("claims", ClaimFileFormat::Lines),
+        ];
+        for (name, format) in cases {
+            assert_eq!(ClaimFileFormat::of_file(Path::new(name)), format, "{name}");
+        }
+        let extensions: Vec<&str> = ClaimFileFormat::EXTENSIONS.iter().map(|(e, _)| *e).collect();
+        assert_eq!(extensions, ["csv", "jsonl", "ndjson", "txt"]);
     }
 
     #[test]
