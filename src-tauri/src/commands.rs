@@ -400,35 +400,11 @@ pub async fn review_check(
 #[ts(optional_fields = nullable)]
 pub struct ExportReportArgs {
     pub collection: String,
-    pub format: ReportFormat,
+    pub format: Format,
     pub path: PathBuf,
     pub selection: Option<CheckSelection>,
     /// Whether ClaimReview holds the claims no person reviewed too, marked.
     pub machine_verdicts: Option<bool>,
-}
-
-/// The formats of a collection's report, by the names the window sends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ts_rs::TS)]
-#[serde(rename_all = "lowercase")]
-pub enum ReportFormat {
-    #[serde(rename = "md")]
-    Markdown,
-    Html,
-    Json,
-    Csv,
-    ClaimReview,
-}
-
-impl From<ReportFormat> for Format {
-    fn from(format: ReportFormat) -> Format {
-        match format {
-            ReportFormat::Markdown => Format::Markdown,
-            ReportFormat::Html => Format::Html,
-            ReportFormat::Json => Format::Json,
-            ReportFormat::Csv => Format::Csv,
-            ReportFormat::ClaimReview => Format::ClaimReview,
-        }
-    }
 }
 
 /// Writes the report of a collection in `format` to `path`, which the user chose in the save
@@ -445,7 +421,7 @@ pub async fn export_report(
         app.write_report_file(
             &collection,
             &selection,
-            format.into(),
+            format,
             machine_verdicts.unwrap_or(false),
             &path,
         )

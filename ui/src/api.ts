@@ -60,6 +60,7 @@ import { CLAIM_FILE_EXTENSIONS, IMPORTED_EXTENSIONS } from './bindings/ImportedE
 import { REVISION_CHOICES } from './bindings/RevisionMethods';
 import { SUMMARY_CHOICES } from './bindings/SummaryMethods';
 import { SCORE_CHOICES } from './bindings/ScoreMethod';
+import { PAGE_REPORT_FORMATS, REPORT_FORMATS } from './bindings/ReportFormats';
 import type { MethodFigures } from './bindings/MethodFigures';
 import type { MethodsSettings } from './bindings/MethodsSettings';
 import type { ModelCheck } from './bindings/ModelCheck';
@@ -83,7 +84,6 @@ import type { SourceClaims } from './bindings/SourceClaims';
 import type { ReviewedRevision } from './bindings/ReviewedRevision';
 import type { ReviseRequest } from './bindings/ReviseRequest';
 import type { ReportFormat } from './bindings/ReportFormat';
-import type { SummaryReportFormat } from './bindings/SummaryReportFormat';
 import type { Revision } from './bindings/Revision';
 import type { Edit } from './bindings/Edit';
 import type { EditDecision } from './bindings/EditDecision';
@@ -116,7 +116,6 @@ export type {
   CheckSelection,
   ReportFormat,
   ReviseRequest,
-  SummaryReportFormat,
   VerifyOptions,
   ConfidenceBin,
   Dashboard,
@@ -548,6 +547,18 @@ export { REVISION_CHOICES };
 export { SUMMARY_CHOICES };
 /** SGSS's grades (word, value, key), best first, and its defaults: the core's (generated). */
 export { SCORE_CHOICES };
+/**
+ * Every report format with its file extension, and those of the one-page reports (a summary's):
+ * the report crate's lists (generated, `bindings/ReportFormats.ts`).
+ */
+export { PAGE_REPORT_FORMATS, REPORT_FORMATS };
+/** A format of the one-page reports. */
+export type PageReportFormat = (typeof PAGE_REPORT_FORMATS)[number];
+
+/** The extension of a report file in `format`, without the dot. */
+export function reportExtension(format: ReportFormat): string {
+  return REPORT_FORMATS.find((named) => named.value === format)?.extension ?? format;
+}
 /** The value of one of the core's lists of choices. */
 type ChoiceOf<T extends ReadonlyArray<{ value: string }>> = T[number]['value'];
 export type ReviseMethodName = ChoiceOf<typeof REVISION_CHOICES.methods>;
@@ -641,8 +652,8 @@ export function resummarize(id: number, used: number[]): Promise<StoredOutcome> 
   return call('resummarize', { id, used });
 }
 
-/** Writes summary `id` as a report (`md`, `html` or `json`) to `path`. */
-export function exportSummaryReport(id: number, format: SummaryReportFormat, path: string): Promise<null> {
+/** Writes summary `id` as a report in one of `PAGE_REPORT_FORMATS` to `path`. */
+export function exportSummaryReport(id: number, format: PageReportFormat, path: string): Promise<null> {
   return call('export_summary_report', { id, format, path });
 }
 

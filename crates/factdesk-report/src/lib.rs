@@ -144,11 +144,15 @@ impl ReportItem {
     }
 }
 
-/// The export formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// The export formats. Their serde names are the ones the desktop window sends (`md`,
+/// `claimreview`; `markdown` and `claim_review` are read too), and the UI's `ReportFormat` type
+/// is generated from this enum: the one list of report formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(rename = "ReportFormat")]
 pub enum Format {
     /// A Markdown document: heading, summary table, one section per claim.
+    #[serde(rename = "md", alias = "markdown")]
     Markdown,
     /// A standalone HTML page with inline CSS, no scripts and no external resources.
     Html,
@@ -157,12 +161,17 @@ pub enum Format {
     /// One row per claim, for spreadsheets.
     Csv,
     /// schema.org `ClaimReview` objects as a JSON-LD array, one per checked claim.
+    #[serde(alias = "claim_review")]
     ClaimReview,
 }
 
 impl Format {
     pub const ALL: [Format; 5] =
         [Format::Markdown, Format::Html, Format::Json, Format::Csv, Format::ClaimReview];
+
+    /// The formats of the reports that are one page (a summary's, a revision's, SGSS's scores):
+    /// the others are refused for them ([`ReportError::Unsupported`]).
+    pub const PAGES: [Format; 3] = [Format::Markdown, Format::Html, Format::Json];
 
     pub fn as_str(self) -> &'static str {
         match self {

@@ -75,5 +75,9 @@ mod tests {
         assert_eq!(String::from_utf8(out).unwrap(), "[\n  1,\n  2\n]\n");
         let refused = page(Format::Csv).unwrap_err().to_string();
         assert!(refused.contains("scores"), "{refused}");
+        // `Format::PAGES`, which the window offers for these reports, is what is rendered.
+        for format in Format::ALL {
+            assert_eq!(page(format).is_ok(), Format::PAGES.contains(&format), "{format}");
+        }
     }
 }

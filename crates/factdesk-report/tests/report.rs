@@ -365,6 +365,20 @@ fn format_names_parse_and_have_extensions() {
 }
 
 #[test]
+fn formats_cross_to_the_window_by_its_names() {
+    let named = |format: Format| serde_json::to_value(format).unwrap();
+    let names: Vec<serde_json::Value> = Format::ALL.into_iter().map(named).collect();
+    assert_eq!(names, ["md", "html", "json", "csv", "claimreview"]);
+    for (name, format) in [("markdown", Format::Markdown), ("claim_review", Format::ClaimReview)] {
+        assert_eq!(serde_json::from_value::<Format>(name.into()).unwrap(), format, "{name}");
+    }
+    for format in Format::ALL {
+        assert_eq!(serde_json::from_value::<Format>(named(format)).unwrap(), format);
+    }
+    assert!(serde_json::from_value::<Format>("pdf".into()).is_err());
+}
+
+#[test]
 fn render_writes_to_any_writer() {
     let mut bytes: Vec<u8> = Vec::new();
     let out: &mut dyn std::io::Write = &mut bytes;

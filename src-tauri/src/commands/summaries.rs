@@ -246,28 +246,9 @@ pub async fn resummarize(
 pub struct ExportSummaryReportArgs {
     /// The summary.
     pub id: i64,
-    pub format: SummaryReportFormat,
+    /// One of `Format::PAGES` (`PAGE_REPORT_FORMATS` in the UI); the others are refused.
+    pub format: Format,
     pub path: PathBuf,
-}
-
-/// The formats of a summary's report, by the names the window sends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ts_rs::TS)]
-#[serde(rename_all = "lowercase")]
-pub enum SummaryReportFormat {
-    #[serde(rename = "md")]
-    Markdown,
-    Html,
-    Json,
-}
-
-impl From<SummaryReportFormat> for Format {
-    fn from(format: SummaryReportFormat) -> Format {
-        match format {
-            SummaryReportFormat::Markdown => Format::Markdown,
-            SummaryReportFormat::Html => Format::Html,
-            SummaryReportFormat::Json => Format::Json,
-        }
-    }
 }
 
 /// Writes summary `id` as a report (`md`, `html` or `json`) to `path`.
@@ -277,6 +258,5 @@ pub async fn export_summary_report(
     args: Args<ExportSummaryReportArgs>,
 ) -> CommandResult<()> {
     let ExportSummaryReportArgs { id, format, path } = args.0;
-    off_main_thread(&state, move |app| app.write_summary_report(CheckId(id), format.into(), &path))
-        .await
+    off_main_thread(&state, move |app| app.write_summary_report(CheckId(id), format, &path)).await
 }

@@ -5,6 +5,7 @@
 
 import {
   METHODS,
+  REPORT_FORMATS,
   VERDICTS,
   appInfo,
   chooseReportPath,
@@ -21,17 +22,17 @@ import { href, type RouteContext } from '../router';
 import { METHOD_NAMES, VERDICT_NAMES, percent, undecidedName } from './checks';
 import { showError, statusLine } from './common';
 
-// Each format `export_report` takes (the generated `ReportFormat`), with its name for people
-// and file extension, in the order the select shows them: a format Rust adds fails to compile
-// until it is named here.
-const FORMAT_NAMES: Record<ReportFormat, { label: string; extension: string }> = {
-  md: { label: 'Markdown', extension: 'md' },
-  html: { label: 'HTML page', extension: 'html' },
-  json: { label: 'JSON (checks as stored)', extension: 'json' },
-  csv: { label: 'CSV (one row per claim)', extension: 'csv' },
-  claimreview: { label: 'ClaimReview JSON-LD', extension: 'jsonld' },
+// Each format `export_report` takes (the generated `REPORT_FORMATS`, in its order, with each
+// file's extension), with its name for people: a format Rust adds fails to compile until it is
+// named here.
+const FORMAT_LABELS: Record<ReportFormat, string> = {
+  md: 'Markdown',
+  html: 'HTML page',
+  json: 'JSON (checks as stored)',
+  csv: 'CSV (one row per claim)',
+  claimreview: 'ClaimReview JSON-LD',
 };
-const FORMATS = (Object.keys(FORMAT_NAMES) as ReportFormat[]).map((value) => ({ value, ...FORMAT_NAMES[value] }));
+const FORMATS = REPORT_FORMATS.map((format) => ({ ...format, label: FORMAT_LABELS[format.value] }));
 
 
 /** A file name from a collection name: letters, digits, `-` and `_` kept. */

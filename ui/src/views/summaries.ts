@@ -8,6 +8,7 @@
 // summary as Markdown, HTML or JSON. Routes: `#/summaries`, `#/summaries/<id>` (a stored summary).
 
 import {
+  PAGE_REPORT_FORMATS,
   SUMMARY_CHOICES,
   appInfo,
   chooseReportPath,
@@ -15,9 +16,11 @@ import {
   getSourcedSummary,
   listCorpora,
   listSourcedSummaries,
+  reportExtension,
   resummarize,
   summarizeSources,
   summarySourceReviews,
+  type PageReportFormat,
   type RunningTask,
   type SourceReview,
   type SourcedSummary,
@@ -68,7 +71,7 @@ const againButton = el('button', { type: 'button', id: 'summaries-again' }, 'Sum
 /** Review mode over the shown summary's sources, one at a time by keyboard (outcome-review.ts). */
 const reviewButton = el('button', { type: 'button', id: 'summaries-review' }, 'Review the sources by keyboard');
 const againStatus = statusLine('summaries-again-status');
-const exportButtons = (['md', 'html', 'json'] as const).map((format) => {
+const exportButtons = PAGE_REPORT_FORMATS.map((format) => {
   const button = el('button', { type: 'button', id: `summaries-export-${format}` }, `Export ${format.toUpperCase()}`);
   button.addEventListener('click', () => void exportAs(format));
   return button;
@@ -347,12 +350,13 @@ async function again(): Promise<void> {
   }
 }
 
-async function exportAs(format: 'md' | 'html' | 'json'): Promise<void> {
+async function exportAs(format: PageReportFormat): Promise<void> {
   if (!shown) return;
   exportStatus.classList.remove('error');
-  const name = `summary-${shown.id}.${format}`;
+  const extension = reportExtension(format);
+  const name = `summary-${shown.id}.${extension}`;
   try {
-    const path = exportDir ? `${exportDir}/${name}` : await chooseReportPath(name, format);
+    const path = exportDir ? `${exportDir}/${name}` : await chooseReportPath(name, extension);
     if (!path) return;
     await exportSummaryReport(shown.id, format, path);
     exportStatus.textContent = `Saved to ${path}.`;
