@@ -26,6 +26,9 @@ import type { ClaimImportSummary } from './bindings/ClaimImportSummary';
 import type { ClaimPage } from './bindings/ClaimPage';
 import type { ClaimPageRequest } from './bindings/ClaimPageRequest';
 import type { ClaimSort } from './bindings/ClaimSort';
+import type { ReviewFilter } from './bindings/ReviewFilter';
+import type { VerdictFilter } from './bindings/VerdictFilter';
+import { REVIEW_FILTERS, VERDICT_FILTERS } from './bindings/ClaimFilters';
 import type { Run } from './bindings/Run';
 import type { ClaimStatus } from './bindings/ClaimStatus';
 import type { ClaimWithCheck } from './bindings/ClaimWithCheck';
@@ -180,6 +183,8 @@ export type {
   ClaimPage,
   ClaimPageRequest,
   ClaimSort,
+  ReviewFilter,
+  VerdictFilter,
   Run,
   SourceReview,
   EvidenceSentences,
@@ -219,6 +224,8 @@ const UNDECIDED_SET: Record<Undecided, true> = {
   unread_language: true,
 };
 export const UNDECIDED = Object.keys(UNDECIDED_SET) as Undecided[];
+// The collection view's verdict and review filters, in menu order: the core's (generated).
+export { REVIEW_FILTERS, VERDICT_FILTERS };
 // The verdict methods come from the core's one list of them (generated: VerdictMethods.ts).
 export { VERDICT_METHODS };
 export const METHODS: Method[] = VERDICT_METHODS.map((info) => info.method);

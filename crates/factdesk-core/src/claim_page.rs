@@ -7,6 +7,7 @@
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::str::FromStr;
 
 use factdesk_model::{ClaimId, ClaimStatus, StoredCheck, Undecided, Verdict};
 use serde::{Deserialize, Serialize};
@@ -42,11 +43,11 @@ pub struct ClaimPageRequest {
     pub status: Option<ClaimStatus>,
     /// A verdict (the reviewer's when reviewed), a reason a check could not decide
     /// (`no_valid_url`, …), or `none`: claims without a check.
-    pub verdict: Option<String>,
+    pub verdict: Option<VerdictFilter>,
     /// Only claims whose check shown gave this verdict, whatever the review says.
     pub machine: Option<Verdict>,
     /// Only claims whose review gave this verdict, or (`none`) checked claims not reviewed.
-    pub review: Option<String>,
+    pub review: Option<ReviewFilter>,
     pub tag: Option<String>,
     /// The column to sort by; the collection's order when absent. Claims without a value in
     /// the column come last either way; ties keep the collection's order.
@@ -73,43 +74,108 @@ pub struct ClaimPage {
     pub checked: usize,
 }
 
-/// A verdict filter, read from its name.
-enum VerdictFilter {
+/// `none` in a filter: claims without a check (a verdict filter), or checked claims no person
+/// reviewed (a review filter).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
+pub enum Absent {
+    None,
+}
+
+/// Which claims a verdict filter keeps: those whose standing verdict (the reviewer's when
+/// reviewed) is this one, those whose check could not decide for this reason, or (`none`) those
+/// without a check. Read from its name, refusing any other with the names it takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(untagged)]
+#[serde(try_from = "String")]
+pub enum VerdictFilter {
     Verdict(Verdict),
     Undecided(Undecided),
-    NoCheck,
+    NoCheck(Absent),
+}
+
+/// Which claims a review filter keeps: those whose review gave this verdict, or (`none`)
+/// checked claims no person reviewed. Read from its name, refusing any other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(untagged)]
+#[serde(try_from = "String")]
+pub enum ReviewFilter {
+    Verdict(Verdict),
+    NotReviewed(Absent),
 }
 
 fn named<T: serde::de::DeserializeOwned>(name: &str) -> Option<T> {
     serde_json::from_value(serde_json::Value::String(name.to_owned())).ok()
 }
 
-fn verdict_filter(name: &str) -> Result<VerdictFilter> {
-    if name == "none" {
-        return Ok(VerdictFilter::NoCheck);
+impl VerdictFilter {
+    /// Every verdict filter, in the order menus show them: `none`, the verdicts, the reasons.
+    pub fn all() -> Vec<VerdictFilter> {
+        let verdicts = Verdict::ALL.into_iter().map(VerdictFilter::Verdict);
+        let reasons = Undecided::ALL.into_iter().map(VerdictFilter::Undecided);
+        std::iter::once(VerdictFilter::NoCheck(Absent::None))
+            .chain(verdicts)
+            .chain(reasons)
+            .collect()
     }
-    named(name)
-        .map(VerdictFilter::Verdict)
-        .or_else(|| named(name).map(VerdictFilter::Undecided))
-        .ok_or_else(|| {
-            CoreError::InvalidInput(format!(
-                "no verdict is called '{name}'; filter by supported, refuted, not_enough_info, a \
-             reason a check could not decide (no_valid_url, fetch_failed, no_evidence, \
-             unread_language) or none"
-            ))
-        })
 }
 
-fn review_filter(name: &str) -> Result<Option<Verdict>> {
-    if name == "none" {
-        return Ok(None);
+impl FromStr for VerdictFilter {
+    type Err = String;
+
+    fn from_str(name: &str) -> std::result::Result<Self, String> {
+        named(name)
+            .map(VerdictFilter::Verdict)
+            .or_else(|| named(name).map(VerdictFilter::Undecided))
+            .or_else(|| named(name).map(VerdictFilter::NoCheck))
+            .ok_or_else(|| {
+                format!(
+                    "no verdict is called '{name}'; filter by supported, refuted, \
+                     not_enough_info, a reason a check could not decide (no_valid_url, \
+                     fetch_failed, no_evidence, unread_language) or none"
+                )
+            })
     }
-    named(name).map(Some).ok_or_else(|| {
-        CoreError::InvalidInput(format!(
-            "no review verdict is called '{name}'; filter by supported, refuted, \
-             not_enough_info or none (checked, not reviewed)"
-        ))
-    })
+}
+
+impl TryFrom<String> for VerdictFilter {
+    type Error = String;
+
+    fn try_from(name: String) -> std::result::Result<Self, String> {
+        name.parse()
+    }
+}
+
+impl ReviewFilter {
+    /// Every review filter, in the order menus show them: `none`, then the verdicts.
+    pub fn all() -> Vec<ReviewFilter> {
+        let verdicts = Verdict::ALL.into_iter().map(ReviewFilter::Verdict);
+        std::iter::once(ReviewFilter::NotReviewed(Absent::None)).chain(verdicts).collect()
+    }
+}
+
+impl FromStr for ReviewFilter {
+    type Err = String;
+
+    fn from_str(name: &str) -> std::result::Result<Self, String> {
+        named(name)
+            .map(ReviewFilter::Verdict)
+            .or_else(|| named(name).map(ReviewFilter::NotReviewed))
+            .ok_or_else(|| {
+                format!(
+                    "no review verdict is called '{name}'; filter by supported, refuted, \
+                     not_enough_info or none (checked, not reviewed)"
+                )
+            })
+    }
+}
+
+impl TryFrom<String> for ReviewFilter {
+    type Error = String;
+
+    fn try_from(name: String) -> std::result::Result<Self, String> {
+        name.parse()
+    }
 }
 
 /// The verdict that stands: the reviewer's when reviewed, else the machine's.
@@ -187,10 +253,6 @@ impl Factdesk {
                 "a page of claims needs a limit of at least 1".into(),
             ));
         }
-        let verdict = request.verdict.as_deref().filter(|name| !name.is_empty());
-        let verdict = verdict.map(verdict_filter).transpose()?;
-        let review = request.review.as_deref().filter(|name| !name.is_empty());
-        let review = review.map(review_filter).transpose()?;
         let tag = request.tag.as_deref().map(str::trim).filter(|tag| !tag.is_empty());
         let (claims, checks) = self.selected_checks(collection, &request.selection)?;
         let total = claims.len();
@@ -210,20 +272,20 @@ impl Factdesk {
                     && request
                         .machine
                         .is_none_or(|machine| check.is_some_and(|c| c.check.verdict == machine))
-                    && review.as_ref().is_none_or(|review| match (review, check) {
-                        (None, Some(check)) => check.review.is_none(),
-                        (Some(verdict), Some(check)) => {
-                            check.review.as_ref().is_some_and(|r| r.verdict == *verdict)
+                    && request.review.is_none_or(|review| match (review, check) {
+                        (ReviewFilter::NotReviewed(_), Some(check)) => check.review.is_none(),
+                        (ReviewFilter::Verdict(verdict), Some(check)) => {
+                            check.review.as_ref().is_some_and(|r| r.verdict == verdict)
                         }
                         (_, None) => false,
                     })
-                    && verdict.as_ref().is_none_or(|verdict| match (verdict, check) {
-                        (VerdictFilter::NoCheck, check) => check.is_none(),
+                    && request.verdict.is_none_or(|verdict| match (verdict, check) {
+                        (VerdictFilter::NoCheck(_), check) => check.is_none(),
                         (VerdictFilter::Undecided(reason), Some(check)) => {
-                            check.check.undecided == Some(*reason)
+                            check.check.undecided == Some(reason)
                         }
                         (VerdictFilter::Verdict(verdict), Some(check)) => {
-                            standing(check) == *verdict
+                            standing(check) == verdict
                         }
                         (_, None) => false,
                     })

@@ -156,17 +156,20 @@ fn filters_choose_claims_before_the_page_is_cut() {
         let found = page(&app, ClaimPageRequest { limit: 10, ..request });
         texts(&found).into_iter().map(str::to_owned).collect::<Vec<_>>()
     };
-    let verdict =
-        |name: &str| ClaimPageRequest { verdict: Some(name.into()), ..Default::default() };
+    let verdict = |name: &str| ClaimPageRequest {
+        verdict: Some(name.parse().unwrap()),
+        ..Default::default()
+    };
     assert_eq!(with(verdict("refuted")), ["Alpha", "echo", "bravo"]);
     assert_eq!(with(verdict("supported")), ["delta"]);
     assert_eq!(with(verdict("no_valid_url")), ["charlie"]);
     assert_eq!(with(verdict("none")), ["golf", "foxtrot"]);
     let machine = ClaimPageRequest { machine: Some(Verdict::Supported), ..Default::default() };
     assert_eq!(with(machine), ["delta", "echo"]);
-    let reviewed = ClaimPageRequest { review: Some("refuted".into()), ..Default::default() };
+    let reviewed =
+        ClaimPageRequest { review: Some("refuted".parse().unwrap()), ..Default::default() };
     assert_eq!(with(reviewed), ["echo"]);
-    let open = ClaimPageRequest { review: Some("none".into()), ..Default::default() };
+    let open = ClaimPageRequest { review: Some("none".parse().unwrap()), ..Default::default() };
     assert_eq!(with(open), ["delta", "Alpha", "charlie", "bravo"]);
     let tagged = ClaimPageRequest { tag: Some(" econ ".into()), ..Default::default() };
     assert_eq!(with(tagged), ["Alpha"]);
@@ -192,13 +195,53 @@ fn a_bad_request_is_refused_naming_what_to_give() {
     let refused =
         |request: ClaimPageRequest| app.collection_page("desk", &request).unwrap_err().to_string();
     assert!(refused(ClaimPageRequest::default()).contains("limit of at least 1"));
-    let verdict =
-        ClaimPageRequest { verdict: Some("maybe".into()), limit: 5, ..Default::default() };
-    assert!(refused(verdict).contains("no verdict is called 'maybe'"));
-    let review =
-        ClaimPageRequest { review: Some("no_valid_url".into()), limit: 5, ..Default::default() };
-    assert!(refused(review).contains("no review verdict is called 'no_valid_url'"));
+    // A filter of no such name is refused as the request is read, naming what it takes.
+    let read = |request: serde_json::Value| {
+        serde_json::from_value::<ClaimPageRequest>(request).unwrap_err().to_string()
+    };
+    let verdict = read(serde_json::json!({"verdict": "maybe", "limit": 5}));
+    assert!(verdict.contains("no verdict is called 'maybe'; filter by supported"), "{verdict}");
+    let review = read(serde_json::json!({"review": "no_valid_url", "limit": 5}));
+    assert!(review.contains("no review verdict is called 'no_valid_url'"), "{review}");
     let missing =
         app.collection_page("nowhere", &ClaimPageRequest { limit: 5, ..Default::default() });
     assert_eq!(missing.unwrap_err().code(), "not_found");
+}
+
+#[test]
+fn every_filter_is_read_from_the_name_it_is_written_with() {
+    let name = |value: serde_json::Value| value.as_str().unwrap().to_owned();
+    let verdicts: Vec<String> = VerdictFilter::all()
+        .into_iter()
+        .map(|filter| name(serde_json::to_value(filter).unwrap()))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            "none",
+            "supported",
+            "refuted",
+            "not_enough_info",
+            "no_valid_url",
+            "fetch_failed",
+            "no_evidence",
+            "unread_language"
+        ]
+    );
+    for filter in VerdictFilter::all() {
+        assert_eq!(name(serde_json::to_value(filter).unwrap()).parse(), Ok(filter));
+    }
+    let reviews: Vec<String> = ReviewFilter::all()
+        .into_iter()
+        .map(|filter| name(serde_json::to_value(filter).unwrap()))
+        .collect();
+    assert_eq!(reviews, ["none", "supported", "refuted", "not_enough_info"]);
+    for filter in ReviewFilter::all() {
+        assert_eq!(name(serde_json::to_value(filter).unwrap()).parse(), Ok(filter));
+    }
+    let request: ClaimPageRequest =
+        serde_json::from_value(serde_json::json!({"verdict": "none", "review": "refuted"}))
+            .unwrap();
+    assert_eq!(request.verdict, Some(VerdictFilter::NoCheck(Absent::None)));
+    assert_eq!(request.review, Some(ReviewFilter::Verdict(Verdict::Refuted)));
 }

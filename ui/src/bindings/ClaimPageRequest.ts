@@ -2,7 +2,9 @@
 import type { CheckSelection } from "./CheckSelection";
 import type { ClaimSort } from "./ClaimSort";
 import type { ClaimStatus } from "./ClaimStatus";
+import type { ReviewFilter } from "./ReviewFilter";
 import type { Verdict } from "./Verdict";
+import type { VerdictFilter } from "./VerdictFilter";
 
 /**
  * Which claims of a collection to show, in what order, and which of them.
@@ -16,7 +18,7 @@ selection?: CheckSelection, status?: ClaimStatus | null,
  * A verdict (the reviewer's when reviewed), a reason a check could not decide
  * (`no_valid_url`, …), or `none`: claims without a check.
  */
-verdict?: string | null, 
+verdict?: VerdictFilter | null, 
 /**
  * Only claims whose check shown gave this verdict, whatever the review says.
  */
@@ -24,7 +26,7 @@ machine?: Verdict | null,
 /**
  * Only claims whose review gave this verdict, or (`none`) checked claims not reviewed.
  */
-review?: string | null, tag?: string | null, 
+review?: ReviewFilter | null, tag?: string | null, 
 /**
  * The column to sort by; the collection's order when absent. Claims without a value in
  * the column come last either way; ties keep the collection's order.

@@ -13,8 +13,10 @@
 
 import {
   METHODS,
+  REVIEW_FILTERS,
   UNDECIDED,
   VERDICTS,
+  VERDICT_FILTERS,
   chooseClaimsFile,
   collectionPage,
   getSettings,
@@ -27,8 +29,9 @@ import {
   type ClaimStatus,
   type ClaimWithCheck,
   type Method,
-  type Undecided,
+  type ReviewFilter,
   type Verdict,
+  type VerdictFilter,
 } from '../api';
 import { count, el, replace, shortTimeCell } from '../dom';
 import { href, navigate, type RouteContext } from '../router';
@@ -53,19 +56,23 @@ const SORT_HEADERS: Record<SortKey, string> = {
 };
 
 const STATUSES: ClaimStatus[] = ['unchecked', 'checked', 'reviewed'];
-/**
- * A verdict filter: one verdict (the reviewer's when reviewed), the machine checks that could
- * not decide for one reason, or claims with no check.
- */
-type VerdictFilter = Verdict | Undecided | 'none' | undefined;
 
+/** A verdict filter's name in the menu. */
+function verdictFilterName(filter: VerdictFilter): string {
+  if (filter === 'none') return 'Not checked';
+  const verdict = VERDICTS.find((candidate) => candidate === filter);
+  if (verdict !== undefined) return VERDICT_NAMES[verdict];
+  const reason = UNDECIDED.find((candidate) => candidate === filter);
+  return `Not enough info · ${reason === undefined ? filter : UNDECIDED_NAMES[reason]}`;
+}
 interface ClaimFilter {
   status: ClaimStatus | undefined;
-  verdict: VerdictFilter;
+  /** One verdict (the reviewer's when reviewed), the checks that could not decide for one reason, or ('none') claims with no check. */
+  verdict: VerdictFilter | undefined;
   /** Only claims whose newest check gave this verdict (whatever the review says). */
   machine: Verdict | undefined;
   /** Only claims whose review gave this verdict, or ('none') checked claims not reviewed. */
-  review: Verdict | 'none' | undefined;
+  review: ReviewFilter | undefined;
   tag: string;
   /** Show each claim's newest check of this method (of any method when undefined). */
   method: Method | undefined;
@@ -269,9 +276,7 @@ async function renderClaims(pane: HTMLElement, collection: ClaimCollection, filt
     'select',
     { name: 'verdict', id: 'claim-verdict', 'aria-label': 'Verdict' },
     el('option', { value: '' }, 'Any verdict'),
-    el('option', { value: 'none', selected: filter.verdict === 'none' }, 'Not checked'),
-    ...VERDICTS.map((verdict) => el('option', { value: verdict, selected: verdict === filter.verdict }, VERDICT_NAMES[verdict])),
-    ...UNDECIDED.map((reason) => el('option', { value: reason, selected: reason === filter.verdict }, `Not enough info · ${UNDECIDED_NAMES[reason]}`)),
+    ...VERDICT_FILTERS.map((value) => el('option', { value, selected: value === filter.verdict }, verdictFilterName(value))),
   );
   const tagInput = el('input', { type: 'text', name: 'tag', id: 'claim-tag', value: filter.tag, placeholder: 'Tag', 'aria-label': 'Tag' });
   const methodSelect = el(
@@ -506,9 +511,9 @@ export async function renderCollections({ outlet, params, query, signal }: Route
   const runParam = Number(query.get('run') ?? '');
   const filter: ClaimFilter = {
     status: STATUSES.find((status) => status === statusParam),
-    verdict: verdictParam === 'none' ? 'none' : [...VERDICTS, ...UNDECIDED].find((verdict) => verdict === verdictParam),
+    verdict: VERDICT_FILTERS.find((verdict) => verdict === verdictParam),
     machine: VERDICTS.find((verdict) => verdict === query.get('machine')),
-    review: query.get('review') === 'none' ? 'none' : VERDICTS.find((verdict) => verdict === query.get('review')),
+    review: REVIEW_FILTERS.find((review) => review === query.get('review')),
     tag: query.get('tag') ?? '',
     method: METHODS.find((method) => method === methodParam),
     run: Number.isInteger(runParam) && runParam > 0 ? runParam : undefined,

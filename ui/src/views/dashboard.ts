@@ -8,7 +8,7 @@
 // one run's, and the cells then open the collection showing those checks. Route:
 // `#/collections/<name>/dashboard?method=<method>&run=<id>`.
 
-import { METHODS, VERDICTS, collectionDashboard, collectionRuns, type Dashboard, type Method, type Run, type Verdict } from '../api';
+import { METHODS, REVIEW_FILTERS, collectionDashboard, collectionRuns, type Dashboard, type Method, type ReviewFilter, type Run, type Verdict } from '../api';
 import { count, el, replace, shortTime } from '../dom';
 import { href, navigate, type RouteContext } from '../router';
 import { METHOD_NAMES, VERDICT_NAMES } from './checks';
@@ -29,7 +29,7 @@ function runName(run: Run): string {
 }
 
 /** The collection view of the claims whose newest check gave `machine` and whose review gave `review` ('none': not reviewed). */
-function cellHash(collection: string, machine: Verdict, review: Verdict | 'none'): string {
+function cellHash(collection: string, machine: Verdict, review: ReviewFilter): string {
   return collectionHash(collection, { machine, review });
 }
 
@@ -70,8 +70,8 @@ function verdictsSection(dashboard: Dashboard): HTMLElement {
 
 function confusionSection(dashboard: Dashboard): HTMLElement {
   const most = Math.max(1, ...dashboard.machine_vs_review.flatMap((row) => row.cells.map((cell) => cell.claims)));
-  const columns: Array<Verdict | 'none'> = ['none', ...VERDICTS];
-  const columnName = (review: Verdict | 'none') => (review === 'none' ? 'Not reviewed' : VERDICT_NAMES[review]);
+  const columns = REVIEW_FILTERS;
+  const columnName = (review: ReviewFilter) => (review === 'none' ? 'Not reviewed' : VERDICT_NAMES[review]);
   return el(
     'section',
     { class: 'panel', id: 'dashboard-confusion', 'aria-labelledby': 'dashboard-confusion-heading' },
