@@ -17,10 +17,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use factdesk_core::import::ImportRequest;
-use factdesk_core::methods::revise::ReviseMethod;
 use factdesk_core::methods::revise::evidence::Granularity;
 use factdesk_core::model::{Outcome, PassageKind};
-use factdesk_core::revise::{EvidenceChoice, ReviseOptions};
+use factdesk_core::revise::{EvidenceChoice, ReviseMethod, ReviseOptions};
 use factdesk_core::verify::CheckSelection;
 use factdesk_core::{CancelToken, Factdesk, NoProgress, Settings};
 use factdesk_llm::Embedder;

@@ -3,10 +3,10 @@
 
 use std::path::PathBuf;
 
+use factdesk_core::methods::revise::Gate;
 use factdesk_core::methods::revise::evidence::Granularity;
-use factdesk_core::methods::revise::{Gate, ReviseMethod};
 use factdesk_core::model::{CheckId, DocumentId, Passage, PassageId};
-use factdesk_core::revise::{EvidenceChoice, ReviewedRevision, ReviseOptions};
+use factdesk_core::revise::{EvidenceChoice, ReviewedRevision, ReviseMethod, ReviseOptions};
 use serde::Deserialize;
 use tauri::State;
 

@@ -2,9 +2,9 @@
 
 use clap::Args;
 use factdesk_core::llm::CacheMode;
+use factdesk_core::methods::revise::Gate;
 use factdesk_core::methods::revise::evidence::Granularity;
-use factdesk_core::methods::revise::{Gate, ReviseMethod};
-use factdesk_core::revise::EvidenceChoice;
+use factdesk_core::revise::{EvidenceChoice, ReviseMethod};
 
 #[derive(Debug, Args)]
 pub struct ReviseArgs {

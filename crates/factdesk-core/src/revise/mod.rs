@@ -16,10 +16,12 @@
 //! figures.
 
 mod methods;
+#[cfg(test)]
+mod resume_tests;
 mod review;
 mod run;
 
-pub use methods::{Choice, RevisionChoices, RevisionMethodInfo, validate_sections};
+pub use methods::{Choice, ReviseMethod, RevisionChoices, RevisionMethodInfo, validate_sections};
 pub use review::{ReviewedRevision, RevisionEvaluation};
 
 use factdesk_llm::CacheMode;
@@ -59,6 +61,7 @@ pub struct ReviseOptions {
 /// A run's resolved configuration (a method's `RevisionMethod::plan`).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct RevisePlan {
+    method: ReviseMethod,
     config: ReviseConfig,
     evidence: EvidenceChoice,
     granularity: Granularity,
@@ -73,14 +76,13 @@ pub(crate) struct RevisePlan {
 }
 
 impl RevisePlan {
-    /// The run's identity: the method's configuration and the models it asks. Every field of
-    /// [`ReviseConfig`] is in it (serialised, so a field added later cannot be left out) but
-    /// the method, which the identity names beside it, with the run's evidence and judging.
+    /// The run's identity: the method's name, its configuration and the models it asks. Every
+    /// field of [`ReviseConfig`] is in it (serialised, so a field added later cannot be left
+    /// out), with the run's evidence and judging.
     fn identity(&self) -> Result<RunIdentity> {
         let models = RunModels { chat: Some(self.chat.clone()), nli: self.nli.clone() };
-        let mut identity = RunIdentity::new(self.config.method.as_str(), &self.config, models)?;
+        let mut identity = RunIdentity::new(self.method.as_str(), &self.config, models)?;
         if let Some(fields) = identity.config.as_object_mut() {
-            fields.remove("method");
             fields.insert("evidence".into(), serde_json::json!(self.evidence));
             fields.insert("granularity".into(), serde_json::json!(self.granularity));
             fields.insert("corpora".into(), serde_json::json!(self.corpora));
@@ -98,6 +100,7 @@ mod tests {
     #[test]
     fn a_run_identity_holds_every_config_field_and_reads_as_before() {
         let plan = RevisePlan {
+            method: "rarr".parse().unwrap(),
             config: ReviseConfig::default(),
             evidence: EvidenceChoice::Corpus,
             granularity: Granularity::Snippets,
@@ -119,10 +122,10 @@ mod tests {
             "models": {"chat": "embedded:smollm2", "nli": "cross-encoder:verifier"},
         });
         assert_eq!(plan.identity().unwrap().to_json(), before);
-        // Every field of the method's configuration but its name is there.
+        // Every field of the method's configuration is there.
         let fields = serde_json::to_value(ReviseConfig::default()).unwrap();
         let identity = plan.identity().unwrap().to_json();
-        for field in fields.as_object().unwrap().keys().filter(|key| *key != "method") {
+        for field in fields.as_object().unwrap().keys() {
             assert!(identity["config"].get(field).is_some(), "{field} is left out");
         }
     }

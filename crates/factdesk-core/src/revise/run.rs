@@ -1,4 +1,4 @@
-//! Running RARR or CoVe: a run's plan from the settings and options, the evidence and models
+//! Running a revision method (RARR, CoVe): a run's plan from the settings and options, the evidence and models
 //! it asks, one revision measured and stored, and the runs over one text, one passage or a
 //! whole collection.
 
@@ -12,17 +12,17 @@ use factdesk_methods::evidence::{CorpusDocument, CorpusRetriever};
 use factdesk_methods::grounding::GroundingConfig;
 use factdesk_methods::llm_cite::LlmCite;
 use factdesk_methods::prompts;
+use factdesk_methods::revise::Reviser;
 use factdesk_methods::revise::evidence::{
     CorpusEvidence, EvidenceFinder, Granularity, NoEvidence, SourceEvidence, WebEvidence,
 };
 use factdesk_methods::revise::metrics::{Measures, measure};
-use factdesk_methods::revise::{ReviseMethod, Reviser};
 use factdesk_model::{
     DocumentId, Outcome, PassageId, Revision, RunId, RunStatus, StoredOutcome, SubjectId,
 };
 
 use super::methods::seam;
-use super::{EvidenceChoice, ReviseOptions, RevisePlan, ReviseSummary};
+use super::{EvidenceChoice, ReviseMethod, ReviseOptions, RevisePlan, ReviseSummary};
 use crate::batch::{BatchSpec, BatchSubjects, Subject};
 use crate::verify::evidence::{CorpusSearch, WebPages};
 use crate::verify::{NLI_VERIFIER, method_error, verifier_folder};
@@ -124,8 +124,7 @@ impl Factdesk {
             None => None,
         };
         let reviser = Reviser { model, nli, prompts, evidence, config: plan.config.clone() };
-        let mut revision =
-            seam(plan.config.method)?.revise(&reviser, text).await.map_err(method_error)?;
+        let mut revision = seam(plan.method)?.revise(&reviser, text).await.map_err(method_error)?;
         if !options.skip_metrics {
             let mut metrics = self.measure_revision(&revision, &documents, reference).await?;
             if plan.judge {

@@ -272,7 +272,8 @@ async fn keep_backed_changes(
 }
 
 /// Revises `passage` by CoVe.
-pub(super) async fn revise(reviser: &Reviser, passage: &str) -> Result<Revision, MethodError> {
+pub async fn revise(reviser: &Reviser, passage: &str) -> Result<Revision, MethodError> {
+    reviser.check(passage)?;
     let ledger = Ledger::default();
     let spans = sentence_spans(passage, &reviser.config.language);
     let max = reviser.config.questions.max(1);

@@ -26,9 +26,13 @@
 //! - model output that cannot be used (no questions, an empty edit) leaves the passage as it
 //!   was and says why. The original is never lost: it is part of every revision.
 //!
+//! Each method is a function over a [`Reviser`] ([`rarr::revise`], [`cove::revise`]): the
+//! caller picks one by calling it. There is no list of methods here: a method from another
+//! paper uses the types it needs and adds nothing to them.
+//!
 //! Files, one responsibility each:
-//! - `reviser.rs`: the [`Reviser`] at work: checks, chat calls and their cost, evidence, the
-//!   revision returned;
+//! - `reviser.rs`: the [`Reviser`] at work: the checks before a method runs, chat calls and
+//!   their cost, evidence, the revision returned;
 //! - `gate.rs`: the agreement gate (chat model or NLI) and reading its answer;
 //! - `text.rs`: sentence spans, the word diff that turns a change into edits, applying edits;
 //! - `rarr.rs`, `cove.rs`: the two methods' steps;
@@ -58,34 +62,6 @@ use serde::{Deserialize, Serialize};
 
 use evidence::EvidenceFinder;
 
-/// Which method revises.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
-#[serde(rename_all = "lowercase")]
-pub enum ReviseMethod {
-    Rarr,
-    Cove,
-}
-
-impl ReviseMethod {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ReviseMethod::Rarr => "rarr",
-            ReviseMethod::Cove => "cove",
-        }
-    }
-}
-
-impl std::str::FromStr for ReviseMethod {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "rarr" => Ok(ReviseMethod::Rarr),
-            "cove" => Ok(ReviseMethod::Cove),
-            other => Err(format!("'{other}' is no revising method; use rarr or cove")),
-        }
-    }
-}
-
 /// Who decides whether evidence agrees with a part of the passage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
@@ -108,10 +84,9 @@ impl std::str::FromStr for Gate {
     }
 }
 
-/// How a revision runs.
+/// How a revision runs (either method; which one is the caller's choice of function).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReviseConfig {
-    pub method: ReviseMethod,
     /// CoVe: at most this many verification questions; RARR: at most this many searches per
     /// sentence.
     pub questions: usize,
@@ -132,7 +107,6 @@ pub struct ReviseConfig {
 impl Default for ReviseConfig {
     fn default() -> Self {
         ReviseConfig {
-            method: ReviseMethod::Rarr,
             questions: 3,
             max_growth: 1.5,
             max_chars: 20_000,

@@ -303,8 +303,18 @@ async fn research_and_revise(
     Ok(work)
 }
 
-/// Revises `passage` by RARR.
-pub(super) async fn revise(reviser: &Reviser, passage: &str) -> Result<Revision, MethodError> {
+/// Revises `passage` by RARR. Without evidence it is refused before any call: RARR edits
+/// only where evidence disagrees.
+pub async fn revise(reviser: &Reviser, passage: &str) -> Result<Revision, MethodError> {
+    reviser.check(passage)?;
+    if reviser.evidence.closed_book() {
+        return Err(MethodError::Input(
+            "RARR changes a passage only where evidence disagrees, so without evidence it can \
+             change nothing: choose source, corpus or web evidence (CoVe can answer from the \
+             model's own knowledge)"
+                .into(),
+        ));
+    }
     let ledger = Ledger::default();
     let spans = sentence_spans(passage, &reviser.config.language);
     let works = futures_util::future::try_join_all(

@@ -16,7 +16,7 @@ use factdesk_testkit::scripted::{
 use super::{QUERIES_FIELD, SENTENCE_SEARCHED};
 use crate::evidence::CorpusDocument;
 use crate::revise::evidence::{Granularity, SourceEvidence};
-use crate::revise::{ReviseConfig, ReviseMethod, Reviser};
+use crate::revise::{ReviseConfig, Reviser};
 
 const PASSAGE: &str = "The Eiffel Tower opened in 1899. It stands in Paris.";
 
@@ -63,9 +63,9 @@ async fn revise(server: &TestServer) -> Revision {
         evidence: Arc::new(
             SourceEvidence::new(vec![article], Granularity::Snippets, None).unwrap(),
         ),
-        config: ReviseConfig { method: ReviseMethod::Rarr, ..ReviseConfig::default() },
+        config: ReviseConfig::default(),
     };
-    let revision = reviser.revise(PASSAGE).await.unwrap();
+    let revision = super::revise(&reviser, PASSAGE).await.unwrap();
     let outcome = factdesk_model::Outcome::Revision(revision.clone());
     assert_eq!(outcome.inconsistency(), None, "{revision:#?}");
     revision

@@ -11,7 +11,7 @@ use factdesk_model::{
 };
 
 use super::evidence::EvidenceUnit;
-use super::{Gate, ReviseMethod, Reviser, apply, capped_lines, cove, rarr};
+use super::{Gate, Reviser, apply, capped_lines};
 use crate::MethodError;
 
 /// Token use and model calls by step, shared by the concurrent steps of one revision.
@@ -43,8 +43,10 @@ impl Ledger {
 }
 
 impl Reviser {
-    /// Revises `passage` with the configured method.
-    pub async fn revise(&self, passage: &str) -> Result<Revision, MethodError> {
+    /// The checks every method makes before it asks anything: the passage is not empty nor
+    /// longer than [`ReviseConfig::max_chars`](super::ReviseConfig::max_chars), and the NLI
+    /// gate has its judge.
+    pub fn check(&self, passage: &str) -> Result<(), MethodError> {
         let chars = passage.chars().count();
         if chars > self.config.max_chars {
             return Err(MethodError::Input(format!(
@@ -61,18 +63,7 @@ impl Reviser {
         if self.config.gate == Gate::Nli && self.nli.is_none() {
             return Err(MethodError::Input("the NLI gate needs an NLI model".into()));
         }
-        if self.config.method == ReviseMethod::Rarr && self.evidence.closed_book() {
-            return Err(MethodError::Input(
-                "RARR changes a passage only where evidence disagrees, so without evidence it \
-                 can change nothing: choose source, corpus or web evidence (CoVe can answer from \
-                 the model's own knowledge)"
-                    .into(),
-            ));
-        }
-        match self.config.method {
-            ReviseMethod::Rarr => rarr::revise(self, passage).await,
-            ReviseMethod::Cove => cove::revise(self, passage).await,
-        }
+        Ok(())
     }
 
     /// One chat call of `template`, its cost recorded under `purpose`; the answer's text.

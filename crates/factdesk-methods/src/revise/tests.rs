@@ -113,29 +113,65 @@ fn careful() -> ScriptedModel {
         })
 }
 
+/// Which of the paper's two methods a test runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Method {
+    Rarr,
+    Cove,
+}
+
+/// A reviser and the method it runs.
+struct MethodReviser {
+    method: Method,
+    reviser: Reviser,
+}
+
+impl MethodReviser {
+    async fn revise(&self, passage: &str) -> Result<Revision, crate::MethodError> {
+        match self.method {
+            Method::Rarr => rarr::revise(&self.reviser, passage).await,
+            Method::Cove => cove::revise(&self.reviser, passage).await,
+        }
+    }
+}
+
+impl std::ops::Deref for MethodReviser {
+    type Target = Reviser;
+    fn deref(&self) -> &Reviser {
+        &self.reviser
+    }
+}
+
+impl std::ops::DerefMut for MethodReviser {
+    fn deref_mut(&mut self) -> &mut Reviser {
+        &mut self.reviser
+    }
+}
+
 /// A reviser by `method` over `evidence`, asking `model` served on loopback (keep the server
 /// while the reviser is used).
 fn reviser(
-    method: ReviseMethod,
+    method: Method,
     model: ScriptedModel,
     evidence: Arc<dyn EvidenceFinder>,
-) -> (TestServer, Reviser) {
+) -> (TestServer, MethodReviser) {
     let (server, model) = served(model);
     (server, reviser_of(method, model, evidence))
 }
 
 fn reviser_of(
-    method: ReviseMethod,
+    method: Method,
     model: Arc<dyn LanguageModel>,
     evidence: Arc<dyn EvidenceFinder>,
-) -> Reviser {
-    Reviser {
+) -> MethodReviser {
+    let reviser = Reviser {
         model,
         nli: None,
         prompts: Arc::new(crate::prompts::builtin_library().unwrap()),
         evidence,
-        config: ReviseConfig { method, ..ReviseConfig::default() },
-    }
+        config: ReviseConfig::default(),
+    };
+    MethodReviser { method, reviser }
 }
 
 fn source(
@@ -152,8 +188,7 @@ fn consistent(revision: &Revision) {
 
 #[tokio::test]
 async fn rarr_corrects_one_wrong_number_with_one_minimal_edit_and_its_evidence() {
-    let (_server, reviser) =
-        reviser(ReviseMethod::Rarr, careful(), source(Granularity::Snippets, None));
+    let (_server, reviser) = reviser(Method::Rarr, careful(), source(Granularity::Snippets, None));
     let revision = reviser.revise(PASSAGE).await.unwrap();
     consistent(&revision);
     assert_eq!(revision.revised, "The Eiffel Tower opened in 1889. It stands in Paris.");
@@ -194,7 +229,7 @@ async fn rarr_corrects_one_wrong_number_with_one_minimal_edit_and_its_evidence()
 
 #[tokio::test]
 async fn a_correct_passage_is_left_untouched() {
-    for method in [ReviseMethod::Rarr, ReviseMethod::Cove] {
+    for method in [Method::Rarr, Method::Cove] {
         let (_server, reviser) = reviser(method, careful(), source(Granularity::Snippets, None));
         let text = "The Eiffel Tower opened in 1889. It stands in Paris.";
         let revision = reviser.revise(text).await.unwrap();
@@ -210,8 +245,7 @@ async fn a_correct_passage_is_left_untouched() {
 
 #[tokio::test]
 async fn cove_refines_from_factored_answers_and_refuses_changes_where_all_agreed() {
-    let (server, reviser) =
-        reviser(ReviseMethod::Cove, careful(), source(Granularity::Snippets, None));
+    let (server, reviser) = reviser(Method::Cove, careful(), source(Granularity::Snippets, None));
     let revision = reviser.revise(PASSAGE).await.unwrap();
     consistent(&revision);
     assert_eq!(revision.revised, "The Eiffel Tower opened in 1889. It stands in Paris.");
@@ -245,7 +279,7 @@ async fn unusable_model_output_leaves_the_passage_and_says_why() {
             .on("cove/questions", |_| "I am sorry, I cannot do that.".into())
             .on("rarr/queries", |_| "   ".into()),
     );
-    for method in [ReviseMethod::Cove, ReviseMethod::Rarr] {
+    for method in [Method::Cove, Method::Rarr] {
         let reviser = reviser_of(method, model.clone(), source(Granularity::Snippets, None));
         let revision = reviser.revise(PASSAGE).await.unwrap();
         consistent(&revision);
@@ -259,14 +293,12 @@ async fn unusable_model_output_leaves_the_passage_and_says_why() {
     }
     // An edit that is empty is refused, the sentence kept.
     let model = careful().on("rarr/edit", |_| "\n".into());
-    let (_server, empty_edit) =
-        reviser(ReviseMethod::Rarr, model, source(Granularity::Snippets, None));
+    let (_server, empty_edit) = reviser(Method::Rarr, model, source(Granularity::Snippets, None));
     let revision = empty_edit.revise(PASSAGE).await.unwrap();
     assert_eq!(revision.revised, PASSAGE);
     assert!(revision.rejected.iter().any(|r| r.reason.contains("no statement")));
     // Empty and oversized passages are refused before any call.
-    let (server, reviser) =
-        reviser(ReviseMethod::Rarr, careful(), source(Granularity::Snippets, None));
+    let (server, reviser) = reviser(Method::Rarr, careful(), source(Granularity::Snippets, None));
     assert!(reviser.revise("  ").await.unwrap_err().to_string().contains("empty"));
     let huge = "word ".repeat(5000);
     assert!(reviser.revise(&huge).await.unwrap_err().to_string().contains("max_chars"));
@@ -278,8 +310,7 @@ async fn an_edit_that_grows_the_passage_too_much_is_refused() {
     let model = careful().on("rarr/edit", |_| {
         format!("The Eiffel Tower opened in 1889, {}", "and more ".repeat(20))
     });
-    let (_server, reviser) =
-        reviser(ReviseMethod::Rarr, model, source(Granularity::Snippets, None));
+    let (_server, reviser) = reviser(Method::Rarr, model, source(Granularity::Snippets, None));
     let revision = reviser.revise(PASSAGE).await.unwrap();
     consistent(&revision);
     assert_eq!(revision.revised, PASSAGE);
@@ -312,7 +343,7 @@ impl Nli for NumbersNli {
 #[tokio::test]
 async fn the_nli_gate_judges_each_unit_and_records_its_probability() {
     let (_server, mut reviser) =
-        reviser(ReviseMethod::Rarr, careful(), source(Granularity::Snippets, None));
+        reviser(Method::Rarr, careful(), source(Granularity::Snippets, None));
     reviser.config.gate = Gate::Nli;
     reviser.nli = Some(Arc::new(NumbersNli));
     let revision = reviser.revise(PASSAGE).await.unwrap();
@@ -367,7 +398,7 @@ async fn chunks_are_ranked_by_embeddings_and_need_an_embedder() {
     assert_eq!(units.len(), 1);
     assert_eq!(units[0].sentences.len(), 3);
     assert_eq!(finder.granularity(), Some(Granularity::Chunks));
-    let (_server, reviser) = reviser(ReviseMethod::Rarr, careful(), finder);
+    let (_server, reviser) = reviser(Method::Rarr, careful(), finder);
     let revision = reviser.revise(PASSAGE).await.unwrap();
     assert_eq!(revision.revised, "The Eiffel Tower opened in 1889. It stands in Paris.");
     assert_eq!(revision.envelope.parameters["granularity"], "chunks");
@@ -407,7 +438,7 @@ async fn corpus_evidence_gives_snippets_or_chunks_of_its_best_documents() {
             )
             .unwrap(),
         );
-        let (_server, reviser) = reviser(ReviseMethod::Cove, careful(), finder);
+        let (_server, reviser) = reviser(Method::Cove, careful(), finder);
         let revision = reviser.revise(PASSAGE).await.unwrap();
         consistent(&revision);
         assert_eq!(
@@ -422,7 +453,7 @@ async fn corpus_evidence_gives_snippets_or_chunks_of_its_best_documents() {
 async fn without_evidence_the_model_answers_from_what_it_knows() {
     // CoVe asks; the closed-book answers here are "Not stated", so nothing changes and no
     // step is judged.
-    let (_server, closed_book) = reviser(ReviseMethod::Cove, careful(), Arc::new(NoEvidence));
+    let (_server, closed_book) = reviser(Method::Cove, careful(), Arc::new(NoEvidence));
     let revision = closed_book.revise(PASSAGE).await.unwrap();
     assert_eq!(revision.revised, PASSAGE);
     assert_eq!(revision.steps.len(), 2);
@@ -432,7 +463,7 @@ async fn without_evidence_the_model_answers_from_what_it_knows() {
     let knowing = careful().on("cove/answer", |asked| {
         if asked.claim.contains("open") { "It opened in 1889." } else { "In Paris." }.into()
     });
-    let (_server, knowing) = reviser(ReviseMethod::Cove, knowing, Arc::new(NoEvidence));
+    let (_server, knowing) = reviser(Method::Cove, knowing, Arc::new(NoEvidence));
     let revision = knowing.revise(PASSAGE).await.unwrap();
     consistent(&revision);
     assert_eq!(revision.revised, "The Eiffel Tower opened in 1889. It stands in Paris.");
@@ -441,8 +472,7 @@ async fn without_evidence_the_model_answers_from_what_it_knows() {
 
 #[tokio::test]
 async fn metrics_measure_preservation_similarity_and_entailment() {
-    let (_server, reviser) =
-        reviser(ReviseMethod::Rarr, careful(), source(Granularity::Snippets, None));
+    let (_server, reviser) = reviser(Method::Rarr, careful(), source(Granularity::Snippets, None));
     let revision = reviser.revise(PASSAGE).await.unwrap();
     let sources = vec![article().text];
     let measures = metrics::Measures {
@@ -471,7 +501,7 @@ async fn evidence_that_addresses_the_model_is_left_out() {
     document.sentences.push("The Eiffel Tower opened in 1889 to visitors.".into());
     let finder: Arc<dyn EvidenceFinder> =
         Arc::new(SourceEvidence::new(vec![document], Granularity::Snippets, None).unwrap());
-    let (_server, reviser) = reviser(ReviseMethod::Rarr, careful(), finder);
+    let (_server, reviser) = reviser(Method::Rarr, careful(), finder);
     let revision = reviser.revise(PASSAGE).await.unwrap();
     assert_eq!(revision.revised, "The Eiffel Tower opened in 1889. It stands in Paris.");
     let first = &revision.steps[0];
@@ -523,7 +553,7 @@ async fn web_evidence_reads_the_pages_the_model_proposes_for_each_query() {
         evidence: Arc::new(finder),
         config: ReviseConfig::default(),
     };
-    let revision = reviser.revise(PASSAGE).await.unwrap();
+    let revision = rarr::revise(&reviser, PASSAGE).await.unwrap();
     consistent(&revision);
     assert_eq!(revision.revised, "The Eiffel Tower opened in 1889. It stands in Paris.");
     let source = &revision.edits[0].evidence[0].source;
@@ -550,7 +580,7 @@ async fn a_copied_example_and_a_fix_the_evidence_does_not_back_are_refused() {
         })
         .on("cove/revise", |_| "The Eiffel Tower opened in 1901. It stands in Paris.".into());
     let (_server, model) = served(copying);
-    for method in [ReviseMethod::Rarr, ReviseMethod::Cove] {
+    for method in [Method::Rarr, Method::Cove] {
         let reviser = reviser_of(method, model.clone(), source(Granularity::Snippets, None));
         let revision = reviser.revise(PASSAGE).await.unwrap();
         consistent(&revision);
@@ -573,19 +603,16 @@ async fn a_copied_example_and_a_fix_the_evidence_does_not_back_are_refused() {
 #[tokio::test]
 async fn rarr_without_evidence_is_refused_before_any_call() {
     let (server, model) = served(careful());
-    let reviser = Reviser {
-        config: ReviseConfig::default(),
-        ..reviser_of(ReviseMethod::Rarr, model, Arc::new(NoEvidence))
-    };
+    let reviser = reviser_of(Method::Rarr, model, Arc::new(NoEvidence));
     let error = reviser.revise(PASSAGE).await.unwrap_err();
     assert!(error.to_string().contains("without evidence it can change nothing"), "{error}");
     assert!(server.requests().is_empty());
 }
 
 /// CoVe with a rewrite from `rewrite`: the careful model otherwise.
-fn cove_rewriting(rewrite: &'static str) -> (TestServer, Reviser) {
+fn cove_rewriting(rewrite: &'static str) -> (TestServer, MethodReviser) {
     let model = careful().on("cove/revise", move |_| rewrite.to_owned());
-    reviser(ReviseMethod::Cove, model, source(Granularity::Snippets, None))
+    reviser(Method::Cove, model, source(Granularity::Snippets, None))
 }
 
 #[tokio::test]
@@ -620,8 +647,7 @@ async fn cove_refuses_a_change_across_sentences_and_growth_hidden_by_refused_del
 #[tokio::test]
 async fn the_judge_scores_the_original_and_the_revision_on_each_criterion() {
     let (server, model) = served(careful());
-    let (_server, reviser) =
-        reviser(ReviseMethod::Rarr, careful(), source(Granularity::Snippets, None));
+    let (_server, reviser) = reviser(Method::Rarr, careful(), source(Granularity::Snippets, None));
     let revision = reviser.revise(PASSAGE).await.unwrap();
     let prompts = crate::prompts::builtin_library().unwrap();
     let (scores, tokens, cut) =
@@ -676,7 +702,7 @@ async fn rarr_asks_for_its_answers_in_shape_and_reads_every_answer() {
         let mut settings = OpenAiSettings::new(&server.url("/v1"), "small-model");
         settings.max_retries = 0;
         let reviser = reviser_of(
-            ReviseMethod::Rarr,
+            Method::Rarr,
             Arc::new(OpenAiCompatible::new(settings).unwrap()),
             source(Granularity::Snippets, None),
         );
@@ -733,7 +759,7 @@ async fn cove_asks_for_its_questions_in_shape() {
         .constraints(ConstraintMode::JsonSchema)
         .serve();
     let reviser = reviser_of(
-        ReviseMethod::Cove,
+        Method::Cove,
         Arc::new(OpenAiCompatible::new(OpenAiSettings::new(&server.url("/v1"), "m")).unwrap()),
         source(Granularity::Snippets, None),
     );

@@ -2,18 +2,18 @@
 //! answered from its own evidence alone, the passage refined from the answers. Its section is
 //! `[methods.cove]`.
 
-use factdesk_methods::revise::ReviseMethod;
+use async_trait::async_trait;
+use factdesk_methods::MethodError;
+use factdesk_methods::revise::Reviser;
+use factdesk_model::Revision;
 
 use super::{ReviseSettings, RevisionMethod};
 use crate::verify::config::MethodsSettings;
 
 pub(super) struct Cove;
 
+#[async_trait]
 impl RevisionMethod for Cove {
-    fn method(&self) -> ReviseMethod {
-        ReviseMethod::Cove
-    }
-
     fn name(&self) -> &'static str {
         "cove"
     }
@@ -24,5 +24,9 @@ impl RevisionMethod for Cove {
 
     fn section<'a>(&self, settings: &'a MethodsSettings) -> &'a ReviseSettings {
         &settings.cove
+    }
+
+    async fn revise(&self, reviser: &Reviser, text: &str) -> Result<Revision, MethodError> {
+        factdesk_methods::revise::cove::revise(reviser, text).await
     }
 }

@@ -4,9 +4,9 @@
 //! plan from the section and the options, and how a planned run revises a text) and the one
 //! list of them ([`REGISTRY`]). Naming a method, checking the settings, planning and running a
 //! revision and the UI's lists all go through that list, so a revision method is its file here
-//! (beside its paper's steps in `factdesk-methods` `revise/`, with its `ReviseMethod` value
-//! there) and a line in [`REGISTRY`], plus its section in `MethodsSettings` (which holds every
-//! method's sections).
+//! (beside its paper's steps in `factdesk-methods`) and a line in [`REGISTRY`], plus its
+//! section in `MethodsSettings` (which holds every method's sections). Requests, options and
+//! runs name a method by [`ReviseMethod`] (`name.rs`), a name the registry holds.
 //!
 //! RARR and CoVe read the same kind of section ([`ReviseSettings`]) and plan alike
 //! (`plan.rs`: the evidence, the granularity, the gate and its judge, the run's
@@ -18,13 +18,16 @@
 //! the evidence, the granularities, the gates), written into the UI's generated bindings.
 
 mod cove;
+mod name;
 mod plan;
 mod rarr;
+
+pub use name::ReviseMethod;
 
 use async_trait::async_trait;
 use factdesk_methods::MethodError;
 use factdesk_methods::revise::evidence::Granularity;
-use factdesk_methods::revise::{Gate, ReviseMethod, Reviser};
+use factdesk_methods::revise::{Gate, Reviser};
 use factdesk_model::Revision;
 use serde::Serialize;
 
@@ -40,9 +43,8 @@ const REGISTRY: &[&dyn RevisionMethod] = &[&rarr::Rarr, &cove::Cove];
 /// reaches a method through [`REGISTRY`].
 #[async_trait]
 pub(crate) trait RevisionMethod: Sync {
-    /// Its value in `factdesk-methods`' [`ReviseMethod`] (what its paper's code runs by).
-    fn method(&self) -> ReviseMethod;
-    /// Its name: in settings (`[methods.<name>]`), options, runs and outcomes.
+    /// Its name, lower case: in settings (`[methods.<name>]`), options, runs and outcomes (what
+    /// a [`ReviseMethod`] holds).
     fn name(&self) -> &'static str;
     /// Its name with how it works, for people's lists.
     fn label(&self) -> &'static str;
@@ -54,16 +56,15 @@ pub(crate) trait RevisionMethod: Sync {
     }
     /// The run's configuration, evidence and models, from its section and `options`.
     fn plan(&self, app: &Factdesk, options: &ReviseOptions) -> Result<RevisePlan> {
-        plan::plan(app, self.method(), self.section(&app.settings().methods), options)
+        plan::plan(app, self.name(), self.section(&app.settings().methods), options)
     }
-    /// Revises `text` with `reviser`, whose configuration is this method's plan.
+    /// Revises `text` with `reviser`, whose configuration is this method's plan: its paper's
+    /// steps.
     async fn revise(
         &self,
         reviser: &Reviser,
         text: &str,
-    ) -> std::result::Result<Revision, MethodError> {
-        reviser.revise(text).await
-    }
+    ) -> std::result::Result<Revision, MethodError>;
 }
 
 /// Every revision method, in the order lists show them.
@@ -73,8 +74,8 @@ pub(crate) fn registry() -> impl Iterator<Item = &'static dyn RevisionMethod> {
 
 /// The [`RevisionMethod`] of `method`.
 pub(crate) fn seam(method: ReviseMethod) -> Result<&'static dyn RevisionMethod> {
-    registry().find(|seam| seam.method() == method).ok_or_else(|| {
-        CoreError::Internal(format!("the revision method {} is not registered", method.as_str()))
+    registry().find(|seam| seam.name() == method.as_str()).ok_or_else(|| {
+        CoreError::Internal(format!("the revision method {method} is not registered"))
     })
 }
 
@@ -183,12 +184,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_method_is_listed_once_under_its_name() {
-        for method in [ReviseMethod::Rarr, ReviseMethod::Cove] {
-            let seam = seam(method).unwrap();
-            assert_eq!(seam.name(), method.as_str());
-            assert_eq!(seam.name().parse::<ReviseMethod>().unwrap(), method);
-            assert_eq!(registry().filter(|other| other.method() == method).count(), 1);
+    fn every_method_is_listed_once_under_its_lower_case_name() {
+        for listed in registry() {
+            let method: ReviseMethod = listed.name().parse().unwrap();
+            assert_eq!(seam(method).unwrap().name(), listed.name());
+            assert_eq!(listed.name(), listed.name().to_ascii_lowercase());
+            assert_eq!(registry().filter(|other| other.name() == listed.name()).count(), 1);
         }
     }
 

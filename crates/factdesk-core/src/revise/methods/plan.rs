@@ -2,16 +2,16 @@
 //! options, the evidence, its granularity, the gate (and, for the NLI gate, its judge), the
 //! URL settings for web evidence and the method's `ReviseConfig`.
 
-use factdesk_methods::revise::{Gate, ReviseConfig, ReviseMethod};
+use factdesk_methods::revise::{Gate, ReviseConfig};
 
 use super::super::{EvidenceChoice, ReviseOptions, RevisePlan, ReviseSettings, parse_evidence};
 use crate::models::ModelChoice;
 use crate::{CoreError, Factdesk, Result};
 
-/// `method`'s plan from its section `own` and `options`.
+/// The plan of the method named `method` from its section `own` and `options`.
 pub(super) fn plan(
     app: &Factdesk,
-    method: ReviseMethod,
+    method: &'static str,
     own: &ReviseSettings,
     options: &ReviseOptions,
 ) -> Result<RevisePlan> {
@@ -61,9 +61,12 @@ pub(super) fn plan(
             })
         })
         .transpose()?;
+    let method = super::ReviseMethod::registered(method).ok_or_else(|| {
+        CoreError::Internal(format!("the revision method {method} is not registered"))
+    })?;
     Ok(RevisePlan {
+        method,
         config: ReviseConfig {
-            method,
             questions: own.questions.max(1),
             max_growth: own.max_growth,
             max_chars: own.max_chars,

@@ -2,18 +2,18 @@
 //! Methods with External Knowledge"): per sentence, searches; evidence for each; an agreement
 //! gate; a minimal edit only where the evidence disagrees. Its section is `[methods.rarr]`.
 
-use factdesk_methods::revise::ReviseMethod;
+use async_trait::async_trait;
+use factdesk_methods::MethodError;
+use factdesk_methods::revise::Reviser;
+use factdesk_model::Revision;
 
 use super::{ReviseSettings, RevisionMethod};
 use crate::verify::config::MethodsSettings;
 
 pub(super) struct Rarr;
 
+#[async_trait]
 impl RevisionMethod for Rarr {
-    fn method(&self) -> ReviseMethod {
-        ReviseMethod::Rarr
-    }
-
     fn name(&self) -> &'static str {
         "rarr"
     }
@@ -24,5 +24,9 @@ impl RevisionMethod for Rarr {
 
     fn section<'a>(&self, settings: &'a MethodsSettings) -> &'a ReviseSettings {
         &settings.rarr
+    }
+
+    async fn revise(&self, reviser: &Reviser, text: &str) -> Result<Revision, MethodError> {
+        factdesk_methods::revise::rarr::revise(reviser, text).await
     }
 }
