@@ -551,6 +551,62 @@ fn a_data_directory_of_version_5_upgrades_and_its_killed_runs_resume() {
     assert_eq!(evaluation["run_id"], serde_json::Value::Null);
 }
 
+/// A data directory of schema version 20 (`tests/fixtures/data-dir-v20`, see its README: an
+/// article stored before sentences had languages, a corpus-NLI run cancelled after claims 1 and
+/// 2 of six) opens on this version with its sentences read before the first command, each
+/// found in its language, and the cancelled run resumes where it stopped.
+#[test]
+fn a_data_directory_of_version_20_upgrades_and_its_cancelled_run_resumes() {
+    let cli = Cli::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    factdesk_testkit::copy_dir(&root.join("tests/fixtures/data-dir-v20"), cli.data.path());
+    let init = cli.json(&["init"]);
+    assert_eq!(init["schema_version"], 22);
+    let sentences = |args: &[&str]| -> Vec<String> {
+        let hits = cli.json(&[&["search"], args].concat());
+        let hits = hits.as_array().unwrap().iter();
+        hits.map(|hit| hit["sentence"].as_str().unwrap().to_owned()).collect()
+    };
+    assert_eq!(
+        sentences(&["march\u{e9}s", "--language", "fr"]),
+        ["Le march\u{e9} couvert restera ferm\u{e9} pendant trois semaines de travaux."]
+    );
+    assert_eq!(
+        sentences(&["Br\u{fc}cke", "--language", "de"]),
+        ["Die alten Br\u{fc}cken sollen bis zum Ende des Jahres abgerissen werden."]
+    );
+    let berg = sentences(&["Bergen", "--corpus", "zeitung"]);
+    assert!(berg[0].contains("h\u{f6}chste Berg"), "{berg:?}");
+    let check = cli.run(&["reindex", "--check"]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check.stderr));
+
+    // The cancelled corpus-NLI run (run 1) resumes with the verifier: claims 1 and 2 left out.
+    let models = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(
+        root.join("assets/models/factdesk-verifier").canonicalize().unwrap(),
+        models.path().join("factdesk-verifier"),
+    )
+    .unwrap();
+    assert_resumed(
+        cli.command()
+            .env("FACTDESK_MODELS_DIR", models.path())
+            .env_remove("FACTDESK_LLM_BASE_URL")
+            .env_remove("FACTDESK_LLM_MODEL")
+            .args(["verify", "--collection", "desk", "--method", "corpus-nli"]),
+        1,
+        2,
+        4,
+    );
+    let report = cli.json(&["report", "--collection", "desk", "--format", "json"]);
+    let runs: Vec<i64> = report["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["check"]["run_id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(runs, [1; 6], "{report}");
+}
+
 #[test]
 fn passages_are_added_and_listed_and_bad_ones_named() {
     let cli = Cli::new();
