@@ -318,6 +318,20 @@ fn arguments_of_the_wrong_shape_are_refused_naming_the_command() {
             }),
             "`oracle`",
         ),
+        (
+            "summarize_sources",
+            json!({
+                "taskId": 8,
+                "input": {"question": "q", "method": "median", "corpus": "c"},
+                "onProgress": CHANNEL,
+            }),
+            "'median' is no summary method: tts, all-sources",
+        ),
+        (
+            "collection_page",
+            json!({"collection": "c", "request": {"verdict": "maybe", "limit": 5}}),
+            "no verdict is called 'maybe'",
+        ),
     ];
     for (command, args, detail) in cases {
         let error = invoke(&window, command, args).expect_err(command);

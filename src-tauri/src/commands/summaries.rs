@@ -8,7 +8,7 @@ use factdesk_core::methods::tts::{StanceJudge, TtsConfig};
 use factdesk_core::model::{CheckId, DocumentId, SourceReview, StoredOutcome};
 use factdesk_core::report::Format;
 use factdesk_core::summaries::{QuestionScores, SummaryQuestion, SummaryView};
-use factdesk_core::summarize::{SummarizeRequest, SummaryRun, SummarySources};
+use factdesk_core::summarize::{SummarizeRequest, SummaryMethodName, SummaryRun, SummarySources};
 use serde::Deserialize;
 use tauri::State;
 use tauri::ipc::Channel;
@@ -94,8 +94,8 @@ pub struct SummarizeInput {
     #[serde(default)]
     #[ts(optional = nullable)]
     pub urls: Vec<String>,
-    /// `tts` or a baseline (`summarize::parse_method` refuses any other, naming them).
-    pub method: String,
+    /// `tts` or a baseline (any other name is refused as the arguments are read, naming them).
+    pub method: SummaryMethodName,
     pub tau: Option<f64>,
     /// Who judges each source's stance (the chat model when left out).
     pub stances: Option<StanceJudge>,
@@ -103,7 +103,7 @@ pub struct SummarizeInput {
 
 impl SummarizeInput {
     fn parse(self) -> CommandResult<SummarizeRequest> {
-        let baseline = factdesk_core::summarize::parse_method(&self.method)?;
+        let baseline = self.method.baseline();
         let sources = match (self.corpus, self.search) {
             (Some(corpus), _) if !corpus.is_empty() => SummarySources::Corpus(corpus),
             (_, Some(query)) if !query.trim().is_empty() => {

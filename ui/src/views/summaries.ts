@@ -311,7 +311,7 @@ async function run(): Promise<void> {
       documents: search || urls.length > 0 ? [] : documents,
       search: search || null,
       urls: search ? [] : urls,
-      method: methodSelect.value,
+      method: SUMMARY_CHOICES.methods.find((method) => method.value === methodSelect.value)?.value ?? 'tts',
       tau: Number.isFinite(tau) ? tau : null,
       stances: SUMMARY_CHOICES.stance_judges.find((judge) => judge.value === stancesSelect.value)?.value ?? null,
     },

@@ -16,7 +16,7 @@ use async_trait::async_trait;
 use factdesk_methods::tts::baselines::Baseline;
 use factdesk_methods::tts::{Source, StanceJudge, Tts, TtsConfig};
 use factdesk_model::{Document, RunId, SourcedSummary};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::outcome::{baseline_summary, tts_summary};
 use super::run::run_error;
@@ -155,15 +155,51 @@ pub fn method_names() -> Vec<&'static str> {
 /// The baseline named `name`, or `None` for TTS; a name of no summary method is refused,
 /// naming every method.
 pub fn parse_method(name: &str) -> Result<Option<Baseline>> {
-    let wanted = name.trim().to_ascii_lowercase();
-    registry().find(|method| method.name() == wanted).map(|method| method.baseline()).ok_or_else(
-        || {
-            CoreError::InvalidInput(format!(
-                "'{name}' is no summary method: {}",
-                method_names().join(", ")
-            ))
-        },
-    )
+    name.parse::<SummaryMethodName>()
+        .map(SummaryMethodName::baseline)
+        .map_err(CoreError::InvalidInput)
+}
+
+/// A summary method as requests name it: TTS, or one of its baselines (`all-sources`, …). Read
+/// from the name of a method of [`REGISTRY`] (trimmed, case-insensitive); any other name is
+/// refused, naming every method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(try_from = "String")]
+pub enum SummaryMethodName {
+    #[serde(rename = "tts")]
+    Tts,
+    #[serde(untagged)]
+    Baseline(Baseline),
+}
+
+impl SummaryMethodName {
+    /// The baseline it names, or `None` for TTS (what `SummarizeRequest::baseline` takes).
+    pub fn baseline(self) -> Option<Baseline> {
+        match self {
+            SummaryMethodName::Tts => None,
+            SummaryMethodName::Baseline(baseline) => Some(baseline),
+        }
+    }
+}
+
+impl std::str::FromStr for SummaryMethodName {
+    type Err = String;
+
+    fn from_str(name: &str) -> std::result::Result<Self, String> {
+        let wanted = name.trim().to_ascii_lowercase();
+        let method = registry().find(|method| method.name() == wanted);
+        method
+            .map(|method| method.baseline().map_or(SummaryMethodName::Tts, Self::Baseline))
+            .ok_or_else(|| format!("'{name}' is no summary method: {}", method_names().join(", ")))
+    }
+}
+
+impl TryFrom<String> for SummaryMethodName {
+    type Error = String;
+
+    fn try_from(name: String) -> std::result::Result<Self, String> {
+        name.parse()
+    }
 }
 
 /// One value a form offers, with its name for people.
@@ -236,6 +272,14 @@ mod tests {
         assert_eq!(asking, ["tts", "majority-claims"]);
         let message = parse_method("Median").unwrap_err().to_string();
         assert!(message.contains("'Median' is no summary method: tts, all-sources"), "{message}");
+        // A request's method is read (and written) by the names of the registry's methods.
+        for method in registry() {
+            let named: SummaryMethodName = serde_json::from_value(method.name().into()).unwrap();
+            assert_eq!(named.baseline(), method.baseline());
+            assert_eq!(serde_json::to_value(named).unwrap(), method.name());
+        }
+        let refused = serde_json::from_value::<SummaryMethodName>("median".into()).unwrap_err();
+        assert!(refused.to_string().contains("'median' is no summary method: tts"), "{refused}");
     }
 
     #[test]

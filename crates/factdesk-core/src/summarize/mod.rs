@@ -36,7 +36,7 @@ use factdesk_methods::tts::baselines::Baseline;
 use factdesk_model::{DocumentId, StoredOutcome};
 use serde::Serialize;
 
-pub use methods::{SummaryChoice, SummaryChoices, method_names, parse_method};
+pub use methods::{SummaryChoice, SummaryChoices, SummaryMethodName, method_names, parse_method};
 
 /// Where the sources come from.
 #[derive(Debug, Clone)]

@@ -21,7 +21,7 @@ pub const MAJORITY_TEMPLATE: &str = "tts/majority";
 pub const FROM_CLAIMS_TEMPLATE: &str = "tts/from_claims";
 
 /// Which baseline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum Baseline {
     AllSources,
