@@ -21,6 +21,8 @@ mod cove;
 mod name;
 mod plan;
 mod rarr;
+#[cfg(test)]
+mod toy;
 
 pub use name::ReviseMethod;
 
@@ -37,7 +39,12 @@ use crate::{CoreError, Factdesk, Result};
 
 /// The revision methods, in the order lists show them. A new method is a module of this
 /// folder and a line here (and its section in `MethodsSettings`).
-const REGISTRY: &[&dyn RevisionMethod] = &[&rarr::Rarr, &cove::Cove];
+const REGISTRY: &[&dyn RevisionMethod] = &[
+    &rarr::Rarr,
+    &cove::Cove,
+    #[cfg(test)]
+    &toy::ToyCut,
+];
 
 /// What one revision method is. Implemented once per method in this folder; everything else
 /// reaches a method through [`REGISTRY`].
