@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use factdesk_core::model::{ReviewDecision, Undecided, UrlStatus, Verdict};
 use factdesk_core::report::Format;
-use factdesk_core::verify::{CheckSelection, Method, VerifyOptions};
+use factdesk_core::verify::{CheckSelection, Method, NliChoice, VerifyOptions};
 use factdesk_core::{CancelToken, NoProgress, Settings};
 use factdesk_testkit::scripted::{P_TRUE_TEMPLATE, ScriptedModel};
 use factdesk_testkit::{RecordedRequest, TestResponse, TestServer};
@@ -872,7 +872,7 @@ fn the_shipped_verifier_gets_every_demo_claim_right_and_names_each_conflict() {
     let verifier = factdesk_tests::repo_root().join("assets/models/factdesk-verifier");
     let options = VerifyOptions {
         method: Some(Method::CorpusNli),
-        nli: Some(format!("cross-encoder:{}", verifier.display())),
+        nli: Some(NliChoice::CrossEncoder(verifier.display().to_string())),
         ..VerifyOptions::default()
     };
     let claims =

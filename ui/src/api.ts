@@ -64,6 +64,8 @@ import { REVISION_CHOICES } from './bindings/RevisionMethods';
 import { SUMMARY_CHOICES } from './bindings/SummaryMethods';
 import { SCORE_CHOICES } from './bindings/ScoreMethod';
 import { PAGE_REPORT_FORMATS, REPORT_FORMATS } from './bindings/ReportFormats';
+import { NLI_CHOICES } from './bindings/NliChoices';
+import type { NliChoice } from './bindings/NliChoice';
 import type { MethodFigures } from './bindings/MethodFigures';
 import type { MethodsSettings } from './bindings/MethodsSettings';
 import type { ModelCheck } from './bindings/ModelCheck';
@@ -174,6 +176,7 @@ export type {
   MethodsSettings,
   ModelCheck,
   ModelChoice,
+  NliChoice,
   OriginKind,
   Passage,
   ReviewedRevision,
@@ -559,6 +562,8 @@ export { SCORE_CHOICES };
  * the report crate's lists (generated, `bindings/ReportFormats.ts`).
  */
 export { PAGE_REPORT_FORMATS, REPORT_FORMATS };
+/** The NLI judges a form offers, with their names for people: the core's list (generated). */
+export { NLI_CHOICES };
 /** A format of the one-page reports. */
 export type PageReportFormat = (typeof PAGE_REPORT_FORMATS)[number];
 

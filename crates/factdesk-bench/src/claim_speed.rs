@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use factdesk_core::import::ImportRequest;
-use factdesk_core::verify::{Method, VerifyOptions};
+use factdesk_core::verify::{Method, NliChoice, VerifyOptions};
 use factdesk_core::{CancelToken, Factdesk, NoProgress, Settings};
 
 use crate::verifier::{Range, field, read_items};
@@ -77,7 +77,7 @@ pub fn run(bench: &ClaimSpeed) -> anyhow::Result<()> {
     let folder = bench.verifier.clone().unwrap_or_else(factdesk_core::verify::verifier_folder);
     let options = VerifyOptions {
         method: Some(Method::CorpusNli),
-        nli: Some(format!("cross-encoder:{}", folder.display())),
+        nli: Some(NliChoice::CrossEncoder(folder.display().to_string())),
         m: bench.documents,
         l: bench.l,
         corpora: vec!["news".into()],

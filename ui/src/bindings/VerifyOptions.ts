@@ -2,6 +2,7 @@
 import type { CacheMode } from "./CacheMode";
 import type { DocumentId } from "./DocumentId";
 import type { Method } from "./Method";
+import type { NliChoice } from "./NliChoice";
 import type { UrlStrategy } from "./UrlStrategy";
 
 /**
@@ -44,7 +45,7 @@ whole_document?: boolean,
  * LLM-Cite and corpus-NLI: `auto`, `factdesk-verifier`, `llm`, or
  * `cross-encoder:<model folder>`.
  */
-nli?: string | null, 
+nli?: NliChoice | null, 
 /**
  * corpus-NLI and CIBER: the corpora they retrieve from (all when empty).
  */

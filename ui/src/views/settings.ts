@@ -8,6 +8,7 @@
 // writing anything. Other settings are changed in the file or with FACTDESK_* variables.
 
 import {
+  NLI_CHOICES,
   appInfo,
   checkModel,
   getSettings,
@@ -20,13 +21,6 @@ import {
 import { el, replace } from '../dom';
 import type { RouteContext } from '../router';
 import { describeError, facts, showError, statusLine } from './common';
-
-/** `verify.nli`: what judges whether evidence supports a claim. */
-const NLI_CHOICES: Array<{ value: string; label: string }> = [
-  { value: 'auto', label: 'Automatic — picks one of the two below' },
-  { value: 'factdesk-verifier', label: 'Factdesk verifier (a trained classifier, works offline)' },
-  { value: 'llm', label: 'The chat model, asked “True or False?”' },
-];
 
 const PROVIDERS: Array<{ value: string; label: string }> = [
   { value: 'auto', label: 'Automatic — the server below when a base URL is set, else the embedded model' },
@@ -245,6 +239,7 @@ function settingsForm(view: SettingsView, saved: (view: SettingsView) => void): 
   if (!PROVIDERS.some((choice) => choice.value === llm.provider)) {
     provider.append(el('option', { value: llm.provider, selected: true }, llm.provider));
   }
+  // `verify.nli`: what judges whether evidence supports a claim (the core's NLI_CHOICES).
   const nli = el(
     'select',
     { id: 'settings-nli', name: 'nli' },

@@ -4,7 +4,7 @@ use clap::Args;
 use factdesk_core::llm::CacheMode;
 use factdesk_core::methods::llm_cite::UrlStrategy;
 use factdesk_core::model::Verdict;
-use factdesk_core::verify::Method;
+use factdesk_core::verify::{Method, NliChoice};
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
@@ -45,7 +45,7 @@ pub struct VerifyArgs {
     pub whole_document: bool,
     /// NLI model: auto, factdesk-verifier, llm, or cross-encoder:<folder> [default: verify.nli]
     #[arg(long)]
-    pub nli: Option<String>,
+    pub nli: Option<NliChoice>,
     /// corpus-nli and ciber: only these corpora (repeatable)
     #[arg(long)]
     pub corpus: Vec<String>,

@@ -41,7 +41,9 @@ use crate::batch::{BatchSpec, BatchSubjects, Subject};
 use crate::{CancelToken, CoreError, Factdesk, Reporter, Result};
 
 pub use methods::{Method, MethodInfo};
-pub use nli::{NLI_AUTO, NLI_LLM, NLI_VERIFIER, check_nli_choice, verifier_folder};
+pub use nli::{
+    NLI_AUTO, NLI_CHOICES, NLI_LLM, NLI_VERIFIER, NliChoice, check_nli_choice, verifier_folder,
+};
 pub(crate) use nli::{cross_encoder_folder, language_name};
 
 /// The `[verify]` settings: which method checks claims by default, the NLI judge the
@@ -89,7 +91,7 @@ pub struct VerifyOptions {
     pub whole_document: bool,
     /// LLM-Cite and corpus-NLI: `auto`, `factdesk-verifier`, `llm`, or
     /// `cross-encoder:<model folder>`.
-    pub nli: Option<String>,
+    pub nli: Option<NliChoice>,
     /// corpus-NLI and CIBER: the corpora they retrieve from (all when empty).
     #[ts(optional = nullable)]
     pub corpora: Vec<String>,

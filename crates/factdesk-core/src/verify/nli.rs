@@ -8,6 +8,7 @@ use std::sync::Arc;
 use factdesk_llm::cross_encoder::CrossEncoderNli;
 use factdesk_llm::nli::LlmNli;
 use factdesk_llm::{LanguageModel, Nli};
+use serde::{Deserialize, Serialize};
 
 use super::VerifyOptions;
 use super::plan::Plan;
@@ -22,6 +23,79 @@ pub const NLI_AUTO: &str = "auto";
 pub const NLI_VERIFIER: &str = "factdesk-verifier";
 /// `verify.nli`: the chat model asked "True or False?" (LLM-instructed NLI).
 pub const NLI_LLM: &str = "llm";
+
+/// An NLI judge as a check's options name it (`VerifyOptions::nli`, the window's and the CLI's
+/// `--nli`): `auto`, `factdesk-verifier`, `llm`, or `cross-encoder:<model folder>`, the values
+/// of `verify.nli`. Read from that name ([`check_nli_choice`] refuses any other) and written as
+/// it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(try_from = "String", into = "String")]
+pub enum NliChoice {
+    /// The trained verifier with the embedded chat model, the chat model with a server.
+    #[serde(rename = "auto")]
+    Auto,
+    #[serde(rename = "factdesk-verifier")]
+    Verifier,
+    /// The chat model asked "True or False?".
+    #[serde(rename = "llm")]
+    Llm,
+    /// The cross-encoder in this model folder.
+    #[ts(untagged, type = "`cross-encoder:${string}`")]
+    CrossEncoder(String),
+}
+
+/// The NLI judges a form offers (the app writes them into the UI's generated bindings), each
+/// with its name for people; `cross-encoder:<folder>` is typed into the settings file.
+pub const NLI_CHOICES: [(NliChoice, &str); 3] = [
+    (NliChoice::Auto, "Automatic — picks one of the two below"),
+    (NliChoice::Verifier, "Factdesk verifier (a trained classifier, works offline)"),
+    (NliChoice::Llm, "The chat model, asked “True or False?”"),
+];
+
+impl std::fmt::Display for NliChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NliChoice::Auto => f.write_str(NLI_AUTO),
+            NliChoice::Verifier => f.write_str(NLI_VERIFIER),
+            NliChoice::Llm => f.write_str(NLI_LLM),
+            NliChoice::CrossEncoder(folder) => write!(f, "cross-encoder:{folder}"),
+        }
+    }
+}
+
+impl std::str::FromStr for NliChoice {
+    type Err = String;
+
+    fn from_str(value: &str) -> std::result::Result<Self, String> {
+        check_nli_choice(value)?;
+        let value = value.trim();
+        Ok(match value {
+            NLI_AUTO => NliChoice::Auto,
+            NLI_VERIFIER => NliChoice::Verifier,
+            NLI_LLM => NliChoice::Llm,
+            // As given, so that the choice is written back exactly as before (it is part of a
+            // run's identity); the folder is trimmed where it is read.
+            _ => {
+                let folder = value.strip_prefix("cross-encoder:").unwrap_or(value);
+                NliChoice::CrossEncoder(folder.to_owned())
+            }
+        })
+    }
+}
+
+impl TryFrom<String> for NliChoice {
+    type Error = String;
+
+    fn try_from(value: String) -> std::result::Result<Self, String> {
+        value.parse()
+    }
+}
+
+impl From<NliChoice> for String {
+    fn from(choice: NliChoice) -> String {
+        choice.to_string()
+    }
+}
 
 /// Refuses a `verify.nli` value that names no judge (an empty `cross-encoder:` folder
 /// included); the message names the value and the accepted forms.
@@ -65,7 +139,8 @@ impl Factdesk {
     /// chat model is far too weak to judge entailment, so it means the trained verifier; a
     /// configured server is asked itself.
     pub(super) fn nli_choice(&self, options: &VerifyOptions, chat: &ModelChoice) -> Result<String> {
-        self.resolve_nli(options.nli.as_deref(), chat)
+        let given = options.nli.as_ref().map(NliChoice::to_string);
+        self.resolve_nli(given.as_deref(), chat)
     }
 
     /// `nli` (else `verify.nli`) checked, with `auto` resolved for the chat model `chat`.
@@ -157,5 +232,37 @@ impl Factdesk {
                 .into()
             })
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_nli_choice_is_read_and_written_by_the_names_verify_nli_takes() {
+        let cases = [
+            ("auto", NliChoice::Auto),
+            ("factdesk-verifier", NliChoice::Verifier),
+            ("llm", NliChoice::Llm),
+            ("cross-encoder:/models/nli", NliChoice::CrossEncoder("/models/nli".into())),
+        ];
+        for (name, choice) in cases {
+            assert_eq!(name.parse::<NliChoice>(), Ok(choice.clone()), "{name}");
+            assert_eq!(serde_json::to_value(&choice).unwrap(), name);
+            assert_eq!(serde_json::from_value::<NliChoice>(name.into()).unwrap(), choice);
+            assert_eq!(check_nli_choice(&choice.to_string()), Ok(()));
+        }
+        assert_eq!(" llm ".parse::<NliChoice>(), Ok(NliChoice::Llm));
+        // Written back as the trimmed value was, as run identities hold it.
+        let spaced = " cross-encoder: /models/nli ".parse::<NliChoice>().unwrap();
+        assert_eq!(spaced.to_string(), "cross-encoder: /models/nli");
+        for bad in ["oracle", "cross-encoder: ", ""] {
+            let refused = serde_json::from_value::<NliChoice>(bad.into()).unwrap_err().to_string();
+            assert!(refused.contains("names no NLI judge; use auto"), "{bad}: {refused}");
+        }
+        let offered: Vec<String> =
+            NLI_CHOICES.iter().map(|(choice, _)| choice.to_string()).collect();
+        assert_eq!(offered, [NLI_AUTO, NLI_VERIFIER, NLI_LLM]);
     }
 }
