@@ -39,6 +39,8 @@ pub mod facts;
 pub use facts::{FactAlignment, FactKind, FactPair};
 pub mod fetch;
 pub mod outcome;
+pub mod parameters;
+pub use parameters::MethodParameters;
 mod passage;
 pub use fetch::{ArchivedPage, FetchId, FetchRecord, StoredPage};
 pub use outcome::{
