@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use factdesk_core::model::{ReviewDecision, Undecided, UrlStatus, Verdict};
+use factdesk_core::model::{MethodParameters, ReviewDecision, Undecided, UrlStatus, Verdict};
 use factdesk_core::report::Format;
 use factdesk_core::verify::{CheckSelection, Method, NliChoice, VerifyOptions};
 use factdesk_core::{CancelToken, NoProgress, Settings};
@@ -498,8 +498,10 @@ fn p_true_and_corpus_nli_run_without_urls() {
         .unwrap();
     assert_eq!(check.check.envelope.method, "corpus-nli");
     // corpus-NLI's own defaults ([methods.corpus-nli] documents and l), not LLM-Cite's m, l.
-    let parameters = &check.check.envelope.parameters;
-    assert_eq!((parameters["documents"].as_u64(), parameters["l"].as_u64()), (Some(1), Some(4)));
+    let MethodParameters::CorpusNli(parameters) = &check.check.envelope.parameters else {
+        panic!("{:?}", check.check.envelope.parameters)
+    };
+    assert_eq!((parameters.documents, parameters.l), (1, 4));
     assert_eq!(check.check.sources.len(), 1, "one document for a one-sentence claim");
     assert!(check.check.sources.iter().all(|source| source.document_id.is_some()));
     assert!(world.web.requests().is_empty(), "corpus-NLI fetches nothing");
@@ -508,8 +510,10 @@ fn p_true_and_corpus_nli_run_without_urls() {
     let check = runtime
         .block_on(app.verify_claim("Alexander Fleming discovered penicillin in 1928.", &wider))
         .unwrap();
-    let parameters = &check.check.envelope.parameters;
-    assert_eq!((parameters["documents"].as_u64(), parameters["l"].as_u64()), (Some(3), Some(2)));
+    let MethodParameters::CorpusNli(parameters) = &check.check.envelope.parameters else {
+        panic!("{:?}", check.check.envelope.parameters)
+    };
+    assert_eq!((parameters.documents, parameters.l), (3, 2));
 
     // A claim in English is searched as English, even where most documents searched are in
     // another language (the Search view's default for a bare query).

@@ -242,9 +242,9 @@ pub fn run(bench: &ReviseBench) -> anyhow::Result<()> {
             rows.similarity_before.push(f64::from(cosine(&vectors[0], &vectors[1])));
             rows.similarity_after.push(f64::from(cosine(&vectors[0], &vectors[2])));
         }
-        for (step, calls) in revision.envelope.parameters["calls"].as_object().into_iter().flatten()
-        {
-            *rows.calls.entry(step.clone()).or_default() += calls.as_u64().unwrap_or(0);
+        let calls = revision.envelope.parameters.revision().and_then(|r| r.calls.as_ref());
+        for (step, calls) in calls.into_iter().flatten() {
+            *rows.calls.entry(step.clone()).or_default() += u64::from(*calls);
         }
         for (purpose, count) in &revision.envelope.tokens.0 {
             let entry = rows.tokens.entry(purpose.clone()).or_default();

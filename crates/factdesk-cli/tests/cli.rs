@@ -1071,6 +1071,11 @@ fn revise_corrects_a_summary_against_its_source_and_names_bad_input() {
     assert_eq!(edits[0]["evidence"][0]["source"]["document_id"], 1);
     assert_eq!(revision["parameters"]["evidence"], "source");
     assert_eq!(revision["parameters"]["gate"], "chat");
+    // The settings and calls RARR has always recorded, no more and no fewer.
+    let recorded: Vec<&str> =
+        revision["parameters"].as_object().unwrap().keys().map(String::as_str).collect();
+    let written = ["calls", "evidence", "gate", "granularity", "max_growth", "questions"];
+    assert_eq!(recorded, [&written[..], &["seed", "threshold"]].concat(), "{revision:#}");
     assert!(revision["metrics"]["edit_distance"].as_f64().unwrap() > 0.0);
     // The judge (scripted: 5 when the article holds every word of the summary, else 2).
     let judged = &revision["metrics"]["judge"];

@@ -10,7 +10,7 @@ fn check(claim: &str, method: &str, verdict: Verdict, confidence: Option<f64>) -
     ClaimCheck {
         envelope: Envelope {
             method: method.into(),
-            parameters: serde_json::json!({}),
+            parameters: serde_json::json!({}).into(),
             model: "none".into(),
             nli_model: None,
             tokens: TokenUse::default(),

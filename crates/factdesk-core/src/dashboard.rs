@@ -79,7 +79,7 @@ mod tests {
         ClaimCheck {
             envelope: Envelope {
                 method: "toy".into(),
-                parameters: serde_json::json!({}),
+                parameters: serde_json::json!({}).into(),
                 model: "none".into(),
                 nli_model: None,
                 tokens: TokenUse::default(),

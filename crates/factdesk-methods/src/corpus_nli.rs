@@ -14,6 +14,7 @@
 use std::sync::Arc;
 
 use factdesk_llm::Nli;
+use factdesk_model::parameters::{CorpusNliParameters, MethodParameters};
 use factdesk_model::{
     ClaimCheck, DocumentId, Envelope, EvidenceSource, LeftOut, TokenUse, Undecided, Verdict,
 };
@@ -39,6 +40,19 @@ pub struct CorpusNliConfig {
 impl Default for CorpusNliConfig {
     fn default() -> Self {
         CorpusNliConfig { documents: 4, l: 6, retrieve: 50, threshold: 0.5 }
+    }
+}
+
+impl CorpusNliConfig {
+    /// What a check records of these settings (all of them).
+    pub fn parameters(&self) -> CorpusNliParameters {
+        CorpusNliParameters {
+            documents: self.documents,
+            l: self.l,
+            retrieve: self.retrieve,
+            threshold: self.threshold,
+            other: Default::default(),
+        }
     }
 }
 
@@ -321,7 +335,7 @@ impl CorpusNli {
         Ok(ClaimCheck {
             envelope: Envelope {
                 method: METHOD.into(),
-                parameters: serde_json::to_value(config).unwrap_or_default(),
+                parameters: MethodParameters::CorpusNli(config.parameters()),
                 model: self.model.clone(),
                 nli_model: Some(self.nli.name()),
                 tokens,

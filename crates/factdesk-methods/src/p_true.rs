@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use factdesk_llm::LanguageModel;
 use factdesk_llm::prompts::PromptLibrary;
+use factdesk_model::parameters::{MethodParameters, PTrueParameters};
 use factdesk_model::{ClaimCheck, Envelope, TokenUse, Verdict};
 
 use crate::MethodError;
@@ -45,7 +46,12 @@ impl PTrue {
         Ok(ClaimCheck {
             envelope: Envelope {
                 method: METHOD.into(),
-                parameters: serde_json::json!({"p_true": p_true, "samples": self.samples, "seed": self.seed}),
+                parameters: MethodParameters::PTrue(PTrueParameters {
+                    p_true,
+                    samples: self.samples,
+                    seed: self.seed,
+                    other: Default::default(),
+                }),
                 model: model_name(&*self.model),
                 nli_model: None,
                 tokens: {

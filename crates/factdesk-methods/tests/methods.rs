@@ -17,7 +17,7 @@ use factdesk_methods::judge::PremiseForm;
 use factdesk_methods::llm_cite::{LlmCite, LlmCiteConfig, UrlStrategy};
 use factdesk_methods::p_true::PTrue;
 use factdesk_methods::prompts::builtin_library;
-use factdesk_model::{DocumentId, MethodDetail, Undecided, UrlStatus, Verdict};
+use factdesk_model::{DocumentId, MethodDetail, MethodParameters, Undecided, UrlStatus, Verdict};
 use factdesk_testkit::TestServer;
 use factdesk_testkit::scripted::{
     Asked, NLI_TEMPLATE, P_TRUE_TEMPLATE, ScriptedModel, URL_TEMPLATES, asked,
@@ -351,10 +351,26 @@ async fn rejection_sampling_keeps_the_sample_with_most_valid_urls() {
             "A vegetable is a plant part eaten as food.",
         );
     let config = LlmCiteConfig { strategy: UrlStrategy::Rs, r: 3, ..LlmCiteConfig::default() };
-    let (method, server, pages) = cite(model, pages, nli("mucilage"), config);
+    let (method, server, pages) = cite(model, pages, nli("mucilage"), config.clone());
     let check = method.check("Okra pods contain a mucilage.").await.unwrap();
     assert_eq!(asked_of(&server)[0].n, 3);
-    assert_eq!(check.envelope.parameters["valid_urls_per_sample"], serde_json::json!([1, 2, 0]));
+    let MethodParameters::LlmCite(recorded) = &check.envelope.parameters else {
+        panic!("{:?}", check.envelope.parameters)
+    };
+    assert_eq!(recorded.valid_urls_per_sample, [1, 2, 0]);
+    // Written as the untyped parameters were.
+    let before = serde_json::json!({
+        "urls": config.strategy,
+        "m": config.m,
+        "r": config.r,
+        "temperature": config.temperature,
+        "l": config.l,
+        "threshold": config.threshold,
+        "premises": config.premises,
+        "seed": config.seed,
+        "valid_urls_per_sample": [1, 2, 0],
+    });
+    assert_eq!(serde_json::to_string(&check.envelope.parameters).unwrap(), before.to_string());
     assert!(
         check.proposed_urls().iter().all(|url| url.sample == 1 && url.status == UrlStatus::Fetched)
     );
@@ -433,6 +449,11 @@ async fn p_true_reads_the_answer_probability() {
     let check = method.check("Canberra is the capital of Australia.").await.unwrap();
     assert_eq!(check.verdict, Verdict::Supported);
     assert!((check.confidence.unwrap() - 0.75).abs() < 1e-9, "{check:?}");
+    let MethodParameters::PTrue(recorded) = &check.envelope.parameters else {
+        panic!("{:?}", check.envelope.parameters)
+    };
+    let before = serde_json::json!({"p_true": recorded.p_true, "samples": 4, "seed": 1});
+    assert_eq!(serde_json::to_string(&check.envelope.parameters).unwrap(), before.to_string());
     assert!(check.attributions.is_empty());
     assert!(asked_of(&server).iter().all(|asked| asked.template == P_TRUE_TEMPLATE));
 }
@@ -932,4 +953,32 @@ async fn a_chat_model_judge_reads_any_language_and_is_told_which() {
         .unwrap();
     let prompt = &asked_of(&server)[0].prompt;
     assert!(!prompt.contains(" is in "), "{prompt}");
+}
+
+/// The methods that record their whole configuration write it as the configuration serialises,
+/// as they did before their parameters were typed, and it reads back as the same variant.
+#[test]
+fn whole_configurations_are_recorded_as_they_serialise() {
+    fn same<T: serde::Serialize>(config: &T, typed: MethodParameters) {
+        let before = serde_json::to_value(config).unwrap();
+        assert_eq!(serde_json::to_string(&typed).unwrap(), before.to_string());
+        assert_eq!(MethodParameters::from(before), typed);
+    }
+    let nli = CorpusNliConfig { documents: 2, threshold: 0.65, ..CorpusNliConfig::default() };
+    same(&nli, MethodParameters::CorpusNli(nli.parameters()));
+    for temperature in [0.7, 0.3, 1.0] {
+        let ciber = factdesk_methods::ciber::CiberConfig {
+            temperature,
+            rule: factdesk_model::ciber::FusionRule::Wig,
+            mode: factdesk_model::ciber::ProbeMode::Sampling,
+            ..Default::default()
+        };
+        same(&ciber, MethodParameters::Ciber(ciber.parameters()));
+    }
+    let tts = factdesk_methods::tts::TtsConfig {
+        tau: 0.06,
+        stance_judge: factdesk_methods::tts::StanceJudge::Verifier,
+        ..Default::default()
+    };
+    same(&tts, MethodParameters::Summary(tts.parameters()));
 }

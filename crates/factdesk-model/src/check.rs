@@ -482,7 +482,7 @@ mod tests {
         ClaimCheck {
             envelope: Envelope {
                 method: "corpus-nli".into(),
-                parameters: serde_json::Value::Null,
+                parameters: crate::MethodParameters::default(),
                 model: "scripted".into(),
                 nli_model: None,
                 tokens: TokenUse::default(),

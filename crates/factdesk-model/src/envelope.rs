@@ -7,13 +7,16 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::parameters::MethodParameters;
+
 /// What every outcome carries, whatever its kind.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Envelope {
     /// `llm-cite`, `p-true`, `corpus-nli`, …
     pub method: String,
-    /// The method's variant and settings, e.g. `{"urls": "diverse", "m": 4, "l": 6}`.
-    pub parameters: serde_json::Value,
+    /// The settings the method ran with, typed by the method's shape (stored as the JSON
+    /// object each method has always written).
+    pub parameters: MethodParameters,
     /// The chat model (provider:model).
     pub model: String,
     /// The NLI model, when one judged premises.

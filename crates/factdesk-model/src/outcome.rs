@@ -433,7 +433,7 @@ mod tests {
     fn envelope() -> Envelope {
         Envelope {
             method: "toy".into(),
-            parameters: serde_json::json!({"k": 1}),
+            parameters: serde_json::json!({"k": 1}).into(),
             model: "scripted:test".into(),
             nli_model: None,
             tokens: TokenUse::default(),

@@ -187,7 +187,7 @@ fn item(stored: &StoredOutcome, revision: &Revision) -> Item {
         method: envelope.method.clone(),
         model: envelope.model.clone(),
         nli_model: envelope.nli_model.clone(),
-        evidence: envelope.parameters["evidence"].as_str().unwrap_or("?").to_owned(),
+        evidence: envelope.parameters.revision().map_or("?", |r| r.evidence.as_str()).to_owned(),
         checked_at: stored.checked_at.clone(),
         explanation: envelope.explanation.clone(),
         original: revision.original.clone(),
@@ -300,7 +300,7 @@ mod tests {
         let revision = Revision {
             envelope: Envelope {
                 method: "rarr".into(),
-                parameters: serde_json::json!({"evidence": "web"}),
+                parameters: serde_json::json!({"evidence": "web"}).into(),
                 model: "scripted".into(),
                 nli_model: None,
                 tokens: TokenUse::default(),

@@ -143,12 +143,9 @@ pub fn render_sourced(
         return Ok(());
     };
     let summary = &report.summary;
-    // τ is in the settings TTS ran with (under "config" when the answer was written again).
-    let parameters = &summary.envelope.parameters;
-    let tau = parameters
-        .get("tau")
-        .or_else(|| parameters.get("config").and_then(|c| c.get("tau")))
-        .and_then(serde_json::Value::as_f64)
+    // τ is in the settings TTS ran with (the first summary's when the answer was written again).
+    let tau = (summary.envelope.parameters.summary())
+        .map(|settings| settings.tau)
         .filter(|_| !summary.claims.is_empty());
     let rows = summary
         .sources
@@ -242,7 +239,11 @@ mod tests {
             summary: SourcedSummary {
                 envelope: Envelope {
                     method: "tts".into(),
-                    parameters: serde_json::json!({"tau": 0.06}),
+                    parameters: serde_json::json!({
+                        "tau": 0.06, "seed": 0, "duplicate_threshold": 0.8, "max_claims": 8,
+                        "stance_batch": 8, "document_words": 600,
+                    })
+                    .into(),
                     model: "mock".into(),
                     nli_model: None,
                     tokens: TokenUse::default(),

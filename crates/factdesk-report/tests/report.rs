@@ -67,7 +67,7 @@ fn check(claim: &str, verdict: Verdict, attributions: Vec<Attribution>) -> Claim
     ClaimCheck {
         envelope: Envelope {
             method: "llm-cite".to_owned(),
-            parameters: serde_json::json!({"urls": "diverse", "m": 4, "l": 6}),
+            parameters: serde_json::json!({"urls": "diverse", "m": 4, "l": 6}).into(),
             model: "openai:gpt-4o-mini".to_owned(),
             nli_model: Some("local:deberta-v3-nli".to_owned()),
             tokens: {

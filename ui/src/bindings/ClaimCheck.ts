@@ -3,11 +3,11 @@ import type { Attribution } from "./Attribution";
 import type { EvidenceSource } from "./EvidenceSource";
 import type { LeftOut } from "./LeftOut";
 import type { MethodDetail } from "./MethodDetail";
+import type { MethodParameters } from "./MethodParameters";
 import type { PremiseCheck } from "./PremiseCheck";
 import type { TokenUse } from "./TokenUse";
 import type { Undecided } from "./Undecided";
 import type { Verdict } from "./Verdict";
-import type { JsonValue } from "./serde_json/JsonValue";
 
 /**
  * Everything one check of one claim produced.
@@ -43,9 +43,10 @@ detail?: MethodDetail | null,
  */
 method: string, 
 /**
- * The method's variant and settings, e.g. `{"urls": "diverse", "m": 4, "l": 6}`.
+ * The settings the method ran with, typed by the method's shape (stored as the JSON
+ * object each method has always written).
  */
-parameters: JsonValue, 
+parameters: MethodParameters, 
 /**
  * The chat model (provider:model).
  */

@@ -108,11 +108,14 @@ function sourceName(summary: SourcedSummary, index: number): string {
   return source?.title ?? source?.url ?? (source?.document_id != null ? `document ${source.document_id}` : `source ${index + 1}`);
 }
 
-/** τ of the settings the summary was made with (under `config` when written again by hand). */
+/** Settings a summary records (`SummaryParameters`), and one written again by hand. */
+type RecordedSettings = Partial<Extract<SourcedSummary['parameters'], { tau: number }>>;
+type WrittenAgain = Partial<Extract<SourcedSummary['parameters'], { from_summary: number }>>;
+
+/** τ of the settings the summary was made with (the first one's when written again by hand). */
 function tauOf(summary: SourcedSummary): number | null {
-  const parameters = summary.parameters as Record<string, unknown> | null;
-  const config = (parameters?.config ?? parameters) as Record<string, unknown> | null;
-  const tau = config?.tau;
+  const parameters = summary.parameters as (RecordedSettings & WrittenAgain) | null;
+  const tau = parameters?.config?.tau ?? parameters?.tau;
   return typeof tau === 'number' && (summary.claims?.length ?? 0) > 0 ? tau : null;
 }
 

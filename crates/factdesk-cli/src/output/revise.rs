@@ -30,6 +30,7 @@ impl Text for StoredOutcome {
             anyhow::bail!("outcome {} is not a revision", stored.id);
         };
         let envelope = &revision.envelope;
+        let recorded = envelope.parameters.revision();
         println!("Original:   {}", revision.original);
         println!("Revised:    {}", revision.revised);
         println!("            {}", envelope.explanation);
@@ -42,8 +43,8 @@ impl Text for StoredOutcome {
                 .as_deref()
                 .map(|nli| format!(" · NLI gate {nli}"))
                 .unwrap_or_default(),
-            envelope.parameters["evidence"].as_str().unwrap_or("?"),
-            envelope.parameters["granularity"].as_str().unwrap_or("")
+            recorded.map_or("?", |r| r.evidence.as_str()),
+            recorded.and_then(|r| r.granularity.as_deref()).unwrap_or("")
         );
         println!("Outcome id: {} (run {})", stored.id, stored.run_id);
         for (index, edit) in revision.edits.iter().enumerate() {

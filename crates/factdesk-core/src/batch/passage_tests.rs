@@ -28,7 +28,7 @@ fn toy_revision(text: &str) -> Revision {
     Revision {
         envelope: Envelope {
             method: "toy-speller".into(),
-            parameters: serde_json::json!({"word": "teh"}),
+            parameters: serde_json::json!({"word": "teh"}).into(),
             model: "none".into(),
             nli_model: None,
             tokens,

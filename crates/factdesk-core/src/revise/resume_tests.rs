@@ -58,7 +58,7 @@ async fn a_rarr_run_stored_before_the_registry_named_methods_resumes() {
         let mut store = app.store().unwrap();
         let collection = store.collection_id("dams").unwrap();
         let run = store.create_run("rarr", &identity, Some("mock"), Some(collection)).unwrap();
-        let revision = serde_json::from_value(revision).unwrap();
+        let revision = serde_json::from_value(revision.clone()).unwrap();
         let subject = Some(SubjectId::Passage(passage.id));
         let stored = store.insert_outcome(run, subject, &Outcome::Revision(revision), &[]).unwrap();
         store.set_run_status(run, RunStatus::Cancelled, Some("interrupted")).unwrap();
@@ -82,4 +82,12 @@ async fn a_rarr_run_stored_before_the_registry_named_methods_resumes() {
     assert_eq!(read.envelope.method, "rarr");
     assert_eq!(read.revised, "The dam held in 1889.");
     assert_eq!(read.edits[0].after, "1889");
+    // Its parameters read typed, and write back as they were stored.
+    let recorded = read.envelope.parameters.revision().expect("a revision's parameters");
+    assert_eq!((recorded.evidence.as_str(), recorded.gate.as_deref()), ("corpus", Some("chat")));
+    assert_eq!(recorded.calls.as_ref().unwrap().get("edit"), Some(&1));
+    assert_eq!(
+        serde_json::to_string(&read.envelope.parameters).unwrap(),
+        revision["parameters"].to_string()
+    );
 }

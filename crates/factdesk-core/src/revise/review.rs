@@ -133,11 +133,9 @@ impl Factdesk {
                     after.push(a);
                 }
             }
-            let calls =
-                revision.envelope.parameters["calls"].as_object().cloned().unwrap_or_default();
-            for (step, count) in calls {
-                *figures.calls_per_revision.entry(step).or_default() +=
-                    count.as_f64().unwrap_or(0.0);
+            let calls = revision.envelope.parameters.revision().and_then(|r| r.calls.as_ref());
+            for (step, count) in calls.into_iter().flatten() {
+                *figures.calls_per_revision.entry(step.clone()).or_default() += f64::from(*count);
             }
             for (purpose, count) in &revision.envelope.tokens.0 {
                 *figures.tokens_per_revision.entry(purpose.clone()).or_default() +=

@@ -5,11 +5,12 @@
 use factdesk_methods::tts::TtsConfig;
 use factdesk_methods::tts::baselines::{Baseline, BaselineResult};
 use factdesk_model::ciber::Stance;
+use factdesk_model::parameters::MethodParameters;
 use factdesk_model::{
     Document, Envelope, EvidenceSource, ScoredSource, SourceClaims, SourcedSummary,
 };
 
-use crate::{CoreError, Result};
+use crate::Result;
 
 pub(super) fn source_name(document: &Document) -> String {
     document.summary.title.clone().unwrap_or_else(|| format!("document {}", document.summary.id))
@@ -38,16 +39,15 @@ fn envelope(
     chat: &str,
     tokens: &factdesk_model::TokenUse,
     explanation: String,
-) -> Result<Envelope> {
-    Ok(Envelope {
+) -> Envelope {
+    Envelope {
         method: method.to_owned(),
-        parameters: serde_json::to_value(config)
-            .map_err(|e| CoreError::InvalidInput(e.to_string()))?,
+        parameters: MethodParameters::Summary(config.parameters()),
         model: chat.to_owned(),
         nli_model: None,
         tokens: tokens.clone(),
         explanation,
-    })
+    }
 }
 
 /// TTS's result as a stored summary.
@@ -73,7 +73,7 @@ pub(super) fn tts_summary(
                 result.calls,
                 notes_suffix(&result.notes)
             ),
-        )?,
+        ),
         question: Some(result.question.clone()),
         text: result.summary.clone().unwrap_or_default(),
         sources: result
@@ -147,7 +147,7 @@ pub(super) fn baseline_summary(
                 result.calls,
                 notes_suffix(&result.notes)
             ),
-        )?,
+        ),
         question: Some(result.question.clone()),
         text: result.summary.clone().unwrap_or_default(),
         sources: result

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use factdesk_llm::CallCollector;
 use factdesk_methods::tts::{Tts, TtsConfig};
+use factdesk_model::parameters::{MethodParameters, ResummarizedParameters};
 use factdesk_model::{
     CheckId, Outcome, RunStatus, ScoredSource, SourceReview, SourcedSummary, StoredOutcome,
 };
@@ -122,10 +123,11 @@ impl Factdesk {
             }
             texts.push(document.text);
         }
-        // A summary written again by hand keeps the first one's settings under "config".
-        let settings = original.envelope.parameters.get("config").cloned();
-        let settings = settings.unwrap_or_else(|| original.envelope.parameters.clone());
-        let config: TtsConfig = serde_json::from_value(settings.clone()).unwrap_or_default();
+        // A summary written again by hand keeps the first one's settings (the defaults it is
+        // written with, if the first recorded none TTS reads).
+        let recorded = original.envelope.parameters.summary().cloned();
+        let config = recorded.as_ref().map(TtsConfig::from_parameters).unwrap_or_default();
+        let settings = recorded.unwrap_or_else(|| config.parameters());
         let chat = self.model_choice().model_name();
         let identity = RunIdentity::new(
             "tts-by-hand",
@@ -158,9 +160,10 @@ impl Factdesk {
             summary.text = text;
             summary.envelope.tokens = tokens;
             summary.envelope.model = chat.clone();
-            summary.envelope.parameters = serde_json::json!({
-                "from_summary": id.0,
-                "config": settings,
+            summary.envelope.parameters = MethodParameters::Resummarized(ResummarizedParameters {
+                from_summary: id.0,
+                config: settings,
+                other: Default::default(),
             });
             summary.envelope.explanation = format!(
                 "Written again by hand from {} of the {} source(s) of summary {id}{}{}; the \

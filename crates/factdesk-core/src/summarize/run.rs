@@ -158,6 +158,7 @@ fn summary_identity(
 #[cfg(test)]
 mod tests {
     use factdesk_methods::tts::TtsConfig;
+    use factdesk_model::MethodParameters;
     use factdesk_testkit::scripted::ScriptedModel;
 
     use super::*;
@@ -284,6 +285,21 @@ mod tests {
         let kept: Vec<usize> =
             (0..summary.sources.len()).filter(|&i| summary.sources[i].used).skip(1).collect();
         let by_hand = app.resummarize(resumed.stored.id, &kept).await.unwrap();
+        // Both envelopes, read back from the store, hold typed settings written as the
+        // untyped ones were: TTS's configuration, and under "config" beside the first summary.
+        let parameters = |id| {
+            let stored = app.store().unwrap().outcome(id).unwrap();
+            stored.outcome.envelope().parameters.clone()
+        };
+        let first = parameters(resumed.stored.id);
+        let config = serde_json::to_value(&request.config).unwrap();
+        assert!(matches!(first, MethodParameters::Summary(_)), "{first:?}");
+        assert_eq!(serde_json::to_string(&first).unwrap(), config.to_string());
+        let again = parameters(by_hand.id);
+        let MethodParameters::Resummarized(ref again_typed) = again else { panic!("{again:?}") };
+        assert_eq!(again_typed.from_summary, resumed.stored.id.0);
+        let before = serde_json::json!({"from_summary": resumed.stored.id.0, "config": config});
+        assert_eq!(serde_json::to_string(&again).unwrap(), before.to_string());
         let Outcome::Summary(by_hand) = by_hand.outcome else { panic!() };
         assert!(by_hand.envelope.explanation.contains("dropped:"), "{by_hand:#?}");
         assert_eq!(by_hand.sources.iter().filter(|s| s.used).count(), kept.len());

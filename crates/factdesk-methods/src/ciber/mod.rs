@@ -53,6 +53,7 @@ use factdesk_llm::prompts::PromptLibrary;
 use factdesk_model::ciber::{
     CiberDetail, CiberDocument, FusionRule, ProbeMode, ProbeResult, RuleVerdict, Stance,
 };
+use factdesk_model::parameters::{CiberParameters, MethodParameters};
 use factdesk_model::{
     Attribution, ClaimCheck, DocumentId, Envelope, EvidenceSource, MethodDetail, TokenUse,
     Undecided, Verdict,
@@ -153,6 +154,28 @@ impl Default for CiberConfig {
             rag: true,
             seed: 0,
             probes: 1,
+        }
+    }
+}
+
+impl CiberConfig {
+    /// What a check records of these settings (all of them).
+    pub fn parameters(&self) -> CiberParameters {
+        CiberParameters {
+            documents: self.documents,
+            retrieve: self.retrieve,
+            document_words: self.document_words,
+            agree: self.agree,
+            conflict: self.conflict,
+            mode: self.mode,
+            samples: self.samples,
+            temperature: f64::from(self.temperature),
+            alpha: self.alpha,
+            rule: self.rule,
+            rag: self.rag,
+            seed: self.seed,
+            probes: self.probes,
+            other: Default::default(),
         }
     }
 }
@@ -328,7 +351,7 @@ impl Ciber {
         Ok(ClaimCheck {
             envelope: Envelope {
                 method: METHOD.into(),
-                parameters: serde_json::to_value(config).unwrap_or_default(),
+                parameters: MethodParameters::Ciber(config.parameters()),
                 model: model_name(&*self.model),
                 nli_model: None,
                 tokens,

@@ -24,6 +24,7 @@ use std::sync::Arc;
 
 use factdesk_llm::prompts::PromptLibrary;
 use factdesk_llm::{LanguageModel, Nli};
+use factdesk_model::parameters::{LlmCiteParameters, MethodParameters};
 use factdesk_model::{
     ClaimCheck, Envelope, EvidenceSource, LeftOut, MethodDetail, ProposedUrl, TokenUse, Undecided,
     UrlStatus, Verdict,
@@ -256,16 +257,17 @@ impl LlmCite {
         Ok(ClaimCheck {
             envelope: Envelope {
                 method: METHOD.into(),
-                parameters: serde_json::json!({
-                    "urls": config.strategy,
-                    "m": config.m,
-                    "r": config.r,
-                    "temperature": config.temperature,
-                    "l": config.l,
-                    "threshold": config.threshold,
-                    "premises": config.premises,
-                    "seed": config.seed,
-                    "valid_urls_per_sample": generated.valid_per_sample,
+                parameters: MethodParameters::LlmCite(LlmCiteParameters {
+                    urls: crate::setting_name(&config.strategy),
+                    m: config.m,
+                    r: config.r,
+                    temperature: f64::from(config.temperature),
+                    l: config.l,
+                    threshold: config.threshold,
+                    premises: crate::setting_name(&config.premises),
+                    seed: config.seed,
+                    valid_urls_per_sample: generated.valid_per_sample,
+                    other: Default::default(),
                 }),
                 model: model_name(&*self.model),
                 nli_model: Some(self.nli.name()),

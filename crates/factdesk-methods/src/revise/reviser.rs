@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use factdesk_llm::TokenUsage;
+use factdesk_model::parameters::{MethodParameters, RevisionParameters};
 use factdesk_model::{
     Edit, Envelope, EvidenceSentences, RejectedChange, Revision, TokenUse, VerificationStep,
 };
@@ -197,16 +198,17 @@ impl Reviser {
     }
 
     /// The envelope's parameters: the configuration, the evidence and the calls by step.
-    pub(crate) fn parameters(&self, calls: &BTreeMap<String, u32>) -> serde_json::Value {
-        serde_json::json!({
-            "gate": self.config.gate,
-            "evidence": self.evidence.name(),
-            "granularity": self.evidence.granularity(),
-            "questions": self.config.questions,
-            "max_growth": self.config.max_growth,
-            "threshold": self.config.threshold,
-            "seed": self.config.seed,
-            "calls": calls,
+    pub(crate) fn parameters(&self, calls: BTreeMap<String, u32>) -> MethodParameters {
+        MethodParameters::Revision(RevisionParameters {
+            evidence: self.evidence.name().to_owned(),
+            granularity: self.evidence.granularity().map(|g| crate::setting_name(&g)),
+            gate: Some(crate::setting_name(&self.config.gate)),
+            questions: Some(self.config.questions),
+            max_growth: Some(self.config.max_growth),
+            threshold: Some(self.config.threshold),
+            seed: Some(self.config.seed),
+            calls: Some(calls),
+            other: Default::default(),
         })
     }
 
@@ -224,7 +226,7 @@ impl Reviser {
         Revision {
             envelope: Envelope {
                 method: method.into(),
-                parameters: self.parameters(&calls),
+                parameters: self.parameters(calls),
                 model: crate::llm_cite::model_name(&*self.model),
                 nli_model: self.nli_name(),
                 tokens,

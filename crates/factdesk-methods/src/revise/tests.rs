@@ -186,6 +186,42 @@ fn consistent(revision: &Revision) {
     assert_eq!(outcome.inconsistency(), None, "{revision:#?}");
 }
 
+/// The settings and calls `revision` recorded.
+fn recorded(revision: &Revision) -> &factdesk_model::parameters::RevisionParameters {
+    revision.envelope.parameters.revision().expect("a revision's parameters")
+}
+
+/// The model calls by step `revision` recorded.
+fn calls(revision: &Revision) -> &std::collections::BTreeMap<String, u32> {
+    recorded(revision).calls.as_ref().expect("RARR and CoVe record their calls")
+}
+
+/// A revision's typed parameters are written as the JSON object RARR and CoVe wrote before
+/// they were typed, key for key and byte for byte, with and without a granularity.
+#[tokio::test]
+async fn a_revision_records_its_parameters_as_before() {
+    let closed: Arc<dyn EvidenceFinder> = Arc::new(NoEvidence);
+    for evidence in [source(Granularity::Snippets, None), closed] {
+        let (_server, method) = reviser(Method::Rarr, careful(), evidence);
+        let reviser = &method.reviser;
+        let calls =
+            std::collections::BTreeMap::from([("edit".to_owned(), 1), ("gate".to_owned(), 3)]);
+        let before = serde_json::json!({
+            "gate": reviser.config.gate,
+            "evidence": reviser.evidence.name(),
+            "granularity": reviser.evidence.granularity(),
+            "questions": reviser.config.questions,
+            "max_growth": reviser.config.max_growth,
+            "threshold": reviser.config.threshold,
+            "seed": reviser.config.seed,
+            "calls": calls,
+        });
+        let typed = reviser.parameters(calls);
+        assert_eq!(serde_json::to_string(&typed).unwrap(), before.to_string());
+        assert_eq!(factdesk_model::MethodParameters::from(before), typed);
+    }
+}
+
 #[tokio::test]
 async fn rarr_corrects_one_wrong_number_with_one_minimal_edit_and_its_evidence() {
     let (_server, reviser) = reviser(Method::Rarr, careful(), source(Granularity::Snippets, None));
@@ -217,14 +253,14 @@ async fn rarr_corrects_one_wrong_number_with_one_minimal_edit_and_its_evidence()
     );
     assert_eq!(&PASSAGE[revision.steps[2].start..revision.steps[2].end], "It stands in Paris.");
     assert!(revision.rejected.is_empty(), "{:?}", revision.rejected);
-    let calls = &revision.envelope.parameters["calls"];
+    let calls = calls(&revision);
     assert_eq!(
-        (calls["queries"].as_u64(), calls["gate"].as_u64(), calls["edit"].as_u64()),
+        (calls.get("queries").copied(), calls.get("gate").copied(), calls.get("edit").copied()),
         // Three gates on searches and one on the edit, which must make the evidence agree.
         (Some(2), Some(4), Some(1))
     );
     assert!(revision.envelope.tokens.of("edit").completion > 0);
-    assert_eq!(revision.envelope.parameters["evidence"], "source");
+    assert_eq!(recorded(&revision).evidence, "source");
 }
 
 #[tokio::test]
@@ -238,8 +274,8 @@ async fn a_correct_passage_is_left_untouched() {
         assert!(revision.edits.is_empty() && revision.rejected.is_empty(), "{revision:#?}");
         assert!(revision.steps.iter().all(|step| step.agrees == Some(true)), "{revision:#?}");
         // Nothing disagreed: no edit or refinement was asked for.
-        let calls = &revision.envelope.parameters["calls"];
-        assert!(calls.get("edit").is_none() && calls.get("refine").is_none(), "{calls}");
+        let calls = calls(&revision);
+        assert!(calls.get("edit").is_none() && calls.get("refine").is_none(), "{calls:?}");
     }
 }
 
@@ -351,10 +387,7 @@ async fn the_nli_gate_judges_each_unit_and_records_its_probability() {
     assert_eq!(revision.revised, "The Eiffel Tower opened in 1889. It stands in Paris.");
     assert_eq!(revision.edits[0].agreement, Some(0.1));
     assert_eq!(revision.envelope.nli_model.as_deref(), Some("numbers"));
-    assert!(
-        revision.envelope.parameters["calls"].get("gate").is_none(),
-        "the chat model did not gate"
-    );
+    assert!(calls(&revision).get("gate").is_none(), "the chat model did not gate");
     // Without a judge, the NLI gate refuses to start.
     reviser.nli = None;
     let error = reviser.revise(PASSAGE).await.unwrap_err();
@@ -401,7 +434,7 @@ async fn chunks_are_ranked_by_embeddings_and_need_an_embedder() {
     let (_server, reviser) = reviser(Method::Rarr, careful(), finder);
     let revision = reviser.revise(PASSAGE).await.unwrap();
     assert_eq!(revision.revised, "The Eiffel Tower opened in 1889. It stands in Paris.");
-    assert_eq!(revision.envelope.parameters["granularity"], "chunks");
+    assert_eq!(recorded(&revision).granularity.as_deref(), Some("chunks"));
 }
 
 struct OneDocumentCorpus;
@@ -445,7 +478,7 @@ async fn corpus_evidence_gives_snippets_or_chunks_of_its_best_documents() {
             revision.revised, "The Eiffel Tower opened in 1889. It stands in Paris.",
             "{granularity:?}"
         );
-        assert_eq!(revision.envelope.parameters["evidence"], "corpus");
+        assert_eq!(recorded(&revision).evidence, "corpus");
     }
 }
 
@@ -458,7 +491,7 @@ async fn without_evidence_the_model_answers_from_what_it_knows() {
     assert_eq!(revision.revised, PASSAGE);
     assert_eq!(revision.steps.len(), 2);
     assert!(revision.steps.iter().all(|step| step.agrees.is_none() && step.evidence.is_empty()));
-    assert_eq!(revision.envelope.parameters["evidence"], "none");
+    assert_eq!(recorded(&revision).evidence, "none");
     // A model that knows better corrects from its own knowledge.
     let knowing = careful().on("cove/answer", |asked| {
         if asked.claim.contains("open") { "It opened in 1889." } else { "In Paris." }.into()
@@ -563,7 +596,7 @@ async fn web_evidence_reads_the_pages_the_model_proposes_for_each_query() {
     let note = revision.steps[0].note.as_deref().unwrap_or("");
     assert!(note.contains("Missing_page"), "{note}");
     assert!(revision.envelope.tokens.of("url").completion > 0);
-    assert_eq!(revision.envelope.parameters["evidence"], "web");
+    assert_eq!(recorded(&revision).evidence, "web");
 }
 
 #[tokio::test]

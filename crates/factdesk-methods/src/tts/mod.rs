@@ -65,6 +65,7 @@ use factdesk_llm::prompts::PromptLibrary;
 use factdesk_llm::{LanguageModel, Nli};
 use factdesk_model::TokenUse;
 use factdesk_model::ciber::Stance;
+use factdesk_model::parameters::SummaryParameters;
 use serde::{Deserialize, Serialize};
 
 /// The templates, by step.
@@ -128,6 +129,42 @@ impl Default for TtsConfig {
             document_words: 600,
             stance_judge: StanceJudge::Chat,
             stance_threshold: 0.5,
+        }
+    }
+}
+
+impl TtsConfig {
+    /// What a summary records of these settings (all of them).
+    pub fn parameters(&self) -> SummaryParameters {
+        SummaryParameters {
+            tau: self.tau,
+            seed: self.seed,
+            duplicate_threshold: self.duplicate_threshold,
+            max_claims: self.max_claims,
+            stance_batch: self.stance_batch,
+            document_words: self.document_words,
+            stance_judge: Some(crate::setting_name(&self.stance_judge)),
+            stance_threshold: Some(self.stance_threshold),
+            other: Default::default(),
+        }
+    }
+
+    /// The configuration a summary recorded: a setting it did not record (the stance judge
+    /// and threshold of summaries stored before they were settings) at its default, and a
+    /// field it recorded that no setting has left out.
+    pub fn from_parameters(recorded: &SummaryParameters) -> TtsConfig {
+        let default = TtsConfig::default();
+        TtsConfig {
+            tau: recorded.tau,
+            seed: recorded.seed,
+            duplicate_threshold: recorded.duplicate_threshold,
+            max_claims: recorded.max_claims,
+            stance_batch: recorded.stance_batch,
+            document_words: recorded.document_words,
+            stance_judge: (recorded.stance_judge.as_deref())
+                .and_then(|judge| judge.parse().ok())
+                .unwrap_or(default.stance_judge),
+            stance_threshold: recorded.stance_threshold.unwrap_or(default.stance_threshold),
         }
     }
 }

@@ -238,7 +238,7 @@ mod tests {
         tokens.add("question", 12, 3);
         Envelope {
             method: "toy-rarr".into(),
-            parameters: serde_json::json!({"edits": 1}),
+            parameters: serde_json::json!({"edits": 1}).into(),
             model: "scripted:test".into(),
             nli_model: None,
             tokens,

@@ -142,7 +142,7 @@ mod tests {
         ClaimCheck {
             envelope: Envelope {
                 method: "llm-cite".into(),
-                parameters: serde_json::json!({"m": 4}),
+                parameters: serde_json::json!({"m": 4}).into(),
                 model: "scripted:test".into(),
                 nli_model: None,
                 tokens: {

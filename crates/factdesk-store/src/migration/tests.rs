@@ -539,3 +539,42 @@ fn runs_of_every_kind_get_one_identity_at_version_18() {
         .unwrap();
     assert!(text.contains("0.7"), "{text}");
 }
+
+/// The envelopes the data directories of versions 5 and 20 hold (corpus-NLI's, P(True)'s and
+/// LLM-Cite's) read into their methods' typed parameters through `Store::outcomes`, and write
+/// back as they are stored, byte for byte.
+#[test]
+fn stored_envelopes_of_earlier_versions_read_as_typed_parameters() {
+    use factdesk_model::MethodParameters;
+    for (fixture, expected) in [("data-dir-v5", [4, 3, 1]), ("data-dir-v20", [2, 0, 0])] {
+        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures")
+            .join(fixture)
+            .join("factdesk.sqlite3");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("factdesk.sqlite3");
+        std::fs::copy(&fixture, &path).unwrap();
+        let store = Store::open(&path).unwrap();
+        let mut read = [0; 3];
+        for stored in store.outcomes(None, None).unwrap() {
+            let envelope = stored.outcome.envelope();
+            let slot = match (envelope.method.as_str(), &envelope.parameters) {
+                ("corpus-nli", MethodParameters::CorpusNli(_)) => 0,
+                ("p-true", MethodParameters::PTrue(_)) => 1,
+                ("llm-cite", MethodParameters::LlmCite(_)) => 2,
+                (method, parameters) => panic!("{method} read as {parameters:?}"),
+            };
+            read[slot] += 1;
+            let written: String = store
+                .conn
+                .query_row(
+                    "SELECT result ->> '$.parameters' FROM checks WHERE id = ?1",
+                    [stored.id.0],
+                    |row| row.get(0),
+                )
+                .unwrap();
+            assert_eq!(serde_json::to_string(&envelope.parameters).unwrap(), written);
+        }
+        assert_eq!(read, expected, "{fixture:?}");
+    }
+}

@@ -11,6 +11,7 @@ use std::sync::LazyLock;
 use async_trait::async_trait;
 use factdesk_methods::MethodError;
 use factdesk_methods::revise::Reviser;
+use factdesk_model::parameters::{MethodParameters, RevisionParameters};
 use factdesk_model::{Edit, Envelope, EvidenceSentences, Revision, TokenUse, VerificationStep};
 
 use super::{ReviseSettings, RevisionMethod};
@@ -109,9 +110,17 @@ impl RevisionMethod for ToyCut {
         Ok(Revision {
             envelope: Envelope {
                 method: NAME.into(),
-                parameters: serde_json::json!({
-                    "evidence": reviser.evidence.name(),
-                    "granularity": reviser.evidence.granularity(),
+                parameters: MethodParameters::Revision(RevisionParameters {
+                    evidence: reviser.evidence.name().to_owned(),
+                    granularity: (reviser.evidence.granularity())
+                        .map(|granularity| factdesk_methods::setting_name(&granularity)),
+                    gate: None,
+                    questions: None,
+                    max_growth: None,
+                    threshold: None,
+                    seed: None,
+                    calls: None,
+                    other: Default::default(),
                 }),
                 model: String::new(),
                 nli_model: None,

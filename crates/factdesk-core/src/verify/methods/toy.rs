@@ -124,7 +124,7 @@ impl PlannedMethod for ToyConfig {
         Ok(ClaimCheck {
             envelope: Envelope {
                 method: NAME.into(),
-                parameters: serde_json::json!({"sentences": self.sentences}),
+                parameters: serde_json::json!({"sentences": self.sentences}).into(),
                 model: String::new(),
                 nli_model: None,
                 tokens: TokenUse::default(),
