@@ -1104,3 +1104,43 @@ fn comparisons_and_qualities_conflict_between_the_same_words_only() {
         &[],
     );
 }
+
+#[test]
+fn a_name_given_another_place_in_a_restated_sentence_conflicts() {
+    // A name swapped in: the sentence says the claim word for word but for the name.
+    let show = "Ellie Grant, 22, was appearing on the show to discuss her condition. \
+                Her sister Pettier watched from home.";
+    let each =
+        align_all(&[show], "Pettier, 22, was appearing on the show to discuss her condition.");
+    assert_eq!(kinds(&each[0].conflicts), [(FactKind::Name, "Pettier", "Ellie Grant")], "{each:?}");
+    // The two names turned round: a role, though the premise holds both.
+    check(
+        "Luigi Costa, 71, is accused of killing his elderly neighbour Terrence Freebody in July.",
+        "Terrence Freebody, 71, is accused of killing his neighbour Luigi Costa.",
+        &[
+            (FactKind::Role, "Terrence Freebody", "Luigi Costa"),
+            (FactKind::Role, "Luigi Costa", "Terrence Freebody"),
+        ],
+        &[],
+    );
+    // Names listed in another order, a description in a name's place, and a name of another
+    // kind in a person's place are not read as swaps.
+    check(
+        "Coleen Rooney and Nadine Coyle have joined the race.",
+        "Nadine Coyle and Coleen Rooney have joined the race.",
+        &[],
+        &[],
+    );
+    check(
+        "The 29-year-old from Chicago has Androgen Insensitivity Syndrome.",
+        "Jennifer Pagonis has Androgen Insensitivity Syndrome.",
+        &[],
+        &["Pagonis"],
+    );
+    check(
+        "On Monday, Headmaster David Mulford notified parents of the allegations in an email.",
+        "On Monday, Newington College notified parents of the allegations in an email.",
+        &[],
+        &["Newington College"],
+    );
+}
