@@ -5,6 +5,7 @@
 //! premise contradicts it with that probability, and not enough info when none does.
 
 use factdesk_llm::{Nli, NliPair};
+pub use factdesk_model::parameters::PremiseForm;
 use factdesk_model::{Attribution, EvidenceSource, PremiseCheck, TokenUse, Verdict};
 
 use crate::MethodError;
@@ -14,17 +15,6 @@ use crate::MethodError;
 pub struct RankedSource {
     pub source: EvidenceSource,
     pub sentences: Vec<String>,
-}
-
-/// How premises are formed from a source.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum PremiseForm {
-    /// s1, s1 s2, …, s1 … sl (the paper's main method).
-    Cumulative,
-    /// The document itself, its first `max_chars` characters (the paper's §4.4 variant with an
-    /// LLM instructed for NLI).
-    WholeDocument { max_chars: usize },
 }
 
 /// What the judging step concluded.

@@ -48,16 +48,6 @@ pub enum MethodError {
     Cancelled,
 }
 
-/// The name a setting of a method is written under (its serde name: `diverse`, `chat`, …), as
-/// an envelope's parameters record it.
-pub fn setting_name<T: serde::Serialize>(setting: &T) -> String {
-    match serde_json::to_value(setting) {
-        Ok(serde_json::Value::String(name)) => name,
-        Ok(other) => other.to_string(),
-        Err(error) => error.to_string(),
-    }
-}
-
 impl MethodError {
     /// Whether the error is one call's own (a prompt longer than the model's context, an
     /// answer that cannot be read), so that a batch of calls can go on without it; a server

@@ -401,6 +401,9 @@ async fn evidence_that_instructs_the_judge_never_reaches_it() {
         let (method, _server, _) = cite(model, pages, obeying.clone(), config);
         let check = method.check("Okra is a kind of fish found in the ocean.").await.unwrap();
         assert_eq!(check.verdict, Verdict::NotEnoughInfo, "{premises:?}: {check:#?}");
+        // Recorded as the setting serialises: a name, or an object with the length.
+        let recorded = serde_json::to_value(&check.envelope.parameters).unwrap();
+        assert_eq!(recorded["premises"], serde_json::to_value(premises).unwrap());
         assert!(
             obeying.seen.lock().unwrap().iter().all(|pair| !pair.premise.contains("Ignore")),
             "{premises:?}: the instruction reached the judge"

@@ -36,6 +36,7 @@ pub use check::{
     UrlStatus, page_label, stale_evidence,
 };
 pub mod facts;
+mod method_settings;
 pub use facts::{FactAlignment, FactKind, FactPair};
 pub mod fetch;
 pub mod outcome;

@@ -11,16 +11,17 @@
 //! values the methods wrote before were, so stored results read and write byte for byte as
 //! they did.
 //!
-//! The settings a method reads from `factdesk-methods` (URL strategy, premise form, gate,
-//! granularity, stance judge) are recorded here as their names: this crate sits below the
-//! methods and cannot name their types; CIBER's probe mode and fusion rule live in this crate
-//! and are typed.
+//! The settings are typed as the methods run on them: the enums of [`crate::ciber`] and those
+//! here (URL strategy, premise form, gate, granularity, stance judge), which the methods'
+//! crate re-exports. A revision's evidence stays a name: the evidence finders are a trait of
+//! the methods' crate, each naming itself.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::ciber::{FusionRule, ProbeMode};
+pub use crate::method_settings::{Gate, Granularity, PremiseForm, StanceJudge, UrlStrategy};
 
 /// Fields of a stored body that its variant does not name, kept so that it is written back
 /// whole.
@@ -49,8 +50,8 @@ pub enum MethodParameters {
 /// LLM-Cite's settings, and how many proposed URLs of each sample led to a page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct LlmCiteParameters {
-    /// The URL strategy: `direct`, `diverse`, …
-    pub urls: String,
+    /// How the URLs were asked for.
+    pub urls: UrlStrategy,
     /// URLs asked per sample.
     pub m: usize,
     /// Samples.
@@ -59,8 +60,7 @@ pub struct LlmCiteParameters {
     /// Sentences kept per page.
     pub l: usize,
     pub threshold: f64,
-    /// How premises are formed: `single`, `cumulative`, …
-    pub premises: String,
+    pub premises: PremiseForm,
     pub seed: u64,
     pub valid_urls_per_sample: Vec<usize>,
     #[serde(flatten)]
@@ -130,12 +130,12 @@ pub struct CiberParameters {
 pub struct RevisionParameters {
     /// The evidence read: `source`, `corpus`, `web`, `none`.
     pub evidence: String,
-    /// How the evidence was cut (`snippets`, `chunks`, …); none for none.
-    pub granularity: Option<String>,
-    /// The agreement gate: `chat` or `nli`.
+    /// How the evidence was cut; none without evidence (null, as written).
+    pub granularity: Option<Granularity>,
+    /// The agreement gate (RARR's and CoVe's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
-    pub gate: Option<String>,
+    pub gate: Option<Gate>,
     /// Questions asked per sentence.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -169,11 +169,10 @@ pub struct SummaryParameters {
     pub max_claims: usize,
     pub stance_batch: usize,
     pub document_words: usize,
-    /// Who gave the stances: `chat` or `verifier` (absent from summaries stored before it was
-    /// a setting).
+    /// Who gave the stances (absent from summaries stored before it was a setting).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
-    pub stance_judge: Option<String>,
+    pub stance_judge: Option<StanceJudge>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub stance_threshold: Option<f64>,

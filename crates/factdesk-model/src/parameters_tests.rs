@@ -24,26 +24,43 @@ fn every_method_s_parameters_read_as_its_variant_and_write_back_unchanged() {
     let MethodParameters::PTrue(p_true) = round_trip(P_TRUE) else { panic!("p-true") };
     assert_eq!((p_true.samples, p_true.p_true), (5, 0.4354831404781759));
     let MethodParameters::LlmCite(cite) = round_trip(LLM_CITE) else { panic!("llm-cite") };
-    assert_eq!((cite.urls.as_str(), cite.m, cite.premises.as_str()), ("diverse", 2, "cumulative"));
+    assert_eq!(
+        (cite.urls, cite.m, cite.premises),
+        (UrlStrategy::Diverse, 2, PremiseForm::Cumulative)
+    );
     let MethodParameters::Ciber(ciber) = round_trip(CIBER) else { panic!("ciber") };
     assert_eq!((ciber.mode, ciber.rule, ciber.rag), (ProbeMode::Exact, FusionRule::Meta, true));
     let rarr = round_trip(RARR);
     let revision = rarr.revision().expect("a revision");
-    assert_eq!((revision.evidence.as_str(), revision.gate.as_deref()), ("corpus", Some("chat")));
+    assert_eq!((revision.evidence.as_str(), revision.gate), ("corpus", Some(Gate::Chat)));
     assert_eq!(revision.calls.as_ref().unwrap()["gate"], 1);
     let tts = round_trip(TTS);
     assert!(matches!(tts, MethodParameters::Summary(_)), "{tts:?}");
-    assert_eq!(tts.summary().unwrap().stance_judge.as_deref(), Some("chat"));
+    assert_eq!(tts.summary().unwrap().stance_judge, Some(StanceJudge::Chat));
+}
+
+#[test]
+fn llm_cite_s_whole_document_premises_keep_their_length() {
+    let whole = LLM_CITE.replace(
+        r#""premises":"cumulative""#,
+        r#""premises":{"whole-document":{"max_chars":4000}}"#,
+    );
+    let MethodParameters::LlmCite(cite) = round_trip(&whole) else { panic!("llm-cite") };
+    assert_eq!(cite.premises, PremiseForm::WholeDocument { max_chars: 4000 });
 }
 
 #[test]
 fn a_revision_without_evidence_or_settings_keeps_its_null_and_absent_fields() {
     // RARR with no evidence: granularity null, written as null again.
+    for granularity in [Granularity::Snippets, Granularity::Chunks] {
+        let written = serde_json::to_value(granularity).unwrap();
+        assert_eq!(written.as_str(), Some(granularity.as_str()));
+    }
     let none = RARR.replace(r#""evidence":"corpus""#, r#""evidence":"none""#);
     let none = none.replace(r#""granularity":"snippets""#, r#""granularity":null"#);
     assert_eq!(round_trip(&none).revision().unwrap().granularity, None);
     // A method that records only its evidence (the core's test-only toy): no settings appear.
-    let toy = round_trip(r#"{"evidence":"source","granularity":"sentences"}"#);
+    let toy = round_trip(r#"{"evidence":"source","granularity":"chunks"}"#);
     let toy = toy.revision().unwrap();
     assert_eq!((toy.gate.as_ref(), toy.calls.as_ref()), (None, None));
 }

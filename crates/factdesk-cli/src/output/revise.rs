@@ -44,7 +44,7 @@ impl Text for StoredOutcome {
                 .map(|nli| format!(" · NLI gate {nli}"))
                 .unwrap_or_default(),
             recorded.map_or("?", |r| r.evidence.as_str()),
-            recorded.and_then(|r| r.granularity.as_deref()).unwrap_or("")
+            recorded.and_then(|r| r.granularity).map_or("", |granularity| granularity.as_str())
         );
         println!("Outcome id: {} (run {})", stored.id, stored.run_id);
         for (index, edit) in revision.edits.iter().enumerate() {

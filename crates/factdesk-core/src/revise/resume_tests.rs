@@ -84,7 +84,8 @@ async fn a_rarr_run_stored_before_the_registry_named_methods_resumes() {
     assert_eq!(read.edits[0].after, "1889");
     // Its parameters read typed, and write back as they were stored.
     let recorded = read.envelope.parameters.revision().expect("a revision's parameters");
-    assert_eq!((recorded.evidence.as_str(), recorded.gate.as_deref()), ("corpus", Some("chat")));
+    let gate = Some(factdesk_model::parameters::Gate::Chat);
+    assert_eq!((recorded.evidence.as_str(), recorded.gate), ("corpus", gate));
     assert_eq!(recorded.calls.as_ref().unwrap().get("edit"), Some(&1));
     assert_eq!(
         serde_json::to_string(&read.envelope.parameters).unwrap(),

@@ -24,6 +24,7 @@ use std::sync::Arc;
 
 use factdesk_llm::prompts::PromptLibrary;
 use factdesk_llm::{LanguageModel, Nli};
+pub use factdesk_model::parameters::UrlStrategy;
 use factdesk_model::parameters::{LlmCiteParameters, MethodParameters};
 use factdesk_model::{
     ClaimCheck, Envelope, EvidenceSource, LeftOut, MethodDetail, ProposedUrl, TokenUse, Undecided,
@@ -41,30 +42,6 @@ pub const DIVERSE_TEMPLATE: &str = "llm_cite/urls_diverse";
 /// The template of the CONTROLLED prompt.
 pub const CONTROLLED_TEMPLATE: &str = "llm_cite/url_controlled";
 pub const METHOD: &str = "llm-cite";
-
-/// How the candidate URLs are generated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
-#[serde(rename_all = "kebab-case")]
-pub enum UrlStrategy {
-    Diverse,
-    Controlled,
-    /// Rejection sampling over the DIVERSE prompt.
-    Rs,
-}
-
-impl std::str::FromStr for UrlStrategy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "diverse" => Ok(UrlStrategy::Diverse),
-            "controlled" => Ok(UrlStrategy::Controlled),
-            "rs" | "rejection-sampling" => Ok(UrlStrategy::Rs),
-            other => {
-                Err(format!("unknown URL strategy '{other}'; expected diverse, controlled or rs"))
-            }
-        }
-    }
-}
 
 /// LLM-Cite's settings (paper defaults: m = 4, R = 5 at temperature 0.8, l = 6). Serialized
 /// as part of a run's identity: the strategy as `urls`; the language, which comes from the
@@ -258,13 +235,13 @@ impl LlmCite {
             envelope: Envelope {
                 method: METHOD.into(),
                 parameters: MethodParameters::LlmCite(LlmCiteParameters {
-                    urls: crate::setting_name(&config.strategy),
+                    urls: config.strategy,
                     m: config.m,
                     r: config.r,
                     temperature: f64::from(config.temperature),
                     l: config.l,
                     threshold: config.threshold,
-                    premises: crate::setting_name(&config.premises),
+                    premises: config.premises,
                     seed: config.seed,
                     valid_urls_per_sample: generated.valid_per_sample,
                     other: Default::default(),

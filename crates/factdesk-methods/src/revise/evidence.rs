@@ -13,8 +13,8 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 use factdesk_llm::Embedder;
 use factdesk_llm::embeddings::cosine;
+pub use factdesk_model::parameters::Granularity;
 use factdesk_model::{DocumentId, EvidenceSource};
-use serde::{Deserialize, Serialize};
 
 use factdesk_model::TokenUse;
 
@@ -27,25 +27,6 @@ pub const UNITS: usize = 5;
 pub const CHUNK_WORDS: usize = 100;
 /// Documents of a corpus search whose chunks are ranked.
 pub const CHUNK_DOCUMENTS: usize = 3;
-
-/// Snippets or chunks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
-#[serde(rename_all = "lowercase")]
-pub enum Granularity {
-    Snippets,
-    Chunks,
-}
-
-impl std::str::FromStr for Granularity {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "snippets" | "snippet" => Ok(Granularity::Snippets),
-            "chunks" | "chunk" => Ok(Granularity::Chunks),
-            other => Err(format!("'{other}' is no evidence granularity; use snippets or chunks")),
-        }
-    }
-}
 
 /// One piece of evidence: its source and its sentences.
 #[derive(Debug, Clone, PartialEq)]

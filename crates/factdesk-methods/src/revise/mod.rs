@@ -48,6 +48,7 @@ pub mod rarr;
 mod reviser;
 mod text;
 
+pub use factdesk_model::parameters::Gate;
 pub use gate::{agreement_schema, parse_agreement, parse_agreement_answer};
 pub use text::{content_words, is_about, word_changes};
 
@@ -61,28 +62,6 @@ use factdesk_llm::{LanguageModel, Nli};
 use serde::{Deserialize, Serialize};
 
 use evidence::EvidenceFinder;
-
-/// Who decides whether evidence agrees with a part of the passage.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
-#[serde(rename_all = "lowercase")]
-pub enum Gate {
-    /// The chat model, reasoning and ending in "agrees" or "disagrees".
-    Chat,
-    /// The NLI verifier: agrees when some evidence unit entails the part with P(entailment)
-    /// at least [`ReviseConfig::threshold`].
-    Nli,
-}
-
-impl std::str::FromStr for Gate {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "chat" | "llm" => Ok(Gate::Chat),
-            "nli" | "verifier" => Ok(Gate::Nli),
-            other => Err(format!("'{other}' is no agreement gate; use chat or nli")),
-        }
-    }
-}
 
 /// How a revision runs (either method; which one is the caller's choice of function).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -201,8 +201,8 @@ impl Reviser {
     pub(crate) fn parameters(&self, calls: BTreeMap<String, u32>) -> MethodParameters {
         MethodParameters::Revision(RevisionParameters {
             evidence: self.evidence.name().to_owned(),
-            granularity: self.evidence.granularity().map(|g| crate::setting_name(&g)),
-            gate: Some(crate::setting_name(&self.config.gate)),
+            granularity: self.evidence.granularity(),
+            gate: Some(self.config.gate),
             questions: Some(self.config.questions),
             max_growth: Some(self.config.max_growth),
             threshold: Some(self.config.threshold),

@@ -434,7 +434,7 @@ async fn chunks_are_ranked_by_embeddings_and_need_an_embedder() {
     let (_server, reviser) = reviser(Method::Rarr, careful(), finder);
     let revision = reviser.revise(PASSAGE).await.unwrap();
     assert_eq!(revision.revised, "The Eiffel Tower opened in 1889. It stands in Paris.");
-    assert_eq!(recorded(&revision).granularity.as_deref(), Some("chunks"));
+    assert_eq!(recorded(&revision).granularity, Some(Granularity::Chunks));
 }
 
 struct OneDocumentCorpus;

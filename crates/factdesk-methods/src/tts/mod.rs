@@ -65,6 +65,7 @@ use factdesk_llm::prompts::PromptLibrary;
 use factdesk_llm::{LanguageModel, Nli};
 use factdesk_model::TokenUse;
 use factdesk_model::ciber::Stance;
+pub use factdesk_model::parameters::StanceJudge;
 use factdesk_model::parameters::SummaryParameters;
 use serde::{Deserialize, Serialize};
 
@@ -96,28 +97,6 @@ pub struct TtsConfig {
     pub stance_threshold: f64,
 }
 
-/// Who judges each source's stance on a claim.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
-#[serde(rename_all = "kebab-case")]
-pub enum StanceJudge {
-    /// The chat model, with `tts/stances`.
-    #[default]
-    Chat,
-    /// The NLI model (Factdesk's verifier by default), premise by premise.
-    Verifier,
-}
-
-impl std::str::FromStr for StanceJudge {
-    type Err = String;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        match value {
-            "chat" | "llm" => Ok(StanceJudge::Chat),
-            "verifier" | "nli" => Ok(StanceJudge::Verifier),
-            other => Err(format!("'{other}' judges no stances: use chat or verifier")),
-        }
-    }
-}
-
 impl Default for TtsConfig {
     fn default() -> Self {
         TtsConfig {
@@ -143,7 +122,7 @@ impl TtsConfig {
             max_claims: self.max_claims,
             stance_batch: self.stance_batch,
             document_words: self.document_words,
-            stance_judge: Some(crate::setting_name(&self.stance_judge)),
+            stance_judge: Some(self.stance_judge),
             stance_threshold: Some(self.stance_threshold),
             other: Default::default(),
         }
@@ -161,9 +140,7 @@ impl TtsConfig {
             max_claims: recorded.max_claims,
             stance_batch: recorded.stance_batch,
             document_words: recorded.document_words,
-            stance_judge: (recorded.stance_judge.as_deref())
-                .and_then(|judge| judge.parse().ok())
-                .unwrap_or(default.stance_judge),
+            stance_judge: recorded.stance_judge.unwrap_or(default.stance_judge),
             stance_threshold: recorded.stance_threshold.unwrap_or(default.stance_threshold),
         }
     }

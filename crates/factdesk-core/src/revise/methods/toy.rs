@@ -112,8 +112,7 @@ impl RevisionMethod for ToyCut {
                 method: NAME.into(),
                 parameters: MethodParameters::Revision(RevisionParameters {
                     evidence: reviser.evidence.name().to_owned(),
-                    granularity: (reviser.evidence.granularity())
-                        .map(|granularity| factdesk_methods::setting_name(&granularity)),
+                    granularity: reviser.evidence.granularity(),
                     gate: None,
                     questions: None,
                     max_growth: None,
