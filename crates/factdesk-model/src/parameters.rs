@@ -3,18 +3,19 @@
 //!
 //! A stored envelope names no kind of parameters: each method wrote its own JSON object beside
 //! `method`, so the shape is read by its fields (untagged, the variants tried in order, each
-//! with the fields its method has always written required). A field a variant does not name is
-//! kept in its `other` map and written back, so reading and saving an envelope again drops
-//! nothing; a body no variant describes (a test-only method's, or a shape of a method this
-//! version does not know) is kept whole as [`MethodParameters::Other`]. Written, the
-//! parameters are one JSON object with its keys in alphabetical order, as the `serde_json`
-//! values the methods wrote before were, so stored results read and write byte for byte as
-//! they did.
+//! requiring the fields every body of its method holds; those some bodies lack, such as the
+//! stance settings of summaries stored before they existed, are optional and stay absent when
+//! written back). A field a variant does not name is kept in its `other` map and written back,
+//! so reading and saving an envelope again drops nothing; a body no variant describes (a
+//! test-only method's, or a shape of a method this version does not know) is kept whole as
+//! [`MethodParameters::Other`]. Written, the parameters are one JSON object with its keys in
+//! alphabetical order, as the `serde_json` values the methods wrote before were, so stored
+//! results read and write byte for byte as they did.
 //!
 //! The settings are typed as the methods run on them: the enums of [`crate::ciber`] and those
-//! here (URL strategy, premise form, gate, granularity, stance judge), which the methods'
-//! crate re-exports. A revision's evidence stays a name: the evidence finders are a trait of
-//! the methods' crate, each naming itself.
+//! re-exported here (URL strategy, premise form, gate, granularity, stance judge), which the
+//! methods' crate re-exports too. A revision's evidence stays a name: the evidence finders are
+//! a trait of the methods' crate, each naming itself.
 
 use std::collections::BTreeMap;
 
