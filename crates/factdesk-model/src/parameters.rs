@@ -5,12 +5,15 @@
 //! `method`, so the shape is read by its fields (untagged, the variants tried in order, each
 //! requiring the fields every body of its method holds; those some bodies lack, such as the
 //! stance settings of summaries stored before they existed, are optional and stay absent when
-//! written back). A field a variant does not name is kept in its `other` map and written back,
-//! so reading and saving an envelope again drops nothing; a body no variant describes (a
-//! test-only method's, or a shape of a method this version does not know) is kept whole as
-//! [`MethodParameters::Other`]. Written, the parameters are one JSON object with its keys in
-//! alphabetical order, as the `serde_json` values the methods wrote before were, so stored
-//! results read and write byte for byte as they did.
+//! written back). A field a variant does not name is kept in its `other` map and written back;
+//! a body no variant describes (the test-only toy verifier's, or a shape of a method this
+//! version does not know) is kept whole as [`MethodParameters::Other`]. Written, the
+//! parameters are one JSON object with its keys in alphabetical order, as the `serde_json`
+//! values the methods wrote before were, so the bodies the methods write (and wrote before)
+//! read and write back byte for byte. Other bodies a variant reads may be normalised: a
+//! revision's `granularity` is written (null) when it was absent, its `gate` and a summary's
+//! `stance_judge` are left out when they were null, and a whole number where a variant holds
+//! a fraction (`p_true`, a `threshold`, …) is written as one (`1` as `1.0`).
 //!
 //! The settings are typed as the methods run on them: the enums of [`crate::ciber`] and those
 //! re-exported here (URL strategy, premise form, gate, granularity, stance judge), which the
@@ -42,8 +45,8 @@ pub enum MethodParameters {
     Revision(RevisionParameters),
     /// TTS and its baselines.
     Summary(SummaryParameters),
-    /// A body none of the above describes, kept as it was stored: the test-only toy methods'
-    /// and any method's whose parameters this version does not know. Open-ended by design, so
+    /// A body none of the above describes, kept as it was stored: the test-only toy
+    /// verifier's and any method's whose parameters this version does not know. Open-ended by design, so
     /// that a method added through its seam stores what it likes before it has a variant.
     Other(serde_json::Value),
 }

@@ -83,6 +83,29 @@ fn a_summary_stored_before_stances_were_a_setting_reads_and_writes_without_them(
 }
 
 #[test]
+fn bodies_no_method_writes_may_be_normalised_as_the_module_says() {
+    let written = |stored: &str| {
+        let parameters: MethodParameters = serde_json::from_str(stored).unwrap();
+        serde_json::to_string(&parameters).unwrap()
+    };
+    // A revision's granularity is written when absent; its null gate is left out.
+    let web = r#"{"evidence":"web","granularity":null}"#;
+    assert_eq!(written(r#"{"evidence":"web","gate":null}"#), web);
+    assert_eq!(written(r#"{"evidence":"web"}"#), web);
+    // A summary's null stance judge is left out.
+    let judged = TTS.replace(r#""stance_judge":"chat""#, r#""stance_judge":null"#);
+    let unjudged = TTS.replace(r#""stance_judge":"chat","#, "");
+    assert_eq!(written(&judged), unjudged);
+    // A whole number where a fraction is held is written as a fraction.
+    assert_eq!(
+        written(&P_TRUE.replace("0.4354831404781759", "1")),
+        P_TRUE.replace("0.4354831404781759", "1.0")
+    );
+    let certain = CORPUS_NLI.replace(r#""threshold":0.5"#, r#""threshold":1"#);
+    assert_eq!(written(&certain), CORPUS_NLI.replace("0.5", "1.0"));
+}
+
+#[test]
 fn fields_a_variant_does_not_name_are_kept_and_written_back() {
     // A field of a later (or earlier) version beside P(True)'s own: read into `other`.
     let stored = r#"{"p_true":0.5,"samples":5,"seed":0,"temperature":0.3}"#;
