@@ -123,11 +123,11 @@ impl Factdesk {
             }
             texts.push(document.text);
         }
-        // A summary written again by hand keeps the first one's settings (the defaults it is
-        // written with, if the first recorded none TTS reads).
-        let recorded = original.envelope.parameters.summary().cloned();
-        let config = recorded.as_ref().map(TtsConfig::from_parameters).unwrap_or_default();
-        let settings = recorded.unwrap_or_else(|| config.parameters());
+        // A summary written again by hand runs with the first one's settings (the defaults, if
+        // the first recorded none TTS reads) and records them as the first one stored them.
+        let first = &original.envelope.parameters;
+        let config = first.summary().map(TtsConfig::from_parameters).unwrap_or_default();
+        let parameters = by_hand_parameters(first, id);
         let chat = self.model_choice().model_name();
         let identity = RunIdentity::new(
             "tts-by-hand",
@@ -160,11 +160,7 @@ impl Factdesk {
             summary.text = text;
             summary.envelope.tokens = tokens;
             summary.envelope.model = chat.clone();
-            summary.envelope.parameters = MethodParameters::Resummarized(ResummarizedParameters {
-                from_summary: id.0,
-                config: settings,
-                other: Default::default(),
-            });
+            summary.envelope.parameters = parameters;
             summary.envelope.explanation = format!(
                 "Written again by hand from {} of the {} source(s) of summary {id}{}{}; the \
                  scores are that summary's.",
@@ -216,6 +212,25 @@ impl Factdesk {
     }
 }
 
+/// What a summary written again by hand from summary `from` records: that one's number and,
+/// under `config`, its settings. Settings a summary's do not describe are recorded as they
+/// were stored (their own `config` if they have one, as a summary written again by hand
+/// records), never replaced by the defaults the answer was written with.
+fn by_hand_parameters(first: &MethodParameters, from: CheckId) -> MethodParameters {
+    match first.summary() {
+        Some(settings) => MethodParameters::Resummarized(ResummarizedParameters {
+            from_summary: from.0,
+            config: settings.clone(),
+            other: Default::default(),
+        }),
+        None => {
+            let stored = first.to_json();
+            let config = stored.get("config").cloned().unwrap_or(stored);
+            MethodParameters::from(serde_json::json!({"from_summary": from.0, "config": config}))
+        }
+    }
+}
+
 /// The names of the sources of `summary` that `pick` chooses.
 fn summary_names(
     summary: &SourcedSummary,
@@ -230,4 +245,32 @@ fn summary_names(
             source.source.title.clone().unwrap_or_else(|| format!("source {}", i + 1))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_not_read_as_a_summarys_are_recorded_as_stored_not_as_defaults() {
+        let from = CheckId(7);
+        // A body no summary's settings describe is kept whole under "config".
+        let odd = serde_json::json!({"tau": "high", "note": "hand-made"});
+        let recorded = by_hand_parameters(&MethodParameters::from(odd.clone()), from);
+        let expected = serde_json::json!({"from_summary": 7, "config": odd});
+        assert_eq!(recorded.to_json(), expected);
+        assert!(recorded.summary().is_none(), "{recorded:?}");
+        // One written again by hand from such a summary keeps that one's "config".
+        let again = by_hand_parameters(&recorded, CheckId(8));
+        let expected = serde_json::json!({"from_summary": 8, "config": odd});
+        assert_eq!(again.to_json(), expected);
+        // No parameters at all stay null.
+        let none = by_hand_parameters(&MethodParameters::default(), from);
+        assert_eq!(none.to_json(), serde_json::json!({"from_summary": 7, "config": null}));
+        // A summary's settings are recorded typed, as they were.
+        let tts = TtsConfig::default().parameters();
+        let typed = by_hand_parameters(&MethodParameters::Summary(tts.clone()), from);
+        let MethodParameters::Resummarized(ref again) = typed else { panic!("{typed:?}") };
+        assert_eq!((again.from_summary, &again.config), (7, &tts));
+    }
 }
