@@ -42,11 +42,14 @@ pub struct ClaimPageRequest {
     pub selection: CheckSelection,
     pub status: Option<ClaimStatus>,
     /// A verdict (the reviewer's when reviewed), a reason a check could not decide
-    /// (`no_valid_url`, …), or `none`: claims without a check.
+    /// (`no_valid_url`, …), or `none`: claims without a check. Empty (`""`): no filter.
+    #[serde(deserialize_with = "empty_is_no_filter")]
     pub verdict: Option<VerdictFilter>,
     /// Only claims whose check shown gave this verdict, whatever the review says.
     pub machine: Option<Verdict>,
     /// Only claims whose review gave this verdict, or (`none`) checked claims not reviewed.
+    /// Empty (`""`): no filter.
+    #[serde(deserialize_with = "empty_is_no_filter")]
     pub review: Option<ReviewFilter>,
     pub tag: Option<String>,
     /// The column to sort by; the collection's order when absent. Claims without a value in
@@ -102,6 +105,18 @@ pub enum VerdictFilter {
 pub enum ReviewFilter {
     Verdict(Verdict),
     NotReviewed(Absent),
+}
+
+/// Reads a filter from its name, an empty name (a menu's "any") or null being no filter.
+fn empty_is_no_filter<'de, D, T>(deserializer: D) -> std::result::Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: FromStr<Err = String>,
+{
+    match Option::<String>::deserialize(deserializer)? {
+        Some(name) if !name.is_empty() => name.parse().map(Some).map_err(serde::de::Error::custom),
+        _ => Ok(None),
+    }
 }
 
 fn named<T: serde::de::DeserializeOwned>(name: &str) -> Option<T> {

@@ -244,4 +244,11 @@ fn every_filter_is_read_from_the_name_it_is_written_with() {
             .unwrap();
     assert_eq!(request.verdict, Some(VerdictFilter::NoCheck(Absent::None)));
     assert_eq!(request.review, Some(ReviewFilter::Verdict(Verdict::Refuted)));
+    // An empty name, as a menu's "any" sends it, or null is no filter.
+    for absent in [serde_json::json!(""), serde_json::Value::Null] {
+        let request: ClaimPageRequest =
+            serde_json::from_value(serde_json::json!({"verdict": absent, "review": absent}))
+                .unwrap();
+        assert_eq!((request.verdict, request.review), (None, None));
+    }
 }
