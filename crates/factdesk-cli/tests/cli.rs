@@ -438,6 +438,23 @@ fn offline_checks_without_the_verifier_stop_before_they_start_and_say_how_to_res
     assert_eq!(evaluation["evaluated"], 0);
 }
 
+/// A command of `cli` that finds the shipped verifier (linked into a models directory of its
+/// own, which lives as long as the returned directory) and no chat model.
+fn verifier_only(cli: &Cli, root: &Path) -> (tempfile::TempDir, Command) {
+    let models = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(
+        root.join("assets/models/factdesk-verifier").canonicalize().unwrap(),
+        models.path().join("factdesk-verifier"),
+    )
+    .unwrap();
+    let mut command = cli.command();
+    command
+        .env("FACTDESK_MODELS_DIR", models.path())
+        .env_remove("FACTDESK_LLM_BASE_URL")
+        .env_remove("FACTDESK_LLM_MODEL");
+    (models, command)
+}
+
 /// Runs `command` (a `verify --json`) and checks that it resumed `run`, leaving out `already`
 /// claims and checking `checked`.
 fn assert_resumed(command: &mut Command, run: i64, already: u64, checked: u64) {
@@ -509,22 +526,9 @@ fn a_data_directory_of_version_5_upgrades_and_its_killed_runs_resume() {
 
     // The killed corpus-NLI batch (run 1, claims 1 to 4 done) resumes with the verifier, and
     // without loading the chat model it never asks.
-    let models = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(
-        root.join("assets/models/factdesk-verifier").canonicalize().unwrap(),
-        models.path().join("factdesk-verifier"),
-    )
-    .unwrap();
-    assert_resumed(
-        cli.command()
-            .env("FACTDESK_MODELS_DIR", models.path())
-            .env_remove("FACTDESK_LLM_BASE_URL")
-            .env_remove("FACTDESK_LLM_MODEL")
-            .args(["verify", "--collection", "demo", "--method", "corpus-nli", "--corpus", "demo"]),
-        1,
-        4,
-        6,
-    );
+    let (_models, mut verifier) = verifier_only(&cli, &root);
+    let args = ["verify", "--collection", "demo", "--method", "corpus-nli", "--corpus", "demo"];
+    assert_resumed(verifier.args(args), 1, 4, 6);
     // The newest check of each claim: P(True)'s for the claims corpus-NLI had done before it
     // was killed, corpus-NLI's for the others; none twice.
     let report = cli.json(&["report", "--collection", "demo", "--format", "json"]);
@@ -581,18 +585,9 @@ fn a_data_directory_of_version_20_upgrades_and_its_cancelled_run_resumes() {
     assert_eq!(check.status.code(), Some(0), "{}", text(&check.stderr));
 
     // The cancelled corpus-NLI run (run 1) resumes with the verifier: claims 1 and 2 left out.
-    let models = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(
-        root.join("assets/models/factdesk-verifier").canonicalize().unwrap(),
-        models.path().join("factdesk-verifier"),
-    )
-    .unwrap();
+    let (_models, mut verifier) = verifier_only(&cli, &root);
     assert_resumed(
-        cli.command()
-            .env("FACTDESK_MODELS_DIR", models.path())
-            .env_remove("FACTDESK_LLM_BASE_URL")
-            .env_remove("FACTDESK_LLM_MODEL")
-            .args(["verify", "--collection", "desk", "--method", "corpus-nli"]),
+        verifier.args(["verify", "--collection", "desk", "--method", "corpus-nli"]),
         1,
         2,
         4,

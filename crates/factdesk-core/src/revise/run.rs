@@ -1,6 +1,6 @@
-//! Running a revision method (RARR, CoVe): a run's plan from the settings and options, the evidence and models
-//! it asks, one revision measured and stored, and the runs over one text, one passage or a
-//! whole collection.
+//! Running a revision method (RARR, CoVe): a run's plan from the settings and options, the
+//! evidence and models it asks, one revision measured and stored, and the runs over one text,
+//! one passage or a whole collection.
 
 use std::sync::Arc;
 
