@@ -33,6 +33,8 @@ pub mod settings;
 pub mod similar;
 pub mod summaries;
 pub mod summarize;
+#[cfg(test)]
+mod testing;
 pub mod verify;
 pub mod web;
 

@@ -9,17 +9,13 @@ use factdesk_testkit::scripted::ScriptedModel;
 use serde_json::json;
 
 use super::{ReviseMethod, ReviseOptions};
-use crate::{CancelToken, Factdesk, NoProgress, Settings};
+use crate::{CancelToken, NoProgress};
 
 #[tokio::test]
 async fn a_rarr_run_stored_before_the_registry_named_methods_resumes() {
     let model = ScriptedModel::new().serve();
     let dir = tempfile::tempdir().unwrap();
-    let mut settings = Settings::default();
-    settings.llm.provider = "openai-compatible".into();
-    settings.llm.base_url = model.url("/v1");
-    settings.llm.model = "mock".into();
-    let app = Factdesk::open_with_settings(dir.path(), settings).unwrap();
+    let app = crate::testing::open_scripted(dir.path(), model.url("/v1"));
     app.add_passage("dams", PassageKind::Summary, "The dam held in 1899.", None, &[]).unwrap();
     let passage = app.passages("dams").unwrap().remove(0);
     // What the version before wrote for a RARR run over the collection with the shipped

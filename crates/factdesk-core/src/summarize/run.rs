@@ -162,9 +162,8 @@ mod tests {
     use factdesk_testkit::scripted::ScriptedModel;
 
     use super::*;
-    use crate::import::ImportRequest;
+    use crate::NoProgress;
     use crate::summarize::SummarySources;
-    use crate::{NoProgress, Settings};
 
     /// Cancels the run when the `at`-th source starts being scored.
     struct CancelAt {
@@ -213,32 +212,14 @@ mod tests {
     async fn a_cancelled_summary_resumes_its_run_without_repeating_a_call() {
         let model = ScriptedModel::new().serve();
         let dir = tempfile::tempdir().unwrap();
-        let mut settings = Settings::default();
-        settings.llm.provider = "openai-compatible".into();
-        settings.llm.base_url = model.url("/v1");
-        settings.llm.model = "mock".into();
-        let app = Factdesk::open_with_settings(dir.path(), settings).unwrap();
-        let sources = dir.path().join("sources");
-        std::fs::create_dir(&sources).unwrap();
+        let app = crate::testing::open_scripted(dir.path(), model.url("/v1"));
         let texts = [
-            "The dam held. Water rose by a metre.",
-            "Water rose by a metre. The dam held. Roads were shut.",
-            "Roads were shut. The dam held.",
-            "The dam never held. Water never rose by a metre.",
+            ("1.txt", "The dam held. Water rose by a metre."),
+            ("2.txt", "Water rose by a metre. The dam held. Roads were shut."),
+            ("3.txt", "Roads were shut. The dam held."),
+            ("4.txt", "The dam never held. Water never rose by a metre."),
         ];
-        for (i, text) in texts.iter().enumerate() {
-            std::fs::write(sources.join(format!("{}.txt", i + 1)), text).unwrap();
-        }
-        let request = ImportRequest {
-            sources: vec![sources.to_string_lossy().into_owned()],
-            corpus: "dam".into(),
-            text_field: None,
-            title_field: None,
-            url_field: None,
-            date_field: None,
-            language: None,
-        };
-        app.import(request, Arc::new(NoProgress), CancelToken::new()).await.unwrap();
+        crate::testing::import_texts(&app, &dir.path().join("sources"), "dam", &texts).await;
         let request = SummarizeRequest {
             question: "Did the dam hold?".into(),
             sources: SummarySources::Corpus("dam".into()),

@@ -198,10 +198,10 @@ mod tests {
     use factdesk_model::{Outcome, PassageId, PassageKind, SubjectId};
     use factdesk_testkit::scripted::ScriptedModel;
 
-    use crate::import::ImportRequest;
     use crate::revise::{ReviseMethod, ReviseOptions};
+    use crate::testing::{import_texts, open_scripted};
     use crate::verify::CheckSelection;
-    use crate::{CancelToken, Factdesk, NoProgress, Reporter, Settings};
+    use crate::{CancelToken, NoProgress, Reporter};
 
     /// Cancels the run when the second passage starts.
     struct CancelAtSecond {
@@ -234,28 +234,9 @@ mod tests {
     async fn the_toy_method_revises_passages_through_factdesk_and_resumes() {
         let model = ScriptedModel::new().serve();
         let dir = tempfile::tempdir().unwrap();
-        let mut settings = Settings::default();
-        settings.llm.provider = "openai-compatible".into();
-        settings.llm.base_url = model.url("/v1");
-        settings.llm.model = "mock".into();
-        let app = Factdesk::open_with_settings(&dir.path().join("data"), settings).unwrap();
-        let sources = dir.path().join("sources");
-        std::fs::create_dir(&sources).unwrap();
-        std::fs::write(
-            sources.join("river.txt"),
-            "The old bridge crosses the river at Lyon. The ferry stopped running in 1950.",
-        )
-        .unwrap();
-        let request = ImportRequest {
-            sources: vec![sources.to_string_lossy().into_owned()],
-            corpus: "towns".into(),
-            text_field: None,
-            title_field: None,
-            url_field: None,
-            date_field: None,
-            language: None,
-        };
-        app.import(request, Arc::new(NoProgress), CancelToken::new()).await.unwrap();
+        let app = open_scripted(&dir.path().join("data"), model.url("/v1"));
+        let river = "The old bridge crosses the river at Lyon. The ferry stopped running in 1950.";
+        import_texts(&app, &dir.path().join("sources"), "towns", &[("river.txt", river)]).await;
         let river = app.documents(Some("towns"), None, 0).unwrap()[0].id;
         let texts = [
             "The old bridge crosses the river at Lyon. Dragons guard the bridge over the river.",

@@ -158,7 +158,6 @@ mod tests {
 
     use factdesk_model::Verdict;
 
-    use crate::import::ImportRequest;
     use crate::verify::{CheckSelection, Method, VerifyOptions};
     use crate::{CancelToken, Factdesk, NoProgress, Settings};
 
@@ -169,23 +168,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let app =
             Factdesk::open_with_settings(&dir.path().join("data"), Settings::default()).unwrap();
-        let sources = dir.path().join("sources");
-        std::fs::create_dir(&sources).unwrap();
-        std::fs::write(
-            sources.join("river.txt"),
-            "The old bridge crosses the river at Lyon. The ferry stopped running in 1950.",
+        let river = "The old bridge crosses the river at Lyon. The ferry stopped running in 1950.";
+        crate::testing::import_texts(
+            &app,
+            &dir.path().join("sources"),
+            "towns",
+            &[("river.txt", river)],
         )
-        .unwrap();
-        let request = ImportRequest {
-            sources: vec![sources.to_string_lossy().into_owned()],
-            corpus: "towns".into(),
-            text_field: None,
-            title_field: None,
-            url_field: None,
-            date_field: None,
-            language: None,
-        };
-        app.import(request, Arc::new(NoProgress), CancelToken::new()).await.unwrap();
+        .await;
         let claims = [
             "The bridge crosses the river at Lyon.",
             "The bridge crosses the sea at Lyon.",
