@@ -16,7 +16,7 @@ export type ClaimPageRequest = {
 selection?: CheckSelection, status?: ClaimStatus | null, 
 /**
  * A verdict (the reviewer's when reviewed), a reason a check could not decide
- * (`no_valid_url`, …), or `none`: claims without a check.
+ * (`no_valid_url`, …), or `none`: claims without a check. Empty (`""`): no filter.
  */
 verdict?: VerdictFilter | null, 
 /**
@@ -25,6 +25,7 @@ verdict?: VerdictFilter | null,
 machine?: Verdict | null, 
 /**
  * Only claims whose review gave this verdict, or (`none`) checked claims not reviewed.
+ * Empty (`""`): no filter.
  */
 review?: ReviewFilter | null, tag?: string | null, 
 /**
