@@ -342,12 +342,20 @@ fn arguments_of_the_wrong_shape_are_refused_naming_the_command() {
     }
 }
 
-/// The commands are the ones the UI calls, no more and no fewer: the capability grants
-/// every command, so a command the UI does not call would be reachable for no reason.
+/// The commands are the ones the UI calls (in `api.ts` and its parts under `api/`), no more
+/// and no fewer: the capability grants every command, so a command the UI does not call would
+/// be reachable for no reason.
 #[test]
 fn the_commands_are_the_ones_the_ui_calls() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../ui/src/api.ts");
-    let api = std::fs::read_to_string(path).expect("read ui/src/api.ts");
+    let ui = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ui/src");
+    let parts = std::fs::read_dir(ui.join("api")).expect("read ui/src/api/");
+    let mut paths: Vec<_> =
+        parts.map(|entry| entry.expect("an entry of ui/src/api/").path()).collect();
+    paths.push(ui.join("api.ts"));
+    let read = |path: &std::path::PathBuf| {
+        std::fs::read_to_string(path).unwrap_or_else(|error| panic!("read {path:?}: {error}"))
+    };
+    let api: String = paths.iter().map(read).collect();
     // Every call goes through `call('name', …)` or `startTask('name', …)`.
     let mut called: Vec<&str> = ["call('", "startTask('"]
         .into_iter()

@@ -1,12 +1,17 @@
-// The one module that talks to the Rust shell. Every command of `src-tauri/src/commands.rs`
-// has a wrapper here, typed by the command's declaration (`call` and `startTask` take only the
-// arguments `bindings/Commands.ts` gives for it, and answer its type), and so do the two Tauri
-// facilities the UI uses (the file dialog and files dropped on the window); the rest of the UI
-// imports these and never calls `invoke()` or a plugin itself.
+// The one module the UI talks to the Rust shell through. Every command of
+// `src-tauri/src/commands.rs` has a wrapper here or in a part of it under `api/` (re-exported
+// here), typed by the command's declaration (`call` and `startTask`, `api/transport.ts`, take
+// only the arguments `bindings/Commands.ts` gives for it, and answer its type), and so do the
+// two Tauri facilities the UI uses (`api/dialogs.ts`: the file dialog and files dropped on the
+// window); the rest of the UI imports from here and never calls `invoke()` or a plugin itself.
+// Here: the library, search, settings and claims; the parts: revisions and summaries.
 
-import { Channel, invoke, type InvokeArgs } from '@tauri-apps/api/core';
-import { getCurrentWebview } from '@tauri-apps/api/webview';
-import { open, save } from '@tauri-apps/plugin-dialog';
+import { call, startTask, type RunningTask } from './api/transport';
+
+export { asCommandError, type CallCommand, type RunningTask, type StartTask } from './api/transport';
+export * from './api/dialogs';
+export * from './api/revisions';
+export * from './api/summaries';
 
 // What the commands take and give: generated from the Rust types (`src-tauri/src/bindings.rs`,
 // written by `scripts/ui-types.sh`; a Rust test fails when they are stale). Never edit them here.
@@ -33,8 +38,6 @@ import type { Run } from './bindings/Run';
 import type { ClaimStatus } from './bindings/ClaimStatus';
 import type { ClaimWithCheck } from './bindings/ClaimWithCheck';
 import type { CommandError } from './bindings/CommandError';
-import type { CommandName } from './bindings/CommandName';
-import type { CommandAnswer, CommandArgs, TaskCommandName } from './bindings/Commands';
 import type { ListClaimsArgs } from './bindings/ListClaimsArgs';
 import type { ReviewCheckArgs } from './bindings/ReviewCheckArgs';
 import type { SearchSentencesArgs } from './bindings/SearchSentencesArgs';
@@ -59,7 +62,6 @@ import type { ImportedDocument } from './bindings/ImportedDocument';
 import type { Method } from './bindings/Method';
 import type { MethodInfo } from './bindings/MethodInfo';
 import { VERDICT_METHODS } from './bindings/VerdictMethods';
-import { CLAIM_FILE_EXTENSIONS, IMPORTED_EXTENSIONS } from './bindings/ImportedExtensions';
 import { REVISION_CHOICES } from './bindings/RevisionMethods';
 import { SUMMARY_CHOICES } from './bindings/SummaryMethods';
 import { SCORE_CHOICES } from './bindings/ScoreMethod';
@@ -237,13 +239,6 @@ export const URL_STRATEGIES = Object.keys(URL_STRATEGY_SET) as UrlStrategy[];
 
 // The UI's own shapes: how it asks, where Rust fills in what is left out.
 
-/** A long action under way (an import, a batch of checks): its outcome, and a way to stop it. */
-export interface RunningTask<T> {
-  done: Promise<T>;
-  /** Asks the action to stop at its next safe point; false if it had already ended. */
-  cancel(): Promise<boolean>;
-}
-
 /** What a search asks for besides its text (the arguments of `search_sentences`). */
 export type SearchOptions = Partial<Omit<SearchSentencesArgs, 'query'>>;
 
@@ -258,36 +253,6 @@ export type ClaimFilter = ListClaimsArgs;
 
 /** A person's review of a check (the arguments of `review_check` besides the check). */
 export type ReviewInput = Omit<ReviewCheckArgs, 'checkId'>;
-
-/** Turns whatever a rejected call gives into a `CommandError`. */
-export function asCommandError(error: unknown): CommandError {
-  if (typeof error === 'object' && error !== null && 'code' in error && 'message' in error) {
-    const { code, message } = error as { code: unknown; message: unknown };
-    return { code: String(code), message: String(message) };
-  }
-  return { code: 'internal', message: String(error) };
-}
-
-/** Sends a command; `call` and `startTask` say what it takes and answers. */
-async function send<T>(command: CommandName, args: InvokeArgs): Promise<T> {
-  try {
-    return await invoke<T>(command, args);
-  } catch (error) {
-    throw asCommandError(error);
-  }
-}
-
-/**
- * Calls a command the app declares (src-tauri/src/command_names.rs) with the arguments its
- * declaration gives (`CommandArgs`, generated), answering its type (`CommandAnswer`): a name,
- * argument or type the command does not have fails to compile.
- */
-function call<C extends Exclude<CommandName, TaskCommandName>>(command: C, args: CommandArgs[C]): Promise<CommandAnswer[C]> {
-  return send<CommandAnswer[C]>(command, args);
-}
-
-/** The type of `call`, for the type test that a wrong argument name fails (`ui/type-tests/`). */
-export type CallCommand = typeof call;
 
 export function appInfo(): Promise<AppInfo> {
   return call('app_info', {});
@@ -305,31 +270,6 @@ export function listDocuments(corpus: string | null, limit: number, offset: numb
 export function getDocument(id: number): Promise<Document> {
   return call('get_document', { id });
 }
-
-// Task ids only need to differ between actions running at once; starting at a random number
-// keeps a reloaded page from reusing the id of an action still running.
-let nextTaskId = Math.floor(Math.random() * 1_000_000_000);
-
-/**
- * Starts a long command that takes `taskId` and an `onProgress` channel, and gives its outcome
- * and a way to cancel it (`cancel_task`).
- */
-function startTask<C extends TaskCommandName>(
-  command: C,
-  args: CommandArgs[C],
-  onProgress: (message: TaskProgress) => void,
-): RunningTask<CommandAnswer[C]> {
-  const taskId = nextTaskId++;
-  const channel = new Channel<TaskProgress>();
-  channel.onmessage = onProgress;
-  return {
-    done: send<CommandAnswer[C]>(command, { ...args, taskId, onProgress: channel }),
-    cancel: () => call('cancel_task', { taskId }),
-  };
-}
-
-/** The type of `startTask`, for the type test that a wrong argument name fails (`ui/type-tests/`). */
-export type StartTask = typeof startTask;
 
 /**
  * Imports files, folders and http(s) URLs into `corpus` (created if missing). Progress
@@ -417,7 +357,6 @@ export function verifyCollection(
   return startTask('verify_collection', { collection, options }, onProgress);
 }
 
-
 /** The claims of a collection, each with its newest check (of `selection`) and that check's latest review. */
 export function collectionChecks(collection: string, selection: CheckSelection = {}): Promise<ClaimWithCheck[]> {
   return call('collection_checks', { collection, selection });
@@ -451,7 +390,6 @@ export function setClaimLanguage(claimId: number, language: string | null): Prom
   return call('set_claim_language', { id: claimId, language });
 }
 
-
 /** Records a review of a check; the machine verdict is kept beside it. */
 export function reviewCheck(checkId: number, review: ReviewInput): Promise<Review> {
   return call('review_check', {
@@ -471,77 +409,6 @@ export function exportReport(collection: string, format: ReportFormat, path: str
 /** Scores the newest check (of `selection`) of each labelled claim of `collection` against its gold label. */
 export function evaluate(collection: string, selection: CheckSelection = {}): Promise<Evaluation> {
   return call('evaluate', { collection, selection });
-}
-
-
-/** Lets the user pick files (or, with `folders`, folders) to import; [] if they cancel. */
-export async function chooseImportSources(folders: boolean): Promise<string[]> {
-  try {
-    const picked = await open({
-      title: folders ? 'Folders to import' : 'Files to import',
-      multiple: true,
-      directory: folders,
-      filters: folders ? undefined : [{ name: 'Documents', extensions: [...IMPORTED_EXTENSIONS] }],
-    });
-    return picked ?? [];
-  } catch (error) {
-    throw asCommandError(error);
-  }
-}
-
-/** Lets the user pick one claims file; null if they cancel. */
-export async function chooseClaimsFile(): Promise<string | null> {
-  try {
-    return await open({
-      title: 'Claims file to import',
-      multiple: false,
-      directory: false,
-      // The claims files `import_claims` reads: the core's list (generated).
-      filters: [{ name: 'Claims', extensions: [...CLAIM_FILE_EXTENSIONS] }],
-    });
-  } catch (error) {
-    throw asCommandError(error);
-  }
-}
-
-/** Asks where to save a report, suggesting `fileName`; null if the user cancels. */
-export async function chooseReportPath(fileName: string, extension: string): Promise<string | null> {
-  try {
-    return await save({
-      title: 'Save the report',
-      defaultPath: fileName,
-      filters: [{ name: `${extension.toUpperCase()} report`, extensions: [extension] }],
-    });
-  } catch (error) {
-    throw asCommandError(error);
-  }
-}
-
-export interface DropHandlers {
-  /** Files are being dragged over the window (true) or no longer are (false). */
-  hovering(active: boolean): void;
-  /** Files were dropped: their paths. */
-  dropped(paths: string[]): void;
-}
-
-/** Calls `handlers` when files are dragged over or dropped on the window. */
-export async function onFilesDropped(handlers: DropHandlers): Promise<() => void> {
-  return getCurrentWebview().onDragDropEvent((event) => {
-    const payload = event.payload;
-    switch (payload.type) {
-      case 'enter':
-      case 'over':
-        handlers.hovering(true);
-        break;
-      case 'leave':
-        handlers.hovering(false);
-        break;
-      case 'drop':
-        handlers.hovering(false);
-        if (payload.paths.length > 0) handlers.dropped(payload.paths);
-        break;
-    }
-  });
 }
 
 /**
@@ -564,8 +431,6 @@ export { SCORE_CHOICES };
 export { PAGE_REPORT_FORMATS, REPORT_FORMATS };
 /** The NLI judges a form offers, with their names for people: the core's list (generated). */
 export { NLI_CHOICES };
-/** A format of the one-page reports. */
-export type PageReportFormat = (typeof PAGE_REPORT_FORMATS)[number];
 
 /** The extension of a report file in `format`, without the dot. */
 export function reportExtension(format: ReportFormat): string {
@@ -574,100 +439,6 @@ export function reportExtension(format: ReportFormat): string {
 /** The value of one of the core's lists of choices. */
 type ChoiceOf<T extends ReadonlyArray<{ value: string }>> = T[number]['value'];
 export type ReviseMethodName = ChoiceOf<typeof REVISION_CHOICES.methods>;
-
-/** How the UI asks for a revision (the core's `ReviseRequest`); what is left out comes from the method's settings. */
-export type ReviseInput = ReviseRequest;
-
-/** The passages of a collection (texts to correct), oldest first. */
-export function listPassages(collection: string): Promise<Passage[]> {
-  return call('list_passages', { collection });
-}
-
-/** Corrects a pasted text with RARR or CoVe; the revision is stored. */
-export function reviseText(text: string, input: ReviseInput): Promise<ReviewedRevision> {
-  return call('revise_text', { text, request: input });
-}
-
-/** Corrects a stored passage (against its own source documents by default). */
-export function revisePassage(id: number, input: ReviseInput): Promise<ReviewedRevision> {
-  return call('revise_passage', { id, request: input });
-}
-
-/** A stored revision with the decisions on its edits. */
-export function getRevision(id: number): Promise<ReviewedRevision> {
-  return call('get_revision', { id });
-}
-
-/** Accepts or rejects edit `edit` (from 0) of revision `id`, with why when given; the revision itself is kept. */
-export function decideEdit(id: number, edit: number, accepted: boolean, reviewer?: string, comment?: string): Promise<ReviewedRevision> {
-  return call('decide_edit', { id, edit, accepted, comment: comment ?? null, reviewer: reviewer ?? null });
-}
-
-/** Writes the text kept of revision `id` (every edit not rejected) to `path`. */
-export function exportKeptText(id: number, path: string): Promise<null> {
-  return call('export_kept_text', { id, path });
-}
-
-/** The questions with stored structured summaries. */
-export function listSummaryQuestions(): Promise<SummaryQuestion[]> {
-  return call('list_summary_questions', {});
-}
-
-/** Keeps a structured summary (Markdown, or JSON) of `question`. */
-export function addSummary(question: string, name: string, text: string): Promise<SummaryView> {
-  return call('add_summary', { question, name, text });
-}
-
-/** Labels one element of a stored summary as a person (`null` clears the label). */
-export function labelSummary(id: number, element: string, grade: number | null): Promise<null> {
-  return call('label_summary', { id, element, grade });
-}
-
-/** Every stored summary of `question`, labelled and scored with SGSS. */
-export function scoreQuestion(question: string): Promise<QuestionScores> {
-  return call('score_question', { question });
-}
-
-/**
- * Summarises several sources for a question with TTS (or a baseline); an unfinished run of the
- * same input is resumed. Progress (sources scored) arrives at `onProgress`.
- */
-export function summarizeSources(input: SummarizeInput, onProgress: (message: TaskProgress) => void): RunningTask<SummaryRun> {
-  return startTask('summarize_sources', { input }, onProgress);
-}
-
-/** The stored summaries of several sources, newest first. */
-export function listSourcedSummaries(): Promise<StoredOutcome[]> {
-  return call('list_sourced_summaries', {});
-}
-
-/** One stored summary of several sources. */
-export function getSourcedSummary(id: number): Promise<StoredOutcome> {
-  return call('get_sourced_summary', { id });
-}
-
-/** People's reviews of summary `id`'s sources (the newest for each reviewed source). */
-export function summarySourceReviews(id: number): Promise<SourceReview[]> {
-  return call('summary_source_reviews', { id });
-}
-
-/**
- * Reviews source `source` (from 0) of summary `id`: agrees with what the summary did with it,
- * or not, saying why in `comment`. Answers every review that counts.
- */
-export function reviewSummarySource(id: number, source: number, accepted: boolean, comment?: string, reviewer?: string): Promise<SourceReview[]> {
-  return call('review_summary_source', { id, source, accepted, comment: comment ?? null, reviewer: reviewer ?? null });
-}
-
-/** Writes summary `id`'s answer again from the sources `used` (indices) and stores it anew. */
-export function resummarize(id: number, used: number[]): Promise<StoredOutcome> {
-  return call('resummarize', { id, used });
-}
-
-/** Writes summary `id` as a report in one of `PAGE_REPORT_FORMATS` to `path`. */
-export function exportSummaryReport(id: number, format: PageReportFormat, path: string): Promise<null> {
-  return call('export_summary_report', { id, format, path });
-}
 
 /** Earlier claims of the library like `text` (checked before), most alike first, each with its newest check. */
 export function similarClaims(text: string, limit = 3): Promise<SimilarClaim[]> {

@@ -1,7 +1,7 @@
 // Calls of commands with argument names their declarations do not have. Each line marked
 // `expect TS<code>` must fail to compile with that error, and nothing else in the UI may fail
 // (`run.mjs` checks both): this is what stops a command's renamed argument from reaching Rust.
-// `call` and `startTask` have the types of `api.ts`'s own.
+// `call` and `startTask` have the types of `api/transport.ts`'s own (re-exported by `api.ts`).
 
 import type { CallCommand, StartTask } from '../src/api';
 
