@@ -46,8 +46,9 @@ pub enum MethodParameters {
     /// TTS and its baselines.
     Summary(SummaryParameters),
     /// A body none of the above describes, kept as it was stored: the test-only toy
-    /// verifier's and any method's whose parameters this version does not know. Open-ended by design, so
-    /// that a method added through its seam stores what it likes before it has a variant.
+    /// verifier's and any method's whose parameters this version does not know. Open-ended by
+    /// design, so that a method added through its seam stores what it likes before it has a
+    /// variant.
     Other(serde_json::Value),
 }
 
