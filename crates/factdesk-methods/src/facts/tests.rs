@@ -1123,6 +1123,29 @@ fn a_name_given_another_place_in_a_restated_sentence_conflicts() {
         ],
         &[],
     );
+    // A relation that reads both ways says the same with its names turned round.
+    for (premise, claim) in [
+        (
+            "Luigi Costa shook hands with Terrence Freebody outside the hall on Monday.",
+            "Terrence Freebody shook hands with Luigi Costa outside the hall on Monday.",
+        ),
+        (
+            "Luigi Costa was married to Maria Rossi for thirty years before the move.",
+            "Maria Rossi was married to Luigi Costa for thirty years before the move.",
+        ),
+    ] {
+        check(premise, claim, &[], &[]);
+    }
+    // A sentence restating the claim with its name holds it: the one giving its place to
+    // another name is then no conflict, in one premise or in several.
+    let claim = "The show was watched by Pettier on Monday.";
+    let other = "The show was watched by Ellie Grant on Monday.";
+    let same = "The show was watched by Pettier on Monday.";
+    check(&format!("{other} {same}"), claim, &[], &[]);
+    check(&format!("{same} {other}"), claim, &[], &[]);
+    for alignment in align_all(&[other, same], claim) {
+        assert!(alignment.conflicts.is_empty(), "{alignment:?}");
+    }
     // Names listed in another order, a description in a name's place, and a name of another
     // kind in a person's place are not read as swaps.
     check(

@@ -3,7 +3,7 @@
 //!
 //! Files: `names` (how a claim's name stands in a premise, and what kind of thing it names),
 //! `roles` (ranks and their holders), `polarity` (negation and beliefs), `swaps` (a term
-//! swapped in a sentence restating the claim).
+//! or a name swapped in a sentence restating the claim, and names turned round).
 
 mod names;
 mod polarity;

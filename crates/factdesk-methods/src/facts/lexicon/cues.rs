@@ -52,3 +52,44 @@ pub const FUNCTION_WORDS: &[&str] = &[
     "before", "about", "over", "up", "out", "more", "most", "not", "no", "when", "where", "while",
     "what", "we", "our", "if", "because", "during", "until", "since", "just",
 ];
+
+/// Words that make a relation between two names read both ways ("Costa shook hands with
+/// Freebody", "Costa married Rossi", "United drew with Madrid", "Costa and Freebody"): names
+/// turned round across one of these say the same.
+pub fn is_symmetric_cue(word: &str) -> bool {
+    matches!(
+        word,
+        "with"
+            | "and"
+            | "or"
+            | "nor"
+            | "between"
+            | "against"
+            | "versus"
+            | "vs"
+            | "alongside"
+            | "together"
+            | "both"
+            | "met"
+            | "meets"
+            | "meet"
+            | "meeting"
+            | "married"
+            | "marry"
+            | "marries"
+            | "wed"
+            | "divorced"
+            | "drew"
+            | "draw"
+            | "tied"
+            | "partnered"
+            | "partners"
+            | "siblings"
+            | "cousins"
+            | "friends"
+            | "colleagues"
+            | "rivals"
+            | "neighbours"
+            | "neighbors"
+    )
+}

@@ -3,7 +3,8 @@
 //! or an office's, and the closed sets whose members exclude each other.
 //!
 //! Files: `figures` (numbers, units, months, time), `names` (titles, offices, kinds of names),
-//! `sets` (the closed sets), `cues` (negation, belief, function words).
+//! `sets` (the closed sets), `cues` (negation, belief, function words, relations that read both
+//! ways between names).
 
 mod cues;
 mod figures;
