@@ -1136,6 +1136,16 @@ fn a_name_given_another_place_in_a_restated_sentence_conflicts() {
     ] {
         check(premise, claim, &[], &[]);
     }
+    // "Against" does not make it read both ways.
+    check(
+        "Luigi Costa filed a lawsuit against Terrence Freebody over the fence last year.",
+        "Terrence Freebody filed a lawsuit against Luigi Costa over the fence last year.",
+        &[
+            (FactKind::Role, "Terrence Freebody", "Luigi Costa"),
+            (FactKind::Role, "Luigi Costa", "Terrence Freebody"),
+        ],
+        &[],
+    );
     // A sentence restating the claim with its name holds it: the one giving its place to
     // another name is then no conflict, in one premise or in several.
     let claim = "The show was watched by Pettier on Monday.";

@@ -55,7 +55,8 @@ pub const FUNCTION_WORDS: &[&str] = &[
 
 /// Words that make a relation between two names read both ways ("Costa shook hands with
 /// Freebody", "Costa married Rossi", "United drew with Madrid", "Costa and Freebody"): names
-/// turned round across one of these say the same.
+/// turned round across one of these say the same. "Against" is not one: "Costa filed a
+/// lawsuit against Freebody" turned round says something else.
 pub fn is_symmetric_cue(word: &str) -> bool {
     matches!(
         word,
@@ -64,7 +65,6 @@ pub fn is_symmetric_cue(word: &str) -> bool {
             | "or"
             | "nor"
             | "between"
-            | "against"
             | "versus"
             | "vs"
             | "alongside"
