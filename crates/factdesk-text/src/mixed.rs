@@ -3,13 +3,19 @@
 //! German text. [`sentence_languages`] finds them, so that the index can analyse each such
 //! sentence in its own language.
 //!
-//! Running the detector over every sentence would cost an English import dearly, so a sentence
-//! is put to it only when something suggests it: in an English document, a sentence of twenty
-//! letters or more without one of the words English cannot do without ("the", "and", "with",
-//! "which"…: none of them a word of German, French, Spanish, Italian, Portuguese or Dutch) — in
-//! English news about one sentence in forty, mostly name lists and scores; in a document in
-//! another language, a sentence mostly in another script than the document's, or one with two
-//! of those English words. When the document's own language was not told (the detector was not
+//! Running the detector over every sentence would cost an English import dearly (it reads a
+//! sentence in about 75 µs), so a sentence is put to it only when something suggests it. In an
+//! English document that is a sentence of twenty letters or more without one of the words
+//! English cannot do without ("the", "and", "with", "which"…: none of them a word of German,
+//! French, Spanish, Italian, Portuguese or Dutch) that shows a sign of another language: letters
+//! mostly of another script than Latin, a word in small letters with a letter beyond ASCII
+//! ("für", "été", "más"), one of the short words those six languages cannot do without ("und",
+//! "est", "los", "della", "não", "het"; the first word of the sentence counted whatever its
+//! case), or an elided article ("l'entreprise", "d'un"). In English news about one sentence in
+//! sixty lacks the English words, mostly name lists, scores and prices; one in forty of those
+//! shows a sign ("Edwin van der Sar", "Copa del Rey"). In a document in another language, a
+//! sentence mostly in another script than the document's, or one with two of those English
+//! words, is put to the detector. When the document's own language was not told (the detector was not
 //! sure of it), every sentence long enough is read. A sentence in an English document is read
 //! as [`other_than_english`] reads one (its names set aside, English kept unless the detector
 //! all but rules it out); others as [`detect_language`] reads a text. A sentence the detector
@@ -17,7 +23,9 @@
 
 use factdesk_model::SentenceSpan;
 
-use crate::language::{MIN_LETTERS_TO_DETECT, SAMPLE_BYTES, detect_language, other_than_english};
+use crate::language::{
+    MIN_LETTERS_TO_DETECT, SAMPLE_BYTES, detect_language, other_than_english, packed, packed_words,
+};
 
 /// Words of English that no German, French, Spanish, Italian, Portuguese or Dutch sentence
 /// uses (words those languages share with English, such as "in", "is", "was", "had", "die",
@@ -33,22 +41,85 @@ const ENGLISH_ONLY: &[&str] = &[
     "much", "very", "your", "them", "us",
 ];
 
-/// The longest word of [`ENGLISH_ONLY`], in bytes.
-const LONGEST_ENGLISH_ONLY: usize = 7;
+/// Short words of German, French, Spanish, Italian, Portuguese and Dutch, nearly one of which
+/// every sentence in them has (articles, prepositions, conjunctions, forms of "be" and "have").
+/// Some are English words too ("die", "war", "hat", "son"): they are read only in sentences
+/// without any word of [`ENGLISH_ONLY`], where a false sign costs one reading by the detector.
+/// Left out are the words English news uses in such sentences: "a", "in", "is", "on", "an", "as",
+/// "no", "so", "per", "de", "la", "o".
+const OTHER_LATIN_ONLY: &[&str] = &[
+    // German
+    "der", "die", "das", "und", "ist", "nicht", "ein", "eine", "einen", "einem", "einer", "mit",
+    "von", "zu", "dem", "den", "des", "im", "auf", "sich", "auch", "wird", "wurde", "sind", "nach",
+    "bei", "aus", "oder", "wie", "noch", "sie", "er", "es", "dass", "werden", "hat", "war", "zum",
+    "zur", "am", "vom", // French
+    "le", "les", "du", "un", "une", "et", "est", "pas", "que", "qui", "dans", "pour", "sur", "avec",
+    "ce", "il", "elle", "au", "aux", "ont", "sont", "mais", "ou", "se", "sa", "son", "ses", "leur",
+    "cette", "nous", "vous", "ils", "par", "va", // Spanish
+    "el", "los", "las", "del", "y", "en", "una", "por", "con", "para", "lo", "su", "al", "como",
+    "pero", "sus", "fue", "ha", "han", "este", "esta", // Italian
+    "gli", "della", "di", "che", "e", "nel", "alla", "dei", "delle", "anche", "sono", "non",
+    // Portuguese
+    "os", "da", "em", "um", "uma", "com", "na", "dos", "das", "ao", "foi", "mais",
+    // Dutch
+    "het", "een", "van", "dat", "op", "te", "zijn", "niet", "met", "voor", "ook", "maar", "om",
+    "aan", "werd", "wordt", "naar", "bij", "heeft", "hij", "zij",
+];
+
+/// [`OTHER_LATIN_ONLY`], each word packed (`language::packed`).
+const OTHER_LATIN_ONLY_PACKED: [u64; OTHER_LATIN_ONLY.len()] = packed_words(OTHER_LATIN_ONLY);
+
+/// Whether a sentence in Latin letters without English's commonest words shows a sign of
+/// German, French, Spanish, Italian, Portuguese or Dutch: a word in small letters with a letter
+/// beyond ASCII, a word of [`OTHER_LATIN_ONLY`] (the first word in any case), or an elided
+/// article or pronoun ("l'", "d'", "qu'" before a letter).
+fn other_latin_sign(sentence: &str) -> bool {
+    let mut first = true;
+    let mut rest = sentence;
+    while let Some(start) = rest.find(|c: char| c.is_alphabetic()) {
+        // A part of an address ("firebox.com", "pic.twitter.com/…") is no word.
+        let in_address = rest[..start].ends_with(['.', '/', '@']);
+        let from = &rest[start..];
+        let end = from.find(|c: char| !c.is_alphabetic()).unwrap_or(from.len());
+        let (word, after) = from.split_at(end);
+        rest = after;
+        let opens_lower = word.chars().next().is_some_and(char::is_lowercase);
+        let counted = (first || opens_lower) && !in_address;
+        first = false;
+        if !counted {
+            continue;
+        }
+        if !word.is_ascii() {
+            if opens_lower {
+                return true;
+            }
+            continue;
+        }
+        if matches!(word, "l" | "L" | "d" | "D" | "qu" | "Qu")
+            && after.strip_prefix(['\'', '’']).is_some_and(|tail| {
+                tail.chars().next().is_some_and(|c| c.is_alphabetic() && c.is_lowercase())
+            })
+        {
+            return true;
+        }
+        if packed(word.as_bytes()).is_some_and(|word| OTHER_LATIN_ONLY_PACKED.contains(&word)) {
+            return true;
+        }
+    }
+    false
+}
+
+/// [`ENGLISH_ONLY`], each word packed (`language::packed`).
+const ENGLISH_ONLY_PACKED: [u64; ENGLISH_ONLY.len()] = packed_words(ENGLISH_ONLY);
 
 /// How many words of [`ENGLISH_ONLY`] `sentence` has, counting up to `enough`.
 fn english_words(sentence: &str, enough: usize) -> usize {
     let mut found = 0;
-    let mut lower = [0u8; LONGEST_ENGLISH_ONLY];
     for word in sentence.split(|c: char| !c.is_alphanumeric()) {
-        if word.is_empty() || word.len() > LONGEST_ENGLISH_ONLY || !word.is_ascii() {
+        if word.is_empty() {
             continue;
         }
-        for (to, from) in lower.iter_mut().zip(word.bytes()) {
-            *to = from.to_ascii_lowercase();
-        }
-        let lower = &lower[..word.len()];
-        if ENGLISH_ONLY.iter().any(|english| english.as_bytes() == lower) {
+        if packed(word.as_bytes()).is_some_and(|word| ENGLISH_ONLY_PACKED.contains(&word)) {
             found += 1;
             if found >= enough {
                 break;
@@ -82,14 +153,15 @@ fn script_of(c: char) -> Script {
 }
 
 /// The script most of `text`'s letters are in, and how many letters it has (a character of
-/// Chinese or Japanese counting as three, as it holds a word or most of one).
+/// Chinese or Japanese counting as three, as it holds a word or most of one, and a Korean
+/// syllable block as three, as it holds two to four letters of Hangul).
 fn main_script(text: &str) -> (Script, usize) {
     let mut counts = [0usize; 6];
     let mut letters = 0;
     for c in text.chars().filter(|c| c.is_alphabetic()) {
         let script = script_of(c);
         counts[script as usize] += 1;
-        letters += if script == Script::HanKana { 3 } else { 1 };
+        letters += if matches!(script, Script::HanKana | Script::Hangul) { 3 } else { 1 };
     }
     let scripts = [
         Script::Latin,
@@ -136,7 +208,7 @@ pub fn sentence_languages(
             continue;
         }
         let suspect = if english {
-            true
+            script != Script::Latin || other_latin_sign(sentence)
         } else if language_told {
             script != document_script
                 || (script == Script::Latin && english_words(sentence, 2) >= 2)
@@ -218,6 +290,49 @@ mod tests {
         let codes: Vec<&str> = found.iter().map(|(_, code)| *code).collect();
         assert_eq!(codes, ["ru", "en"], "{found:?}");
         assert_eq!(found[0].0, russian);
+    }
+
+    #[test]
+    fn english_news_without_its_commonest_words_is_read_only_on_a_sign_of_another_language() {
+        // Name lists, scores and prices: no sign, not read.
+        for english in [
+            "Referee: Carlos Velasco Carballo 6 (Spain) Att: 50, 092.",
+            "Marine life seen swimming in unusual places.",
+            "Unused subs: Gilks (Gk), Taylor, Ward, Kightly.",
+            "Sound Asleep Pillow, £17.99 firebox.com.",
+        ] {
+            assert!(!other_latin_sign(english), "{english}");
+        }
+        // A word of another language, a small word with an accent, the first word in any
+        // case, an elided article: read.
+        for other in [
+            "Edwin van der Sar, Patrice Evra, Wayne Rooney.",
+            "Angela Merkel war sechzehn Jahre lang Bundeskanzlerin.",
+            "Die Polizei nahm zwei Verdächtige fest.",
+            "L'entreprise va supprimer 1 200 emplois.",
+            "Zugspitze: höchster Berg Deutschlands.",
+        ] {
+            assert!(other_latin_sign(other), "{other}");
+        }
+        // In English ("she'd", "players' kit") an apostrophe is no elision.
+        assert!(!other_latin_sign("Mayor Ward said she'd visit the players' homes."));
+        // Found in an English document; English without its commonest words is not.
+        let text = "The council met on Monday to discuss the new bridge over the river.\n\n\
+                    Die Polizei nahm zwei Verdächtige wegen Diebstahls fest.\n\n\
+                    Unused subs: Gilks (Gk), Taylor, Ward, Kightly, Morrison, Hennessey.";
+        let found = languages_of(text, "en", true);
+        let codes: Vec<&str> = found.iter().map(|(_, code)| *code).collect();
+        assert_eq!(codes, ["de"], "{found:?}");
+    }
+
+    #[test]
+    fn a_korean_sentence_in_english_news_is_korean() {
+        let text = "The government announced a new economic policy on Monday.\n\n\
+                    정부는 어제 새로운 경제 정책을 발표했다.\n\n\
+                    The plan was welcomed by the markets, which rose by two percent.";
+        let found = languages_of(text, "en", true);
+        let codes: Vec<&str> = found.iter().map(|(_, code)| *code).collect();
+        assert_eq!(codes, ["ko"], "{found:?}");
     }
 
     #[test]
