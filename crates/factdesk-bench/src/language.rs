@@ -62,11 +62,13 @@ pub fn run(bench: &LanguageBench) -> anyhow::Result<()> {
         summary_range,
         bench.items,
     )?;
+    let mut articles = Vec::new();
     for item in summaries {
         let document = field(&item, "document")?;
         for span in factdesk_text::segment_sentences(document, "en") {
             english.push(("news evidence", span.slice(document).trim().to_owned()));
         }
+        articles.push(document.to_owned());
         for summary in ["right_summary", "hallucinated_summary"] {
             let text = field(&item, summary)?;
             for span in factdesk_text::segment_sentences(text, "en") {
@@ -135,6 +137,73 @@ pub fn run(bench: &LanguageBench) -> anyhow::Result<()> {
         println!("{miss}");
     }
     println!("{:.3} ms per text", per_text * 1000.0);
+    mixed_documents(&articles)
+}
+
+/// How an import reads the sentences of English news (`factdesk_text::sentence_languages`):
+/// the sentences of the range's articles taken for another language and the time it takes;
+/// then each sentence of `data/languages.tsv` put between the first article's second and third
+/// paragraph-long stretches, and whether it is found in its language.
+fn mixed_documents(articles: &[String]) -> anyhow::Result<()> {
+    let mut sentences = 0;
+    let mut taken = Vec::new();
+    let mut reading = std::time::Duration::ZERO;
+    for article in articles {
+        let spans = factdesk_text::segment_sentences(article, "en");
+        sentences += spans.len();
+        let started = Instant::now();
+        let found = factdesk_text::sentence_languages(article, &spans, "en", true);
+        reading += started.elapsed();
+        for (index, code) in found {
+            taken.push((code, spans[index].slice(article).to_owned()));
+        }
+    }
+    println!(
+        "Sentences of the English articles read as an import reads them: {} of {sentences} taken for another language; {:.1} µs per article",
+        taken.len(),
+        reading.as_secs_f64() * 1e6 / articles.len().max(1) as f64,
+    );
+    for (code, sentence) in &taken {
+        println!("    as {code}: {sentence}");
+    }
+    let Some(host) = articles.first() else {
+        return Ok(());
+    };
+    let spans = factdesk_text::segment_sentences(host, "en");
+    let cut = spans.get(3).map_or(host.len(), |span| span.start_byte as usize);
+    let (before, after) = host.split_at(cut);
+    println!("The sentences in other languages put in the first article, found in their language:");
+    let mut rows: Vec<(&str, usize, usize)> = Vec::new();
+    let mut misses = Vec::new();
+    for line in OTHER_LANGUAGES.lines() {
+        let Some((code, sentence)) = line.split_once('\t') else {
+            continue;
+        };
+        let text = format!("{}\n\n{sentence}\n\n{after}", before.trim_end());
+        let spans = factdesk_text::segment_sentences(&text, "en");
+        let found = factdesk_text::sentence_languages(&text, &spans, "en", true);
+        let right = found.iter().any(|(index, found_code)| {
+            *found_code == code && spans[*index].slice(&text).trim() == sentence
+        });
+        match rows.iter_mut().find(|(c, _, _)| *c == code) {
+            Some(row) => {
+                row.1 += usize::from(right);
+                row.2 += 1;
+            }
+            None => rows.push((code, usize::from(right), 1)),
+        }
+        if !right {
+            misses.push(format!("    [{code}] {sentence}"));
+        }
+    }
+    let (right, total) = rows.iter().fold((0, 0), |(r, t), row| (r + row.1, t + row.2));
+    for (code, right, total) in &rows {
+        println!("  {code:<3} {right} of {total}");
+    }
+    println!("  all {right} of {total} ({:.1}%)", percent(right, total));
+    for miss in misses {
+        println!("{miss}");
+    }
     Ok(())
 }
 
