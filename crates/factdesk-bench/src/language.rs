@@ -7,7 +7,11 @@
 //! QA knowledge and news articles, which the methods judge sentence by sentence), and sentences in other languages
 //! taken for English (`data/languages.tsv`: short factual sentences written for this bench,
 //! a line per sentence, its ISO 639-1 code, a tab, the sentence), per language, with the
-//! misses listed.
+//! misses listed. Then how an import reads English news sentence by sentence
+//! (`factdesk_text::sentence_languages`): the range's article sentences taken for another
+//! language and the time per article, and each of those sentences in other languages, and
+//! headlines in six languages (`data/headlines.tsv`), put into an English article, found in
+//! their language or not.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -18,6 +22,11 @@ use crate::verifier::{Range, field, qa_claim, read_items};
 
 /// The sentences in other languages, by language.
 const OTHER_LANGUAGES: &str = include_str!("../data/languages.tsv");
+
+/// Headlines in six languages of Latin script, written for this bench, a line each as in
+/// `data/languages.tsv`: sentences with few of their language's short words, which
+/// `sentence_languages` may leave unread in an English document.
+const HEADLINES: &str = include_str!("../data/headlines.tsv");
 
 /// What to measure.
 #[derive(Debug, Clone, clap::Args)]
@@ -142,8 +151,8 @@ pub fn run(bench: &LanguageBench) -> anyhow::Result<()> {
 
 /// How an import reads the sentences of English news (`factdesk_text::sentence_languages`):
 /// the sentences of the range's articles taken for another language and the time it takes;
-/// then each sentence of `data/languages.tsv` put between the first article's second and third
-/// paragraph-long stretches, and whether it is found in its language.
+/// then each sentence of `data/languages.tsv` and of `data/headlines.tsv` put into the first
+/// article ([`put_in_an_article`]).
 fn mixed_documents(articles: &[String]) -> anyhow::Result<()> {
     let mut sentences = 0;
     let mut taken = Vec::new();
@@ -169,38 +178,59 @@ fn mixed_documents(articles: &[String]) -> anyhow::Result<()> {
     let Some(host) = articles.first() else {
         return Ok(());
     };
+    for (name, file) in [("data/languages.tsv", OTHER_LANGUAGES), ("data/headlines.tsv", HEADLINES)]
+    {
+        put_in_an_article(host, name, file)?;
+    }
+    Ok(())
+}
+
+/// Each sentence of `file` (`name`: a line per sentence, its ISO 639-1 code, a tab, the
+/// sentence) put, as a paragraph of its own, after `host`'s third sentence: how many
+/// `sentence_languages` finds in their language, and how many the detector finds read alone
+/// (`other_than_english`, as an English document's sentence is read once it is put to it).
+fn put_in_an_article(host: &str, name: &str, file: &str) -> anyhow::Result<()> {
     let spans = factdesk_text::segment_sentences(host, "en");
     let cut = spans.get(3).map_or(host.len(), |span| span.start_byte as usize);
     let (before, after) = host.split_at(cut);
-    println!("The sentences in other languages put in the first article, found in their language:");
-    let mut rows: Vec<(&str, usize, usize)> = Vec::new();
+    println!(
+        "The sentences of {name} put in the first article, found in their language (read by the detector alone):"
+    );
+    let mut rows: Vec<(&str, usize, usize, usize)> = Vec::new();
     let mut misses = Vec::new();
-    for line in OTHER_LANGUAGES.lines() {
-        let Some((code, sentence)) = line.split_once('\t') else {
-            continue;
-        };
+    for (number, line) in file.lines().enumerate() {
+        let (code, sentence) =
+            line.split_once('\t').with_context(|| format!("{name} line {}: no tab", number + 1))?;
         let text = format!("{}\n\n{sentence}\n\n{after}", before.trim_end());
         let spans = factdesk_text::segment_sentences(&text, "en");
         let found = factdesk_text::sentence_languages(&text, &spans, "en", true);
         let right = found.iter().any(|(index, found_code)| {
             *found_code == code && spans[*index].slice(&text).trim() == sentence
         });
-        match rows.iter_mut().find(|(c, _, _)| *c == code) {
+        let alone = factdesk_text::other_than_english(sentence)
+            .is_some_and(|language| language.code == code);
+        match rows.iter_mut().find(|row| row.0 == code) {
             Some(row) => {
                 row.1 += usize::from(right);
-                row.2 += 1;
+                row.2 += usize::from(alone);
+                row.3 += 1;
             }
-            None => rows.push((code, usize::from(right), 1)),
+            None => rows.push((code, usize::from(right), usize::from(alone), 1)),
         }
         if !right {
-            misses.push(format!("    [{code}] {sentence}"));
+            let alone = if alone { "the detector alone finds it" } else { "nor alone" };
+            misses.push(format!("    [{code}] {sentence} ({alone})"));
         }
     }
-    let (right, total) = rows.iter().fold((0, 0), |(r, t), row| (r + row.1, t + row.2));
-    for (code, right, total) in &rows {
-        println!("  {code:<3} {right} of {total}");
+    let (right, alone, total) =
+        rows.iter().fold((0, 0, 0), |(r, a, t), row| (r + row.1, a + row.2, t + row.3));
+    for (code, right, alone, total) in &rows {
+        println!("  {code:<3} {right} of {total} ({alone})");
     }
-    println!("  all {right} of {total} ({:.1}%)", percent(right, total));
+    println!(
+        "  all {right} of {total} ({:.1}%; the detector alone {alone})",
+        percent(right, total)
+    );
     for miss in misses {
         println!("{miss}");
     }
