@@ -40,9 +40,7 @@
 //!    found outside the aligned sentences must); a name the premise holds only outside the
 //!    sentences restating the claim also conflicts with a name in its place in them, where
 //!    the best of them shares at least [`NAME_PLACE_OVERLAP`] of the claim's other content
-//!    words (the name's own left out: a sentence saying the same of someone else lacks it);
-//!    where they share at least [`SOLE_NAME_SHARE`] and name one place or body the claim does
-//!    not, that one stands in the claim's place (or a missing name's) wherever it stands.
+//!    words (the name's own left out: a sentence saying the same of someone else lacks it).
 //!    A name stands in another's place only when both name the same kind of thing: a people,
 //!    a faith or a party ("British", "Tories"), a body (a school, a court, a party), a place (a
 //!    street, a city, or a name after "in", "at", "from") or, failing all, a person; an office
@@ -197,16 +195,6 @@ pub const NAME_SWAP_SHARE: f64 = 0.5;
 /// name is swapped ([`NAME_SWAP_SHARE`]): "Ellie Grant" for "Pettier" is a swap, "the
 /// 29-year-old from Chicago" for "Jennifer Pagonis" a description.
 pub const NAME_SWAP_SLACK: usize = 2;
-
-/// The share of the claim's other content words sentences must hold before the one place or
-/// body they name, not the claim's, stands in the claim's place wherever it stands (step 4).
-/// Chosen on the dev slice: 0.7 caught 2 more of 200 names swapped within an article ("a
-/// legal sport in China" against "in New Zealand"), no summary, QA item or unchanged sentence
-/// moving; 0.5 caught 5, two of them through a name the claim had right ("the apartment
-/// complex in Las Vegas" against "at the Arcadia Palms"), and moved two summaries, one each
-/// way; with names of any kind at 0.7, 6 more names and 1 more of 20 swapped roles, but 10
-/// right summaries wronged for 9 hallucinated ones caught.
-pub const SOLE_NAME_SHARE: f64 = 0.7;
 
 /// Closed sets whose member, stated by a claim and by no premise, leaves the claim unsupported.
 const DESCRIPTIVE_SETS: &[&str] = &["material", "colour", "direction"];

@@ -24,8 +24,7 @@ use super::compare::{
 use super::extract::{self, Fact, Parsed, Value};
 use super::lexicon;
 use super::{
-    MIN_OVERLAP, NAME_PLACE_OVERLAP, POLARITY_OVERLAP, RANKED_SETS, SOLE_NAME_SHARE, content,
-    descriptive, framed,
+    MIN_OVERLAP, NAME_PLACE_OVERLAP, POLARITY_OVERLAP, RANKED_SETS, content, descriptive, framed,
 };
 
 /// The claim's sentence index whose facts are aligned (claims are judged sentence by
@@ -317,10 +316,7 @@ impl<'a> Aligner<'a> {
                         if share >= NAME_PLACE_OVERLAP {
                             if self.name_held_in(&restating, words) {
                                 restated.insert(self.claim_text(fact));
-                            } else if let Some(other) = self
-                                .name_in_place(fact, &restating, free)
-                                .or_else(|| self.sole_name(class, share, &restating, free))
-                            {
+                            } else if let Some(other) = self.name_in_place(fact, &restating, free) {
                                 displaced.insert(self.claim_text(fact));
                                 out.conflicts.push(pair(kind, Some(other)));
                                 continue;
@@ -332,11 +328,7 @@ impl<'a> Aligner<'a> {
                         out.matched.push(pair(kind, found));
                         continue;
                     }
-                    let sole = || {
-                        let (restating, share) = self.restating_without(words);
-                        self.sole_name(class, share, &restating, free)
-                    };
-                    match self.counterpart(fact, free, |_| true).or_else(sole) {
+                    match self.counterpart(fact, free, |_| true) {
                         Some(other) => out.conflicts.push(pair(kind, Some(other))),
                         None => out.unsupported.push(pair(kind, None)),
                     }

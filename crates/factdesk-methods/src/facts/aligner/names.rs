@@ -63,35 +63,6 @@ impl<'a> Aligner<'a> {
             .map(|(_, p)| p)
     }
 
-    /// The one name `free` accepts in `sentences`, which share `share` of the claim's other
-    /// content words, when the claim's name `class` is a place or a body: where they restate the
-    /// claim that closely and name one such thing the claim does not, it stands in the claim
-    /// name's place wherever it stands in them ("a legal sport in New Zealand" against "a legal
-    /// sport in China"). None below [`SOLE_NAME_SHARE`], for a person (the class a name gets
-    /// when nothing says otherwise, so the one "person" a sentence names is often a site, a
-    /// firm or a thing), or when they name two or more such things.
-    pub(super) fn sole_name(
-        &self,
-        class: NameClass,
-        share: f64,
-        sentences: &[usize],
-        free: impl Fn(&Fact) -> bool,
-    ) -> Option<&Fact> {
-        if share < SOLE_NAME_SHARE || !matches!(class, NameClass::Place | NameClass::Body) {
-            return None;
-        }
-        let mut found: Option<&Fact> = None;
-        for p in self.premise.facts.iter().filter(|p| sentences.contains(&p.sentence) && free(p)) {
-            match (found, &p.value) {
-                (None, _) => found = Some(p),
-                (Some(Fact { value: Value::Name(seen), .. }), Value::Name(other))
-                    if names_match(seen, other) => {}
-                _ => return None,
-            }
-        }
-        found
-    }
-
     pub(in crate::facts) fn name_held(&self, words: &[String]) -> bool {
         self.premise
             .facts
