@@ -334,6 +334,16 @@ mod tests {
                        posted a direct message from her, which said that she had been ill.";
         assert!(!english_by_common_words(dutch));
         assert!(!english_by_common_words(german));
+        // A title's capitalised words do not count: with them this would be English (a
+        // quarter of its words), without them a little under a sixth.
+        let title = "The Voice of Holland is weer terug op televisie. The Voice of Holland was \
+                     jarenlang het best bekeken programma van RTL, maar The Voice of Holland \
+                     stopte na een schandaal. Nu komt The Voice of Holland terug met nieuwe \
+                     coaches en een nieuwe presentator, onder de slogan 'the show goes on'. De \
+                     eerste aflevering van The Voice of Holland is in maart te zien, zegt de \
+                     omroep.";
+        assert!(!english_by_common_words(title));
+        assert_eq!(detect_language(title).map(|language| language.code), Some("nl"));
         assert!(english_by_common_words(english));
         assert_eq!(detect_language(dutch).map(|language| language.code), Some("nl"));
         assert_eq!(detect_language(german).map(|language| language.code), Some("de"));
