@@ -4,7 +4,8 @@
 //! and wrappers in the UI's words). From the declaration of the commands (`command_names.rs`)
 //! come `CommandName`, the names of the commands, and `Commands.ts`: each command's arguments
 //! (`CommandArgs`), its answer (`CommandAnswer`) and which of them are tasks
-//! (`TaskCommandName`), the only way `api.ts` can call one. [`export`] writes them; a test renders
+//! (`TaskCommandName`), the only way `api.ts` and its parts in `ui/src/api/` can call one
+//! (through `api/transport.ts`). [`export`] writes them; a test renders
 //! them afresh and fails when the committed files differ (`scripts/ui-types.sh` writes them
 //! again).
 
@@ -259,7 +260,8 @@ fn verdict_methods() -> String {
 }
 
 /// `CommandName.ts`: the name of every command, from their one declaration
-/// (`command_names.rs`), as the TypeScript type `ui/src/api.ts` calls commands by.
+/// (`command_names.rs`), as the TypeScript type the UI calls commands by
+/// (`ui/src/api/transport.ts`).
 fn command_names(commands: &[DeclaredCommand]) -> String {
     let names: Vec<String> =
         commands.iter().map(|command| format!("\"{}\"", command.name)).collect();

@@ -11,7 +11,8 @@
 //   `Args<that struct>` (or no `Args` when none is declared) and answers that type (`signature.rs`; it does not compile otherwise),
 //   and lists each command's argument and answer types, which `bindings.rs` writes as
 //   TypeScript: `CommandName`, and `CommandArgs`, `CommandAnswer` and `TaskCommandName`
-//   (`Commands.ts`), through which `ui/src/api.ts` calls every command;
+//   (`Commands.ts`), through which `ui/src/api.ts` and its parts in `ui/src/api/` call every
+//   command (`api/transport.ts`' `call` and `startTask`);
 // - the app's tests check that `capabilities/default.json` grants exactly these (and that the
 //   window may call them), and that the UI calls each of them.
 
