@@ -5,5 +5,6 @@
 source "$(dirname "$0")/lib.sh"
 cd "$FACTDESK_ROOT"
 ensure_rust
-FACTDESK_WRITE_UI_TYPES=1 cargo test --workspace --lib -- bindings::tests::ui_bindings_match_the_rust_types
+# Only the desktop crate holds the types and the test that writes them.
+FACTDESK_WRITE_UI_TYPES=1 cargo test -p factdesk-app --lib -- bindings::tests::ui_bindings_match_the_rust_types
 say "wrote $(ls ui/src/bindings | wc -l) files in ui/src/bindings"
