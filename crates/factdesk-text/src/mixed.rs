@@ -19,13 +19,15 @@
 //! those signs, such as the headline "Angela Merkel regierte sechzehn Jahre lang
 //! Deutschland.", which are left in the document's language: of 24 headlines written after
 //! the lists (`factdesk-bench language`), 17 are found in an English article, 23 by the
-//! detector reading each alone. In a document in another
-//! language, a sentence mostly in another script than the document's, or one with two of
-//! those English words, is put to the detector. When the document's own language was not told
-//! (the detector was not sure of it), every sentence long enough is read. A sentence in an
-//! English document is read as [`other_than_english`] reads one (its names set aside, English
-//! kept unless the detector all but rules it out); others as [`detect_language`] reads a
-//! text. A sentence the detector cannot tell keeps its document's language.
+//! detector reading each alone.
+//!
+//! In a document in another language, a sentence mostly in another script than the
+//! document's, or one with two of those English words, is put to the detector. When the
+//! document's own language was not told (the detector was not sure of it), every sentence
+//! long enough is read. A sentence in an English document is read as [`other_than_english`]
+//! reads one (its names set aside, English kept unless the detector all but rules it out);
+//! others as [`detect_language`] reads a text. A sentence the detector cannot tell keeps its
+//! document's language.
 
 use factdesk_model::SentenceSpan;
 
@@ -105,8 +107,8 @@ const ELIDED_PACKED: [u64; ELIDED.len()] = packed_words(ELIDED);
 /// Whether a sentence in Latin letters without English's commonest words shows a sign of
 /// German, French, Spanish, Italian, Portuguese or Dutch: a word in small letters with a letter
 /// beyond ASCII, a word of [`OTHER_LATIN_ONLY`] (the first word in any case), or a word of
-/// [`ELIDED`] elided before another word. A part of an address ("firebox.com") or
-/// of a figure ("7:56am") is no word.
+/// [`ELIDED`] elided before another word. A part of an address ("firebox.com") or of a figure
+/// ("7:56am") is no word.
 fn other_latin_sign(sentence: &str) -> bool {
     let mut first = true;
     let mut rest = sentence;
