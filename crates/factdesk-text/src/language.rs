@@ -186,7 +186,7 @@ pub(crate) const fn packed_words<const N: usize>(words: &[&str]) -> [u64; N] {
 const COMMON_WORDS_SAMPLE_BYTES: usize = 1000;
 
 /// The first `bytes` of `text` (fewer where a character would be cut).
-fn opening(text: &str, bytes: usize) -> &str {
+pub(crate) fn opening(text: &str, bytes: usize) -> &str {
     let mut cut = text.len().min(bytes);
     while !text.is_char_boundary(cut) {
         cut -= 1;

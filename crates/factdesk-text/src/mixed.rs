@@ -32,8 +32,8 @@
 use factdesk_model::SentenceSpan;
 
 use crate::language::{
-    HANGUL_SYLLABLES, MIN_LETTERS_TO_DETECT, SAMPLE_BYTES, detect_language, other_than_english,
-    packed, packed_words,
+    HANGUL_SYLLABLES, MIN_LETTERS_TO_DETECT, SAMPLE_BYTES, detect_language, opening,
+    other_than_english, packed, packed_words,
 };
 
 /// Words of English that no German, French, Spanish, Italian, Portuguese or Dutch sentence
@@ -234,11 +234,8 @@ pub fn sentence_languages(
         return Vec::new();
     }
     let english = language == "en" && language_told;
-    let mut sample_end = text.len().min(SAMPLE_BYTES);
-    while !text.is_char_boundary(sample_end) {
-        sample_end -= 1;
-    }
-    let document_script = if english { Script::Latin } else { main_script(&text[..sample_end]).0 };
+    let document_script =
+        if english { Script::Latin } else { main_script(opening(text, SAMPLE_BYTES)).0 };
     let mut found = Vec::new();
     for (index, span) in sentences.iter().enumerate() {
         let sentence = span.slice(text);
