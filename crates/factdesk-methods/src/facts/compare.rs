@@ -241,6 +241,9 @@ pub(super) fn names_match(a: &[String], b: &[String]) -> bool {
     };
     let meets = |x: &str, y: &str| {
         x == y
+            // "UV" for "UV-C": a word and its form with a letter or figure hyphened on.
+            || x.strip_prefix(y).is_some_and(|rest| rest.starts_with('-') && rest.len() <= 3)
+            || y.strip_prefix(x).is_some_and(|rest| rest.starts_with('-') && rest.len() <= 3)
             || short_form(x, y)
             || demonym(x, y)
             || x.len() >= 5 && y.len() >= 5 && (x.starts_with(y) || y.starts_with(x))

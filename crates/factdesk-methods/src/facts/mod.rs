@@ -7,14 +7,17 @@
 //!
 //! 1. Both are read for facts ([`extract`]): numbers with unit, qualifier ("about", "more
 //!    than") and range, normalised (1,000 = 1000 = one thousand = 1k; 20% = 20 per cent;
-//!    "father-of-three" counts children; "2pm"; "Smith, 73," an age; times and telephone
-//!    numbers state none); dates (years, "20 July 1969", "July 20, 1969", "2020-11-18",
+//!    "father-of-three" counts children; "2pm"; "Smith, 73," an age; "one in 30" a share,
+//!    stated by its 30; times and telephone numbers state none); dates (years, "20 July 1969", "July 20, 1969", "2020-11-18",
 //!    "20/07/1969"); names (runs of capitalised words apart by spaces only, or joined by
 //!    "of", "van", …: "Buddy Holly, Charles Manson" is two names, "ORDINARY: Austin Bird"
 //!    one and "Perth's Kim Hames" two, a possessive ending a name; a sentence's first word only
 //!    when it is capitalised elsewhere too, or when the premises judged with the claim and
 //!    their sources write it capitalised inside a sentence and never in lower case: "McKinsey
-//!    was charged" names someone where the article does, "Police were called" no one);
+//!    was charged" names someone where the article does, "Police were called" no one; a
+//!    capitalised word after a closing quote mark and a space is read as a first word too,
+//!    since summaries run their points together without a full stop: "… Britannia' Says
+//!    Scottish Nationalists …");
 //!    closed-set terms ([`lexicon::CLOSED_SETS`]: directions, ordinals, materials, colours, weekdays, and
 //!    antonym pairs such as rose / fell, won / lost); and negation cues per sentence. "Fell by
 //!    76,000 to 1.84 million" is a change, not a range, and "between 2005 and 2012" two years.
@@ -30,7 +33,7 @@
 //!    212 metres is 696 feet; inside the other's range or bound;
 //!    two ranges where both ends agree), a date agreeing in every part both state, a name
 //!    sharing all its words with a premise name or the other way round ("Obama" for "Barack
-//!    Obama", "Indonesia" for "Indonesian", a misspelt word), or an
+//!    Obama", "Indonesia" for "Indonesian", "UV" for "UV-C", a misspelt word), or an
 //!    initialism of it ("UN" for "United Nations"); the same member of a closed set.
 //! 4. A fact not matched is a **conflict** when a premise fact of its kind stands in its
 //!    place: another number of the same unit or counting the same noun, a date of the same
@@ -43,8 +46,10 @@
 //!    words (the name's own left out: a sentence saying the same of someone else lacks it).
 //!    A name stands in another's place only when both name the same kind of thing: a people,
 //!    a faith or a party ("British", "Tories"), a body (a school, a court, a party), a place (a
-//!    street, a city, or a name after "in", "at", "from") or, failing all, a person; an office
-//!    ("the London Mayor", "the Duke of York") stands in no one's place. A premise whose aligned
+//!    street, a city, or a name after "in", "at", "from"), a region (the state, county or city
+//!    a place lies in, set off by a comma after it: "Fredericksburg, Virginia", "of McKinney,
+//!    Texas") or, failing all, a person; an office ("the London Mayor", "the Duke of York")
+//!    stands in no one's place. A premise whose aligned
 //!    sentence holds less than [`MIN_OVERLAP`] of the claim's content words is about
 //!    something else: its numbers, dates and names leave the claim's unsupported, never
 //!    contradicted. What a thing is made of, its colour or direction also conflicts with a
@@ -68,7 +73,10 @@
 //! 5. **Polarity**: the claim and the aligned sentence disagree when a word both state follows
 //!    a verbal negation ("not", "n't", "never", "cannot", within four words) on one side only
 //!    ("did not sign" against "signed"; "doesn't know" and "does not know" agree), provided
-//!    the sentence shares at least [`POLARITY_OVERLAP`] of the claim's content words. A
+//!    the sentence shares at least [`POLARITY_OVERLAP`] of the claim's content words, and no
+//!    other premise sentence sharing [`MIN_OVERLAP`] of them says the same words are not so as
+//!    the claim does ("the captain and co-pilot usually eat different meals … pilots do not
+//!    eat the same" holds "pilots do not eat the same meals"). A
 //!    sentence reporting a belief ("a popular belief holds that …") that the next sentence
 //!    denies ("It cannot.") counts as negated.
 //! 6. **Roles**: a ranked term the premise holds too ("the first", "the largest") is a

@@ -1177,3 +1177,102 @@ fn a_name_given_another_place_in_a_restated_sentence_conflicts() {
         &["Newington College"],
     );
 }
+
+#[test]
+fn a_capitalised_word_after_a_closing_quote_may_open_a_point_of_its_own() {
+    // Summaries run their points together without a full stop: "Says" opens one, and names
+    // no one.
+    let premise = "He said the SNP want to 'end Britain, to decapitate Britannia' before \
+                   the election. The Scottish Nationalists want higher taxes, Mr Johnson warned.";
+    let alignment = align(
+        premise,
+        "The SNP want to 'end Britain, to decapitate Britannia' Says Scottish Nationalists want \
+         higher taxes.",
+    );
+    let named: Vec<&str> = alignment
+        .matched
+        .iter()
+        .chain(&alignment.unsupported)
+        .chain(&alignment.conflicts)
+        .filter(|pair| pair.kind == FactKind::Name)
+        .map(|pair| pair.claim.as_str())
+        .collect();
+    assert_eq!(named, ["SNP", "Britain", "Britannia", "Scottish Nationalists"], "{alignment:?}");
+    // A name the text writes capitalised inside a sentence is still one there.
+    check(
+        "The film's star 'loved every minute' Alice Kerr said on Friday.",
+        "The film's star 'loved every minute' Alice Kerr said.",
+        &[],
+        &[],
+    );
+}
+
+#[test]
+fn one_in_so_many_is_a_share_stated_by_its_second_number() {
+    let premise = "The figures show that one in 30 pupils ended up with at least ten A grades.";
+    check(premise, "One in 30 children ended up with at least ten A grades.", &[], &[]);
+    check(
+        "The figures show that one in 30 pupils got top grades.",
+        "One in 40 pupils got top grades.",
+        &[(FactKind::Number, "40 pupils", "30 pupils")],
+        &[],
+    );
+}
+
+#[test]
+fn another_sentence_about_the_claim_saying_the_same_not_so_holds_its_polarity() {
+    let premise = "To reduce the risk of food poisoning, the captain and co-pilot usually eat \
+                   different meals. If meals are provided by the airline, pilots do not eat the \
+                   same reheated dishes.";
+    check(
+        premise,
+        "To reduce the risk of food poisoning, pilots do not eat the same meals.",
+        &[],
+        &[],
+    );
+    // Without it, the best sentence's polarity stands against the claim's.
+    let premise = "To reduce the risk of food poisoning, the captain and co-pilot usually eat \
+                   the same meals.";
+    let alignment =
+        align(premise, "To reduce the risk of food poisoning, pilots do not eat the same meals.");
+    assert_eq!(
+        kinds(&alignment.conflicts),
+        [(FactKind::Polarity, "do not eat", "(not negated)")],
+        "{alignment:?}"
+    );
+}
+
+#[test]
+fn the_state_or_county_after_a_place_stands_only_in_another_such_place() {
+    // "London" after "Battersea," is where Battersea lies, not who was linked to it.
+    check(
+        "Top of the Pops star Jimmy Savile was known to frequent a brothel in Battersea. The \
+         flat in Battersea, South West London was used by paedophiles.",
+        "The band were linked to the brothel in Battersea, London.",
+        &[],
+        &[],
+    );
+    // Nor is a state contradicted by a street.
+    check(
+        "She was found by two roommates at their home on Washington Avenue in Fredericksburg.",
+        "She was found by two roommates at their home in Fredericksburg, Virginia.",
+        &[],
+        &["Virginia"],
+    );
+    // Two such places do stand in each other's place.
+    check(
+        "Julie McKenzie, 53, from Bushey, Hertfordshire, had a nagging back pain.",
+        "Julie McKenzie, 53, from Bushey, Essex, had a nagging back pain.",
+        &[(FactKind::Name, "Essex", "Hertfordshire")],
+        &[],
+    );
+}
+
+#[test]
+fn a_name_meets_its_form_with_a_letter_hyphened_on() {
+    let premise = "Using UV-C light they proved a high germ-kill rate.";
+    check(premise, "The project uses UV light to kill germs.", &[], &[]);
+    let words = |text: &str| vec![text.to_owned()];
+    assert!(compare::names_match(&words("uv"), &words("uv-c")));
+    assert!(!compare::names_match(&words("uk"), &words("uk-based")));
+}

@@ -101,6 +101,33 @@ pub(super) enum NameClass {
     Body,
     People,
     Office,
+    /// The state, county or city a place lies in, set off by a comma after it ("Fredericksburg,
+    /// Virginia"): only another such stands in its place (not "Washington Avenue").
+    Region,
+}
+
+/// The prepositions after which a name names a place.
+const PLACE_SLOTS: &[&str] =
+    &["in", "at", "near", "from", "into", "across", "throughout", "outside", "inside"];
+
+/// Whether name `fact` is set off by a comma after a place or a body ("in Battersea, London",
+/// "of McKinney, Texas", "Rockland High School, Massachusetts"): the state, county or city it
+/// lies in. At most two words ("South Carolina").
+fn set_off_after_place(parsed: &Parsed, fact: &Fact) -> bool {
+    let Value::Name(words) = &fact.value else { return false };
+    let range = &parsed.sentences[fact.sentence];
+    if words.len() > 2 || fact.token <= range.start {
+        return false;
+    }
+    let before = &parsed.tokens[fact.token - 1];
+    if parsed.slice(before.end, fact.start).trim() != "," {
+        return false;
+    }
+    parsed.facts.iter().any(|other| {
+        other.end == before.end
+            && matches!(&other.value, Value::Name(named) if named.iter().any(|word| lexicon::is_place_word(word) || lexicon::is_body_word(word))
+                || matches!(slot(parsed, other), "of") || PLACE_SLOTS.contains(&slot(parsed, other)))
+    })
 }
 
 pub(super) fn name_class(parsed: &Parsed, fact: &Fact) -> NameClass {
@@ -110,6 +137,8 @@ pub(super) fn name_class(parsed: &Parsed, fact: &Fact) -> NameClass {
         || words.first().is_some_and(|word| lexicon::is_office_word(word)) && text.contains(" of ");
     if office {
         NameClass::Office
+    } else if set_off_after_place(parsed, fact) {
+        NameClass::Region
     } else if let [word] = words.as_slice()
         && lexicon::is_people_word(word)
     {
@@ -117,10 +146,7 @@ pub(super) fn name_class(parsed: &Parsed, fact: &Fact) -> NameClass {
     } else if words.iter().any(|word| lexicon::is_body_word(word)) {
         NameClass::Body
     } else if words.iter().any(|word| lexicon::is_place_word(word))
-        || matches!(
-            slot(parsed, fact),
-            "in" | "at" | "near" | "from" | "into" | "across" | "throughout" | "outside" | "inside"
-        )
+        || PLACE_SLOTS.contains(&slot(parsed, fact))
     {
         NameClass::Place
     } else {

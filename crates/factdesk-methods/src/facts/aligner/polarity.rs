@@ -49,21 +49,25 @@ impl<'a> Aligner<'a> {
         // A cue counts where it negates a word both state: "accused him of not properly
         // checking" negates nothing a claim about the accusation says.
         let claim_words = content(&self.claim.tokens);
-        let premise_words = content(self.premise.sentence_tokens(best));
-        let shared = |word: &str| {
-            crate::bm25_terms(word)
-                .first()
-                .is_some_and(|term| claim_words.contains(term) && premise_words.contains(term))
+        let shared_with = |sentence: usize| {
+            let premise_words = content(self.premise.sentence_tokens(sentence));
+            let claim_words = &claim_words;
+            move |word: &str| {
+                crate::bm25_terms(word)
+                    .first()
+                    .is_some_and(|term| claim_words.contains(term) && premise_words.contains(term))
+            }
         };
+        let shared = shared_with(best);
         let mut evidence_sentence = best;
         if let Some(denial) = denial {
             // A belief the next sentence denies: the premise says not-so of all it reports.
             let claim_negated = (0..self.claim.sentences.len())
-                .map(|i| self.claim.negations_before(i, shared))
+                .map(|i| self.claim.negations_before(i, &shared))
                 .sum::<usize>()
                 % 2
                 == 1;
-            let premise_negated = self.premise.negations_before(best, shared).is_multiple_of(2);
+            let premise_negated = self.premise.negations_before(best, &shared).is_multiple_of(2);
             if claim_negated == premise_negated {
                 return None;
             }
@@ -74,13 +78,33 @@ impl<'a> Aligner<'a> {
             let stems = |words: Vec<String>| -> HashSet<String> {
                 words.iter().filter_map(|word| crate::bm25_terms(word).into_iter().next()).collect()
             };
-            let claim_negated = stems(
-                (0..self.claim.sentences.len())
-                    .flat_map(|i| self.claim.negated_words(i, shared))
-                    .collect(),
-            );
-            let premise_negated = stems(self.premise.negated_words(best, shared));
+            let negated = |sentence: usize| {
+                let shared = shared_with(sentence);
+                let claim = stems(
+                    (0..self.claim.sentences.len())
+                        .flat_map(|i| self.claim.negated_words(i, &shared))
+                        .collect(),
+                );
+                (claim, stems(self.premise.negated_words(sentence, &shared)))
+            };
+            let (claim_negated, premise_negated) = negated(best);
             if claim_negated == premise_negated {
+                return None;
+            }
+            // Another sentence about the claim may say the same not-so of the same words
+            // ("the captain and co-pilot usually eat different meals … pilots do not eat the
+            // same"): then the premise states the claim's polarity too.
+            let about = |sentence: usize| {
+                let held = content(self.premise.sentence_tokens(sentence));
+                let shared = claim_words.iter().filter(|word| held.contains(*word)).count();
+                shared as f64 >= MIN_OVERLAP * claim_words.len() as f64
+            };
+            if (0..self.premise.sentences.len()).any(|sentence| {
+                sentence != best && about(sentence) && {
+                    let (claim, premise) = negated(sentence);
+                    !claim.is_empty() && claim == premise
+                }
+            }) {
                 return None;
             }
         }

@@ -218,7 +218,10 @@ pub fn parse<'a>(text: &'a str, first: &FirstWords) -> Parsed<'a> {
                 lower: word.to_lowercase(),
                 capitalised: word.chars().next().is_some_and(char::is_uppercase),
                 sentence,
-                first: tokens.len() == from,
+                first: tokens.len() == from
+                    || tokens.last().is_some_and(|previous: &Token| {
+                        opens_after_quote(&text[previous.end..start + a])
+                    }),
             });
         }
         from..tokens.len()
@@ -273,17 +276,27 @@ fn quoted_questions(text: &str) -> Vec<std::ops::Range<usize>> {
 pub fn first_words(text: &str, into: &mut FirstWords) {
     for span in factdesk_text::segment_sentences(text, "en") {
         let sentence = span.slice(text);
+        let mut previous = 0;
         for (index, (a, b)) in tokenize(sentence).into_iter().enumerate() {
             let word = &sentence[a..b];
             if word.chars().next().is_some_and(char::is_uppercase) {
-                if index > 0 {
+                if index > 0 && !opens_after_quote(&sentence[previous..a]) {
                     into.capitalised.insert(word.to_lowercase());
                 }
             } else {
                 into.lower.insert(word.to_owned());
             }
+            previous = b;
         }
     }
+}
+
+/// Whether the text between two words closes a quotation and leaves a space: news summaries
+/// run their points together without a full stop ("'decapitate Britannia' Says Scottish
+/// Nationalists …"), so the capitalised word after it may open a sentence of its own.
+fn opens_after_quote(gap: &str) -> bool {
+    let rest = gap.trim_start_matches(['\'', '"', '\u{2019}', '\u{201d}']);
+    rest.len() < gap.len() && !rest.is_empty() && rest.chars().all(char::is_whitespace)
 }
 
 /// One reading of a text's facts: its passes share which tokens a fact has taken.

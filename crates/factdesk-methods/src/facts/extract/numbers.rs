@@ -332,6 +332,12 @@ pub(super) fn number_at(tokens: &[Token], index: usize) -> Option<(NumberAt, usi
             next,
             "of" | "another" | "day" | "time" | "point" | "who" | "that" | "which"
         ) || next.is_empty()
+            // "one in 30 pupils" is a share, stated by its second number.
+            || next == "in"
+                && tokens.get(index + 2).is_some_and(|t| {
+                    t.lower.chars().next().is_some_and(|c| c.is_ascii_digit())
+                        || small_number(&t.lower).is_some()
+                })
         {
             return None;
         }
