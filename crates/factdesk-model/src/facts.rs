@@ -64,7 +64,8 @@ pub struct FactAlignment {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub matched: Vec<FactPair>,
     /// The premise holds too few of the claim's words to be about the same thing, whatever a
-    /// model makes of it (`factdesk_methods::facts::UNRELATED_SHARE`).
+    /// model makes of it (under `factdesk_methods::facts::UNRELATED_SHARE` of them, or one
+    /// alone of three or more).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unrelated: bool,
 }

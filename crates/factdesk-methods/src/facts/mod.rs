@@ -118,8 +118,8 @@
 //! [`AlignmentWeights::absent_figure`] (an absent name by [`AlignmentWeights::absent_name`];
 //! at most two of each count), towards neutral: the judge is
 //! told the sources through `Nli::classify_from`, and without them nothing is absent. A
-//! premise holding less than [`UNRELATED_SHARE`] of the claim's content words is about
-//! something else, however sure the model is ("A study suggests overweight people are less
+//! premise holding less than [`UNRELATED_SHARE`] of the claim's content words, or a single one
+//! of a claim stating three or more, is about something else, however sure the model is ("A study suggests overweight people are less
 //! likely to develop dementia" against "Some people have hinted the photographs may have been
 //! altered", which the model alone entails at 0.9): it loses [`AlignmentWeights::unrelated`].
 //! The weights were chosen on the dev slice of the verifier's training range
@@ -298,11 +298,21 @@ fn mark_swapped(alignment: &mut FactAlignment, swapped: &[FactPair]) {
     }
 }
 
-/// Whether `premise` holds too few of `claim`'s content words (under [`UNRELATED_SHARE`]) to
-/// be about the same thing, whatever a model makes of it. Asked of the premises judged only,
-/// not of the whole sources [`absent_facts`] reads.
+/// Whether `premise` holds too few of `claim`'s content words to be about the same thing,
+/// whatever a model makes of it: under [`UNRELATED_SHARE`] of them, or a single one of a claim
+/// stating three or more ("School apologised and said investigation has been launched" shares
+/// only "said" with a quotation about a cave). Asked of the premises judged only, not of the
+/// whole sources [`absent_facts`] reads.
 fn unrelated(premise: &str, claim: &str) -> bool {
-    1.0 - crate::calibration::missing_share(premise, claim) < UNRELATED_SHARE
+    let mut wanted = crate::bm25_terms(claim);
+    wanted.sort_unstable();
+    wanted.dedup();
+    if wanted.is_empty() {
+        return false;
+    }
+    let held: HashSet<String> = crate::bm25_terms(premise).into_iter().collect();
+    let shared = wanted.iter().filter(|term| held.contains(*term)).count();
+    (shared as f64) < UNRELATED_SHARE * wanted.len() as f64 || wanted.len() >= 3 && shared <= 1
 }
 
 /// How the facts of `claim` line up with each of `premises`, the evidence judged with it
