@@ -1288,3 +1288,21 @@ fn a_name_meets_its_form_with_a_letter_hyphened_on() {
     assert!(compare::names_match(&words("uv"), &words("uv-c")));
     assert!(!compare::names_match(&words("uk"), &words("uk-based")));
 }
+
+#[test]
+fn not_one_of_two_members_with_nothing_between_is_the_other() {
+    let premise = "Adam Leheup, 34, was cleared of rape by a jury at Blackfriars Crown Court.";
+    check(premise, "Adam Leheup was found not guilty of rape by a jury.", &[], &[]);
+    check(
+        premise,
+        "Adam Leheup was found guilty of rape by a jury.",
+        &[(FactKind::Term, "guilty", "cleared")],
+        &[],
+    );
+    // A verb said not to be is no rival: "to not lose data" wins nothing.
+    let alignment = align(
+        "Police paid the ransom in a bid to avoid losing the data.",
+        "Police paid the ransom in a bid to not lose the data.",
+    );
+    assert!(alignment.conflicts.iter().all(|pair| pair.kind != FactKind::Term), "{alignment:?}");
+}

@@ -1,5 +1,7 @@
 //! Closed-set terms ([`super::super::lexicon::CLOSED_SETS`]): a word of a name may state one
-//! ("Western Australia"), and so may the noun a number counts ("three women").
+//! ("Western Australia"), and so may the noun a number counts ("three women"). Of a set whose
+//! two members exclude each other with nothing between ([`lexicon::COMPLEMENTARY_SETS`]), one
+//! right after "not" or "never" states the other ("not guilty" is "cleared").
 
 use super::dates::month_token;
 use super::*;
@@ -46,13 +48,25 @@ impl Reader<'_, '_> {
                     parts.extend([head, tail]);
                 }
             }
+            // Of two members with nothing between, the one said not to be is the other: "found
+            // not guilty" is "cleared", "not dead" "alive".
+            let negated = index.checked_sub(1).is_some_and(|at| {
+                same_sentence(at, index) && matches!(tokens[at].lower.as_str(), "not" | "never")
+            });
             let mut seen = Vec::new();
             for part in parts {
                 for (set_index, set) in CLOSED_SETS.iter().enumerate() {
                     if token.capitalised && !token.first && !set.capitalised {
                         continue;
                     }
-                    if let Some(member) = set.members.iter().position(|forms| forms.contains(&part))
+                    if let Some(member) =
+                        set.members.iter().position(|forms| forms.contains(&part)).map(|member| {
+                            if negated && lexicon::COMPLEMENTARY_SETS.contains(&set.name) {
+                                1 - member
+                            } else {
+                                member
+                            }
+                        })
                         && !seen.contains(&(set_index, member))
                     {
                         seen.push((set_index, member));

@@ -10,6 +10,12 @@ pub struct ClosedSet {
     pub capitalised: bool,
 }
 
+/// The sets of two members with nothing between them: what is not the one is the other ("not
+/// guilty" is "cleared", "not dead" "alive", "not successful" "unsuccessful"). "Not allowed" is
+/// left out ("no one is allowed" says it too), and so are verbs ("in a bid to not lose data"
+/// does not win any).
+pub const COMPLEMENTARY_SETS: &[&str] = &["verdict", "life", "success"];
+
 /// The closed sets. A claim word of a set that the premise does not hold, where the premise
 /// holds another member of the same set, is stated differently there.
 pub const CLOSED_SETS: &[ClosedSet] = &[
