@@ -19,7 +19,9 @@
 //!    since summaries run their points together without a full stop: "… Britannia' Says
 //!    Scottish Nationalists …");
 //!    closed-set terms ([`lexicon::CLOSED_SETS`]: directions, ordinals, materials, colours, weekdays, and
-//!    antonym pairs such as rose / fell, won / lost); and negation cues per sentence. "Fell by
+//!    antonym pairs such as rose / fell, won / lost; of a verdict, a life or a success, the
+//!    member right after "not" or "never" states the other: "not guilty" is "cleared"); and
+//!    negation cues per sentence. "Fell by
 //!    76,000 to 1.84 million" is a change, not a range, and "between 2005 and 2012" two years.
 //!    What the claim only asks ("the question \"Who won in 2008?\"", a sentence ending in
 //!    "?") it does not state: those facts are not aligned.
