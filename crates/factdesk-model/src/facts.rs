@@ -65,7 +65,7 @@ pub struct FactAlignment {
     pub matched: Vec<FactPair>,
     /// The premise holds too few of the claim's words to be about the same thing, whatever a
     /// model makes of it (under `factdesk_methods::facts::UNRELATED_SHARE` of them, or one
-    /// alone of three or more).
+    /// alone of five or more).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unrelated: bool,
 }

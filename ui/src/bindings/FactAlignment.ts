@@ -19,6 +19,7 @@ unsupported?: Array<FactPair>,
 matched?: Array<FactPair>, 
 /**
  * The premise holds too few of the claim's words to be about the same thing, whatever a
- * model makes of it (`factdesk_methods::facts::UNRELATED_SHARE`).
+ * model makes of it (under `factdesk_methods::facts::UNRELATED_SHARE` of them, or one
+ * alone of five or more).
  */
 unrelated?: boolean, };

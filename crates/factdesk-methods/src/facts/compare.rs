@@ -241,9 +241,9 @@ pub(super) fn names_match(a: &[String], b: &[String]) -> bool {
     };
     let meets = |x: &str, y: &str| {
         x == y
-            // "UV" for "UV-C": a word and its form with a letter or figure hyphened on.
-            || x.strip_prefix(y).is_some_and(|rest| rest.starts_with('-') && rest.len() <= 3)
-            || y.strip_prefix(x).is_some_and(|rest| rest.starts_with('-') && rest.len() <= 3)
+            // "UV" for "UV-C": a word and its form with a letter or a figure hyphened on.
+            || hyphened_on(x, y)
+            || hyphened_on(y, x)
             || short_form(x, y)
             || demonym(x, y)
             || x.len() >= 5 && y.len() >= 5 && (x.starts_with(y) || y.starts_with(x))
@@ -276,6 +276,14 @@ pub(super) fn names_match(a: &[String], b: &[String]) -> bool {
         subset(a, b) || subset(b, a) || initials(a, b) || initials(b, a) || joined(a) == joined(b)
     };
     same(a, b) || same(&bare(a), &bare(b))
+}
+
+/// Whether `long` is `short` with one letter or a figure hyphened on ("uv-c", "f-16"; not
+/// "mary-jo").
+fn hyphened_on(long: &str, short: &str) -> bool {
+    long.strip_prefix(short).and_then(|rest| rest.strip_prefix('-')).is_some_and(|tail| {
+        tail.chars().count() == 1 || !tail.is_empty() && tail.chars().all(|c| c.is_ascii_digit())
+    })
 }
 
 /// The content words within three words of `fact` on either side, in its sentence.

@@ -15,12 +15,14 @@
 //!    when it is capitalised elsewhere too, or when the premises judged with the claim and
 //!    their sources write it capitalised inside a sentence and never in lower case: "McKinsey
 //!    was charged" names someone where the article does, "Police were called" no one; a
-//!    capitalised word after a closing quote mark and a space is read as a first word too,
-//!    since summaries run their points together without a full stop: "… Britannia' Says
-//!    Scottish Nationalists …");
+//!    capitalised word after a closing quote mark and a space may open a point of its own,
+//!    since summaries run their points together without a full stop ("… Britannia' Says
+//!    Scottish Nationalists …"): it is a name where the texts write it capitalised inside a
+//!    sentence, or never in lower case and it does not look inflected);
 //!    closed-set terms ([`lexicon::CLOSED_SETS`]: directions, ordinals, materials, colours, weekdays, and
 //!    antonym pairs such as rose / fell, won / lost; of a verdict, a life or a success, the
-//!    member right after "not" or "never" states the other: "not guilty" is "cleared"); and
+//!    member after "was not", "found not" and the like states the other: "found not guilty" is
+//!    "cleared"); and
 //!    negation cues per sentence. "Fell by
 //!    76,000 to 1.84 million" is a change, not a range, and "between 2005 and 2012" two years.
 //!    What the claim only asks ("the question \"Who won in 2008?\"", a sentence ending in
@@ -49,8 +51,8 @@
 //!    A name stands in another's place only when both name the same kind of thing: a people,
 //!    a faith or a party ("British", "Tories"), a body (a school, a court, a party), a place (a
 //!    street, a city, or a name after "in", "at", "from"), a region (the state, county or city
-//!    a place lies in, set off by a comma after it: "Fredericksburg, Virginia", "of McKinney,
-//!    Texas") or, failing all, a person; an office ("the London Mayor", "the Duke of York")
+//!    a place lies in, of at most two words, set off by commas or a stop after a place that
+//!    does not open the sentence: "in Fredericksburg, Virginia.") or, failing all, a person; an office ("the London Mayor", "the Duke of York")
 //!    stands in no one's place. A premise whose aligned
 //!    sentence holds less than [`MIN_OVERLAP`] of the claim's content words is about
 //!    something else: its numbers, dates and names leave the claim's unsupported, never
@@ -76,9 +78,10 @@
 //!    a verbal negation ("not", "n't", "never", "cannot", within four words) on one side only
 //!    ("did not sign" against "signed"; "doesn't know" and "does not know" agree), provided
 //!    the sentence shares at least [`POLARITY_OVERLAP`] of the claim's content words, and no
-//!    other premise sentence sharing [`MIN_OVERLAP`] of them says the same words are not so as
-//!    the claim does ("the captain and co-pilot usually eat different meals … pilots do not
-//!    eat the same" holds "pilots do not eat the same meals"). A
+//!    other premise sentence sharing [`MIN_OVERLAP`] of them negates the very word the claim
+//!    negates ("the captain and co-pilot usually eat different meals … pilots do not eat the
+//!    same" holds "pilots do not eat the same meals"; "he did not discuss the contract" does
+//!    not hold "did not sign the contract"). A
 //!    sentence reporting a belief ("a popular belief holds that …") that the next sentence
 //!    denies ("It cannot.") counts as negated.
 //! 6. **Roles**: a ranked term the premise holds too ("the first", "the largest") is a
@@ -121,7 +124,7 @@
 //! at most two of each count), towards neutral: the judge is
 //! told the sources through `Nli::classify_from`, and without them nothing is absent. A
 //! premise holding less than [`UNRELATED_SHARE`] of the claim's content words, or a single one
-//! of a claim stating three or more, is about something else, however sure the model is ("A study suggests overweight people are less
+//! of a claim stating five or more, is about something else, however sure the model is ("A study suggests overweight people are less
 //! likely to develop dementia" against "Some people have hinted the photographs may have been
 //! altered", which the model alone entails at 0.9): it loses [`AlignmentWeights::unrelated`].
 //! The weights were chosen on the dev slice of the verifier's training range
@@ -302,8 +305,9 @@ fn mark_swapped(alignment: &mut FactAlignment, swapped: &[FactPair]) {
 
 /// Whether `premise` holds too few of `claim`'s content words to be about the same thing,
 /// whatever a model makes of it: under [`UNRELATED_SHARE`] of them, or a single one of a claim
-/// stating three or more ("School apologised and said investigation has been launched" shares
-/// only "said" with a quotation about a cave). Asked of the premises judged only, not of the
+/// stating five or more ("School apologised and said investigation has been launched" shares
+/// only "said" with a quotation about a cave; "Trump fired Comey", three, is left to the model
+/// against "The president dismissed FBI director James Comey"). Asked of the premises judged only, not of the
 /// whole sources [`absent_facts`] reads.
 fn unrelated(premise: &str, claim: &str) -> bool {
     let mut wanted = crate::bm25_terms(claim);
@@ -314,7 +318,7 @@ fn unrelated(premise: &str, claim: &str) -> bool {
     }
     let held: HashSet<String> = crate::bm25_terms(premise).into_iter().collect();
     let shared = wanted.iter().filter(|term| held.contains(*term)).count();
-    (shared as f64) < UNRELATED_SHARE * wanted.len() as f64 || wanted.len() >= 3 && shared <= 1
+    (shared as f64) < UNRELATED_SHARE * wanted.len() as f64 || wanted.len() >= 5 && shared <= 1
 }
 
 /// How the facts of `claim` line up with each of `premises`, the evidence judged with it

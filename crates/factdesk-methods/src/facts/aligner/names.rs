@@ -90,7 +90,8 @@ pub(super) fn slot<'p>(parsed: &'p Parsed, fact: &Fact) -> &'p str {
 /// What a name names, as far as its words and place say: a people, a faith or a party
 /// ("British", "Tories"), an office ("the London Mayor", "the Duke of York"), a body (a school,
 /// a department, a party), a place (a street, a city: a name with a place's word, or after
-/// "in", "at", "from" …), else a person (most names in the news). A name stands in another's
+/// "in", "at", "from" …), a region (the state or county set off after a place), else a person
+/// (most names in the news). A name stands in another's
 /// place only when both name the same kind of thing: "Alix" is not contradicted by "Bowburn
 /// Infants School", nor "Rose Byrne" by "Australian". An office is held by someone the premise
 /// may name: it stands in no one's place, and no one in its.
@@ -101,8 +102,9 @@ pub(super) enum NameClass {
     Body,
     People,
     Office,
-    /// The state, county or city a place lies in, set off by a comma after it ("Fredericksburg,
-    /// Virginia"): only another such stands in its place (not "Washington Avenue").
+    /// The state, county or city a place lies in, set off by a comma after it ("in
+    /// Fredericksburg, Virginia."): only another such stands in its place (not "Washington
+    /// Avenue").
     Region,
 }
 
@@ -110,9 +112,11 @@ pub(super) enum NameClass {
 const PLACE_SLOTS: &[&str] =
     &["in", "at", "near", "from", "into", "across", "throughout", "outside", "inside"];
 
-/// Whether name `fact` is set off by a comma after a place or a body ("in Battersea, London",
-/// "of McKinney, Texas", "Rockland High School, Massachusetts"): the state, county or city it
-/// lies in. At most two words ("South Carolina").
+/// Whether name `fact` is set off by a comma after a place ("in Battersea, London", "from
+/// Lititz, Pennsylvania.", "Rockland High School, Massachusetts,"): the state, county or city
+/// it lies in. At most two words ("South Carolina"), followed by a stop, a comma or a bracket
+/// or ending the sentence ("Speaking in Paris, Emmanuel Macron said …" names a person), and
+/// not after a place opening the sentence ("In London, Boris Johnson, the mayor, said …").
 fn set_off_after_place(parsed: &Parsed, fact: &Fact) -> bool {
     let Value::Name(words) = &fact.value else { return false };
     let range = &parsed.sentences[fact.sentence];
@@ -123,11 +127,26 @@ fn set_off_after_place(parsed: &Parsed, fact: &Fact) -> bool {
     if parsed.slice(before.end, fact.start).trim() != "," {
         return false;
     }
-    parsed.facts.iter().any(|other| {
-        other.end == before.end
-            && matches!(&other.value, Value::Name(named) if named.iter().any(|word| lexicon::is_place_word(word) || lexicon::is_body_word(word))
-                || matches!(slot(parsed, other), "of") || PLACE_SLOTS.contains(&slot(parsed, other)))
-    })
+    let last = parsed.tokens[fact.token..range.end]
+        .iter()
+        .position(|token| token.end >= fact.end)
+        .map_or(fact.token, |offset| fact.token + offset);
+    let after = match parsed.tokens.get(last + 1).filter(|t| t.sentence == fact.sentence) {
+        Some(next) => parsed.slice(fact.end, next.start),
+        None => parsed.slice(fact.end, parsed.text.len()),
+    };
+    let closed =
+        after.trim().is_empty() || after.trim_start().starts_with([',', '.', ';', ':', ')', '(']);
+    closed
+        && parsed.facts.iter().any(|other| {
+            let Value::Name(named) = &other.value else { return false };
+            let place = named
+                .iter()
+                .any(|word| lexicon::is_place_word(word) || lexicon::is_body_word(word))
+                || PLACE_SLOTS.contains(&slot(parsed, other));
+            // The preposition (or the place) does not open the sentence.
+            other.end == before.end && place && other.token > range.start + 1
+        })
 }
 
 pub(super) fn name_class(parsed: &Parsed, fact: &Fact) -> NameClass {

@@ -91,20 +91,35 @@ impl<'a> Aligner<'a> {
             if claim_negated == premise_negated {
                 return None;
             }
-            // Another sentence about the claim may say the same not-so of the same words
-            // ("the captain and co-pilot usually eat different meals … pilots do not eat the
-            // same"): then the premise states the claim's polarity too.
+            // Another sentence about the claim may say the same words are not so ("the captain
+            // and co-pilot usually eat different meals … pilots do not eat the same"): then
+            // the premise states the claim's polarity too. The claim's negated words are read
+            // from the claim alone ("did not sign the contract" negates signing, whatever a
+            // sentence shares with it: "He did not discuss the contract" holds nothing).
+            let own = |word: &str| {
+                crate::bm25_terms(word).first().is_some_and(|term| claim_words.contains(term))
+            };
+            let claim_own = stems(
+                (0..self.claim.sentences.len())
+                    .flat_map(|i| self.claim.negated_words(i, own))
+                    .collect(),
+            );
             let about = |sentence: usize| {
                 let held = content(self.premise.sentence_tokens(sentence));
                 let shared = claim_words.iter().filter(|word| held.contains(*word)).count();
                 shared as f64 >= MIN_OVERLAP * claim_words.len() as f64
             };
-            if (0..self.premise.sentences.len()).any(|sentence| {
-                sentence != best && about(sentence) && {
-                    let (claim, premise) = negated(sentence);
-                    !claim.is_empty() && claim == premise
-                }
-            }) {
+            let negates_the_same = |sentence: usize| {
+                let said = |word: &str| {
+                    crate::bm25_terms(word).first().is_some_and(|term| claim_own.contains(term))
+                };
+                stems(self.premise.negated_words(sentence, said)) == claim_own
+            };
+            if !claim_own.is_empty()
+                && (0..self.premise.sentences.len()).any(|sentence| {
+                    sentence != best && about(sentence) && negates_the_same(sentence)
+                })
+            {
                 return None;
             }
         }

@@ -26,6 +26,9 @@ pub struct Token {
     pub sentence: usize,
     /// The first token of its sentence.
     pub first: bool,
+    /// Right after a closing quote mark and a space ([`opens_after_quote`]): it may open a
+    /// point of its own.
+    pub after_quote: bool,
 }
 
 /// What a fact states.
@@ -196,8 +199,18 @@ impl FirstWords {
         if self.capitalised.contains(word) {
             return true;
         }
-        self.loose
-            && !self.lower.contains(word)
+        self.loose && self.unlike_a_common_word(word)
+    }
+
+    /// Whether a capitalised word after a closing quote is a name: where it is seen
+    /// capitalised elsewhere, or never in lower case and not inflected ("'best time ever'
+    /// Family led tributes" names no family; "'the butcher' Gary Smith" names Gary Smith).
+    fn is_name_after_quote(&self, word: &str) -> bool {
+        self.capitalised.contains(word) || self.unlike_a_common_word(word)
+    }
+
+    fn unlike_a_common_word(&self, word: &str) -> bool {
+        !self.lower.contains(word)
             && !["ing", "ed", "ly", "ers", "ists", "ians"].iter().any(|end| word.ends_with(end))
     }
 }
@@ -218,9 +231,10 @@ pub fn parse<'a>(text: &'a str, first: &FirstWords) -> Parsed<'a> {
                 lower: word.to_lowercase(),
                 capitalised: word.chars().next().is_some_and(char::is_uppercase),
                 sentence,
-                first: tokens.len() == from
-                    || tokens.last().is_some_and(|previous: &Token| {
-                        opens_after_quote(&text[previous.end..start + a])
+                first: tokens.len() == from,
+                after_quote: tokens.len() > from
+                    && tokens.last().is_some_and(|previous: &Token| {
+                        opens_after_quote(&previous.lower, &text[previous.end..start + a])
                     }),
             });
         }
@@ -271,32 +285,39 @@ fn quoted_questions(text: &str) -> Vec<std::ops::Range<usize>> {
     out
 }
 
-/// Adds to `into` the words of `text` seen capitalised other than at a sentence's start, and
-/// those seen in lower case.
+/// Adds to `into` the words of `text` seen capitalised other than at a sentence's start or
+/// after a closing quote ([`opens_after_quote`]), and those seen in lower case.
 pub fn first_words(text: &str, into: &mut FirstWords) {
     for span in factdesk_text::segment_sentences(text, "en") {
         let sentence = span.slice(text);
-        let mut previous = 0;
+        let mut previous = (0, 0);
         for (index, (a, b)) in tokenize(sentence).into_iter().enumerate() {
             let word = &sentence[a..b];
             if word.chars().next().is_some_and(char::is_uppercase) {
-                if index > 0 && !opens_after_quote(&sentence[previous..a]) {
+                let (from, to) = previous;
+                if index > 0 && !opens_after_quote(&sentence[from..to], &sentence[to..a]) {
                     into.capitalised.insert(word.to_lowercase());
                 }
             } else {
                 into.lower.insert(word.to_owned());
             }
-            previous = b;
+            previous = (a, b);
         }
     }
 }
 
-/// Whether the text between two words closes a quotation and leaves a space: news summaries
-/// run their points together without a full stop ("'decapitate Britannia' Says Scottish
-/// Nationalists …"), so the capitalised word after it may open a sentence of its own.
-fn opens_after_quote(gap: &str) -> bool {
+/// Whether `gap`, the text between the word `previous` and the next, closes a quotation and
+/// leaves a space: news summaries run their points together without a full stop ("'decapitate
+/// Britannia' Says Scottish Nationalists …"), so the capitalised word after it may open a
+/// point of its own. An apostrophe after an "s" is a plural's possessive ("the Saints' Theo
+/// Walcott"), not a quote.
+fn opens_after_quote(previous: &str, gap: &str) -> bool {
     let rest = gap.trim_start_matches(['\'', '"', '\u{2019}', '\u{201d}']);
-    rest.len() < gap.len() && !rest.is_empty() && rest.chars().all(char::is_whitespace)
+    let possessive = previous.ends_with(['s', 'S']) && gap.starts_with(['\'', '\u{2019}']);
+    !possessive
+        && rest.len() < gap.len()
+        && !rest.is_empty()
+        && rest.chars().all(char::is_whitespace)
 }
 
 /// One reading of a text's facts: its passes share which tokens a fact has taken.

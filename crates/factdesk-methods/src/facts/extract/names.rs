@@ -3,8 +3,8 @@
 use super::*;
 
 impl Reader<'_, '_> {
-    /// Takes the names among the tokens nothing else took; a sentence's first word as `first`
-    /// says.
+    /// Takes the names among the tokens nothing else took; a sentence's first word, and one
+    /// after a closing quote, as `first` says.
     pub(super) fn names(&mut self, first: &FirstWords) {
         let Reader { parsed, used, out, .. } = self;
         let parsed: &Parsed = parsed;
@@ -16,8 +16,15 @@ impl Reader<'_, '_> {
             let token = &tokens[index];
             // A capitalised first word of a sentence starts a name only as `first` says ("Cousin of
             // Princes William" names the princes, not the cousin).
+            let opens = if token.first {
+                first.is_name(&token.lower)
+            } else if token.after_quote {
+                first.is_name_after_quote(&token.lower)
+            } else {
+                true
+            };
             let starts = token.capitalised
-                && (!token.first || first.is_name(&token.lower))
+                && opens
                 && !used[index]
                 && token.lower.chars().next().is_some_and(char::is_alphabetic)
                 && !lexicon::NOT_NAMES

@@ -335,7 +335,7 @@ pub(super) fn number_at(tokens: &[Token], index: usize) -> Option<(NumberAt, usi
             // "one in 30 pupils" is a share, stated by its second number.
             || next == "in"
                 && tokens.get(index + 2).is_some_and(|t| {
-                    t.lower.chars().next().is_some_and(|c| c.is_ascii_digit())
+                    t.lower.parse::<u32>().is_ok_and(|n| n < 1000)
                         || small_number(&t.lower).is_some()
                 })
         {

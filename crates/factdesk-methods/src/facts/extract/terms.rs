@@ -1,7 +1,8 @@
 //! Closed-set terms ([`super::super::lexicon::CLOSED_SETS`]): a word of a name may state one
 //! ("Western Australia"), and so may the noun a number counts ("three women"). Of a set whose
 //! two members exclude each other with nothing between ([`lexicon::COMPLEMENTARY_SETS`]), one
-//! right after "not" or "never" states the other ("not guilty" is "cleared").
+//! right after "was not", "found not" or the like states the other ("found not guilty" is
+//! "cleared"; "pleaded not guilty" is no verdict).
 
 use super::dates::month_token;
 use super::*;
@@ -49,9 +50,25 @@ impl Reader<'_, '_> {
                 }
             }
             // Of two members with nothing between, the one said not to be is the other: "found
-            // not guilty" is "cleared", "not dead" "alive".
-            let negated = index.checked_sub(1).is_some_and(|at| {
-                same_sentence(at, index) && matches!(tokens[at].lower.as_str(), "not" | "never")
+            // not guilty" is "cleared", "is not dead" "alive".
+            // Only where the "not" follows a verb of being or finding: "pleaded not guilty" is
+            // no verdict.
+            let negated = index.checked_sub(2).is_some_and(|at| {
+                same_sentence(at, index)
+                    && matches!(tokens[at + 1].lower.as_str(), "not" | "never")
+                    && matches!(
+                        tokens[at].lower.as_str(),
+                        "is" | "was"
+                            | "are"
+                            | "were"
+                            | "be"
+                            | "been"
+                            | "being"
+                            | "found"
+                            | "ruled"
+                            | "declared"
+                            | "judged"
+                    )
             });
             let mut seen = Vec::new();
             for part in parts {
@@ -61,7 +78,10 @@ impl Reader<'_, '_> {
                     }
                     if let Some(member) =
                         set.members.iter().position(|forms| forms.contains(&part)).map(|member| {
-                            if negated && lexicon::COMPLEMENTARY_SETS.contains(&set.name) {
+                            if negated
+                                && set.members.len() == 2
+                                && lexicon::COMPLEMENTARY_SETS.contains(&set.name)
+                            {
                                 1 - member
                             } else {
                                 member

@@ -10,10 +10,11 @@ pub struct ClosedSet {
     pub capitalised: bool,
 }
 
-/// The sets of two members with nothing between them: what is not the one is the other ("not
-/// guilty" is "cleared", "not dead" "alive", "not successful" "unsuccessful"). "Not allowed" is
-/// left out ("no one is allowed" says it too), and so are verbs ("in a bid to not lose data"
-/// does not win any).
+/// The sets of two members with nothing between them: what is said not to be the one is the
+/// other ("found not guilty" is "cleared", "is not dead" "alive", "was not successful"
+/// "unsuccessful"; only after a verb of being or finding, `extract::terms`). Legality is left
+/// out ("no one is allowed" says "not allowed" too), and so is winning ("in a bid to not lose
+/// data" wins none).
 pub const COMPLEMENTARY_SETS: &[&str] = &["verdict", "life", "success"];
 
 /// The closed sets. A claim word of a set that the premise does not hold, where the premise
