@@ -15,14 +15,14 @@
 //!    when it is capitalised elsewhere too, or when the premises judged with the claim and
 //!    their sources write it capitalised inside a sentence and never in lower case: "McKinsey
 //!    was charged" names someone where the article does, "Police were called" no one; a
-//!    capitalised word after a closing quote mark and a space may open a point of its own,
+//!    capitalised word after a closing quote mark and a space is read as a first word too,
 //!    since summaries run their points together without a full stop ("… Britannia' Says
-//!    Scottish Nationalists …"): it is a name where the texts write it capitalised inside a
-//!    sentence, or never in lower case and it does not look inflected);
+//!    Scottish Nationalists …"; an apostrophe after an "s" with no quote open before it is a
+//!    plural's possessive: "the Saints' Theo Walcott");
 //!    closed-set terms ([`lexicon::CLOSED_SETS`]: directions, ordinals, materials, colours, weekdays, and
 //!    antonym pairs such as rose / fell, won / lost; of a verdict, a life or a success, the
-//!    member after "was not", "found not" and the like states the other: "found not guilty" is
-//!    "cleared"); and
+//!    member right after "not" or "never" states the other: "found him not guilty" is
+//!    "cleared", while "pleaded not guilty" states neither); and
 //!    negation cues per sentence. "Fell by
 //!    76,000 to 1.84 million" is a change, not a range, and "between 2005 and 2012" two years.
 //!    What the claim only asks ("the question \"Who won in 2008?\"", a sentence ending in
@@ -51,8 +51,9 @@
 //!    A name stands in another's place only when both name the same kind of thing: a people,
 //!    a faith or a party ("British", "Tories"), a body (a school, a court, a party), a place (a
 //!    street, a city, or a name after "in", "at", "from"), a region (the state, county or city
-//!    a place lies in, of at most two words, set off by commas or a stop after a place that
-//!    does not open the sentence: "in Fredericksburg, Virginia.") or, failing all, a person; an office ("the London Mayor", "the Duke of York")
+//!    a place lies in, of at most two words, set off by a comma after a place further than the
+//!    sentence's first four words and closed by a comma, a stop or the sentence's end: "found
+//!    at their home in Fredericksburg, Virginia.") or, failing all, a person; an office ("the London Mayor", "the Duke of York")
 //!    stands in no one's place. A premise whose aligned
 //!    sentence holds less than [`MIN_OVERLAP`] of the claim's content words is about
 //!    something else: its numbers, dates and names leave the claim's unsupported, never
@@ -78,10 +79,11 @@
 //!    a verbal negation ("not", "n't", "never", "cannot", within four words) on one side only
 //!    ("did not sign" against "signed"; "doesn't know" and "does not know" agree), provided
 //!    the sentence shares at least [`POLARITY_OVERLAP`] of the claim's content words, and no
-//!    other premise sentence sharing [`MIN_OVERLAP`] of them negates the very word the claim
-//!    negates ("the captain and co-pilot usually eat different meals … pilots do not eat the
-//!    same" holds "pilots do not eat the same meals"; "he did not discuss the contract" does
-//!    not hold "did not sign the contract"). A
+//!    other premise sentence sharing [`MIN_OVERLAP`] of them, and naming no one the claim does
+//!    not, negates the very word the claim negates ("the captain and co-pilot usually eat
+//!    different meals … pilots do not eat the same" holds "pilots do not eat the same meals";
+//!    neither "he did not discuss the contract" nor "Jones did not sign the contract" holds
+//!    "Smith did not sign the contract"). A
 //!    sentence reporting a belief ("a popular belief holds that …") that the next sentence
 //!    denies ("It cannot.") counts as negated.
 //! 6. **Roles**: a ranked term the premise holds too ("the first", "the largest") is a

@@ -1198,7 +1198,7 @@ fn a_capitalised_word_after_a_closing_quote_may_open_a_point_of_its_own() {
     // Summaries run their points together without a full stop: "Says" opens one, and names
     // no one.
     let premise = "He said the SNP want to 'end Britain, to decapitate Britannia' before \
-                   the election. The Scottish Nationalists want higher taxes, he says.";
+                   the election. The Scottish Nationalists want higher taxes, Mr Johnson warned.";
     let alignment = align(
         premise,
         "The SNP want to 'end Britain, to decapitate Britannia' Says Scottish Nationalists want \
@@ -1213,21 +1213,21 @@ fn a_capitalised_word_after_a_closing_quote_may_open_a_point_of_its_own() {
         .map(|pair| pair.claim.as_str())
         .collect();
     assert_eq!(named, ["SNP", "Britain", "Britannia", "Scottish Nationalists"], "{alignment:?}");
-    // A name after a quote is still one where the texts never write it in lower case: a
-    // first name swapped there is seen.
-    check(
-        "The film's star 'loved every minute', John Smith said on Friday.",
-        "The film's star 'loved every minute' Gary Smith said.",
-        &[(FactKind::Name, "Gary Smith", "John Smith")],
-        &[],
+    let names = |text: &str| -> Vec<extract::Value> {
+        let parsed = extract::parse(text, &extract::FirstWords::default());
+        parsed.facts.into_iter().map(|fact| fact.value).collect()
+    };
+    let name =
+        |words: &[&str]| extract::Value::Name(words.iter().map(|w| (*w).to_owned()).collect());
+    // A quote ending in an "s" closes too.
+    assert_eq!(
+        names("They want to 'smash the Tories' Says Scottish Nationalists."),
+        [name(&["tories"]), name(&["scottish", "nationalists"])]
     );
     // A plural's possessive is no quote: "Theo Walcott" stays one name.
-    let parsed =
-        extract::parse("He praised the Saints' Theo Walcott.", &extract::FirstWords::default());
-    let names: Vec<&extract::Value> = parsed.facts.iter().map(|fact| &fact.value).collect();
-    assert!(
-        names.contains(&&extract::Value::Name(vec!["theo".to_owned(), "walcott".to_owned()])),
-        "{names:?}"
+    assert_eq!(
+        names("He praised the Saints' Theo Walcott."),
+        [name(&["saints"]), name(&["theo", "walcott"])]
     );
 }
 
@@ -1237,6 +1237,12 @@ fn one_in_so_many_is_a_share_stated_by_its_second_number() {
     // was never a count).
     let premise = "The figures show that one in 30 pupils ended up with at least ten A grades.";
     check(premise, "One in 30 children ended up with at least ten A grades.", &[], &[]);
+    check(
+        "About one in 1,000 people carry the gene.",
+        "One in 1,000 people carry the gene.",
+        &[],
+        &[],
+    );
     check(
         "The figures show that one in 30 pupils got top grades.",
         "One in 40 pupils got top grades.",
@@ -1256,8 +1262,19 @@ fn another_sentence_about_the_claim_saying_the_same_not_so_holds_its_polarity() 
         &[],
         &[],
     );
-    // Another sentence negating something else holds nothing: "did not sign" stands against
-    // "signed".
+    // Another sentence negating something else, or said of someone else, holds nothing: "did
+    // not sign" stands against "signed".
+    for other in ["He did not discuss the contract terms.", "Jones did not sign the contract."] {
+        let alignment = align(
+            &format!("Smith signed the contract on Friday. {other}"),
+            "Smith did not sign the contract.",
+        );
+        assert_eq!(
+            kinds(&alignment.conflicts),
+            [(FactKind::Polarity, "did not sign", "(not negated)")],
+            "{alignment:?}"
+        );
+    }
     let alignment = align(
         "Smith signed the contract on Friday. He did not discuss the contract terms.",
         "Smith did not sign the contract.",
@@ -1297,18 +1314,18 @@ fn the_state_or_county_after_a_place_stands_only_in_another_such_place() {
         &["Virginia"],
     );
     // Not a person after a place that opens the sentence, nor one a verb follows.
-    check(
-        "In London, Rishi Sunak said the country would leave.",
+    for claim in [
         "In London, Boris Johnson said the country would leave.",
-        &[(FactKind::Name, "Boris Johnson", "Rishi Sunak")],
-        &[],
-    );
-    check(
-        "Speaking in Paris, Rishi Sunak said the country would leave.",
-        "Speaking in Paris, Boris Johnson said the country would leave.",
-        &[(FactKind::Name, "Boris Johnson", "Rishi Sunak")],
-        &[],
-    );
+        "Speaking in Paris, Boris Johnson, the minister, said the country would leave.",
+        "The minister spoke in Paris, Boris Johnson said the country would leave.",
+    ] {
+        let alignment = align("Rishi Sunak said the country would leave.", claim);
+        assert_eq!(
+            kinds(&alignment.conflicts),
+            [(FactKind::Name, "Boris Johnson", "Rishi Sunak")],
+            "{claim}: {alignment:?}"
+        );
+    }
     // Two such places do stand in each other's place.
     check(
         "Julie McKenzie, 53, from Bushey, Hertfordshire, had a nagging back pain.",
@@ -1325,6 +1342,7 @@ fn a_name_meets_its_form_with_a_letter_hyphened_on() {
     let words = |text: &str| vec![text.to_owned()];
     assert!(compare::names_match(&words("uv"), &words("uv-c")));
     assert!(compare::names_match(&words("f-16"), &words("f")));
+    assert!(!compare::names_match(&words("cd"), &words("cd-rw")));
     assert!(!compare::names_match(&words("uk"), &words("uk-based")));
 }
 
@@ -1338,12 +1356,16 @@ fn not_one_of_two_members_with_nothing_between_is_the_other() {
         &[(FactKind::Term, "guilty", "cleared")],
         &[],
     );
+    check("A jury cleared Smith of fraud.", "The jury found Smith not guilty of fraud.", &[], &[]);
     // A plea is no verdict.
-    let alignment = align(
-        "Jones was convicted of fraud at Southwark Crown Court.",
-        "Jones, who had pleaded not guilty, was convicted of fraud.",
-    );
-    assert!(alignment.conflicts.is_empty(), "{alignment:?}");
+    for premise in ["Jones was convicted of fraud.", "Jones was cleared of fraud."] {
+        let claim = "Jones, who had pleaded not guilty, was cleared of fraud.";
+        let alignment = align(premise, claim);
+        assert!(
+            alignment.conflicts.iter().all(|pair| pair.claim != "guilty"),
+            "{premise}: {alignment:?}"
+        );
+    }
     // Every set read so has two members.
     for name in lexicon::COMPLEMENTARY_SETS {
         assert!(

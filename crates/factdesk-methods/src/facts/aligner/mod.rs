@@ -140,7 +140,7 @@ impl<'a> Aligner<'a> {
         let around = |parsed: &Parsed, fact: &Fact| -> (HashSet<String>, HashSet<String>) {
             let range = &parsed.sentences[fact.sentence];
             let word = |token: &extract::Token| {
-                if token.capitalised && !token.first {
+                if token.capitalised && !token.first && !token.after_quote {
                     return None;
                 }
                 crate::bm25_terms(&token.lower).into_iter().find(|word| word.chars().count() > 1)

@@ -102,9 +102,9 @@ pub(super) enum NameClass {
     Body,
     People,
     Office,
-    /// The state, county or city a place lies in, set off by a comma after it ("in
-    /// Fredericksburg, Virginia."): only another such stands in its place (not "Washington
-    /// Avenue").
+    /// The state, county or city a place lies in, set off by a comma after it and closed by a
+    /// comma, a stop or the sentence's end ("at their home in Fredericksburg, Virginia."): only
+    /// another such stands in its place (not "Washington Avenue").
     Region,
 }
 
@@ -112,11 +112,13 @@ pub(super) enum NameClass {
 const PLACE_SLOTS: &[&str] =
     &["in", "at", "near", "from", "into", "across", "throughout", "outside", "inside"];
 
-/// Whether name `fact` is set off by a comma after a place ("in Battersea, London", "from
-/// Lititz, Pennsylvania.", "Rockland High School, Massachusetts,"): the state, county or city
-/// it lies in. At most two words ("South Carolina"), followed by a stop, a comma or a bracket
-/// or ending the sentence ("Speaking in Paris, Emmanuel Macron said …" names a person), and
-/// not after a place opening the sentence ("In London, Boris Johnson, the mayor, said …").
+/// Whether name `fact` is set off by a comma after a place ("found at their home in
+/// Fredericksburg, Virginia.", "a brothel in Battersea, London, …"): the state, county or city
+/// it lies in. At most two words ("South Carolina"), closed by a comma, a stop or the
+/// sentence's end ("… in Paris, Emmanuel Macron said" names a person), after a place that is
+/// not among the sentence's first four words ("In London, Boris Johnson, the mayor, said …",
+/// "Speaking in Paris, Boris Johnson, …") and named as a place (a body is left out: "the leader
+/// of the Labour Party, Ed Miliband, said").
 fn set_off_after_place(parsed: &Parsed, fact: &Fact) -> bool {
     let Value::Name(words) = &fact.value else { return false };
     let range = &parsed.sentences[fact.sentence];
@@ -131,21 +133,17 @@ fn set_off_after_place(parsed: &Parsed, fact: &Fact) -> bool {
         .iter()
         .position(|token| token.end >= fact.end)
         .map_or(fact.token, |offset| fact.token + offset);
-    let after = match parsed.tokens.get(last + 1).filter(|t| t.sentence == fact.sentence) {
-        Some(next) => parsed.slice(fact.end, next.start),
-        None => parsed.slice(fact.end, parsed.text.len()),
+    let closed = match parsed.tokens.get(last + 1).filter(|t| t.sentence == fact.sentence) {
+        Some(next) => parsed.slice(fact.end, next.start).trim_start().starts_with([',', '.', ';']),
+        // The sentence's last word.
+        None => true,
     };
-    let closed =
-        after.trim().is_empty() || after.trim_start().starts_with([',', '.', ';', ':', ')', '(']);
     closed
         && parsed.facts.iter().any(|other| {
             let Value::Name(named) = &other.value else { return false };
-            let place = named
-                .iter()
-                .any(|word| lexicon::is_place_word(word) || lexicon::is_body_word(word))
+            let place = named.iter().any(|word| lexicon::is_place_word(word))
                 || PLACE_SLOTS.contains(&slot(parsed, other));
-            // The preposition (or the place) does not open the sentence.
-            other.end == before.end && place && other.token > range.start + 1
+            other.end == before.end && place && other.token > range.start + 3
         })
 }
 

@@ -115,9 +115,21 @@ impl<'a> Aligner<'a> {
                 };
                 stems(self.premise.negated_words(sentence, said)) == claim_own
             };
+            // Nor is it said of someone else ("Jones did not sign the contract").
+            let names_another = |sentence: usize| {
+                self.premise.facts.iter().any(|p| {
+                    p.sentence == sentence
+                        && matches!(&p.value, Value::Name(other) if !self.claim.facts.iter().any(
+                            |c| matches!(&c.value, Value::Name(mine) if names_match(mine, other))
+                        ))
+                })
+            };
             if !claim_own.is_empty()
                 && (0..self.premise.sentences.len()).any(|sentence| {
-                    sentence != best && about(sentence) && negates_the_same(sentence)
+                    sentence != best
+                        && about(sentence)
+                        && !names_another(sentence)
+                        && negates_the_same(sentence)
                 })
             {
                 return None;

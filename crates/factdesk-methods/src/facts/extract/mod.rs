@@ -27,7 +27,7 @@ pub struct Token {
     /// The first token of its sentence.
     pub first: bool,
     /// Right after a closing quote mark and a space ([`opens_after_quote`]): it may open a
-    /// point of its own.
+    /// point of its own, and is read as a first word is.
     pub after_quote: bool,
 }
 
@@ -202,13 +202,6 @@ impl FirstWords {
         self.loose && self.unlike_a_common_word(word)
     }
 
-    /// Whether a capitalised word after a closing quote is a name: where it is seen
-    /// capitalised elsewhere, or never in lower case and not inflected ("'best time ever'
-    /// Family led tributes" names no family; "'the butcher' Gary Smith" names Gary Smith).
-    fn is_name_after_quote(&self, word: &str) -> bool {
-        self.capitalised.contains(word) || self.unlike_a_common_word(word)
-    }
-
     fn unlike_a_common_word(&self, word: &str) -> bool {
         !self.lower.contains(word)
             && !["ing", "ed", "ly", "ers", "ists", "ians"].iter().any(|end| word.ends_with(end))
@@ -234,7 +227,11 @@ pub fn parse<'a>(text: &'a str, first: &FirstWords) -> Parsed<'a> {
                 first: tokens.len() == from,
                 after_quote: tokens.len() > from
                     && tokens.last().is_some_and(|previous: &Token| {
-                        opens_after_quote(&previous.lower, &text[previous.end..start + a])
+                        opens_after_quote(
+                            &text[start..previous.start],
+                            &previous.lower,
+                            &text[previous.end..start + a],
+                        )
                     }),
             });
         }
@@ -295,7 +292,9 @@ pub fn first_words(text: &str, into: &mut FirstWords) {
             let word = &sentence[a..b];
             if word.chars().next().is_some_and(char::is_uppercase) {
                 let (from, to) = previous;
-                if index > 0 && !opens_after_quote(&sentence[from..to], &sentence[to..a]) {
+                if index > 0
+                    && !opens_after_quote(&sentence[..from], &sentence[from..to], &sentence[to..a])
+                {
                     into.capitalised.insert(word.to_lowercase());
                 }
             } else {
@@ -309,11 +308,20 @@ pub fn first_words(text: &str, into: &mut FirstWords) {
 /// Whether `gap`, the text between the word `previous` and the next, closes a quotation and
 /// leaves a space: news summaries run their points together without a full stop ("'decapitate
 /// Britannia' Says Scottish Nationalists …"), so the capitalised word after it may open a
-/// point of its own. An apostrophe after an "s" is a plural's possessive ("the Saints' Theo
-/// Walcott"), not a quote.
-fn opens_after_quote(previous: &str, gap: &str) -> bool {
+/// point of its own. An apostrophe after an "s" with no quote opened before it in the
+/// sentence (`before`) is a plural's possessive ("the Saints' Theo Walcott"), not a quote.
+fn opens_after_quote(before: &str, previous: &str, gap: &str) -> bool {
     let rest = gap.trim_start_matches(['\'', '"', '\u{2019}', '\u{201d}']);
-    let possessive = previous.ends_with(['s', 'S']) && gap.starts_with(['\'', '\u{2019}']);
+    let opened = |text: &str| {
+        let mut last = ' ';
+        text.chars().any(|c| {
+            let opens = matches!(c, '\'' | '\u{2018}') && !last.is_alphanumeric();
+            last = c;
+            opens
+        })
+    };
+    let possessive =
+        previous.ends_with(['s', 'S']) && gap.starts_with(['\'', '\u{2019}']) && !opened(before);
     !possessive
         && rest.len() < gap.len()
         && !rest.is_empty()

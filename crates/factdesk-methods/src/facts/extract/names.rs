@@ -16,13 +16,7 @@ impl Reader<'_, '_> {
             let token = &tokens[index];
             // A capitalised first word of a sentence starts a name only as `first` says ("Cousin of
             // Princes William" names the princes, not the cousin).
-            let opens = if token.first {
-                first.is_name(&token.lower)
-            } else if token.after_quote {
-                first.is_name_after_quote(&token.lower)
-            } else {
-                true
-            };
+            let opens = !(token.first || token.after_quote) || first.is_name(&token.lower);
             let starts = token.capitalised
                 && opens
                 && !used[index]

@@ -335,8 +335,10 @@ pub(super) fn number_at(tokens: &[Token], index: usize) -> Option<(NumberAt, usi
             // "one in 30 pupils" is a share, stated by its second number.
             || next == "in"
                 && tokens.get(index + 2).is_some_and(|t| {
-                    t.lower.parse::<u32>().is_ok_and(|n| n < 1000)
-                        || small_number(&t.lower).is_some()
+                    // Not a year ("one in 2019"); "one in 1,000" is a share.
+                    t.lower.replace(',', "").parse::<u64>().is_ok_and(|n| {
+                        !(1800..=2100).contains(&n) || t.lower.contains(',')
+                    }) || small_number(&t.lower).is_some()
                 })
         {
             return None;

@@ -1,8 +1,8 @@
 //! Closed-set terms ([`super::super::lexicon::CLOSED_SETS`]): a word of a name may state one
 //! ("Western Australia"), and so may the noun a number counts ("three women"). Of a set whose
 //! two members exclude each other with nothing between ([`lexicon::COMPLEMENTARY_SETS`]), one
-//! right after "was not", "found not" or the like states the other ("found not guilty" is
-//! "cleared"; "pleaded not guilty" is no verdict).
+//! right after "not" or "never" states the other ("found him not guilty" is "cleared"), and
+//! after "pleaded not" neither ("pleaded not guilty" is a plea, no verdict).
 
 use super::dates::month_token;
 use super::*;
@@ -50,42 +50,33 @@ impl Reader<'_, '_> {
                 }
             }
             // Of two members with nothing between, the one said not to be is the other: "found
-            // not guilty" is "cleared", "is not dead" "alive".
-            // Only where the "not" follows a verb of being or finding: "pleaded not guilty" is
-            // no verdict.
-            let negated = index.checked_sub(2).is_some_and(|at| {
+            // him not guilty" is "cleared", "is not dead" "alive". A plea is no verdict:
+            // "pleaded not guilty" states neither.
+            let cue = index.checked_sub(1).filter(|&at| {
+                same_sentence(at, index) && matches!(tokens[at].lower.as_str(), "not" | "never")
+            });
+            let pleaded = cue.and_then(|at| at.checked_sub(1)).is_some_and(|at| {
                 same_sentence(at, index)
-                    && matches!(tokens[at + 1].lower.as_str(), "not" | "never")
                     && matches!(
                         tokens[at].lower.as_str(),
-                        "is" | "was"
-                            | "are"
-                            | "were"
-                            | "be"
-                            | "been"
-                            | "being"
-                            | "found"
-                            | "ruled"
-                            | "declared"
-                            | "judged"
+                        "pleaded" | "pleads" | "plead" | "pleading"
                     )
             });
+            let negated = cue.is_some();
             let mut seen = Vec::new();
             for part in parts {
                 for (set_index, set) in CLOSED_SETS.iter().enumerate() {
-                    if token.capitalised && !token.first && !set.capitalised {
+                    if token.capitalised && !token.first && !token.after_quote && !set.capitalised {
+                        continue;
+                    }
+                    let complementary =
+                        set.members.len() == 2 && lexicon::COMPLEMENTARY_SETS.contains(&set.name);
+                    if pleaded && complementary {
                         continue;
                     }
                     if let Some(member) =
                         set.members.iter().position(|forms| forms.contains(&part)).map(|member| {
-                            if negated
-                                && set.members.len() == 2
-                                && lexicon::COMPLEMENTARY_SETS.contains(&set.name)
-                            {
-                                1 - member
-                            } else {
-                                member
-                            }
+                            if negated && complementary { 1 - member } else { member }
                         })
                         && !seen.contains(&(set_index, member))
                     {

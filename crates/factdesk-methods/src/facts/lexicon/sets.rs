@@ -11,8 +11,8 @@ pub struct ClosedSet {
 }
 
 /// The sets of two members with nothing between them: what is said not to be the one is the
-/// other ("found not guilty" is "cleared", "is not dead" "alive", "was not successful"
-/// "unsuccessful"; only after a verb of being or finding, `extract::terms`). Legality is left
+/// other ("found him not guilty" is "cleared", "is not dead" "alive", "was not successful"
+/// "unsuccessful"; "pleaded not guilty" states neither, `extract::terms`). Legality is left
 /// out ("no one is allowed" says "not allowed" too), and so is winning ("in a bid to not lose
 /// data" wins none).
 pub const COMPLEMENTARY_SETS: &[&str] = &["verdict", "life", "success"];
