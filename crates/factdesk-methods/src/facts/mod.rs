@@ -5,27 +5,25 @@
 //!
 //! The rule, for a claim (one sentence) and a premise (one or more sentences):
 //!
-//! 1. Both are read for facts ([`extract`]): numbers with unit, qualifier ("about", "more
-//!    than") and range, normalised (1,000 = 1000 = one thousand = 1k; 20% = 20 per cent;
-//!    "father-of-three" counts children; "2pm"; "Smith, 73," an age; "one in 30" a share,
-//!    stated by its 30; times and telephone numbers state none); dates (years, "20 July 1969", "July 20, 1969", "2020-11-18",
-//!    "20/07/1969"); names (runs of capitalised words apart by spaces only, or joined by
-//!    "of", "van", …: "Buddy Holly, Charles Manson" is two names, "ORDINARY: Austin Bird"
-//!    one and "Perth's Kim Hames" two, a possessive ending a name; a sentence's first word only
-//!    when it is capitalised elsewhere too, or when the premises judged with the claim and
-//!    their sources write it capitalised inside a sentence and never in lower case: "McKinsey
-//!    was charged" names someone where the article does, "Police were called" no one; a
-//!    capitalised word after a closing quote mark and a space is read as a first word too,
-//!    since summaries run their points together without a full stop ("… Britannia' Says
-//!    Scottish Nationalists …"; an apostrophe after an "s" with no quote open before it is a
-//!    plural's possessive: "the Saints' Theo Walcott");
-//!    closed-set terms ([`lexicon::CLOSED_SETS`]: directions, ordinals, materials, colours, weekdays, and
-//!    antonym pairs such as rose / fell, won / lost; of a verdict, a life or a success, the
-//!    member right after "not" or "never" states the other: "found him not guilty" is
-//!    "cleared", while "pleaded not guilty" states neither); and
-//!    negation cues per sentence. "Fell by
-//!    76,000 to 1.84 million" is a change, not a range, and "between 2005 and 2012" two years.
-//!    What the claim only asks ("the question \"Who won in 2008?\"", a sentence ending in
+//! 1. Both are read for facts ([`extract`]): numbers with unit, qualifier ("about", "more than")
+//!    and range, normalised (1,000 = 1000 = one thousand = 1k; 20% = 20 per cent; "father-of-three"
+//!    counts children; "2pm"; "Smith, 73," an age; "one in 30" a share, stated by its 30; times and
+//!    telephone numbers state none); dates (years, "20 July 1969", "July 20, 1969", "2020-11-18",
+//!    "20/07/1969"); names (runs of capitalised words apart by spaces only, or joined by "of",
+//!    "van", …: "Buddy Holly, Charles Manson" is two names, "ORDINARY: Austin Bird" one and
+//!    "Perth's Kim Hames" two, a possessive ending a name; a sentence's first word only when it is
+//!    capitalised elsewhere too, or when the premises judged with the claim and their sources write
+//!    it capitalised inside a sentence and never in lower case: "McKinsey was charged" names
+//!    someone where the article does, "Police were called" no one; a capitalised word after a
+//!    closing quote mark and a space is read as a first word too, since summaries run their points
+//!    together without a full stop ("… Britannia' Says Scottish Nationalists …"; an apostrophe
+//!    after an "s" with no quote open before it is a plural's possessive: "the Saints' Theo
+//!    Walcott"); closed-set terms ([`lexicon::CLOSED_SETS`]: directions, ordinals, materials,
+//!    colours, weekdays, and antonym pairs such as rose / fell, won / lost; of a verdict, a life or
+//!    a success, the member right after "not" or "never" states the other: "found him not guilty"
+//!    is "cleared", while "pleaded not guilty" states neither); and negation cues per sentence.
+//!    "Fell by 76,000 to 1.84 million" is a change, not a range, and "between 2005 and 2012" two
+//!    years. What the claim only asks ("the question \"Who won in 2008?\"", a sentence ending in
 //!    "?") it does not state: those facts are not aligned.
 //! 2. The premise's *aligned* sentences are the one sharing most of the claim's content
 //!    words and any within 15 points of it.
@@ -53,8 +51,8 @@
 //!    street, a city, or a name after "in", "at", "from"), a region (the state, county or city
 //!    a place lies in, of at most two words, set off by a comma after a place further than the
 //!    sentence's first four words and closed by a comma, a stop or the sentence's end: "found
-//!    at their home in Fredericksburg, Virginia.") or, failing all, a person; an office ("the London Mayor", "the Duke of York")
-//!    stands in no one's place. A premise whose aligned
+//!    at their home in Fredericksburg, Virginia.") or, failing all, a person; an office ("the
+//!    London Mayor", "the Duke of York") stands in no one's place. A premise whose aligned
 //!    sentence holds less than [`MIN_OVERLAP`] of the claim's content words is about
 //!    something else: its numbers, dates and names leave the claim's unsupported, never
 //!    contradicted. What a thing is made of, its colour or direction also conflicts with a
@@ -113,25 +111,24 @@
 //! How it changes a judgement ([`FactChecked`], an `Nli` wrapper around the shipped verifier,
 //! [`shipped_verifier`]): a conflicting number, date, closed-set term or role takes
 //! [`AlignmentWeights::conflict`] logits off entailment, a reversed polarity
-//! [`AlignmentWeights::polarity`], a conflicting name [`AlignmentWeights::name`] (less: a name
-//! in another's place is often the same one named otherwise), and most of what entailment
-//! loses becomes contradiction
-//! ([`AlignmentWeights::contradiction`]), so the verdict can be *refuted*; a premise that
-//! reports the claim only as a belief takes the polarity weight too, moving entailment to
-//! neutral, and so does each unsupported name or term ([`AlignmentWeights::unsupported`], at
-//! most two count). Unsupported numbers and dates are shown to people but, by default, do not
-//! move the judgement: on HaluEval's dev slice they wronged more right summaries (a figure the
+//! [`AlignmentWeights::polarity`], a conflicting name [`AlignmentWeights::name`] (less: a name in
+//! another's place is often the same one named otherwise), and most of what entailment loses
+//! becomes contradiction ([`AlignmentWeights::contradiction`]), so the verdict can be *refuted*; a
+//! premise that reports the claim only as a belief takes the polarity weight too, moving entailment
+//! to neutral, and so does each unsupported name or term ([`AlignmentWeights::unsupported`], at
+//! most two count). Unsupported numbers and dates are shown to people but, by default, do not move
+//! the judgement: on HaluEval's dev slice they wronged more right summaries (a figure the
 //! highlights add) than they caught wrong ones. An absent one does, by
-//! [`AlignmentWeights::absent_figure`] (an absent name by [`AlignmentWeights::absent_name`];
-//! at most two of each count), towards neutral: the judge is
-//! told the sources through `Nli::classify_from`, and without them nothing is absent. A
-//! premise holding less than [`UNRELATED_SHARE`] of the claim's content words, or a single one
-//! of a claim stating five or more, is about something else, however sure the model is ("A study suggests overweight people are less
-//! likely to develop dementia" against "Some people have hinted the photographs may have been
-//! altered", which the model alone entails at 0.9): it loses [`AlignmentWeights::unrelated`].
+//! [`AlignmentWeights::absent_figure`] (an absent name by [`AlignmentWeights::absent_name`]; at
+//! most two of each count), towards neutral: the judge is told the sources through
+//! `Nli::classify_from`, and without them nothing is absent. A premise holding less than
+//! [`UNRELATED_SHARE`] of the claim's content words, or a single one of a claim stating five or
+//! more, is about something else, however sure the model is ("A study suggests overweight people
+//! are less likely to develop dementia" against "Some people have hinted the photographs may have
+//! been altered", which the model alone entails at 0.9): it loses [`AlignmentWeights::unrelated`].
 //! The weights were chosen on the dev slice of the verifier's training range
-//! (`scripts/bench-contrast.sh --dev` and `factdesk-bench verifier --dev`, whose
-//! `--alignment` rows compare weights from the same model calls), never on evaluation items.
+//! (`scripts/bench-contrast.sh --dev` and `factdesk-bench verifier --dev`, whose `--alignment` rows
+//! compare weights from the same model calls), never on evaluation items.
 //!
 //! English only: another language's numbers and dates are still read where written in digits,
 //! its names where capitalised.
@@ -309,8 +306,8 @@ fn mark_swapped(alignment: &mut FactAlignment, swapped: &[FactPair]) {
 /// whatever a model makes of it: under [`UNRELATED_SHARE`] of them, or a single one of a claim
 /// stating five or more ("School apologised and said investigation has been launched" shares
 /// only "said" with a quotation about a cave; "Trump fired Comey", three, is left to the model
-/// against "The president dismissed FBI director James Comey"). Asked of the premises judged only, not of the
-/// whole sources [`absent_facts`] reads.
+/// against "The president dismissed FBI director James Comey"). Asked of the premises judged
+/// only, not of the whole sources [`absent_facts`] reads.
 fn unrelated(premise: &str, claim: &str) -> bool {
     let mut wanted = crate::bm25_terms(claim);
     wanted.sort_unstable();

@@ -46,11 +46,11 @@ pub struct AlignmentWeights {
     #[serde(default)]
     pub absent_name: f64,
     /// Logit taken off entailment when the premise holds less than [`UNRELATED_SHARE`] of the
-    /// claim's content words, or one alone of five or more: a premise about something else
-    /// entails nothing, however the model reads it. Chosen on the dev slice: 3 took claims judged against another
-    /// article's text from 91.5% to 98.5% not supported, unchanged sentences and HaluEval QA
-    /// unchanged, summaries 0.1 points of balanced accuracy lower; 2 caught 0.5 points fewer,
-    /// 4 none more.
+    /// claim's content words, or one alone of five or more: a premise about something else entails
+    /// nothing, however the model reads it. Chosen on the dev slice: 3 took claims judged against
+    /// another article's text from 91.5% to 98.5% not supported, unchanged sentences and HaluEval
+    /// QA unchanged, summaries 0.1 points of balanced accuracy lower; 2 caught 0.5 points fewer, 4
+    /// none more.
     #[serde(default)]
     pub unrelated: f64,
     /// The share of what entailment loses to a conflict that becomes contradiction.
