@@ -108,14 +108,18 @@ impl CalibrationWeights {
 /// a light English suffix strip: the terms BM25 ranks sentences by, [`crate::bm25_terms`]) that
 /// `premise` does not hold; 0 for a claim without terms.
 pub fn missing_share(premise: &str, claim: &str) -> f64 {
+    let (held, wanted) = terms_held(premise, claim);
+    if wanted == 0 { 0.0 } else { (wanted - held) as f64 / wanted as f64 }
+}
+
+/// How many of `claim`'s distinct terms (as [`missing_share`] counts them) `premise` holds, and
+/// how many there are.
+pub fn terms_held(premise: &str, claim: &str) -> (usize, usize) {
     let mut wanted = crate::bm25_terms(claim);
     wanted.sort_unstable();
     wanted.dedup();
-    if wanted.is_empty() {
-        return 0.0;
-    }
     let held: std::collections::HashSet<String> = crate::bm25_terms(premise).into_iter().collect();
-    wanted.iter().filter(|term| !held.contains(*term)).count() as f64 / wanted.len() as f64
+    (wanted.iter().filter(|term| held.contains(*term)).count(), wanted.len())
 }
 
 /// How many sentences `premise` joins (at least 1).

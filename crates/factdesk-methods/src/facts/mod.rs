@@ -309,15 +309,8 @@ fn mark_swapped(alignment: &mut FactAlignment, swapped: &[FactPair]) {
 /// against "The president dismissed FBI director James Comey"). Asked of the premises judged
 /// only, not of the whole sources [`absent_facts`] reads.
 fn unrelated(premise: &str, claim: &str) -> bool {
-    let mut wanted = crate::bm25_terms(claim);
-    wanted.sort_unstable();
-    wanted.dedup();
-    if wanted.is_empty() {
-        return false;
-    }
-    let held: HashSet<String> = crate::bm25_terms(premise).into_iter().collect();
-    let shared = wanted.iter().filter(|term| held.contains(*term)).count();
-    (shared as f64) < UNRELATED_SHARE * wanted.len() as f64 || wanted.len() >= 5 && shared <= 1
+    let (shared, wanted) = crate::calibration::terms_held(premise, claim);
+    wanted > 0 && ((shared as f64) < UNRELATED_SHARE * wanted as f64 || wanted >= 5 && shared <= 1)
 }
 
 /// How the facts of `claim` line up with each of `premises`, the evidence judged with it

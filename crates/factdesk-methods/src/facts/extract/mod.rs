@@ -199,11 +199,8 @@ impl FirstWords {
         if self.capitalised.contains(word) {
             return true;
         }
-        self.loose && self.unlike_a_common_word(word)
-    }
-
-    fn unlike_a_common_word(&self, word: &str) -> bool {
-        !self.lower.contains(word)
+        self.loose
+            && !self.lower.contains(word)
             && !["ing", "ed", "ly", "ers", "ists", "ians"].iter().any(|end| word.ends_with(end))
     }
 }
