@@ -297,5 +297,39 @@ pub(super) fn neighbours(parsed: &Parsed, fact: &Fact) -> HashSet<String> {
     let after = (last + 1).min(range.end)..(last + 4).min(range.end);
     let mut words = content(&parsed.tokens[before]);
     words.extend(content(&parsed.tokens[after]));
+    // Past a clause set off after it ("Angela, who weighs only 16 lbs., celebrated her first
+    // birthday"), what is said of the fact.
+    if let Some(end) = aside_end(parsed, last + 1) {
+        words.extend(content(&parsed.tokens[end..(end + 3).min(range.end)]));
+    }
     words
+}
+
+/// Where a clause set off by commas, brackets or dashes that opens right before token `from`
+/// ends: the token after its closing comma or bracket, in the same sentence, within eight
+/// words ("Angela, who weighs only 16 lbs., celebrated": "celebrated"; "Baby L (above in utero)
+/// weighed": "weighed"). After a comma or a dash, such a clause opens with a relative pronoun,
+/// "pictured", "aged", "from" or an article (a list's next item does not: "twins, Cleo and
+/// Harrison, into their family"). None when no such clause opens there.
+pub(super) fn aside_end(parsed: &Parsed, from: usize) -> Option<usize> {
+    let first = parsed.tokens.get(from)?;
+    if from == 0 || parsed.tokens[from - 1].sentence != first.sentence {
+        return None;
+    }
+    let opens = parsed.slice(parsed.tokens[from - 1].end, first.start).trim();
+    // Brackets set off anything; a comma or a dash a relative clause, an appositive, a
+    // caption's aside or where someone is from, not the next item of a list.
+    let aside = matches!(
+        first.lower.as_str(),
+        "who" | "whom" | "whose" | "which" | "pictured" | "aged" | "from" | "a" | "an" | "the"
+    );
+    if !(opens == "(" || aside && matches!(opens, "," | "–" | "—")) {
+        return None;
+    }
+    (from + 1..(from + 9).min(parsed.tokens.len()))
+        .take_while(|&at| parsed.tokens[at].sentence == first.sentence)
+        .find(|&at| {
+            let gap = parsed.slice(parsed.tokens[at - 1].end, parsed.tokens[at].start);
+            if opens == "(" { gap.contains(')') } else { gap.contains([',', ')', '–', '—']) }
+        })
 }

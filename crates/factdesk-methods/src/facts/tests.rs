@@ -1194,6 +1194,55 @@ fn a_name_given_another_place_in_a_restated_sentence_conflicts() {
 }
 
 #[test]
+fn a_clause_set_off_after_a_name_does_not_hide_its_place() {
+    // A relative clause after the name: the rest of the sentence says the claim word for word,
+    // so the name in its place is swapped, though the clause makes the changed words longer.
+    check(
+        "Angela, who weighs only 16 lbs., celebrated her first birthday on March 23 with her \
+         sister. Her mother Rony baked a cake.",
+        "Rony celebrated her first birthday on March 23.",
+        &[(FactKind::Name, "Rony", "Angela")],
+        &[],
+    );
+    // Words in brackets, or a clause saying where someone is from, are passed over when the
+    // words around a name are compared.
+    for premise in [
+        "In the end Josh (pictured on the left, in red) discovered the tattoo the next day.",
+        "In the end Josh, from Mossley in Greater Manchester, discovered the tattoo the next day.",
+    ] {
+        check(
+            premise,
+            "His friends say Rob discovered the tattoo.",
+            &[(FactKind::Name, "Rob", "Josh")],
+            &[],
+        );
+    }
+    // A list's next item is no clause about the name before it: "into their family" is what
+    // the sentence says of both twins.
+    let family = "Cleo and Harrison arrived in March, welcomed into their family by their \
+                  brother, Floyd.";
+    check(family, "Cleo and Harrison arrived in March.", &[], &[]);
+    let parsed = extract::parse(
+        "They welcomed twins, Cleo and Harrison, into their family, making Floyd a brother.",
+        &extract::FirstWords::default(),
+    );
+    let harrison = parsed
+        .facts
+        .iter()
+        .find(|fact| matches!(&fact.value, extract::Value::Name(words) if words == &["harrison"]))
+        .expect("Harrison is a name");
+    let next = parsed.tokens.iter().position(|t| t.lower == "into").unwrap();
+    assert_eq!(compare::aside_end(&parsed, next), None);
+    let around = compare::neighbours(&parsed, harrison);
+    assert!(!around.contains("making") && !around.contains("brother"), "{around:?}");
+    let angela = extract::parse(
+        "Angela, who weighs 16 lbs., celebrated her birthday.",
+        &extract::FirstWords::default(),
+    );
+    assert_eq!(compare::aside_end(&angela, 1), Some(5), "{:?}", angela.tokens);
+}
+
+#[test]
 fn a_capitalised_word_after_a_closing_quote_may_open_a_point_of_its_own() {
     // Summaries run their points together without a full stop: "Says" opens one, and names
     // no one.

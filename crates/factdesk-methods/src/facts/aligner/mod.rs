@@ -18,8 +18,8 @@ use std::collections::HashSet;
 use factdesk_model::{FactAlignment, FactKind, FactPair};
 
 use super::compare::{
-    age, bare, dates_agree, dates_comparable, loosely_comparable, names_match, neighbours,
-    numbers_agree, numbers_comparable, same_year,
+    age, aside_end, bare, dates_agree, dates_comparable, loosely_comparable, names_match,
+    neighbours, numbers_agree, numbers_comparable, same_year,
 };
 use super::extract::{self, Fact, Parsed, Value};
 use super::lexicon;

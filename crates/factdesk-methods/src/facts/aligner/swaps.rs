@@ -81,6 +81,9 @@ impl Aligner<'_> {
         let (kind, theirs) = self.premise.facts.iter().find_map(|fact| {
             let Value::Name(other) = &fact.value else { return None };
             let end = token_span(&self.premise, fact);
+            // A clause set off after the name ("Angela, who weighs only 16 lbs., celebrated")
+            // describes the one named; it takes no other's place.
+            let to = if aside_end(&self.premise, end) == Some(to) { end.max(from + 1) } else { to };
             if fact.token >= to || end <= from || to - from > end - fact.token + NAME_SWAP_SLACK {
                 return None;
             }
