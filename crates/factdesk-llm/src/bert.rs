@@ -6,7 +6,9 @@
 //!   query weights when loading;
 //! - the padding mask is added and the attention softmax taken in one pass over the scores, in
 //!   place, rows in parallel (no intermediate tensors);
-//! - the exact (erf) GELU runs over the intermediate activations in place, in parallel;
+//! - each projection's bias is added into its product in place, with the residual where one
+//!   follows and with the exact (erf) GELU over the intermediate activations, rows in parallel
+//!   (no tensor for the sum: every new tensor is memory to fault in and clear);
 //! - both with the branch-free `exp` and `erf` of `vector_math`, which the compiler vectorises;
 //! - for the classifier, the last layer is computed for the `[CLS]` token only, the one it
 //!   reads (its keys and values still come from every token).
@@ -17,7 +19,7 @@
 //! candle-transformers' `BertModel` on the same weights.
 
 use candle_core::backend::BackendStorage;
-use candle_core::{CpuStorage, DType, InplaceOp1, InplaceOp2, Layout, Module, Result, Tensor};
+use candle_core::{CpuStorage, DType, InplaceOp2, InplaceOp3, Layout, Module, Result, Tensor};
 use candle_nn::{Embedding, LayerNorm, Linear, VarBuilder};
 use candle_transformers::models::bert::{Config, HiddenAct};
 use rayon::prelude::*;
@@ -197,15 +199,11 @@ impl BertEncoder {
         let queries_in =
             if first_only { hidden.narrow(1, 0, 1)?.contiguous()? } else { hidden.clone() };
         let query_length = queries_in.dim(1)?;
-        let query = layer
-            .query
-            .forward(&queries_in)?
+        let query = project(&layer.query, &queries_in, After::Bias)?
             .reshape((batch, query_length, self.heads, self.head_size))?
             .transpose(1, 2)?
             .contiguous()?;
-        let key_value = layer
-            .key_value
-            .forward(hidden)?
+        let key_value = project(&layer.key_value, hidden, After::Bias)?
             .reshape((batch, length, 2, self.heads, self.head_size))?
             .permute((2, 0, 3, 1, 4))?
             .contiguous()?;
@@ -214,44 +212,172 @@ impl BertEncoder {
         weights.inplace_op2(mask, &MaskedSoftmax)?;
         let context =
             weights.matmul(&value)?.transpose(1, 2)?.reshape((batch, query_length, size))?;
-        let attended = layer
-            .attention_norm
-            .forward(&layer.attention_output.forward(&context)?.add(&queries_in)?)?;
-        let inner = layer.intermediate.forward(&attended)?;
+        let attended = layer.attention_norm.forward(&project(
+            &layer.attention_output,
+            &context,
+            After::Residual(&queries_in),
+        )?)?;
         let inner = match self.activation {
-            HiddenAct::Gelu => {
-                let inner = inner.contiguous()?;
-                inner.inplace_op1(&ParallelGeluErf)?;
-                inner
-            }
-            HiddenAct::GeluApproximate => inner.gelu()?,
-            HiddenAct::Relu => inner.relu()?,
+            HiddenAct::Gelu => project(&layer.intermediate, &attended, After::GeluErf)?,
+            HiddenAct::GeluApproximate => layer.intermediate.forward(&attended)?.gelu()?,
+            HiddenAct::Relu => layer.intermediate.forward(&attended)?.relu()?,
         };
-        layer.output_norm.forward(&layer.output.forward(&inner)?.add(&attended)?)
+        layer.output_norm.forward(&project(&layer.output, &inner, After::Residual(&attended))?)
     }
 }
 
-/// The exact GELU, `x · (1 + erf(x / √2)) / 2`, in place, over chunks of the tensor in
-/// parallel.
-struct ParallelGeluErf;
+/// What [`project`] adds to a product besides the bias.
+enum After<'t> {
+    /// The bias alone.
+    Bias,
+    /// The bias and a residual of the product's shape.
+    Residual(&'t Tensor),
+    /// The bias, then the exact GELU.
+    GeluErf,
+}
+
+/// `linear` applied to `x` `[batch, length, in]`: the product `x · weightᵀ`, then its bias (and
+/// what `after` says) added in place.
+fn project(linear: &Linear, x: &Tensor, after: After) -> Result<Tensor> {
+    let (batch, length, size) = x.dims3()?;
+    let product = x.reshape((batch * length, size))?.matmul(&linear.weight().t()?)?.reshape((
+        batch,
+        length,
+        (),
+    ))?;
+    let Some(bias) = linear.bias() else {
+        candle_core::bail!("a BERT projection without a bias");
+    };
+    match after {
+        After::Bias => product.inplace_op2(bias, &AddBias { gelu: false })?,
+        After::GeluErf => product.inplace_op2(bias, &AddBias { gelu: true })?,
+        After::Residual(residual) => {
+            product.inplace_op3(bias, &residual.contiguous()?, &AddBiasResidual)?
+        }
+    }
+    Ok(product)
+}
 
 /// Values per parallel task: small enough to share the work, large enough to be worth it.
-const GELU_CHUNK: usize = 16 * 1024;
+const CHUNK: usize = 16 * 1024;
 
-impl InplaceOp1 for ParallelGeluErf {
+/// The rows of `values` (`rows` of `size`) in chunks of whole rows of about [`CHUNK`] values.
+fn row_chunks(values: &mut [f32], size: usize) -> rayon::slice::ChunksMut<'_, f32> {
+    let size = size.max(1);
+    values.par_chunks_mut((CHUNK / size).max(1) * size)
+}
+
+/// The f32 values of a contiguous tensor's storage, or an error naming `op`.
+fn contiguous<'s>(op: &str, storage: &'s CpuStorage, layout: &Layout) -> Result<&'s [f32]> {
+    let dtype = storage.dtype();
+    let CpuStorage::F32(values) = storage else {
+        candle_core::bail!("{op} takes f32, not {dtype:?}");
+    };
+    let Some((start, end)) = layout.contiguous_offsets() else {
+        candle_core::bail!("{op} takes contiguous tensors");
+    };
+    Ok(&values[start..end])
+}
+
+/// The f32 values of a contiguous tensor's storage, to change in place, or an error naming `op`.
+fn contiguous_mut<'s>(
+    op: &str,
+    storage: &'s mut CpuStorage,
+    layout: &Layout,
+) -> Result<&'s mut [f32]> {
+    let dtype = storage.dtype();
+    let CpuStorage::F32(values) = storage else {
+        candle_core::bail!("{op} takes f32, not {dtype:?}");
+    };
+    let Some((start, end)) = layout.contiguous_offsets() else {
+        candle_core::bail!("{op} takes contiguous tensors");
+    };
+    Ok(&mut values[start..end])
+}
+
+/// Adds a bias `[size]` to every row of a `[.., size]` tensor in place, rows in parallel; with
+/// `gelu`, then the exact GELU, `x · (1 + erf(x / √2)) / 2`.
+struct AddBias {
+    gelu: bool,
+}
+
+impl InplaceOp2 for AddBias {
     fn name(&self) -> &'static str {
-        "parallel-gelu-erf"
+        if self.gelu { "add-bias-gelu-erf" } else { "add-bias" }
     }
 
-    fn cpu_fwd(&self, storage: &mut CpuStorage, layout: &Layout) -> Result<()> {
-        let dtype = storage.dtype();
-        let CpuStorage::F32(values) = storage else {
-            candle_core::bail!("parallel-gelu-erf takes f32, not {dtype:?}");
-        };
-        let Some((start, end)) = layout.contiguous_offsets() else {
-            candle_core::bail!("parallel-gelu-erf takes a contiguous tensor");
-        };
-        values[start..end].par_chunks_mut(GELU_CHUNK).for_each(crate::vector_math::gelu_erf);
+    fn cpu_fwd(
+        &self,
+        values: &mut CpuStorage,
+        layout: &Layout,
+        bias: &CpuStorage,
+        bias_layout: &Layout,
+    ) -> Result<()> {
+        let bias = contiguous(self.name(), bias, bias_layout)?;
+        let size = bias.len();
+        if layout.shape().dims().last() != Some(&size) {
+            candle_core::bail!(
+                "{}: a bias of {size} for rows of {:?}",
+                self.name(),
+                layout.shape()
+            );
+        }
+        let values = contiguous_mut(self.name(), values, layout)?;
+        row_chunks(values, size).for_each(|chunk| {
+            for row in chunk.chunks_exact_mut(size) {
+                row.iter_mut().zip(bias).for_each(|(value, bias)| *value += bias);
+            }
+            if self.gelu {
+                crate::vector_math::gelu_erf(chunk);
+            }
+        });
+        Ok(())
+    }
+}
+
+/// Adds a bias `[size]` to every row of a `[.., size]` tensor and a residual of its shape, in
+/// place, rows in parallel.
+struct AddBiasResidual;
+
+impl InplaceOp3 for AddBiasResidual {
+    fn name(&self) -> &'static str {
+        "add-bias-residual"
+    }
+
+    fn cpu_fwd(
+        &self,
+        values: &mut CpuStorage,
+        layout: &Layout,
+        bias: &CpuStorage,
+        bias_layout: &Layout,
+        residual: &CpuStorage,
+        residual_layout: &Layout,
+    ) -> Result<()> {
+        if residual_layout.shape() != layout.shape() {
+            candle_core::bail!(
+                "add-bias-residual: a residual of shape {:?} for {:?}",
+                residual_layout.shape(),
+                layout.shape()
+            );
+        }
+        let bias = contiguous(self.name(), bias, bias_layout)?;
+        let residual = contiguous(self.name(), residual, residual_layout)?;
+        let size = bias.len();
+        if layout.shape().dims().last() != Some(&size) {
+            candle_core::bail!(
+                "add-bias-residual: a bias of {size} for rows of {:?}",
+                layout.shape()
+            );
+        }
+        let values = contiguous_mut(self.name(), values, layout)?;
+        let chunk = (CHUNK / size.max(1)).max(1) * size.max(1);
+        row_chunks(values, size).zip(residual.par_chunks(chunk)).for_each(|(chunk, residual)| {
+            for (row, residual) in chunk.chunks_exact_mut(size).zip(residual.chunks_exact(size)) {
+                for ((value, bias), residual) in row.iter_mut().zip(bias).zip(residual) {
+                    *value = *value + bias + residual;
+                }
+            }
+        });
         Ok(())
     }
 }
