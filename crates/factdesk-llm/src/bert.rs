@@ -6,9 +6,11 @@
 //!   query weights when loading;
 //! - the padding mask is added and the attention softmax taken in one pass over the scores, in
 //!   place, rows in parallel (no intermediate tensors);
-//! - each projection's bias is added into its product in place, with the residual where one
-//!   follows and with the exact (erf) GELU over the intermediate activations, rows in parallel
-//!   (no tensor for the sum: every new tensor is memory to fault in and clear);
+//! - each encoder projection's bias is added into its product in place, with the residual
+//!   where one follows and with the exact (erf) GELU over the intermediate activations, rows in
+//!   parallel (no tensor for the sum: every new tensor is memory to fault in and clear; the
+//!   approximate GELU and ReLU, which no model Factdesk ships uses, and the pooler and the
+//!   classifier keep candle's operations);
 //! - both with the branch-free `exp` and `erf` of `vector_math`, which the compiler vectorises;
 //! - for the classifier, the last layer is computed for the `[CLS]` token only, the one it
 //!   reads (its keys and values still come from every token).

@@ -12,9 +12,9 @@
 //!   that is a relative error below 10⁻⁶.
 //!
 //! The loops are compiled for the widest vector instructions the processor has, chosen at run
-//! time (pulp's dispatch: AVX2 on most x86-64 processors, SSE2 otherwise). The arithmetic is the
-//! same on every processor (no fused multiply-add is ever formed), so results do not depend on
-//! which instructions run it.
+//! time (pulp's dispatch: AVX-512 where the processor has it, AVX2 on most other x86-64
+//! processors, SSE2 otherwise). The arithmetic is the same on every processor (no fused
+//! multiply-add is ever formed), so results do not depend on which instructions run it.
 
 /// `ln 2` in two parts: `LN2_HI` has its low 12 mantissa bits clear, so `k · LN2_HI` is exact
 /// for the integers `k` that [`exp`] meets; `LN2_LO` is the rest.

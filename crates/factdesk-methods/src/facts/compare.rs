@@ -286,7 +286,9 @@ fn hyphened_on(long: &str, short: &str) -> bool {
     })
 }
 
-/// The content words within three words of `fact` on either side, in its sentence.
+/// The content words within three words of `fact` on either side, in its sentence, and, where
+/// a clause set off after it ends ([`aside_end`]), the three words past that clause ("Angela,
+/// who weighs only 16 lbs., celebrated her first birthday": what is said of Angela).
 pub(super) fn neighbours(parsed: &Parsed, fact: &Fact) -> HashSet<String> {
     let range = &parsed.sentences[fact.sentence];
     let last = parsed.tokens[fact.token..range.end]
@@ -297,39 +299,50 @@ pub(super) fn neighbours(parsed: &Parsed, fact: &Fact) -> HashSet<String> {
     let after = (last + 1).min(range.end)..(last + 4).min(range.end);
     let mut words = content(&parsed.tokens[before]);
     words.extend(content(&parsed.tokens[after]));
-    // Past a clause set off after it ("Angela, who weighs only 16 lbs., celebrated her first
-    // birthday"), what is said of the fact.
     if let Some(end) = aside_end(parsed, last + 1) {
         words.extend(content(&parsed.tokens[end..(end + 3).min(range.end)]));
     }
     words
 }
 
-/// Where a clause set off by commas, brackets or dashes that opens right before token `from`
-/// ends: the token after its closing comma or bracket, in the same sentence, within eight
-/// words ("Angela, who weighs only 16 lbs., celebrated": "celebrated"; "Baby L (above in utero)
-/// weighed": "weighed"). After a comma or a dash, such a clause opens with a relative pronoun,
-/// "pictured", "aged", "from" or an article (a list's next item does not: "twins, Cleo and
-/// Harrison, into their family"). None when no such clause opens there.
+/// Where a clause set off after a word, and opening at token `from`, ends: the token after it,
+/// within eight words and in the same sentence (a clause the sentence's end closes is not
+/// found). The clause is one in brackets ("Baby L (above in utero) weighed": "weighed"; it
+/// ends at the first closing bracket), or, set off by a comma or a spaced dash and closed by
+/// the next, a relative clause, a caption's "pictured", an age or where someone is from
+/// ("Angela, who weighs only 16 lbs., celebrated": "celebrated"). A list's next item opens no
+/// clause ("twins, Cleo and Harrison, into their family"), nor does a clause opening with an
+/// article ("After the match against Leeds, the manager resigned, the club said"). None when
+/// no such clause opens there.
 pub(super) fn aside_end(parsed: &Parsed, from: usize) -> Option<usize> {
     let first = parsed.tokens.get(from)?;
     if from == 0 || parsed.tokens[from - 1].sentence != first.sentence {
         return None;
     }
-    let opens = parsed.slice(parsed.tokens[from - 1].end, first.start).trim();
-    // Brackets set off anything; a comma or a dash a relative clause, an appositive, a
-    // caption's aside or where someone is from, not the next item of a list.
-    let aside = matches!(
+    let gap = |at: usize| parsed.slice(parsed.tokens[at - 1].end, parsed.tokens[at].start);
+    let spaced_dash = |gap: &str| {
+        gap.starts_with(char::is_whitespace)
+            && gap.ends_with(char::is_whitespace)
+            && matches!(gap.trim(), "-" | "–" | "—")
+    };
+    let opens = gap(from);
+    let clause = matches!(
         first.lower.as_str(),
-        "who" | "whom" | "whose" | "which" | "pictured" | "aged" | "from" | "a" | "an" | "the"
+        "who" | "whom" | "whose" | "which" | "pictured" | "aged" | "from"
     );
-    if !(opens == "(" || aside && matches!(opens, "," | "–" | "—")) {
-        return None;
-    }
+    let closes: fn(&str) -> bool = match opens.trim() {
+        "(" => |gap| gap.contains(')'),
+        "[" => |gap| gap.contains(']'),
+        "," if clause => |gap| gap.contains(','),
+        _ if clause && spaced_dash(opens) => |gap| {
+            gap.contains(',')
+                || gap.starts_with(char::is_whitespace)
+                    && gap.ends_with(char::is_whitespace)
+                    && matches!(gap.trim(), "-" | "–" | "—")
+        },
+        _ => return None,
+    };
     (from + 1..(from + 9).min(parsed.tokens.len()))
         .take_while(|&at| parsed.tokens[at].sentence == first.sentence)
-        .find(|&at| {
-            let gap = parsed.slice(parsed.tokens[at - 1].end, parsed.tokens[at].start);
-            if opens == "(" { gap.contains(')') } else { gap.contains([',', ')', '–', '—']) }
-        })
+        .find(|&at| closes(gap(at)))
 }

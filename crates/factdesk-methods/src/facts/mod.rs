@@ -42,8 +42,8 @@
 //!    precision, another member of the same closed set, in an aligned sentence; or a number
 //!    that does not say what it counts, or a name the claim does not use, sharing a
 //!    neighbouring content word with the claim's fact (in any premise sentence, as every fact
-//!    found outside the aligned sentences must; a clause set off after a fact, "Angela, who
-//!    weighs 16 lbs., celebrated", is passed over to the words after it); a name the premise holds only outside the
+//!    found outside the aligned sentences must; past a clause set off after a fact, "Angela,
+//!    who weighs 16 lbs., celebrated", the words after it count too); a name the premise holds only outside the
 //!    sentences restating the claim also conflicts with a name in its place in them, where
 //!    the best of them shares at least [`NAME_PLACE_OVERLAP`] of the claim's other content
 //!    words (the name's own left out: a sentence saying the same of someone else lacks it).
@@ -68,8 +68,8 @@
 //!    reads both ways only in the same frame). Names are read the same way, where a sentence
 //!    restates at least [`NAME_SWAP_SHARE`] of the claim's words in order: the claim's changed
 //!    words lie within a name, and the sentence's in the same frame hold another name of the
-//!    same kind ([`NAME_SWAP_SLACK`] words more at most, a clause set off after it not
-//!    counted). One the claim does not use is a name
+//!    same kind ([`NAME_SWAP_SLACK`] words more at most, a clause set off after it and closed
+//!    before the sentence ends not counted). One the claim does not use is a name
 //!    swapped in ("Pettier, 22, was appearing on the show" against "Ellie Grant, 22, was
 //!    appearing …"), a conflict unless a sentence restating the claim holds the claim's name;
 //!    the claim's other name is the two turned round, a **role** conflict ("Terrence Freebody
