@@ -263,10 +263,15 @@ fn project(linear: &Linear, x: &Tensor, after: After) -> Result<Tensor> {
 /// Values per parallel task: small enough to share the work, large enough to be worth it.
 const CHUNK: usize = 16 * 1024;
 
-/// The rows of `values` (`rows` of `size`) in chunks of whole rows of about [`CHUNK`] values.
-fn row_chunks(values: &mut [f32], size: usize) -> rayon::slice::ChunksMut<'_, f32> {
+/// How many values a chunk of whole rows of `size` holds: about [`CHUNK`].
+fn chunk_len(size: usize) -> usize {
     let size = size.max(1);
-    values.par_chunks_mut((CHUNK / size).max(1) * size)
+    (CHUNK / size).max(1) * size
+}
+
+/// The values of rows of `size`, in chunks of [`chunk_len`] for tasks in parallel.
+fn row_chunks(values: &mut [f32], size: usize) -> rayon::slice::ChunksMut<'_, f32> {
+    values.par_chunks_mut(chunk_len(size))
 }
 
 /// The f32 values of a contiguous tensor's storage, or an error naming `op`.
@@ -297,6 +302,21 @@ fn contiguous_mut<'s>(
     Ok(&mut values[start..end])
 }
 
+/// The values of a bias `[size]` for the rows of a tensor laid out as `rows`, or an error naming
+/// `op` when the tensor's rows are not of that size.
+fn bias_of_rows<'s>(
+    op: &str,
+    bias: &'s CpuStorage,
+    bias_layout: &Layout,
+    rows: &Layout,
+) -> Result<&'s [f32]> {
+    let bias = contiguous(op, bias, bias_layout)?;
+    if rows.shape().dims().last() != Some(&bias.len()) {
+        candle_core::bail!("{op}: a bias of {} for rows of {:?}", bias.len(), rows.shape());
+    }
+    Ok(bias)
+}
+
 /// Adds a bias `[size]` to every row of a `[.., size]` tensor in place, rows in parallel; with
 /// `gelu`, then the exact GELU, `x · (1 + erf(x / √2)) / 2`.
 struct AddBias {
@@ -315,15 +335,8 @@ impl InplaceOp2 for AddBias {
         bias: &CpuStorage,
         bias_layout: &Layout,
     ) -> Result<()> {
-        let bias = contiguous(self.name(), bias, bias_layout)?;
+        let bias = bias_of_rows(self.name(), bias, bias_layout, layout)?;
         let size = bias.len();
-        if layout.shape().dims().last() != Some(&size) {
-            candle_core::bail!(
-                "{}: a bias of {size} for rows of {:?}",
-                self.name(),
-                layout.shape()
-            );
-        }
         let values = contiguous_mut(self.name(), values, layout)?;
         row_chunks(values, size).for_each(|chunk| {
             for row in chunk.chunks_exact_mut(size) {
@@ -362,18 +375,12 @@ impl InplaceOp3 for AddBiasResidual {
                 layout.shape()
             );
         }
-        let bias = contiguous(self.name(), bias, bias_layout)?;
+        let bias = bias_of_rows(self.name(), bias, bias_layout, layout)?;
         let residual = contiguous(self.name(), residual, residual_layout)?;
         let size = bias.len();
-        if layout.shape().dims().last() != Some(&size) {
-            candle_core::bail!(
-                "add-bias-residual: a bias of {size} for rows of {:?}",
-                layout.shape()
-            );
-        }
         let values = contiguous_mut(self.name(), values, layout)?;
-        let chunk = (CHUNK / size.max(1)).max(1) * size.max(1);
-        row_chunks(values, size).zip(residual.par_chunks(chunk)).for_each(|(chunk, residual)| {
+        let residuals = residual.par_chunks(chunk_len(size));
+        row_chunks(values, size).zip(residuals).for_each(|(chunk, residual)| {
             for (row, residual) in chunk.chunks_exact_mut(size).zip(residual.chunks_exact(size)) {
                 for ((value, bias), residual) in row.iter_mut().zip(bias).zip(residual) {
                     *value = *value + bias + residual;
