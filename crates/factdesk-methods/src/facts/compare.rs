@@ -305,6 +305,14 @@ pub(super) fn neighbours(parsed: &Parsed, fact: &Fact) -> HashSet<String> {
     words
 }
 
+/// Whether the text between two words is a dash with spaces around it (" – "; not the "–" of
+/// "1990–1995").
+fn spaced_dash(gap: &str) -> bool {
+    gap.starts_with(char::is_whitespace)
+        && gap.ends_with(char::is_whitespace)
+        && matches!(gap.trim(), "-" | "–" | "—")
+}
+
 /// Where a clause set off after a word, and opening at token `from`, ends: the token after it,
 /// within eight words and in the same sentence (a clause the sentence's end closes is not
 /// found). The clause is one in brackets ("Baby L (above in utero) weighed": "weighed"; it
@@ -320,11 +328,6 @@ pub(super) fn aside_end(parsed: &Parsed, from: usize) -> Option<usize> {
         return None;
     }
     let gap = |at: usize| parsed.slice(parsed.tokens[at - 1].end, parsed.tokens[at].start);
-    let spaced_dash = |gap: &str| {
-        gap.starts_with(char::is_whitespace)
-            && gap.ends_with(char::is_whitespace)
-            && matches!(gap.trim(), "-" | "–" | "—")
-    };
     let opens = gap(from);
     let clause = matches!(
         first.lower.as_str(),
@@ -334,12 +337,7 @@ pub(super) fn aside_end(parsed: &Parsed, from: usize) -> Option<usize> {
         "(" => |gap| gap.contains(')'),
         "[" => |gap| gap.contains(']'),
         "," if clause => |gap| gap.contains(','),
-        _ if clause && spaced_dash(opens) => |gap| {
-            gap.contains(',')
-                || gap.starts_with(char::is_whitespace)
-                    && gap.ends_with(char::is_whitespace)
-                    && matches!(gap.trim(), "-" | "–" | "—")
-        },
+        _ if clause && spaced_dash(opens) => |gap| gap.contains(',') || spaced_dash(gap),
         _ => return None,
     };
     (from + 1..(from + 9).min(parsed.tokens.len()))
