@@ -407,15 +407,6 @@ impl InplaceOp2 for MaskedSoftmax {
         mask: &CpuStorage,
         mask_layout: &Layout,
     ) -> Result<()> {
-        let (dtype, mask_dtype) = (scores.dtype(), mask.dtype());
-        let (CpuStorage::F32(scores), CpuStorage::F32(mask)) = (scores, mask) else {
-            candle_core::bail!("masked-softmax takes f32, not {dtype:?} and {mask_dtype:?}");
-        };
-        let (Some((start, end)), Some((mask_start, mask_end))) =
-            (scores_layout.contiguous_offsets(), mask_layout.contiguous_offsets())
-        else {
-            candle_core::bail!("masked-softmax takes contiguous tensors");
-        };
         let (batch, heads, queries, keys) = scores_layout.shape().dims4()?;
         if mask_layout.shape().dims4()? != (batch, 1, 1, keys) {
             candle_core::bail!(
@@ -424,10 +415,11 @@ impl InplaceOp2 for MaskedSoftmax {
                 scores_layout.shape()
             );
         }
-        let mask = &mask[mask_start..mask_end];
+        let mask = contiguous(self.name(), mask, mask_layout)?;
+        let scores = contiguous_mut(self.name(), scores, scores_layout)?;
         let rows_per_item = heads * queries;
         let arch = pulp::Arch::new();
-        scores[start..end].par_chunks_mut(keys.max(1)).enumerate().for_each(|(row, scores)| {
+        scores.par_chunks_mut(keys.max(1)).enumerate().for_each(|(row, scores)| {
             let item = row / rows_per_item.max(1);
             crate::vector_math::masked_softmax(arch, scores, &mask[item * keys..(item + 1) * keys]);
         });
